@@ -1,0 +1,40 @@
+# The two commands of the quickstart: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SHARED := ../shared/conformance
+
+.PHONY: demo test venv sync-conformance bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+demo: venv
+	$(BIN)/kwhatif schedule -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
+	$(BIN)/kwhatif place samples/pods/ -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
+	$(BIN)/kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
+
+test: venv
+	$(BIN)/python -m pytest -n 2 tests
+
+# Refresh the copy of the reference cases when ../shared is present (the cases grow over time).
+sync-conformance:
+	@if [ -d $(SHARED) ]; then \
+		for d in targeted random config volumes; do \
+			mkdir -p tests/conformance/cases/$$d; \
+			cp $(SHARED)/$$d/* tests/conformance/cases/$$d/; \
+		done; echo "conformance cases refreshed from $(SHARED)"; \
+	else echo "no $(SHARED): keeping the committed copy"; fi
+
+bench: venv
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""Click commands: options, loading, exit codes. No scheduling logic lives here."""

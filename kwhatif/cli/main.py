@@ -1,0 +1,151 @@
+"""`kwhatif` / `kubectl whatif`: schedule, place, explain."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+from typing import Any, Callable, Sequence
+
+import click
+
+from kwhatif import __version__
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.engine import Simulation, simulate
+from kwhatif.errors import InputError
+from kwhatif.explain.pod import explain
+from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.api.objects import Pod
+from kwhatif.render.results import simulation_data
+from kwhatif.render.table import explanation_table, results_table
+from kwhatif.render.writers import to_json, to_yaml
+
+FORMATS = ("table", "wide", "json", "yaml")
+
+
+def _now(value: str | None) -> str:
+    if value is None:
+        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"--now: {value!r} is not an RFC3339 time (e.g. 2026-01-01T00:00:00Z)") from None
+    return value
+
+
+def _run(action: Callable[[], int]) -> None:
+    """Run a command: input errors become one line and exit 2; nothing shows a traceback."""
+    try:
+        code = action()
+    except InputError as err:
+        click.echo(f"kwhatif: error: {err}", err=True)
+        code = Exit.BAD_INPUT
+    except (KeyboardInterrupt, BrokenPipeError):
+        code = Exit.BAD_INPUT
+    except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
+        click.echo(f"kwhatif: internal error: {type(err).__name__}: {err} (please report this input)", err=True)
+        code = Exit.INTERNAL_ERROR
+    sys.exit(int(code))
+
+
+def _warn(warnings: Sequence[str], quiet: bool) -> None:
+    for w in warnings:
+        click.echo(f"kwhatif: warning: {w}", err=True)
+
+
+def _exit_code(sim: Simulation, keys: set[str] | None = None) -> int:
+    relevant = [r for r in sim.results if keys is None or r.pod.key in keys]
+    return Exit.ALL_PLACED if all(r.outcome == "bound" for r in relevant) else Exit.NOT_ALL_PLACED
+
+
+def _emit(data: dict[str, Any], output: str) -> None:
+    if output == "json":
+        click.echo(to_json(data), nl=False)
+    elif output == "yaml":
+        click.echo(to_yaml(data), nl=False)
+    else:
+        click.echo(results_table(data, wide=output == "wide"), nl=False)
+
+
+cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, required=True,
+                              help="Cluster dump or manifests: file, folder or - for stdin (repeatable).")
+output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
+now_option = click.option("--now", help="Simulation clock, RFC3339 (default: the current time).")
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or warning output.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kwhatif")
+def main() -> None:
+    """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
+
+
+@main.command()
+@cluster_option
+@output_option
+@now_option
+@quiet_option
+def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool) -> None:
+    """Schedule every pending pod of the cluster in queue order."""
+    def action() -> int:
+        cluster = load_cluster(clusters)
+        sim = simulate(cluster, _now(now))
+        _warn([] if quiet else sim.warnings, quiet)
+        _emit(simulation_data(sim), output)
+        return _exit_code(sim)
+    _run(action)
+
+
+def _read_pods(paths: Sequence[str]) -> list[Pod]:
+    objects, _ = load_objects(paths)
+    pods = [o for o in objects if isinstance(o, Pod)]
+    if not pods:
+        raise InputError(f"no Pod objects in {', '.join(paths)}")
+    return pods
+
+
+@main.command()
+@click.argument("pod_files", nargs=-1, required=True)
+@cluster_option
+@output_option
+@now_option
+@quiet_option
+def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool) -> None:
+    """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
+    def action() -> int:
+        cluster = load_cluster(clusters)
+        pods = _read_pods(pod_files)
+        sim = simulate(cluster, _now(now), new_pods=pods)
+        _warn([] if quiet else sim.warnings, quiet)
+        _emit(simulation_data(sim), output)
+        return _exit_code(sim, {p.key for p in pods})
+    _run(action)
+
+
+@main.command(name="explain")
+@click.argument("pod_ref")
+@cluster_option
+@click.option("-f", "--pod-file", "pod_files", multiple=True, help="Pods to place before explaining (repeatable).")
+@output_option
+@now_option
+@quiet_option
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], output: str,
+                now: str | None, quiet: bool) -> None:
+    """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending."""
+    def action() -> int:
+        key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
+        cluster = load_cluster(clusters)
+        pods = _read_pods(pod_files) if pod_files else []
+        sim = simulate(cluster, _now(now), new_pods=pods)
+        _warn([] if quiet else sim.warnings, quiet)
+        result = next((r for r in sim.results if r.pod.key == key), None)
+        if result is None:
+            raise InputError(f"{key}: not a pending pod of the snapshot (nor of the pods to place)")
+        exp = explain(result, [n.name for n in sim.snapshot.node_infos])
+        if output in ("json", "yaml"):
+            data = next(d for d in simulation_data(sim)["results"] if d["pod"] == key)
+            data["explanation"] = {"verdicts": [v.__dict__ for v in exp.verdicts], "preemption": exp.preemption}
+            click.echo(to_json(data) if output == "json" else to_yaml(data), nl=False)
+        else:
+            click.echo(explanation_table(exp), nl=False)
+        return Exit.ALL_PLACED if result.outcome == "bound" else Exit.NOT_ALL_PLACED
+    _run(action)

@@ -1,0 +1,137 @@
+"""The composition root: assembles profiles from the plugin registry and runs a simulation.
+
+Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework + plugins) → results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from kwhatif.api.objects import Pod
+from kwhatif.framework.interfaces import EXTENSION_POINTS, Plugin, ScorePlugin
+from kwhatif.framework.runtime import Framework, PluginSet
+from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
+from kwhatif.load.admission import AdmissionRejected, admit_pod
+from kwhatif.plugins.registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, REGISTRY
+from kwhatif.snapshot.cluster import Cluster
+from kwhatif.snapshot.snapshot import Snapshot
+
+_POINT_FIELDS = {
+    "preEnqueue": "pre_enqueue", "queueSort": "queue_sort", "preFilter": "pre_filter", "filter": "filter",
+    "postFilter": "post_filter", "preScore": "pre_score", "score": "score", "reserve": "reserve",
+}
+_VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
+
+
+@dataclass
+class ProfileConfig:
+    """One profile: its scheduler name, the plugins in MultiPoint order with weights, and args."""
+
+    scheduler_name: str = DEFAULT_SCHEDULER_NAME
+    plugins: tuple[tuple[str, int | None], ...] = DEFAULT_MULTI_POINT
+    args: dict[str, dict[str, Any]] = field(default_factory=dict)
+    percentage_of_nodes_to_score: int | None = None
+
+
+class ProfileHandle:
+    """What plugins of one profile may reach: the live snapshot and their own framework."""
+
+    def __init__(self, snapshot: Snapshot, now: str) -> None:
+        self.snapshot = snapshot
+        self.now = now
+        self.framework: Framework | None = None
+
+
+def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator,
+                    now: str) -> tuple[Framework, list[str]]:
+    """Instantiate the profile's plugins and place each at the extension points it implements.
+    Returns the framework and the plugins of the profile that kwhatif does not implement yet."""
+    handle = ProfileHandle(snapshot, now)
+    plugin_set = PluginSet()
+    missing = []
+    for name, weight in profile.plugins:
+        cls = REGISTRY.get(name)
+        if cls is None:
+            missing.append(name)
+            continue
+        plugin: Plugin = cls(profile.args.get(name), handle)
+        for point, base in EXTENSION_POINTS.items():
+            if isinstance(plugin, base) and point in _POINT_FIELDS:
+                getattr(plugin_set, _POINT_FIELDS[point]).append(plugin)
+        if isinstance(plugin, ScorePlugin):
+            plugin_set.weights[name] = weight or 1  # unset or 0 becomes 1 (§1.5)
+    fwk = Framework(profile.scheduler_name, plugin_set, nominator, profile.percentage_of_nodes_to_score)
+    handle.framework = fwk
+    return fwk, missing
+
+
+@dataclass
+class Simulation:
+    """The outcome of scheduling a queue: per-pod results in scheduling order."""
+
+    results: list[PodResult]
+    snapshot: Snapshot
+    missing_plugins: list[str]
+    warnings: list[str]
+    initial_bound: int = 0
+
+
+def _admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Pod, str | None]]:
+    out = []
+    for pod in pods:
+        try:
+            out.append((admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
+                                  cluster.limit_ranges, created=created), None))
+        except AdmissionRejected as rejected:
+            out.append((pod, f"admission: {rejected}"))
+    return out
+
+
+def is_pending(pod: Pod) -> bool:
+    return not pod.node_name and pod.phase not in ("Succeeded", "Failed")
+
+
+def is_bound(pod: Pod) -> bool:
+    return bool(pod.node_name) and pod.phase not in ("Succeeded", "Failed")
+
+
+def simulate(
+    cluster: Cluster,
+    now: str,
+    new_pods: Sequence[Pod] = (),
+    profiles: Sequence[ProfileConfig] = (ProfileConfig(),),
+) -> Simulation:
+    """Schedule every pending pod of the cluster plus `new_pods` (pods read from manifests, which
+    go through admission as at creation), one at a time in queue order."""
+    warnings = list(cluster.warnings)
+    bound = [p for p in cluster.pods if is_bound(p)]
+    unknown_nodes = {p.node_name for p in bound} - {n.name for n in cluster.nodes}
+    if unknown_nodes:
+        warnings.append(f"pods bound to nodes missing from the snapshot are set aside: {', '.join(sorted(unknown_nodes))}")
+        bound = [p for p in bound if p.node_name not in unknown_nodes]
+    snapshot = Snapshot.build(cluster, bound)
+    nominator = Nominator()
+    frameworks: dict[str, Framework] = {}
+    missing: list[str] = []
+    for profile in profiles:
+        frameworks[profile.scheduler_name], lacking = build_framework(profile, snapshot, nominator, now)
+        missing.extend(n for n in lacking if n not in missing)
+    scheduler = Scheduler(snapshot, frameworks, nominator, now)
+    admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
+    admitted += _admit(new_pods, cluster, created=True)
+    results = scheduler.run(admitted)
+    return Simulation(results, snapshot, missing, warnings, len(bound))
+
+
+def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:
+    """The unimplemented plugins whose absence may change this pod's result (reported, never hidden)."""
+    pod = result.pod
+    needed = []
+    uses_volumes = any("persistentVolumeClaim" in v or "ephemeral" in v for v in pod.volumes)
+    for name in missing:
+        if name in _VOLUME_PLUGINS and uses_volumes:
+            needed.append(name)
+        elif name == "DynamicResources" and pod.resource_claims:
+            needed.append(name)
+    return needed

@@ -1,0 +1,49 @@
+"""The one exception type for bad input, and how it reads on one line.
+
+Every input problem names where it was found (file, document, line), which object
+(`Kind/namespace/name`) and which field, so that a user can fix it without a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an object came from: the file (`stdin` for standard input), its document index
+    (0-based, within a multi-document file or a List) and, when the parser knows it, its line."""
+
+    file: str
+    doc: int = 0
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}#{self.doc}"
+        return f"{where}:{self.line}" if self.line is not None else where
+
+
+class InputError(Exception):
+    """Bad input: the CLI prints `str(err)` on one line and exits 2."""
+
+    def __init__(
+        self,
+        message: str,
+        source: Source | None = None,
+        obj: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.obj = obj
+        self.field = field
+
+    def __str__(self) -> str:
+        parts = [str(self.source)] if self.source else []
+        if self.obj:
+            parts.append(self.obj)
+        if self.field:
+            parts.append(self.field)
+        parts.append(" ".join(self.message.split()))
+        return ": ".join(parts)

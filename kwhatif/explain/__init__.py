@@ -1,0 +1,1 @@
+"""Structured explanations built from results, and the catalogue of reasons."""

@@ -1,0 +1,94 @@
+"""Why a pod landed where it did, or why it stays pending: a structured explanation.
+
+Upstream text (the FailedScheduling message, reason strings) is kept verbatim; what kwhatif adds
+(per-node verdicts, score breakdowns, preemption detail, plugin insight) is labelled as its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kwhatif.framework.scheduler import Attempt, PodResult
+from kwhatif.framework.status import Code
+
+
+@dataclass
+class NodeVerdict:
+    node: str
+    feasible: bool
+    plugin: str = ""
+    code: str = ""
+    reasons: list[str] = field(default_factory=list)
+    scores: dict[str, int] = field(default_factory=dict)
+    total: int | None = None
+    chosen: bool = False
+    tied: bool = False
+
+
+@dataclass
+class Explanation:
+    pod: str
+    outcome: str
+    node: str | None
+    message: str | None
+    tied_nodes: list[str]
+    verdicts: list[NodeVerdict]
+    preemption: dict[str, Any] | None
+    attempts: int
+
+
+def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
+    statuses = attempt.diagnosis.node_to_status
+    feasible = set(attempt.feasible_nodes)
+    out = []
+    for name in node_names:
+        if name in feasible:
+            v = NodeVerdict(name, True, chosen=name == attempt.node, tied=name in attempt.tied_nodes)
+            if attempt.scores is not None and name in attempt.scores.by_node:
+                v.scores = dict(attempt.scores.by_node[name])
+                v.total = attempt.scores.totals[name]
+        else:
+            status = statuses.get(name)
+            v = NodeVerdict(name, False, status.plugin, status.code.label if status.code != Code.SUCCESS else "",
+                            list(status.reasons))
+        out.append(v)
+    out.sort(key=lambda v: (not v.feasible, -(v.total or 0), v.node))
+    return out
+
+
+def _preemption(attempt: Attempt) -> dict[str, Any] | None:
+    if not attempt.post_filter_ran:
+        return None
+    status = attempt.post_filter_status
+    result = attempt.preemption
+    report = result.explanation if result is not None else None
+    data: dict[str, Any] = {"postfilter_message": status.message if status else ""}
+    if report is None:
+        return data
+    data["not_eligible"] = report.not_eligible
+    data["potential_nodes"] = report.potential
+    data["node_results"] = {n: list(s.reasons) for n, s in sorted(report.node_results.items())}
+    data["candidates"] = [
+        {"node": c.node, "victims": [{"pod": v.key, "priority": v.pod.effective_priority,
+                                      "breaks_pdb": c.pdb_broken.get(v.key, [])} for v in c.victims],
+         "reprieved": [r.key for r in c.reprieved], "pdb_violations": c.num_pdb_violations}
+        for c in sorted(report.candidates, key=lambda c: c.node)
+    ]
+    if report.chosen is not None:
+        data["chosen"] = report.chosen.node
+        data["decided_by"] = report.decided_by
+        data["tied"] = report.tied
+    return data
+
+
+def explain(result: PodResult, node_names: list[str]) -> Explanation:
+    """The explanation of the final attempt (preemption detail from the first, as the scheduler
+    reports it)."""
+    final, first = result.final, result.first
+    if final is None:
+        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None, 0)
+    return Explanation(
+        pod=result.pod.key, outcome=result.outcome, node=final.node, message=final.message,
+        tied_nodes=final.tied_nodes, verdicts=_verdicts(final, node_names),
+        preemption=_preemption(first), attempts=len(result.attempts),
+    )

@@ -1,0 +1,60 @@
+"""Diagnosis and FitError: how a failed attempt is summarised into the FailedScheduling text (§8.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kwhatif.framework.status import Code, Status
+
+NO_NODES_MESSAGE = "no nodes available to schedule pods"
+
+
+@dataclass
+class NodeToStatus:
+    """Explicit per-node statuses plus the status of nodes absent from the map (nodes a PreFilter
+    node set excluded, or nodes preemption did not dry-run)."""
+
+    statuses: dict[str, Status] = field(default_factory=dict)
+    absent: Status = field(default_factory=lambda: Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
+
+    def get(self, node_name: str) -> Status:
+        return self.statuses.get(node_name, self.absent)
+
+    def set(self, node_name: str, status: Status) -> None:
+        self.statuses[node_name] = status
+
+
+@dataclass
+class Diagnosis:
+    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+
+def histogram(num_nodes: int, statuses: NodeToStatus) -> str:
+    """`<count> <reason>` entries sorted byte-wise, joined with ", " (§8.1 step 3)."""
+    counts: dict[str, int] = {}
+    for status in statuses.statuses.values():
+        for reason in status.reasons:
+            counts[reason] = counts.get(reason, 0) + 1
+    absent = num_nodes - len(statuses.statuses)
+    if absent > 0:
+        for reason in statuses.absent.reasons:
+            counts[reason] = counts.get(reason, 0) + absent
+    entries = sorted((f"{n} {reason}" for reason, n in counts.items()), key=lambda s: s.encode())
+    return ", ".join(entries)
+
+
+def fit_error_message(num_nodes: int, diagnosis: Diagnosis) -> str:
+    """The FitError text: head, PreFilter message or histogram, then the PostFilter message."""
+    text = f"0/{num_nodes} nodes are available:"
+    if diagnosis.pre_filter_msg:
+        text += f" {diagnosis.pre_filter_msg}."
+    else:
+        hist = histogram(num_nodes, diagnosis.node_to_status)
+        if hist:
+            text += f" {hist}."
+    if diagnosis.post_filter_msg:
+        text += f" {diagnosis.post_filter_msg}"
+    return text

@@ -1,0 +1,279 @@
+"""The scheduling loop: queue order, one attempt per pod (§2), commit before the next (§12.1),
+and carrying out a preemption with one immediate retry (§9.8-9.9)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from kwhatif.api.objects import Pod
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
+from kwhatif.framework.interfaces import PostFilterResult
+from kwhatif.framework.runtime import Framework, Scores
+from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+
+BOUND, UNSCHEDULABLE, ERROR, GATED, SKIPPED = "bound", "unschedulable", "error", "gated", "skipped"
+GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
+
+
+@dataclass
+class Attempt:
+    """One scheduling attempt, with everything an explanation needs."""
+
+    outcome: str
+    node: str | None = None
+    tied_nodes: list[str] = field(default_factory=list)
+    message: str | None = None
+    reason: str | None = None
+    num_nodes: int = 0
+    feasible_nodes: list[str] = field(default_factory=list)
+    scored_by_scheduler: bool = False
+    nominated_fast_path: bool = False
+    diagnosis: Diagnosis = field(default_factory=Diagnosis)
+    scores: Scores | None = None
+    post_filter_status: Status | None = None
+    preemption: PostFilterResult | None = None
+    post_filter_ran: bool = False
+
+
+@dataclass
+class PodResult:
+    """The outcome for one pending pod: the final attempt's fields; `attempts` when retried."""
+
+    pod: Pod
+    outcome: str
+    attempts: list[Attempt] = field(default_factory=list)
+    message: str | None = None
+
+    @property
+    def final(self) -> Attempt | None:
+        return self.attempts[-1] if self.attempts else None
+
+    @property
+    def first(self) -> Attempt | None:
+        return self.attempts[0] if self.attempts else None
+
+
+class Nominator:
+    """Pods nominated to nodes (status.nominatedNodeName): they reserve room against pods of
+    lower or equal priority (§2.1)."""
+
+    def __init__(self) -> None:
+        self._by_node: dict[str, list[PodInfo]] = {}
+        self._node_of: dict[str, str] = {}
+
+    def nominated_for(self, node_name: str) -> list[PodInfo]:
+        return self._by_node.get(node_name, [])
+
+    def nominate(self, info: PodInfo, node_name: str) -> None:
+        self.forget(info.key)
+        if node_name:
+            self._by_node.setdefault(node_name, []).append(info)
+            self._node_of[info.key] = node_name
+
+    def forget(self, key: str) -> None:
+        node = self._node_of.pop(key, None)
+        if node is not None:
+            self._by_node[node] = [p for p in self._by_node[node] if p.key != key]
+
+    def clear_lower(self, node_name: str, priority: int) -> list[str]:
+        """Pods nominated to `node_name` with lower priority lose their nomination (§9.8)."""
+        lower = [p.key for p in self.nominated_for(node_name) if p.pod.effective_priority < priority]
+        for key in lower:
+            self.forget(key)
+        return lower
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+class Scheduler:
+    """Schedules pending pods on a snapshot, committing each placement before the next pod."""
+
+    def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: Nominator,
+                 now: str, preemption_retry: bool = True) -> None:
+        self.snapshot = snapshot
+        self.profiles = profiles
+        self.nominator = nominator
+        self.now = now
+        self.preemption_retry = preemption_retry
+
+    # Queue ------------------------------------------------------------------------------------
+    def queue_order(self, pods: list[PodInfo]) -> list[PodInfo]:
+        """PrioritySort of the first profile (all profiles must share one QueueSort)."""
+        fwk = next(iter(self.profiles.values()))
+        sorter = fwk.plugins.queue_sort[0]
+        return [p for _, p in sorted(((sorter.sort_key(p, i), p) for i, p in enumerate(pods)), key=lambda t: t[0])]
+
+    def run(self, pending: list[tuple[Pod, str | None]]) -> list[PodResult]:
+        """Schedule pods in queue order. A pod paired with a rejection text (admission refused
+        it) keeps its place in the queue but is reported as skipped with that text."""
+        infos = [PodInfo.of(pod) for pod, _ in pending]
+        rejection = {id(info): msg for info, (_, msg) in zip(infos, pending) if msg}
+        for info in infos:
+            if id(info) not in rejection and info.pod.nominated_node_name:
+                self.nominator.nominate(info, info.pod.nominated_node_name)
+        results = []
+        for info in self.queue_order(infos):
+            if id(info) in rejection:
+                results.append(PodResult(info.pod, SKIPPED, message=rejection[id(info)]))
+            else:
+                results.append(self.schedule_pod(info))
+        return results
+
+    # One pod ----------------------------------------------------------------------------------
+    def schedule_pod(self, info: PodInfo) -> PodResult:
+        pod = info.pod
+        fwk = self.profiles.get(pod.scheduler_name)
+        if fwk is None:
+            served = ", ".join(self.profiles)
+            return PodResult(pod, SKIPPED, message=f'spec.schedulerName is "{pod.scheduler_name}"; not handled by {served}')
+        if pod.deletion_timestamp:
+            return PodResult(pod, SKIPPED, message=f"skip schedule deleting pod: {pod.key}")
+        blocked = fwk.run_pre_enqueue(info)
+        if blocked is not None:
+            message = GATED_MESSAGE if blocked.plugin == "SchedulingGates" else blocked.message
+            return PodResult(pod, GATED, message=message)
+        result = PodResult(pod, UNSCHEDULABLE)
+        attempt = self.attempt(fwk, info)
+        result.attempts.append(attempt)
+        nominated = attempt.preemption.nominated_node if attempt.preemption else ""
+        if attempt.outcome != BOUND and nominated and self.preemption_retry:
+            info = self._carry_out_preemption(info, attempt.preemption)
+            attempt = self.attempt(fwk, info)
+            result.attempts.append(attempt)
+        result.outcome = attempt.outcome
+        result.message = attempt.message
+        return result
+
+    def _carry_out_preemption(self, info: PodInfo, preemption: PostFilterResult) -> PodInfo:
+        """Delete the victims, drop lower nominations on the node, nominate the preemptor."""
+        for victim in preemption.victims:
+            self.snapshot.forget(victim.key)
+        self.nominator.clear_lower(preemption.nominated_node, info.pod.effective_priority)
+        nominated = PodInfo.of(info.pod.evolve(nominated_node_name=preemption.nominated_node))
+        self.nominator.nominate(nominated, preemption.nominated_node)
+        return nominated
+
+    def attempt(self, fwk: Framework, info: PodInfo) -> Attempt:
+        """One scheduling cycle (§2) followed by commit or failure handling."""
+        try:
+            attempt = self._schedule_cycle(fwk, info)
+        except SchedulingError as err:
+            self.nominator.forget(info.key)
+            return Attempt(ERROR, message=str(err), reason="SchedulerError", num_nodes=self.snapshot.num_nodes)
+        if attempt.outcome == BOUND and attempt.node:
+            self._assume(fwk, info, attempt.node)
+        elif attempt.preemption is not None and attempt.preemption.nominated_node is not None:
+            self.nominator.nominate(info, attempt.preemption.nominated_node)
+        elif not attempt.post_filter_ran:
+            self.nominator.forget(info.key)
+        return attempt
+
+    def _assume(self, fwk: Framework, info: PodInfo, node_name: str) -> None:
+        bound = info.pod.evolve(node_name=node_name, start_time=self.now, nominated_node_name="")
+        self.nominator.forget(info.key)
+        self.snapshot.assume(PodInfo.of(bound), node_name)
+
+    def _schedule_cycle(self, fwk: Framework, pod: PodInfo) -> Attempt:
+        snap = self.snapshot
+        attempt = Attempt(UNSCHEDULABLE, num_nodes=snap.num_nodes)
+        if snap.num_nodes == 0:
+            attempt.message, attempt.reason = NO_NODES_MESSAGE, "Unschedulable"
+            return attempt
+        state = CycleState()
+        nodes = snap.node_infos
+        pre_result, pre_status = fwk.run_pre_filter(state, pod, nodes)
+        diagnosis = attempt.diagnosis
+        if pre_status is not None and pre_status.is_rejected:
+            diagnosis.node_to_status.absent = pre_status
+            diagnosis.pre_filter_msg = pre_status.message
+            return self._fail(fwk, state, pod, attempt)
+        feasible = self._nominated_node_fast_path(fwk, state, pod, attempt)
+        if feasible is None:
+            feasible = self._filter_nodes(fwk, state, pod, pre_result, attempt)
+        attempt.feasible_nodes = sorted(n.name for n in feasible)
+        if not feasible:
+            return self._fail(fwk, state, pod, attempt)
+        return self._select(fwk, state, pod, feasible, attempt)
+
+    def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                                  attempt: Attempt) -> list[NodeInfo] | None:
+        """§2 step 4: a nominated node that passes the filters is chosen without scoring."""
+        name = pod.pod.nominated_node_name
+        node = self.snapshot.by_name.get(name) if name else None
+        if node is None:
+            return None
+        status = fwk.run_filter_with_nominated(state, pod, node)
+        if status is not None:
+            attempt.diagnosis.node_to_status.set(name, status)
+            return None
+        attempt.nominated_fast_path = True
+        return [node]
+
+    def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result,
+                      attempt: Attempt) -> list[NodeInfo]:
+        nodes = self.snapshot.node_infos
+        statuses = attempt.diagnosis.node_to_status
+        if pre_result is not None and pre_result.node_names is not None:
+            nodes = [self.snapshot.by_name[n] for n in sorted(pre_result.node_names) if n in self.snapshot.by_name]
+            statuses.absent = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(pre_result.plugins))}]")
+        feasible = []
+        for node in nodes:
+            status = fwk.run_filter_with_nominated(state, pod, node)
+            if status is None:
+                feasible.append(node)
+            else:
+                statuses.set(node.name, status)
+                attempt.diagnosis.unschedulable_plugins.add(status.plugin)
+        for node in feasible:
+            statuses.statuses.pop(node.name, None)
+        return feasible
+
+    def _select(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+                attempt: Attempt) -> Attempt:
+        """One feasible node wins outright (scores are computed for display only); otherwise the
+        top total wins and ties go to the smallest name (kwhatif's deterministic stand-in)."""
+        attempt.scored_by_scheduler = len(feasible) > 1
+        try:
+            fwk.run_pre_score(state, pod, feasible)
+            attempt.scores = fwk.run_score(state, pod, feasible)
+        except SchedulingError:
+            if attempt.scored_by_scheduler:
+                raise
+            attempt.scores = None
+        if len(feasible) == 1:
+            attempt.tied_nodes = [feasible[0].name]
+        else:
+            top = max(attempt.scores.totals.values())
+            attempt.tied_nodes = sorted(n for n, t in attempt.scores.totals.items() if t == top)
+        attempt.node = attempt.tied_nodes[0]
+        attempt.outcome = BOUND
+        return attempt
+
+    def _fail(self, fwk: Framework, state: CycleState, pod: PodInfo, attempt: Attempt) -> Attempt:
+        """A FitError: run PostFilter and compose the FailedScheduling text (§8)."""
+        diagnosis = attempt.diagnosis
+        result, status = fwk.run_post_filter(state, pod, diagnosis.node_to_status)
+        attempt.post_filter_ran = True
+        attempt.post_filter_status = status
+        attempt.preemption = result
+        diagnosis.post_filter_msg = status.message if status.code != Code.SUCCESS else ""
+        attempt.message = fit_error_message(self.snapshot.num_nodes, diagnosis)
+        attempt.reason = "Unschedulable"
+        return attempt
+
+
+def sort_time(text: str | None) -> datetime | None:
+    """Timestamps as datetimes for ordering (queue order, victim start times)."""
+    return _parse_time(text)

@@ -1,0 +1,1 @@
+"""Files, folders and stdin → API objects with provenance; validation; admission emulation."""

@@ -1,0 +1,195 @@
+"""What the API server does to a pod before the scheduler sees it (reference §10).
+
+Applied to pending pods: LimitRanger defaults, Priority, DefaultTolerationSeconds, RuntimeClass,
+and the create strategy's matchLabelKeys merging. A pod the API server would refuse raises
+`AdmissionRejected` carrying the API server's own words; the run goes on without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Mapping
+
+from kwhatif.api.objects import (
+    Container, LimitRange, Pod, PodAffinityRules, PodAffinityTerm, PriorityClass, RuntimeClass,
+    Toleration, TopologySpreadConstraint,
+)
+from kwhatif.api.selectors import Requirement
+
+SYSTEM_PRIORITY_CLASSES = {
+    "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),
+    "system-node-critical": PriorityClass("system-node-critical", 2000001000),
+}
+DEFAULT_PREEMPTION_POLICY = "PreemptLowerPriority"
+_DEFAULT_TOLERATION_KEYS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
+
+
+class AdmissionRejected(Exception):
+    """The API server refuses the pod; `str()` is the text `kubectl apply` would print."""
+
+
+def _forbidden(pod: Pod, text: str) -> AdmissionRejected:
+    return AdmissionRejected(f'pods "{pod.name}" is forbidden: {text}')
+
+
+def _default_class(classes: Mapping[str, PriorityClass]) -> PriorityClass | None:
+    """The globalDefault class with the lowest value, if any (§10.1)."""
+    defaults = [c for c in classes.values() if c.global_default]
+    return min(defaults, key=lambda c: (c.value, c.name)) if defaults else None
+
+
+def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
+    """Priority admission: resolve the class, refuse unknown names and contradicting values."""
+    name = pod.priority_class_name
+    if not name:
+        found = _default_class(classes)
+        value = found.value if found else 0
+        policy = found.preemption_policy if found else DEFAULT_PREEMPTION_POLICY
+        name = found.name if found else ""
+    else:
+        found = classes.get(name) or SYSTEM_PRIORITY_CLASSES.get(name)
+        if found is None:
+            raise _forbidden(pod, f"no PriorityClass with name {name} was found")
+        value, policy = found.value, found.preemption_policy
+    if pod.priority is not None and pod.priority != value:
+        raise _forbidden(pod, f"the integer value of priority ({pod.priority}) must not be provided in pod spec; "
+                              f"priority admission controller computed {value} from the given PriorityClass name")
+    if pod.preemption_policy is not None and pod.preemption_policy != policy:
+        raise _forbidden(pod, f"the string value of PreemptionPolicy ({pod.preemption_policy}) must not be provided "
+                              f"in pod spec; priority admission controller computed {policy} from the given "
+                              f"PriorityClass name")
+    return replace(pod, priority=value, priority_class_name=name, preemption_policy=policy)
+
+
+def admit_default_tolerations(pod: Pod) -> Pod:
+    """DefaultTolerationSeconds: 300 s not-ready/unreachable NoExecute tolerations (§10.2)."""
+    extra = []
+    for key in _DEFAULT_TOLERATION_KEYS:
+        if not any(t.key in ("", key) and t.effect in ("", "NoExecute") for t in pod.tolerations):
+            extra.append(Toleration(key, "Exists", "", "NoExecute", 300))
+    return replace(pod, tolerations=pod.tolerations + tuple(extra)) if extra else pod
+
+
+def _covers(t1: Toleration, t2: Toleration) -> bool:
+    """Whether toleration t1 makes t2 redundant (RuntimeClass merging, §10.3)."""
+    if t1 == t2:
+        return True
+    if not (t1.key == t2.key or (not t1.key and t1.operator == "Exists")):
+        return False
+    if t1.effect and t1.effect != t2.effect:
+        return False
+    if t1.effect == "NoExecute" and t1.toleration_seconds is not None:
+        if t2.toleration_seconds is None or t2.toleration_seconds > t1.toleration_seconds:
+            return False
+    if t1.operator == "Exists":
+        return True
+    return t1.operator in ("", "Equal") and t2.operator == "Equal" and t1.value == t2.value
+
+
+def merge_tolerations(first: tuple[Toleration, ...], second: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """Pod tolerations then class tolerations, dropping any that another kept one covers."""
+    merged: list[Toleration] = []
+    for tol in first + second:
+        if any(_covers(kept, tol) for kept in merged):
+            continue
+        merged = [kept for kept in merged if not _covers(tol, kept)]
+        merged.append(tol)
+    return tuple(merged)
+
+
+def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
+    """RuntimeClass admission: overhead, scheduling nodeSelector and tolerations (§10.3)."""
+    if not pod.runtime_class_name:
+        if pod.overhead:
+            raise _forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
+        return pod
+    rc = classes.get(pod.runtime_class_name)
+    if rc is None:
+        raise _forbidden(pod, f'pod rejected: RuntimeClass "{pod.runtime_class_name}" not found')
+    overhead = pod.overhead
+    if rc.overhead:
+        if overhead and dict(overhead) != dict(rc.overhead):
+            raise _forbidden(pod, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead")
+        overhead = rc.overhead
+    elif overhead:
+        raise _forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
+    selector = pod.node_selector
+    if rc.node_selector:
+        selector = dict(selector or {})
+        for key, val in rc.node_selector.items():
+            if key in selector and selector[key] != val:
+                raise _forbidden(pod, f"conflict: runtimeClass.scheduling.nodeSelector[{key}] = {val}; "
+                                      f"pod.spec.nodeSelector[{key}] = {selector[key]}")
+            selector[key] = val
+    tolerations = merge_tolerations(pod.tolerations, rc.tolerations) if rc.tolerations else pod.tolerations
+    return replace(pod, overhead=overhead, node_selector=selector, tolerations=tolerations)
+
+
+def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
+    """LimitRanger: container defaults for missing limits and requests (§10.4, approximate)."""
+    items = [item for lr in ranges if lr.namespace == pod.namespace for item in lr.items if item.type == "Container"]
+    if not items:
+        return pod
+
+    def fill(c: Container) -> Container:
+        limits, requests = dict(c.limits), dict(c.requests)
+        for item in items:
+            for name, q in item.default.items():
+                limits.setdefault(name, q)
+            for name, q in (item.default_request or item.default).items():
+                requests.setdefault(name, q)
+        return replace(c, limits=limits, requests=requests)
+
+    return replace(pod, containers=tuple(map(fill, pod.containers)),
+                   init_containers=tuple(map(fill, pod.init_containers)))
+
+
+def _merge_term_keys(term: PodAffinityTerm, labels: Mapping[str, str]) -> PodAffinityTerm:
+    if term.label_selector is None or not (term.match_label_keys or term.mismatch_label_keys):
+        return term
+    extra = tuple(Requirement(k, "In", (labels[k],)) for k in term.match_label_keys if k in labels)
+    extra += tuple(Requirement(k, "NotIn", (labels[k],)) for k in term.mismatch_label_keys if k in labels)
+    return replace(term, label_selector=term.label_selector.with_requirements(extra))
+
+
+def _merge_rules(rules: PodAffinityRules | None, labels: Mapping[str, str]) -> PodAffinityRules | None:
+    if rules is None:
+        return None
+    return PodAffinityRules(
+        tuple(_merge_term_keys(t, labels) for t in rules.required),
+        tuple(replace(w, term=_merge_term_keys(w.term, labels)) for w in rules.preferred),
+    )
+
+
+def _merge_spread_keys(c: TopologySpreadConstraint, labels: Mapping[str, str]) -> TopologySpreadConstraint:
+    if c.label_selector is None or not c.match_label_keys:
+        return c
+    extra = tuple(Requirement(k, "In", (labels[k],)) for k in c.match_label_keys if k in labels)
+    return replace(c, label_selector=c.label_selector.with_requirements(extra))
+
+
+def merge_label_keys(pod: Pod) -> Pod:
+    """The create strategy merges matchLabelKeys/mismatchLabelKeys into selectors (§10.6)."""
+    affinity = pod.affinity
+    if affinity is not None and (affinity.pod_affinity or affinity.pod_anti_affinity):
+        affinity = replace(affinity, pod_affinity=_merge_rules(affinity.pod_affinity, pod.labels),
+                           pod_anti_affinity=_merge_rules(affinity.pod_anti_affinity, pod.labels))
+    spread = tuple(_merge_spread_keys(c, pod.labels) for c in pod.topology_spread_constraints)
+    return replace(pod, affinity=affinity, topology_spread_constraints=spread)
+
+
+def admit_pod(
+    pod: Pod,
+    priority_classes: Mapping[str, PriorityClass],
+    runtime_classes: Mapping[str, RuntimeClass],
+    limit_ranges: list[LimitRange],
+    *,
+    created: bool,
+) -> Pod:
+    """Run the admission chain in kube-apiserver order. `created` marks pods read from manifests
+    (not yet through the API server), whose create-strategy merges must also be applied."""
+    pod = admit_limit_ranges(pod, limit_ranges)
+    pod = admit_priority(pod, priority_classes)
+    pod = admit_default_tolerations(pod)
+    pod = admit_runtime_class(pod, runtime_classes)
+    return merge_label_keys(pod) if created else pod

@@ -1,0 +1,76 @@
+"""Inputs → a `Cluster`: read, decode, de-duplicate (last wins, with a warning naming both places)."""
+
+from __future__ import annotations
+
+from typing import BinaryIO, Sequence
+
+from kwhatif.api.objects import Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service
+from kwhatif.errors import Source
+from kwhatif.load.decode import decode, object_ref
+from kwhatif.load.reader import RawDoc, read_inputs
+from kwhatif.snapshot.cluster import Cluster
+
+
+def _identity(obj: object) -> tuple:
+    kind = type(obj).__name__
+    if isinstance(obj, Controller):
+        return (obj.kind, obj.namespace, obj.name)
+    return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
+
+
+def decode_docs(docs: Sequence[RawDoc]) -> tuple[list[object], list[str]]:
+    """Typed objects in input order; duplicates keep the last one (kubectl apply semantics)."""
+    seen: dict[tuple, tuple[int, Source]] = {}
+    objects: list[object | None] = []
+    warnings: list[str] = []
+    unknown: dict[str, int] = {}
+    for doc in docs:
+        obj = decode(doc.obj, doc.source)
+        if obj is None:
+            kind = str(doc.obj.get("kind"))
+            unknown[kind] = unknown.get(kind, 0) + 1
+            continue
+        ident = _identity(obj)
+        if ident in seen:
+            index, first = seen[ident]
+            warnings.append(f"{doc.source}: {object_ref(doc.obj)}: duplicate of the object at {first}; the last one wins")
+            objects[index] = None
+        seen[ident] = (len(objects), doc.source)
+        objects.append(obj)
+    if unknown:
+        kinds = ", ".join(f"{k} ({n})" for k, n in sorted(unknown.items()))
+        warnings.append(f"ignored kinds kwhatif does not read: {kinds}")
+    return [o for o in objects if o is not None], warnings
+
+
+def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:
+    cluster = Cluster(warnings=list(warnings or []))
+    for obj in objects:
+        if isinstance(obj, Node):
+            cluster.nodes.append(obj)
+        elif isinstance(obj, Pod):
+            cluster.pods.append(obj)
+        elif isinstance(obj, Namespace):
+            cluster.namespaces[obj.name] = obj
+        elif isinstance(obj, PriorityClass):
+            cluster.priority_classes[obj.name] = obj
+        elif isinstance(obj, RuntimeClass):
+            cluster.runtime_classes[obj.name] = obj
+        elif isinstance(obj, PodDisruptionBudget):
+            cluster.pdbs.append(obj)
+        elif isinstance(obj, Service):
+            cluster.services.append(obj)
+        elif isinstance(obj, Controller):
+            cluster.controllers[(obj.kind, obj.namespace, obj.name)] = obj
+        elif isinstance(obj, LimitRange):
+            cluster.limit_ranges.append(obj)
+    return cluster
+
+
+def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
+    return decode_docs(read_inputs(paths, stdin))
+
+
+def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None) -> Cluster:
+    objects, warnings = load_objects(paths, stdin)
+    return build_cluster(objects, warnings)

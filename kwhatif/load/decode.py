@@ -1,0 +1,392 @@
+"""Manifest mappings → typed API objects (`kwhatif.api.objects`), with API defaulting (§10.5).
+
+Only scheduling-relevant fields are kept, so a 150,000-pod dump does not keep its raw dicts.
+Malformed values become `InputError`s naming the field; values the API server would refuse in
+selectors (unknown operators, missing values) are refused here too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kwhatif.api.objects import (
+    Affinity, Container, ContainerPort, ContainerStatusResources, Controller, ImageState,
+    LimitRange, LimitRangeItem, Namespace, Node, NodeAffinity, NodeSelector, NodeSelectorTerm,
+    OwnerReference, Pod, PodAffinityRules, PodAffinityTerm, PodCondition, PodDisruptionBudget,
+    PreferredSchedulingTerm, PriorityClass, RuntimeClass, Service, Taint, Toleration,
+    TopologySpreadConstraint, WeightedPodAffinityTerm,
+)
+from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
+from kwhatif.errors import InputError, Source
+from kwhatif.load.fields import Fields
+
+CLUSTER_SCOPED = {"Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume",
+                  "StorageClass", "CSINode", "CSIDriver"}
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def object_ref(obj: dict) -> str:
+    """`Kind/namespace/name` (or `Kind/name` for cluster-scoped kinds), as errors name objects."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "?"
+    name = meta.get("name") or meta.get("generateName") or "?"
+    if kind in CLUSTER_SCOPED:
+        return f"{kind}/{name}"
+    return f"{kind}/{meta.get('namespace') or 'default'}/{name}"
+
+
+def _metadata(f: Fields, obj: dict) -> tuple[dict, str, str]:
+    meta = f.map(obj, "metadata", "")
+    name = f.str(meta, "name", "metadata")
+    if not name:
+        raise f.error("metadata.name", "name or generateName is required")
+    namespace = f.str(meta, "namespace", "metadata") or "default"
+    return meta, namespace, name
+
+
+def _requirement(f: Fields, raw: dict, path: str, operators: tuple[str, ...]) -> Requirement:
+    key = f.str(raw, "key", path)
+    op = f.str(raw, "operator", path)
+    values = f.str_list(raw, "values", path)
+    if not key:
+        raise f.error(f"{path}.key", "key is required")
+    if op not in operators:
+        raise f.error(f"{path}.operator", f"{op!r} is not a valid selector operator")
+    if op in ("In", "NotIn") and not values:
+        raise f.error(f"{path}.values", "must be specified when `operator` is 'In' or 'NotIn'")
+    if op in ("Exists", "DoesNotExist") and values:
+        raise f.error(f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+    if op in ("Gt", "Lt") and len(values) != 1:
+        raise f.error(f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'")
+    return Requirement(key, op, values)
+
+
+def label_selector(f: Fields, parent: dict, key: str, path: str) -> LabelSelector | None:
+    """A metav1.LabelSelector; None when the field is absent or null (matches nothing)."""
+    raw = f.opt_map(parent, key, path)
+    if raw is None:
+        return None
+    sel_path = f"{path}.{key}" if path else key
+    reqs = [Requirement(k, "In", (v,)) for k, v in sorted(f.str_map(raw, "matchLabels", sel_path).items())]
+    reqs += f.items(raw, "matchExpressions", sel_path, lambda e, p: _requirement(f, e, p, LABEL_OPERATORS))
+    return LabelSelector(tuple(reqs))
+
+
+def _taint(f: Fields, raw: dict, path: str) -> Taint:
+    effect = f.str(raw, "effect", path)
+    if effect not in TAINT_EFFECTS:
+        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"")
+    return Taint(f.str(raw, "key", path), f.str(raw, "value", path), effect)
+
+
+def toleration(f: Fields, raw: dict, path: str) -> Toleration:
+    op = f.str(raw, "operator", path)
+    value = f.str(raw, "value", path)
+    if op not in ("", "Equal", "Exists"):
+        raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: \"Equal\", \"Exists\"")
+    if op == "Exists" and value:
+        raise f.error(f"{path}.operator", "value must be empty when `operator` is 'Exists'")
+    key = f.str(raw, "key", path)
+    if not key and op != "Exists":
+        raise f.error(f"{path}.operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"")
+    return Toleration(key, op, value, f.str(raw, "effect", path), f.int(raw, "tolerationSeconds", path))
+
+
+def _node_term(f: Fields, raw: dict, path: str) -> NodeSelectorTerm:
+    exprs = f.items(raw, "matchExpressions", path, lambda e, p: _requirement(f, e, p, NODE_OPERATORS))
+    fields = f.items(raw, "matchFields", path, lambda e, p: _field_requirement(f, e, p))
+    return NodeSelectorTerm(exprs, fields, valid=all(r.parses_as_label_selector for r in exprs))
+
+
+def _field_requirement(f: Fields, raw: dict, path: str) -> Requirement:
+    req = _requirement(f, raw, path, ("In", "NotIn"))
+    if req.key != "metadata.name":
+        raise f.error(f"{path}.key", f"{req.key!r} is not a valid field selector key")
+    if len(req.values) != 1:
+        raise f.error(f"{path}.values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
+    return req
+
+
+def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
+    required = None
+    req_raw = f.opt_map(raw, "requiredDuringSchedulingIgnoredDuringExecution", path)
+    if req_raw is not None:
+        req_path = f"{path}.requiredDuringSchedulingIgnoredDuringExecution"
+        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path, lambda e, p: _node_term(f, e, p)))
+    preferred = None
+    if raw.get("preferredDuringSchedulingIgnoredDuringExecution") is not None:
+        preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", path, lambda e, p: PreferredSchedulingTerm(
+            _weight(f, e, p), _node_term(f, f.map(e, "preference", p), f"{p}.preference")))
+    return NodeAffinity(required, preferred)
+
+
+def _weight(f: Fields, raw: dict, path: str) -> int:
+    weight = f.int(raw, "weight", path, 0) or 0
+    if not 1 <= weight <= 100:
+        raise f.error(f"{path}.weight", "must be in the range 1-100")
+    return weight
+
+
+def _pod_affinity_term(f: Fields, raw: dict, path: str) -> PodAffinityTerm:
+    topology_key = f.str(raw, "topologyKey", path)
+    if not topology_key:
+        raise f.error(f"{path}.topologyKey", "can not be empty")
+    return PodAffinityTerm(
+        label_selector=label_selector(f, raw, "labelSelector", path),
+        topology_key=topology_key,
+        namespaces=f.str_list(raw, "namespaces", path),
+        namespace_selector=label_selector(f, raw, "namespaceSelector", path),
+        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
+        mismatch_label_keys=f.str_list(raw, "mismatchLabelKeys", path),
+    )
+
+
+def _pod_affinity_rules(f: Fields, parent: dict, key: str, path: str) -> PodAffinityRules | None:
+    raw = f.opt_map(parent, key, path)
+    if raw is None:
+        return None
+    rules_path = f"{path}.{key}"
+    required = f.items(raw, "requiredDuringSchedulingIgnoredDuringExecution", rules_path,
+                       lambda e, p: _pod_affinity_term(f, e, p))
+    preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", rules_path,
+                        lambda e, p: WeightedPodAffinityTerm(
+                            _weight(f, e, p), _pod_affinity_term(f, f.map(e, "podAffinityTerm", p), f"{p}.podAffinityTerm")))
+    return PodAffinityRules(required, preferred)
+
+
+def _affinity(f: Fields, spec: dict) -> Affinity | None:
+    raw = f.opt_map(spec, "affinity", "spec")
+    if raw is None:
+        return None
+    node_raw = f.opt_map(raw, "nodeAffinity", "spec.affinity")
+    return Affinity(
+        node_affinity=_node_affinity(f, node_raw, "spec.affinity.nodeAffinity") if node_raw is not None else None,
+        pod_affinity=_pod_affinity_rules(f, raw, "podAffinity", "spec.affinity"),
+        pod_anti_affinity=_pod_affinity_rules(f, raw, "podAntiAffinity", "spec.affinity"),
+    )
+
+
+def _spread_constraint(f: Fields, raw: dict, path: str) -> TopologySpreadConstraint:
+    max_skew = f.int(raw, "maxSkew", path, 0) or 0
+    if max_skew <= 0:
+        raise f.error(f"{path}.maxSkew", f"Invalid value: {max_skew}: must be greater than zero")
+    when = f.str(raw, "whenUnsatisfiable", path)
+    if when not in ("DoNotSchedule", "ScheduleAnyway"):
+        raise f.error(f"{path}.whenUnsatisfiable", f"Unsupported value: {when!r}: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"")
+    topology_key = f.str(raw, "topologyKey", path)
+    if not topology_key:
+        raise f.error(f"{path}.topologyKey", "can not be empty")
+    min_domains = f.int(raw, "minDomains", path)
+    if min_domains is not None and min_domains <= 0:
+        raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: must be greater than zero")
+    return TopologySpreadConstraint(
+        max_skew=max_skew, topology_key=topology_key, when_unsatisfiable=when,
+        label_selector=label_selector(f, raw, "labelSelector", path), min_domains=min_domains,
+        node_affinity_policy=_policy(f, raw, "nodeAffinityPolicy", path),
+        node_taints_policy=_policy(f, raw, "nodeTaintsPolicy", path),
+        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
+    )
+
+
+def _policy(f: Fields, raw: dict, key: str, path: str) -> str | None:
+    value = f.opt_str(raw, key, path)
+    if value is not None and value not in ("Honor", "Ignore"):
+        raise f.error(f"{path}.{key}", f"Unsupported value: {value!r}: supported values: \"Honor\", \"Ignore\"")
+    return value
+
+
+def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
+    container_port = f.int(raw, "containerPort", path, 0) or 0
+    host_port = f.int(raw, "hostPort", path, 0) or 0
+    if host_network and host_port == 0:
+        host_port = container_port  # API defaulting for hostNetwork pods (§10.5)
+    return ContainerPort(container_port, host_port, f.str(raw, "protocol", path) or "TCP", f.str(raw, "hostIP", path))
+
+
+def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:
+    res = f.map(raw, "resources", path)
+    requests = f.resources(res, "requests", f"{path}.resources")
+    limits = f.resources(res, "limits", f"{path}.resources")
+    for name, q in limits.items():
+        requests.setdefault(name, q)  # requests default to limits (§10.5)
+    return Container(
+        name=f.str(raw, "name", path), image=f.str(raw, "image", path), requests=requests, limits=limits,
+        ports=f.items(raw, "ports", path, lambda e, p: _port(f, e, p, host_network)),
+        restart_policy=f.opt_str(raw, "restartPolicy", path),
+    )
+
+
+def _status_resources(f: Fields, raw: dict, path: str) -> ContainerStatusResources:
+    res = f.opt_map(raw, "resources", path)
+    allocated = f.resources(raw, "allocatedResources", path) if raw.get("allocatedResources") is not None else None
+    return ContainerStatusResources(
+        name=f.str(raw, "name", path),
+        requests=f.resources(res, "requests", f"{path}.resources") if res is not None else None,
+        allocated=allocated,
+    )
+
+
+def _owner(f: Fields, raw: dict, path: str) -> OwnerReference:
+    return OwnerReference(f.str(raw, "apiVersion", path), f.str(raw, "kind", path), f.str(raw, "name", path),
+                          f.bool(raw, "controller", path))
+
+
+def decode_pod(obj: dict, source: Source | None) -> Pod:
+    f = Fields(source, object_ref(obj))
+    meta, namespace, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    status = f.map(obj, "status", "")
+    host_network = f.bool(spec, "hostNetwork", "spec")
+    containers = f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network))
+    pod_res = f.opt_map(spec, "resources", "spec")
+    node_selector = f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None
+    return Pod(
+        namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
+        labels=f.str_map(meta, "labels", "metadata"), annotations=f.str_map(meta, "annotations", "metadata"),
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
+        deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
+        owner_references=f.items(meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p)),
+        node_name=f.str(spec, "nodeName", "spec"),
+        scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
+        priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
+        preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
+        runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
+        containers=containers,
+        init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
+        overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
+        pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
+        pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
+        node_selector=node_selector, affinity=_affinity(f, spec),
+        tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)),
+        topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
+                                            lambda e, p: _spread_constraint(f, e, p)),
+        scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)),
+        host_network=host_network,
+        volumes=tuple(f.list(spec, "volumes", "spec")),
+        resource_claims=tuple(f.list(spec, "resourceClaims", "spec")),
+        phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
+        nominated_node_name=f.str(status, "nominatedNodeName", "status"),
+        conditions=f.items(status, "conditions", "status", lambda e, p: PodCondition(
+            f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p))),
+        container_statuses=f.items(status, "containerStatuses", "status", lambda e, p: _status_resources(f, e, p)),
+        init_container_statuses=f.items(status, "initContainerStatuses", "status",
+                                        lambda e, p: _status_resources(f, e, p)),
+        source=source,
+    )
+
+
+def decode_node(obj: dict, source: Source | None) -> Node:
+    f = Fields(source, object_ref(obj))
+    meta, _, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    status = f.map(obj, "status", "")
+    allocatable = f.resources(status, "allocatable", "status")
+    if status.get("allocatable") is None:
+        allocatable = f.resources(status, "capacity", "status")  # §10.5: copied from capacity
+    images = f.items(status, "images", "status", lambda e, p: ImageState(
+        f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0) or 0))
+    return Node(
+        name=name, labels=f.str_map(meta, "labels", "metadata"),
+        taints=f.items(spec, "taints", "spec", lambda e, p: _taint(f, e, p)),
+        unschedulable=f.bool(spec, "unschedulable", "spec"), allocatable=allocatable, images=images, source=source,
+    )
+
+
+def decode_namespace(obj: dict, source: Source | None) -> Namespace:
+    f = Fields(source, object_ref(obj))
+    meta, _, name = _metadata(f, obj)
+    labels = dict(f.str_map(meta, "labels", "metadata"))
+    labels["kubernetes.io/metadata.name"] = name  # always set by the API server (§10.5)
+    return Namespace(name, labels, source)
+
+
+def decode_priority_class(obj: dict, source: Source | None) -> PriorityClass:
+    f = Fields(source, object_ref(obj))
+    _, _, name = _metadata(f, obj)
+    if obj.get("value") is None:
+        raise f.error("value", "Required value")
+    policy = f.str(obj, "preemptionPolicy", "") or "PreemptLowerPriority"
+    if policy not in ("PreemptLowerPriority", "Never"):
+        raise f.error("preemptionPolicy", f"Unsupported value: {policy!r}: supported values: \"Never\", \"PreemptLowerPriority\"")
+    return PriorityClass(name, f.int(obj, "value", "") or 0, f.bool(obj, "globalDefault", ""), policy, source)
+
+
+def decode_runtime_class(obj: dict, source: Source | None) -> RuntimeClass:
+    f = Fields(source, object_ref(obj))
+    _, _, name = _metadata(f, obj)
+    overhead_raw = f.map(obj, "overhead", "")
+    scheduling = f.map(obj, "scheduling", "")
+    return RuntimeClass(
+        name=name, handler=f.str(obj, "handler", ""),
+        overhead=f.resources(overhead_raw, "podFixed", "overhead") if overhead_raw.get("podFixed") else None,
+        node_selector=f.str_map(scheduling, "nodeSelector", "scheduling") if scheduling.get("nodeSelector") else None,
+        tolerations=f.items(scheduling, "tolerations", "scheduling", lambda e, p: toleration(f, e, p)),
+        source=source,
+    )
+
+
+def decode_pdb(obj: dict, source: Source | None) -> PodDisruptionBudget:
+    f = Fields(source, object_ref(obj))
+    _, namespace, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    status = f.map(obj, "status", "")
+    return PodDisruptionBudget(
+        namespace=namespace, name=name, selector=label_selector(f, spec, "selector", "spec"),
+        disruptions_allowed=f.int(status, "disruptionsAllowed", "status", 0) or 0,
+        disrupted_pods=frozenset(f.map(status, "disruptedPods", "status")), source=source,
+    )
+
+
+def decode_service(obj: dict, source: Source | None) -> Service:
+    f = Fields(source, object_ref(obj))
+    _, namespace, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
+    return Service(namespace, name, selector, source)
+
+
+def decode_controller(obj: dict, source: Source | None) -> Controller:
+    f = Fields(source, object_ref(obj))
+    _, namespace, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    kind = obj["kind"]
+    if kind == "ReplicationController":
+        selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
+        return Controller(kind, namespace, name, map_selector=selector, source=source)
+    return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source)
+
+
+def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:
+    f = Fields(source, object_ref(obj))
+    _, namespace, name = _metadata(f, obj)
+    spec = f.map(obj, "spec", "")
+    items = f.items(spec, "limits", "spec", lambda e, p: LimitRangeItem(
+        f.str(e, "type", p), f.resources(e, "default", p), f.resources(e, "defaultRequest", p)))
+    return LimitRange(namespace, name, items, source)
+
+
+DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
+    "Pod": decode_pod,
+    "Node": decode_node,
+    "Namespace": decode_namespace,
+    "PriorityClass": decode_priority_class,
+    "RuntimeClass": decode_runtime_class,
+    "PodDisruptionBudget": decode_pdb,
+    "Service": decode_service,
+    "ReplicaSet": decode_controller,
+    "StatefulSet": decode_controller,
+    "ReplicationController": decode_controller,
+    "LimitRange": decode_limit_range,
+}
+
+
+def decode(obj: dict, source: Source | None) -> Any | None:
+    """The typed object for a known kind, or None for kinds kwhatif does not read."""
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise InputError("kind is required", source, object_ref(obj), "kind")
+    if not isinstance(obj.get("apiVersion"), str) or not obj.get("apiVersion"):
+        raise InputError("apiVersion is required", source, object_ref(obj), "apiVersion")
+    decoder = DECODERS.get(kind)
+    return decoder(obj, source) if decoder else None
+

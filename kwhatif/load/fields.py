@@ -1,0 +1,118 @@
+"""Typed access to decoded manifest fields, raising `InputError` that names the field path.
+
+A big dump is not validated with jsonschema (too slow for 150,000 pods), so every read here checks
+the type it expects: a wrong type becomes a one-line error, never a traceback.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, TypeVar
+
+from kwhatif.api.quantity import QuantityError, parse_resource_quantity
+from kwhatif.errors import InputError, Source
+
+T = TypeVar("T")
+
+
+class Fields:
+    """Reads one object's fields; knows the object's name and source for error messages."""
+
+    __slots__ = ("source", "ref")
+
+    def __init__(self, source: Source | None, ref: str) -> None:
+        self.source = source
+        self.ref = ref
+
+    def error(self, path: str, message: str) -> InputError:
+        return InputError(message, self.source, self.ref, path)
+
+    def _typed(self, value: Any, path: str, kind: type | tuple[type, ...], label: str) -> Any:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.error(path, f"expected {label}, got {_describe(value)}")
+        return value
+
+    def map(self, parent: dict, key: str, path: str) -> dict:
+        """A mapping field; missing or null reads as {}."""
+        value = parent.get(key)
+        return {} if value is None else self._typed(value, f"{path}.{key}" if path else key, dict, "an object")
+
+    def opt_map(self, parent: dict, key: str, path: str) -> dict | None:
+        """A mapping field where null and missing matter (e.g. selectors)."""
+        value = parent.get(key)
+        return None if value is None else self._typed(value, _join(path, key), dict, "an object")
+
+    def list(self, parent: dict, key: str, path: str) -> list:
+        value = parent.get(key)
+        return [] if value is None else self._typed(value, _join(path, key), list, "a list")
+
+    def str(self, parent: dict, key: str, path: str, default: str = "") -> str:
+        value = parent.get(key)
+        return default if value is None else self._typed(value, _join(path, key), str, "a string")
+
+    def opt_str(self, parent: dict, key: str, path: str) -> str | None:
+        value = parent.get(key)
+        return None if value is None else self._typed(value, _join(path, key), str, "a string")
+
+    def int(self, parent: dict, key: str, path: str, default: int | None = None) -> int | None:
+        value = parent.get(key)
+        return default if value is None else self._typed(value, _join(path, key), int, "an integer")
+
+    def bool(self, parent: dict, key: str, path: str) -> bool:
+        value = parent.get(key)
+        return False if value is None else self._typed(value, _join(path, key), bool, "a boolean")
+
+    def str_map(self, parent: dict, key: str, path: str) -> dict[str, str]:
+        """A map of strings (labels, annotations, nodeSelector)."""
+        raw = self.map(parent, key, path)
+        for k, v in raw.items():
+            if not isinstance(v, str):
+                raise self.error(f"{_join(path, key)}.{k}", f"expected a string, got {_describe(v)}")
+        return raw
+
+    def str_list(self, parent: dict, key: str, path: str) -> tuple[str, ...]:
+        items = self.list(parent, key, path)
+        for i, v in enumerate(items):
+            self._typed(v, f"{_join(path, key)}[{i}]", str, "a string")
+        return tuple(items)
+
+    def resources(self, parent: dict, key: str, path: str) -> dict[str, Fraction]:
+        """A ResourceList, each quantity parsed and rounded up to milli precision (§11.3)."""
+        raw = self.map(parent, key, path)
+        out: dict[str, Fraction] = {}
+        for name, q in raw.items():
+            try:
+                out[name] = parse_resource_quantity(q)
+            except QuantityError as err:
+                raise self.error(f"{_join(path, key)}.{name}", f"invalid quantity {q!r}: {err}") from None
+            if out[name] < 0:
+                raise self.error(f"{_join(path, key)}.{name}", f"must be greater than or equal to 0, got {q!r}")
+        return out
+
+    def items(self, parent: dict, key: str, path: str, decode: Callable[[dict, str], T]) -> tuple[T, ...]:
+        """Decode each mapping element of a list field with `decode(element, element_path)`."""
+        out = []
+        for i, element in enumerate(self.list(parent, key, path)):
+            element_path = f"{_join(path, key)}[{i}]"
+            out.append(decode(self._typed(element, element_path, dict, "an object"), element_path))
+        return tuple(out)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"number {value}"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

@@ -1,0 +1,35 @@
+"""DefaultPreemption: when a pod fits nowhere, evict lower-priority pods to make room (§9).
+
+The plugin is a thin adapter: the flow lives in `kwhatif.preemption`. Its messages carry the
+`preemption: ` prefix, as kube-scheduler's do."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.diagnosis import NodeToStatus
+from kwhatif.framework.interfaces import PostFilterPlugin, PostFilterResult
+from kwhatif.framework.status import Code, Status
+from kwhatif.preemption.evaluator import Evaluator
+from kwhatif.preemption.ordering import parse_time
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "DefaultPreemption"
+PREFIX = "preemption: "
+
+
+class DefaultPreemption(PostFilterPlugin):
+    name = NAME
+
+    def post_filter(self, state: CycleState, pod: PodInfo, statuses: NodeToStatus
+                    ) -> tuple[PostFilterResult | None, Status | None]:
+        snapshot = self.handle.snapshot
+        now = parse_time(self.handle.now) or datetime.now(timezone.utc)
+        evaluator = Evaluator(self.handle.framework, snapshot, snapshot.cluster.pdbs, now)
+        nominated, status, report = evaluator.preempt(state, pod, statuses)
+        victims = list(report.chosen.victims) if report.chosen else []
+        result = PostFilterResult(nominated, victims, report)
+        if status.code == Code.SUCCESS or not status.message:
+            return result, status
+        return result, Status(status.code, (PREFIX + status.message,))

@@ -1,0 +1,88 @@
+"""InterPodAffinity: required pod affinity / anti-affinity filter (§5.12) and preferred scoring (§6.7).
+
+Args (InterPodAffinityArgs): `hardPodAffinityWeight` (default 1) weighs existing pods' required
+affinity terms in scoring; `ignorePreferredTermsOfExistingPods` (default false) makes PreScore skip
+pods that have no preferred terms of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import (
+    FilterPlugin, Handle, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+)
+from kwhatif.framework.status import Status
+from kwhatif.plugins.inter_pod_affinity import filtering, scoring
+from kwhatif.plugins.inter_pod_affinity.filtering import (
+    ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, PRE_FILTER_KEY,
+)
+from kwhatif.plugins.inter_pod_affinity.scoring import PRE_SCORE_KEY
+from kwhatif.plugins.inter_pod_affinity.terms import NAME, NodeIndexCache
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+__all__ = [
+    "NAME", "InterPodAffinity", "ERR_REASON_AFFINITY", "ERR_REASON_ANTI_AFFINITY",
+    "ERR_REASON_EXISTING_ANTI_AFFINITY", "PRE_FILTER_KEY", "PRE_SCORE_KEY",
+]
+
+DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
+
+
+class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions):
+    name = NAME
+
+    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+        super().__init__(args, handle)
+        weight = self.args.get("hardPodAffinityWeight")
+        self.hard_pod_affinity_weight = DEFAULT_HARD_POD_AFFINITY_WEIGHT if weight is None else int(weight)
+        self.ignore_preferred_terms_of_existing_pods = bool(self.args.get("ignorePreferredTermsOfExistingPods", False))
+        self._index = NodeIndexCache()
+
+    def _namespaces(self) -> dict:
+        return self.handle.snapshot.cluster.namespaces
+
+    # PreFilter / extensions / Filter ----------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
+        return None, filtering.pre_filter(self._index, self._namespaces(), state, pod, nodes)
+
+    def pre_filter_extensions(self) -> PreFilterExtensions:
+        return self
+
+    def add_pod(self, state: CycleState, pod: PodInfo, to_add: PodInfo, node: NodeInfo) -> Status | None:
+        return filtering.update(state, to_add, node, 1)
+
+    def remove_pod(self, state: CycleState, pod: PodInfo, to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        return filtering.update(state, to_remove, node, -1)
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        return filtering.filter_node(state, node)
+
+    # PreScore / Score / NormalizeScore -------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        snapshot = self.handle.snapshot
+        return scoring.pre_score(self._index, snapshot.node_infos, snapshot.cluster.namespaces, state, pod,
+                                 self.hard_pod_affinity_weight, self.ignore_preferred_terms_of_existing_pods)
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        return scoring.score_node(state, node)
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
+        return scoring.normalize(state, scores)
+
+    # Explanations ----------------------------------------------------------------------------
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """Human sentences on this plugin's view of `node` in the attempt whose state is given:
+        which required term fails and which pods (namespace/name) matched or repelled, then the
+        topology preferences that add to its raw score. Empty when the plugin did not take part."""
+        out: list[str] = []
+        pre_filter_state = filtering.get_state(state)
+        if pre_filter_state is not None:
+            out.extend(filtering.explain_filter(pre_filter_state, node))
+        elif NAME in state.skip_filter:
+            out.append("no pod affinity or anti-affinity applies (PreFilter skipped)")
+        out.extend(scoring.explain_score(state, node))
+        return out

@@ -1,0 +1,295 @@
+"""InterPodAffinity PreFilter, AddPod/RemovePod and Filter (reference §5.12).
+
+PreFilter builds three (topologyKey, value) → count tables:
+
+* `existing_anti`: required anti-affinity terms of existing pods that match the incoming pod,
+  counted at the existing pod's node value (only nodes with `pods_with_required_anti_affinity`);
+* `affinity`: existing pods matching **all** the incoming pod's required affinity terms, +1 per
+  term at (term key, the pod's node value);
+* `anti`: existing pods matching an incoming required anti-affinity term, +1 at (key, value).
+
+Filter then only looks the node's labels up in them. Counts reaching 0 are deleted (AddPod/
+RemovePod can take them down), which matters to the "first pod of a group" rule: it applies only
+when the whole affinity table is empty.
+
+For explanations the state also keeps a few pod names per table entry (`*_witnesses`, built once
+in PreFilter and shared by clones; the counts are what decide).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
+from kwhatif.plugins.inter_pod_affinity.terms import (
+    NAME, AffinityTerm, IncomingTerm, NodeIndexCache, TermMemo, namespace_labels, pod_list, pod_terms,
+    resolve_incoming,
+)
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+PRE_FILTER_KEY = "PreFilter" + NAME
+
+ERR_REASON_AFFINITY = "node(s) didn't match pod affinity rules"
+ERR_REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
+ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules"
+
+WITNESS_CAP = 5  # pod names kept per table entry for explanations
+
+Pair = tuple[str, str]
+Counts = dict[Pair, int]
+
+
+def _update(counts: Counts, labels: Mapping[str, str], key: str, delta: int) -> None:
+    """topologyToMatchedTermCount.update: only if the node has the key; drop entries at 0."""
+    if key in labels:
+        pair = (key, labels[key])
+        n = counts.get(pair, 0) + delta
+        if n == 0:
+            counts.pop(pair, None)
+        else:
+            counts[pair] = n
+
+
+def _witness(table: dict, key: object, item: object) -> None:
+    found = table.get(key)
+    if found is None:
+        table[key] = [item]
+    elif len(found) < WITNESS_CAP:
+        found.append(item)
+
+
+class PreFilterState:
+    """preFilterState. `clone()` copies the three count tables (AddPod/RemovePod mutate them)."""
+
+    __slots__ = ("existing_anti", "affinity", "anti", "pod", "required_affinity", "required_anti_affinity",
+                 "namespace_labels", "matches_own_affinity", "existing_witnesses", "affinity_witnesses",
+                 "anti_witnesses")
+
+    def __init__(self, pod: PodInfo, required_affinity: tuple[IncomingTerm, ...],
+                 required_anti_affinity: tuple[IncomingTerm, ...], ns_labels: Mapping[str, str]) -> None:
+        self.existing_anti: Counts = {}
+        self.affinity: Counts = {}
+        self.anti: Counts = {}
+        self.pod = pod
+        self.required_affinity = required_affinity
+        self.required_anti_affinity = required_anti_affinity
+        self.namespace_labels = ns_labels
+        # podMatchesAllAffinityTerms(own terms, own pod): false without terms.
+        self.matches_own_affinity = bool(required_affinity) and all(
+            t.matches_pod(pod.pod) for t in required_affinity)
+        self.existing_witnesses: dict[Pair, list[tuple[str, AffinityTerm]]] = {}
+        self.affinity_witnesses: dict[Pair, list[str]] = {}
+        self.anti_witnesses: dict[tuple[int, Pair], list[str]] = {}
+
+    def clone(self) -> PreFilterState:
+        copy = object.__new__(PreFilterState)
+        for slot in PreFilterState.__slots__:
+            setattr(copy, slot, getattr(self, slot))
+        copy.existing_anti = dict(self.existing_anti)
+        copy.affinity = dict(self.affinity)
+        copy.anti = dict(self.anti)
+        return copy
+
+    def update_with_pod(self, other: PodInfo, node: NodeInfo, multiplier: int) -> None:
+        """updateWithPod: a pod added to / removed from `node`."""
+        labels = node.node.labels
+        incoming = self.pod.pod
+        for t in pod_terms(other).required_anti_affinity:
+            if t.matches(incoming, self.namespace_labels):
+                _update(self.existing_anti, labels, t.topology_key, multiplier)
+        target = other.pod
+        if self.required_affinity and all(t.matches_pod(target) for t in self.required_affinity):
+            for t in self.required_affinity:
+                _update(self.affinity, labels, t.topology_key, multiplier)
+        for t in self.required_anti_affinity:
+            if t.matches_pod(target):
+                _update(self.anti, labels, t.topology_key, multiplier)
+
+
+def pre_filter(index: NodeIndexCache, namespaces: Mapping, state: CycleState, pod: PodInfo,
+               nodes: list[NodeInfo]) -> Status | None:
+    terms = pod_terms(pod)
+    required_affinity = tuple(resolve_incoming(t, namespaces) for t in terms.required_affinity)
+    required_anti = tuple(resolve_incoming(t, namespaces) for t in terms.required_anti_affinity)
+    ns_labels = namespace_labels(namespaces, pod.pod.namespace)
+    s = PreFilterState(pod, required_affinity, required_anti, ns_labels)
+
+    # Existing pods' required anti-affinity (nodes with PodsWithRequiredAntiAffinity only).
+    memo = TermMemo(pod.pod, ns_labels)
+    existing = s.existing_anti
+    for ni in nodes:
+        if ni.pods_with_required_anti_affinity <= 0:
+            continue
+        labels = ni.node.labels
+        for term, keys in index.get(ni).required_anti_affinity():
+            if memo[term]:
+                key = term.topology_key
+                if key in labels:
+                    pair = (key, labels[key])
+                    existing[pair] = existing.get(pair, 0) + len(keys)
+                    for k in keys[:WITNESS_CAP]:
+                        _witness(s.existing_witnesses, pair, (k, term))
+
+    # The incoming pod's own terms against every existing pod.
+    if required_affinity or required_anti:
+        group_memo: dict = {}
+        affinity, anti = s.affinity, s.anti
+        for ni in nodes:
+            labels = ni.node.labels
+            for gkey, ns, plabels, keys in index.get(ni).groups():
+                result = group_memo.get(gkey)
+                if result is None:
+                    all_aff = bool(required_affinity) and all(t.matches(ns, plabels) for t in required_affinity)
+                    anti_hits = tuple(i for i, t in enumerate(required_anti) if t.matches(ns, plabels))
+                    result = group_memo[gkey] = (all_aff, anti_hits)
+                all_aff, anti_hits = result
+                n = len(keys)
+                if all_aff:
+                    for t in required_affinity:
+                        key = t.topology_key
+                        if key in labels:
+                            pair = (key, labels[key])
+                            affinity[pair] = affinity.get(pair, 0) + n
+                            for k in keys[:WITNESS_CAP]:
+                                _witness(s.affinity_witnesses, pair, k)
+                for i in anti_hits:
+                    key = required_anti[i].topology_key
+                    if key in labels:
+                        pair = (key, labels[key])
+                        anti[pair] = anti.get(pair, 0) + n
+                        for k in keys[:WITNESS_CAP]:
+                            _witness(s.anti_witnesses, (i, pair), k)
+
+    if not existing and not required_affinity and not required_anti:
+        return SKIP
+    state.write(PRE_FILTER_KEY, s)
+    return None
+
+
+def _satisfies_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
+    pods_exist = True
+    for t in s.required_affinity:
+        key = t.topology_key
+        if key not in labels:
+            return False  # all topology labels must exist on the node
+        if s.affinity.get((key, labels[key]), 0) <= 0:
+            pods_exist = False
+    if not pods_exist:
+        # The first pod of a group with affinity to itself.
+        return not s.affinity and s.matches_own_affinity
+    return True
+
+
+def _satisfies_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
+    if s.anti:
+        for t in s.required_anti_affinity:
+            key = t.topology_key
+            if key in labels and s.anti.get((key, labels[key]), 0) > 0:
+                return False
+    return True
+
+
+def _satisfies_existing_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
+    existing = s.existing_anti
+    if not existing:
+        return True
+    if len(existing) < len(labels):
+        for (key, value), n in existing.items():
+            if n > 0 and key in labels and labels[key] == value:
+                return False
+        return True
+    for pair in labels.items():
+        if existing.get(pair, 0) > 0:
+            return False
+    return True
+
+
+def get_state(state: CycleState) -> PreFilterState | None:
+    return state.get(PRE_FILTER_KEY)
+
+
+def filter_node(state: CycleState, node: NodeInfo) -> Status | None:
+    s = get_state(state)
+    if s is None:
+        return error(f'error reading "{PRE_FILTER_KEY}" from cycleState: not found')
+    labels = node.node.labels
+    if not _satisfies_affinity(s, labels):
+        return unresolvable(ERR_REASON_AFFINITY)
+    if not _satisfies_anti_affinity(s, labels):
+        return unschedulable(ERR_REASON_ANTI_AFFINITY)
+    if not _satisfies_existing_anti_affinity(s, labels):
+        return unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
+    return None
+
+
+def update(state: CycleState, other: PodInfo, node: NodeInfo, multiplier: int) -> Status | None:
+    s = get_state(state)
+    if s is None:
+        return error(f'error reading "{PRE_FILTER_KEY}" from cycleState: not found')
+    s.update_with_pod(other, node, multiplier)
+    return None
+
+
+def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
+    """Sentences on why the node passes or fails each of the three checks."""
+    labels = node.node.labels
+    out: list[str] = []
+    pods_exist = True
+    for t in s.required_affinity:
+        key = t.topology_key
+        if key not in labels:
+            out.append(f"affinity term {t.describe()}: the node has no {key} label")
+            continue
+        pair = (key, labels[key])
+        n = s.affinity.get(pair, 0)
+        if n > 0:
+            who = pod_list(s.affinity_witnesses.get(pair, []), n)
+            out.append(f"affinity term {t.describe()}: satisfied by {who} in {key}={pair[1]} "
+                       f"matching all affinity terms")
+        else:
+            pods_exist = False
+            out.append(f"affinity term {t.describe()}: no pod matching all affinity terms runs in "
+                       f"{key}={pair[1]}")
+    if not pods_exist and all(t.topology_key in labels for t in s.required_affinity):
+        if not s.affinity and s.matches_own_affinity:
+            out.append("no pod in the cluster matches all affinity terms and the pod matches them itself: "
+                       "allowed as the first pod of its group")
+        elif s.affinity:
+            out.append("the first-pod-of-a-group exception does not apply: matching pods run elsewhere")
+        else:
+            out.append("the first-pod-of-a-group exception does not apply: the pod does not match its own "
+                       "affinity terms")
+    for i, t in enumerate(s.required_anti_affinity):
+        key = t.topology_key
+        if key not in labels:
+            continue
+        pair = (key, labels[key])
+        n = s.anti.get(pair, 0)
+        if n > 0:
+            witnesses = s.anti_witnesses.get((i, pair), [])
+            if witnesses:
+                out.append(f"anti-affinity term {t.describe()}: {pod_list(witnesses)} in {key}={pair[1]} "
+                           f"{'matches' if len(witnesses) == 1 else 'match'}")
+            else:
+                out.append(f"anti-affinity term {t.describe()}: {n} matching pod(s) counted in "
+                           f"{key}={pair[1]} for the anti-affinity terms on {key}")
+    for pair in labels.items():
+        n = s.existing_anti.get(pair, 0)
+        if n <= 0:
+            continue
+        witnesses = s.existing_witnesses.get(pair, [])
+        if not witnesses:
+            out.append(f"{n} existing anti-affinity term(s) in {pair[0]}={pair[1]} match this pod")
+        for pod_key, term in witnesses:
+            out.append(f"pod {pod_key} in {pair[0]}={pair[1]} has anti-affinity term {term.describe()} "
+                       f"that matches this pod")
+    if filter_node_state_ok(s, labels):
+        out.append("all pod affinity and anti-affinity rules are satisfied on this node")
+    return out
+
+
+def filter_node_state_ok(s: PreFilterState, labels: Mapping[str, str]) -> bool:
+    return (_satisfies_affinity(s, labels) and _satisfies_anti_affinity(s, labels)
+            and _satisfies_existing_anti_affinity(s, labels))

@@ -1,0 +1,104 @@
+"""NodeAffinity: nodeSelector and required node affinity filter (§5.4); preferred terms score (§6.3).
+
+PreFilter also turns `matchFields metadata.name In [...]` terms into a node-name set, which is
+how DaemonSet pods end up evaluated on their one node."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm
+from kwhatif.api.selectors import map_matches
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
+from kwhatif.framework.status import SKIP, Status, unresolvable
+from kwhatif.plugins.normalize import default_normalize_score
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "NodeAffinity"
+ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
+ERR_REASON_CONFLICT = "pod affinity terms conflict"
+_PRE_SCORE_KEY = "PreScore" + NAME
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredNodeAffinity:
+    """nodeSelector (only when non-empty) AND required node affinity (when set)."""
+
+    node_selector: dict[str, str] | None
+    required: NodeSelector | None
+
+    @classmethod
+    def of(cls, pod: Pod) -> RequiredNodeAffinity:
+        aff = pod.affinity.node_affinity if pod.affinity else None
+        return cls(dict(pod.node_selector) if pod.node_selector else None, aff.required if aff else None)
+
+    def matches(self, node: NodeInfo) -> bool:
+        labels = node.node.labels
+        if self.node_selector is not None and not map_matches(self.node_selector, labels):
+            return False
+        return self.required is None or self.required.matches(labels, node.name)
+
+
+def required_node_affinity(pod: PodInfo) -> RequiredNodeAffinity:
+    """Parsed once per pod (PodTopologySpread's nodeAffinityPolicy reuses it)."""
+    cached = pod.derived.get(NAME)
+    if cached is None:
+        cached = pod.derived[NAME] = RequiredNodeAffinity.of(pod.pod)
+    return cached
+
+
+def _term_node_names(term: NodeSelectorTerm) -> set[str] | None:
+    """The intersection of a term's `metadata.name In` field requirements, or None if it has none."""
+    names: set[str] | None = None
+    for req in term.match_fields:
+        if req.key == "metadata.name" and req.operator == "In":
+            names = set(req.values) if names is None else names & set(req.values)
+    return names
+
+
+def _preferred_terms(pod: Pod) -> tuple[PreferredSchedulingTerm, ...] | None:
+    aff = pod.affinity.node_affinity if pod.affinity else None
+    return aff.preferred if aff is not None else None
+
+
+class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
+        required = required_node_affinity(pod)
+        if required.required is None and pod.pod.node_selector is None:
+            return None, SKIP
+        if required.required is None or not required.required.terms:
+            return None, None
+        union: set[str] = set()
+        for term in required.required.terms:
+            names = _term_node_names(term)
+            if names is None:
+                return None, None  # terms are ORed: this one admits every node
+            union |= names
+        if not union:
+            return None, unresolvable(ERR_REASON_CONFLICT)
+        return PreFilterResult(frozenset(union)), None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if required_node_affinity(pod).matches(node):
+            return None
+        return unresolvable(ERR_REASON_POD)
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        preferred = _preferred_terms(pod.pod)
+        if preferred is None:
+            return SKIP
+        state.write(_PRE_SCORE_KEY, tuple(t for t in preferred if t.weight != 0))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        labels, name = node.node.labels, node.name
+        return sum(t.weight for t in state.read(_PRE_SCORE_KEY) if t.term.matches(labels, name))
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
+        default_normalize_score(scores, reverse=False)
+        return None

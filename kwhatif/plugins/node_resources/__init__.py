@@ -1,0 +1,1 @@
+"""NodeResourcesFit (filter + scoring strategies) and NodeResourcesBalancedAllocation."""

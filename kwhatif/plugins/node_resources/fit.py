@@ -1,0 +1,131 @@
+"""NodeResourcesFit: does the pod's request vector fit the node's free allocatable (§5.6), and
+how full would the node be (§6.4, by the configured scoring strategy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kwhatif.api.resources import Resources, pod_requests
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
+from kwhatif.framework.status import Code, Status
+from kwhatif.plugins.node_resources.resource_allocation import (
+    DEFAULT_RESOURCES, ResourceSpec, allocatable_and_requested, pod_request_vector,
+)
+from kwhatif.plugins.node_resources.strategies import (
+    Scorer, least_allocated, most_allocated, requested_to_capacity_ratio,
+)
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "NodeResourcesFit"
+TOO_MANY_PODS = "Too many pods"
+_PRE_FILTER_KEY = "PreFilter" + NAME
+_PRE_SCORE_KEY = "PreScore" + NAME
+
+
+def insufficient(resource: str) -> str:
+    return f"Insufficient {resource}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """One resource that does not fit: the reason text and the numbers behind it."""
+
+    resource: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+
+    @property
+    def unresolvable(self) -> bool:
+        """The pod alone asks for more than the node has: no eviction can help."""
+        return self.resource != "pods" and self.requested > self.capacity
+
+
+def shortfalls(request: Resources, node: NodeInfo, ignored: frozenset[str] = frozenset(),
+               ignored_groups: frozenset[str] = frozenset()) -> list[Shortfall]:
+    """Every failing check of §5.6, in the scheduler's order."""
+    out: list[Shortfall] = []
+    if len(node.pods) + 1 > node.allowed_pods:
+        out.append(Shortfall("pods", TOO_MANY_PODS, 1, len(node.pods), node.allowed_pods))
+    if request.is_zero():
+        return out
+    alloc, used = node.allocatable, node.requested
+    for name, want, have, taken in (("cpu", request.milli_cpu, alloc.milli_cpu, used.milli_cpu),
+                                    ("memory", request.memory, alloc.memory, used.memory),
+                                    ("ephemeral-storage", request.ephemeral_storage, alloc.ephemeral_storage,
+                                     used.ephemeral_storage)):
+        if want > 0 and want > have - taken:
+            out.append(Shortfall(name, insufficient(name), want, taken, have))
+    for name, want in sorted(request.scalars.items()):
+        if want == 0 or _is_ignored(name, ignored, ignored_groups):
+            continue
+        have, taken = alloc.scalars.get(name, 0), used.scalars.get(name, 0)
+        if want > have - taken:
+            out.append(Shortfall(name, insufficient(name), want, taken, have))
+    return out
+
+
+def _is_ignored(name: str, ignored: frozenset[str], groups: frozenset[str]) -> bool:
+    """ignoredResources / ignoredResourceGroups apply to extended resources only."""
+    if "/" not in name or "kubernetes.io/" in name:
+        return False
+    return name in ignored or name.split("/", 1)[0] in groups
+
+
+def build_scorer(args: dict[str, Any]) -> tuple[tuple[ResourceSpec, ...], Scorer]:
+    """The configured strategy (LeastAllocated with cpu/memory weight 1 by default, §1.4)."""
+    strategy = args.get("scoringStrategy") or {}
+    resources = tuple(ResourceSpec(r["name"], r.get("weight") or 1) for r in strategy.get("resources") or ()) \
+        or DEFAULT_RESOURCES
+    kind = strategy.get("type") or "LeastAllocated"
+    if kind == "MostAllocated":
+        return resources, most_allocated(resources)
+    if kind == "RequestedToCapacityRatio":
+        shape = [(p["utilization"], p["score"]) for p in strategy["requestedToCapacityRatio"]["shape"]]
+        return resources, requested_to_capacity_ratio(resources, shape)
+    return resources, least_allocated(resources)
+
+
+class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+        super().__init__(args, handle)
+        self.ignored = frozenset(self.args.get("ignoredResources") or ())
+        self.ignored_groups = frozenset(self.args.get("ignoredResourceGroups") or ())
+        self.resources, self.scorer = build_scorer(self.args)
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
+        """The Filter vector ignores status resources and honours pod-level requests."""
+        state.write(_PRE_FILTER_KEY, fit_request(pod))
+        return None, None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        found = shortfalls(request, node, self.ignored, self.ignored_groups)
+        if not found:
+            return None
+        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if any(s.unresolvable for s in found) else Code.UNSCHEDULABLE
+        return Status(code, tuple(s.reason for s in found))
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        state.write(_PRE_SCORE_KEY, pod_request_vector(pod, self.resources, use_requested=False))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        request = state.get(_PRE_SCORE_KEY) or pod_request_vector(pod, self.resources, use_requested=False)
+        allocs, reqs = allocatable_and_requested(node, self.resources, request, use_requested=False)
+        return self.scorer(reqs, allocs)
+
+
+def fit_request(pod: PodInfo) -> Resources:
+    """The pod's Filter vector, computed once per pod."""
+    cached = pod.derived.get(NAME)
+    if cached is None:
+        cached = pod.derived[NAME] = Resources.from_list(pod_requests(pod.pod))
+    return cached

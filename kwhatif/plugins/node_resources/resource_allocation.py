@@ -1,0 +1,65 @@
+"""The shared allocation helper behind every resource scoring strategy (§6.4, §6.9).
+
+For each configured resource it pairs the node's allocatable with what would be requested after
+placing the pod; strategies only turn those pairs into a score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from kwhatif.api.quantity import milli_value, value
+from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSpec:
+    name: str
+    weight: int = 1
+
+
+DEFAULT_RESOURCES = (ResourceSpec(CPU, 1), ResourceSpec(MEMORY, 1))
+
+
+def pod_request_vector(pod: PodInfo, resources: tuple[ResourceSpec, ...], use_requested: bool) -> tuple[int, ...]:
+    """The pod's request per configured resource.
+
+    NodeResourcesFit scores with non-zero defaults and ignores pod-level requests (a v1.34.1 quirk,
+    §6.4); BalancedAllocation (`use_requested`) uses the real requests with pod level honoured."""
+    exact = pod_requests(pod.pod, pod_level=use_requested, defaults=frozenset() if use_requested else NON_ZERO)
+    return tuple(_to_int(r.name, exact.get(r.name, Fraction(0))) for r in resources)
+
+
+def _to_int(name: str, q: Fraction) -> int:
+    return milli_value(q) if name == CPU else value(q)
+
+
+def allocatable_and_requested(
+    node: NodeInfo, resources: tuple[ResourceSpec, ...], pod_request: tuple[int, ...], use_requested: bool
+) -> tuple[list[int], list[int]]:
+    """(allocatable, requested-after-placement) per resource; (0, 0) marks a resource to skip:
+    a scalar the pod does not request, or one the node does not advertise."""
+    allocs, reqs = [], []
+    for spec, pod_req in zip(resources, pod_request):
+        alloc, req = _pair(node, spec.name, pod_req, use_requested)
+        allocs.append(alloc)
+        reqs.append(req if alloc else 0)
+    return allocs, reqs
+
+
+def _pair(node: NodeInfo, name: str, pod_req: int, use_requested: bool) -> tuple[int, int]:
+    if pod_req == 0 and is_scalar_resource(name):
+        return 0, 0
+    if name == CPU:
+        used = node.requested.milli_cpu if use_requested else node.non_zero_cpu
+        return node.allocatable.milli_cpu, used + pod_req
+    if name == MEMORY:
+        used = node.requested.memory if use_requested else node.non_zero_mem
+        return node.allocatable.memory, used + pod_req
+    if name == EPHEMERAL:
+        return node.allocatable.ephemeral_storage, node.requested.ephemeral_storage + pod_req
+    if name in node.allocatable.scalars:
+        return node.allocatable.scalars[name], node.requested.scalars.get(name, 0) + pod_req
+    return 0, 0

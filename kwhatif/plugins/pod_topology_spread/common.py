@@ -1,0 +1,350 @@
+"""What both halves of PodTopologySpread share (upstream `common.go`, `plugin.go`, `helper/spread.go`).
+
+- which constraints apply to a pod: its own (filtered by `whenUnsatisfiable`), or — only when it
+  has none at all — the default constraints, whose selector is the pod's *default selector*
+  (Services, ReplicationController, ReplicaSet, StatefulSet; reference §6.6);
+- the selector of a constraint, with `matchLabelKeys` merged in (§5.11);
+- the node inclusion policies (`nodeAffinityPolicy`, `nodeTaintsPolicy`);
+- counting the matching pods of a node (`countPodsMatchSelector`) through a per-node index that is
+  rebuilt only when the node's pod list changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from kwhatif.api.objects import Pod, TopologySpreadConstraint, tolerates
+from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+
+NAME = "PodTopologySpread"
+
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+LABEL_HOSTNAME = "kubernetes.io/hostname"
+LABEL_ZONE = "topology.kubernetes.io/zone"
+
+DO_NOT_SCHEDULE = "DoNotSchedule"
+SCHEDULE_ANYWAY = "ScheduleAnyway"
+HONOR = "Honor"
+IGNORE = "Ignore"
+
+SYSTEM_DEFAULTING = "System"
+LIST_DEFAULTING = "List"
+
+# plugin.go `systemDefaultConstraints` (reference §6.6): both ScheduleAnyway, so pods without own
+# constraints never get a DoNotSchedule one from the system defaults.
+SYSTEM_DEFAULT_CONSTRAINTS: tuple[TopologySpreadConstraint, ...] = (
+    TopologySpreadConstraint(max_skew=3, topology_key=LABEL_HOSTNAME, when_unsatisfiable=SCHEDULE_ANYWAY),
+    TopologySpreadConstraint(max_skew=5, topology_key=LABEL_ZONE, when_unsatisfiable=SCHEDULE_ANYWAY),
+)
+
+Matcher = Callable[[Labels], bool]
+
+# ownerReference (apiVersion, kind) → the controller kinds DefaultSelector reads.
+_SPREAD_OWNERS = {
+    ("v1", "ReplicationController"): "ReplicationController",
+    ("apps/v1", "ReplicaSet"): "ReplicaSet",
+    ("apps/v1", "StatefulSet"): "StatefulSet",
+}
+
+
+def _never(labels: Labels) -> bool:
+    return False
+
+
+def _always(labels: Labels) -> bool:
+    return True
+
+
+def compile_selector(selector: LabelSelector | None) -> Matcher:
+    """A fast predicate equal to `selector.matches` (None → nothing, `{}` → everything). Selectors
+    made only of `key = value` requirements (matchLabels, matchLabelKeys) become dict lookups."""
+    if selector is None:
+        return _never
+    reqs = selector.requirements
+    if not reqs:
+        return _always
+    if all(r.operator == "In" and len(r.values) == 1 for r in reqs):
+        pairs = tuple((r.key, r.values[0]) for r in reqs)
+        if len(pairs) == 1:
+            key, value = pairs[0]
+            return lambda labels: labels.get(key) == value
+        return lambda labels: all(labels.get(k) == v for k, v in pairs)
+    return selector.matches
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Constraint:
+    """upstream `topologySpreadConstraint`: a constraint with its selector parsed and defaults
+    applied (minDomains 1, nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore)."""
+
+    max_skew: int
+    topology_key: str
+    selector: LabelSelector | None  # None matches nothing
+    min_domains: int
+    node_affinity_policy: str
+    node_taints_policy: str
+    matches: Matcher
+    from_defaults: bool = False
+
+    @property
+    def counts_nothing(self) -> bool:
+        """`countPodsMatchSelector` returns 0 for a selector without requirements (`{}`): the
+        quirk of §5.11 step 3 (a null selector is 'nothing', not empty, and counts 0 anyway)."""
+        return self.selector is not None and not self.selector.requirements
+
+    def describe(self) -> str:
+        sel = "<none>" if self.selector is None else self.selector.describe()
+        return f"{self.topology_key} maxSkew {self.max_skew} selector {sel}"
+
+
+def merge_match_label_keys(selector: LabelSelector | None, keys: tuple[str, ...], labels: Labels) -> LabelSelector | None:
+    """`mergeLabelSetWithSelector`: `key = pod's value` for every listed key the pod has, ANDed
+    with the selector. A null selector has no requirements to merge with and stays 'nothing'."""
+    if not keys or selector is None:
+        return selector
+    wanted: dict[str, str] = {}
+    for key in keys:
+        if key in labels:
+            wanted[key] = labels[key]
+    if not wanted:
+        return selector
+    return LabelSelector(selector_from_map(wanted).requirements + selector.requirements)
+
+
+def filter_constraints(
+    constraints: tuple[TopologySpreadConstraint, ...], labels: Labels, action: str, from_defaults: bool = False,
+) -> list[Constraint]:
+    """`filterTopologySpreadConstraints`: the constraints with `whenUnsatisfiable == action`."""
+    out: list[Constraint] = []
+    for c in constraints:
+        if c.when_unsatisfiable != action:
+            continue
+        selector = merge_match_label_keys(c.label_selector, tuple(c.match_label_keys), labels)
+        out.append(_constraint(c, selector, from_defaults))
+    return out
+
+
+def _constraint(c: TopologySpreadConstraint, selector: LabelSelector | None, from_defaults: bool) -> Constraint:
+    return Constraint(
+        max_skew=c.max_skew,
+        topology_key=c.topology_key,
+        selector=selector,
+        min_domains=c.min_domains if c.min_domains is not None else 1,
+        node_affinity_policy=c.node_affinity_policy or HONOR,
+        node_taints_policy=c.node_taints_policy or IGNORE,
+        matches=compile_selector(selector),
+        from_defaults=from_defaults,
+    )
+
+
+def default_selector(pod: Pod, snapshot: Snapshot) -> LabelSelector:
+    """`helper.DefaultSelector`: the union of the selectors of the Services of the pod's
+    namespace that select it, then the controller's selector — an RC's map is merged into that
+    label set, a ReplicaSet's/StatefulSet's requirements are ANDed in. Missing objects add
+    nothing."""
+    cluster = snapshot.cluster
+    label_set: dict[str, str] = {}
+    for svc in cluster.services:
+        # services with nil selectors match nothing, not everything
+        if svc.namespace == pod.namespace and svc.selector is not None and map_matches(svc.selector, pod.labels):
+            label_set.update(svc.selector)
+    requirements: tuple[Requirement, ...] = selector_from_map(label_set).requirements
+    owner = pod.controller_ref
+    kind = _SPREAD_OWNERS.get((owner.api_version, owner.kind)) if owner is not None else None
+    if kind is None:
+        return LabelSelector(requirements)
+    ctrl = cluster.controllers.get((kind, pod.namespace, owner.name))
+    if ctrl is None:
+        return LabelSelector(requirements)
+    if kind == "ReplicationController":
+        label_set.update(ctrl.map_selector or {})
+        requirements = selector_from_map(label_set).requirements
+    elif ctrl.selector is not None:  # a null selector is 'nothing': it has no requirements to add
+        requirements = requirements + ctrl.selector.requirements
+    return LabelSelector(requirements)
+
+
+def build_default_constraints(
+    defaults: tuple[TopologySpreadConstraint, ...], pod: Pod, snapshot: Snapshot, action: str,
+) -> list[Constraint]:
+    """`buildDefaultConstraints`: the default constraints for `action`, all with the pod's
+    default selector; none when that selector has no requirements."""
+    picked = [c for c in defaults if c.when_unsatisfiable == action]
+    if not picked:
+        return []
+    selector = default_selector(pod, snapshot)
+    if not selector.requirements:
+        return []
+    return [_constraint(c, selector, True) for c in picked]
+
+
+# Node inclusion --------------------------------------------------------------------------------
+
+def required_node_affinity_matches(pod: Pod, node_labels: Labels, node_name: str) -> bool:
+    """`nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`: the nodeSelector map (when not
+    empty) and the required node affinity (when set) must both match (§5.4)."""
+    if pod.node_selector and not map_matches(pod.node_selector, node_labels):
+        return False
+    aff = pod.affinity
+    if aff is not None and aff.node_affinity is not None and aff.node_affinity.required is not None:
+        return aff.node_affinity.required.matches(node_labels, node_name)
+    return True
+
+
+def has_untolerated_do_not_schedule_taint(pod: Pod, node: NodeInfo) -> bool:
+    """A NoSchedule/NoExecute taint the pod does not tolerate (§5.2)."""
+    for taint in node.node.taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(pod.tolerations, taint):
+            return True
+    return False
+
+
+class NodeInclusion:
+    """`matchNodeInclusionPolicies` for one incoming pod: both node checks computed at most once
+    per node and shared by all constraints."""
+
+    __slots__ = ("pod", "need_affinity", "need_taints")
+
+    def __init__(self, pod: Pod, constraints: list[Constraint]) -> None:
+        self.pod = pod
+        self.need_affinity = any(c.node_affinity_policy == HONOR for c in constraints)
+        self.need_taints = any(c.node_taints_policy == HONOR for c in constraints)
+
+    def per_constraint(self, node: NodeInfo, constraints: list[Constraint]) -> list[bool]:
+        """For each constraint, whether the node passes its inclusion policies."""
+        affinity_ok = taints_ok = True
+        if self.need_affinity:
+            affinity_ok = required_node_affinity_matches(self.pod, node.node.labels, node.node.name)
+        if self.need_taints:
+            taints_ok = not has_untolerated_do_not_schedule_taint(self.pod, node)
+        if affinity_ok and taints_ok:
+            return [True] * len(constraints)
+        return [
+            (affinity_ok or c.node_affinity_policy != HONOR) and (taints_ok or c.node_taints_policy != HONOR)
+            for c in constraints
+        ]
+
+
+def node_has_all_keys(labels: Labels, constraints: list[Constraint]) -> bool:
+    """`nodeLabelsMatchSpreadConstraints`."""
+    for c in constraints:
+        if c.topology_key not in labels:
+            return False
+    return True
+
+
+# Counting matching pods on a node -------------------------------------------------------------
+
+# Per node: namespace → [(labels, number of non-terminating pods with exactly these labels)].
+NodeGroups = dict[str, list[tuple[Labels, int]]]
+
+
+class PodCounter:
+    """`countPodsMatchSelector` over a node's pods: same namespace, no deletionTimestamp,
+    selector match (0 for an empty selector). The pods of a node are indexed by namespace and
+    label set; the index is kept per NodeInfo object and rebuilt when its generation changes."""
+
+    def __init__(self) -> None:
+        self._cache: dict[int, tuple[NodeInfo, int, NodeGroups]] = {}
+
+    def groups(self, node: NodeInfo) -> NodeGroups:
+        entry = self._cache.get(id(node))
+        if entry is not None and entry[0] is node and entry[1] == node.generation:
+            return entry[2]
+        if len(self._cache) > 4 * 4096 and entry is None:
+            self._cache.clear()  # node infos of old snapshots
+        grouped: dict[str, dict[tuple, tuple[Labels, int]]] = {}
+        for info in node.pods:
+            pod = info.pod
+            if pod.deletion_timestamp is not None:  # bypass terminating pods (upstream #87621)
+                continue
+            by_labels = grouped.setdefault(pod.namespace, {})
+            key = tuple(sorted(pod.labels.items()))
+            seen = by_labels.get(key)
+            by_labels[key] = (pod.labels, 1) if seen is None else (seen[0], seen[1] + 1)
+        groups: NodeGroups = {ns: list(d.values()) for ns, d in grouped.items()}
+        self._cache[id(node)] = (node, node.generation, groups)
+        return groups
+
+    def count(self, node: NodeInfo, constraint: Constraint, namespace: str) -> int:
+        if constraint.counts_nothing:
+            return 0
+        entries = self.groups(node).get(namespace)
+        if not entries:
+            return 0
+        matches = constraint.matches
+        return sum(n for labels, n in entries if matches(labels))
+
+
+# Per-pod cache ---------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class PodConstraints:
+    """The constraints of one pod for one plugin instance, cached in `PodInfo.derived`."""
+
+    plugin: Any
+    pod: Pod
+    cluster: Any
+    hard: list[Constraint]
+    soft: list[Constraint]
+
+
+def pod_constraints(plugin: Any, info: PodInfo, defaults: tuple[TopologySpreadConstraint, ...],
+                    snapshot: Snapshot) -> PodConstraints:
+    """`getConstraints` (DoNotSchedule, for PreFilter) and the ScheduleAnyway ones (PreScore):
+    the pod's own constraints when it has any, else the default constraints."""
+    cached = info.derived.get(NAME)
+    if (cached is not None and cached.plugin is plugin and cached.pod is info.pod
+            and cached.cluster is snapshot.cluster):
+        return cached
+    pod = info.pod
+    if pod.topology_spread_constraints:
+        own = tuple(pod.topology_spread_constraints)
+        hard = filter_constraints(own, pod.labels, DO_NOT_SCHEDULE)
+        soft = filter_constraints(own, pod.labels, SCHEDULE_ANYWAY)
+    else:
+        hard = build_default_constraints(defaults, pod, snapshot, DO_NOT_SCHEDULE)
+        soft = build_default_constraints(defaults, pod, snapshot, SCHEDULE_ANYWAY)
+    result = PodConstraints(plugin, pod, snapshot.cluster, hard, soft)
+    info.derived[NAME] = result
+    return result
+
+
+def parse_default_constraints(raw: Any) -> tuple[TopologySpreadConstraint, ...]:
+    """`defaultConstraints` of PodTopologySpreadArgs: raw dicts shaped like a pod's
+    topologySpreadConstraints without labelSelector (validated by the configuration loader)."""
+    out = []
+    for item in raw or ():
+        if isinstance(item, TopologySpreadConstraint):
+            out.append(item)
+            continue
+        item = dict(item)
+        out.append(TopologySpreadConstraint(
+            max_skew=int(item.get("maxSkew", 0)),
+            topology_key=str(item.get("topologyKey", "")),
+            when_unsatisfiable=str(item.get("whenUnsatisfiable", "")),
+            label_selector=None,
+            min_domains=int(item["minDomains"]) if item.get("minDomains") is not None else None,
+            node_affinity_policy=item.get("nodeAffinityPolicy"),
+            node_taints_policy=item.get("nodeTaintsPolicy"),
+            match_label_keys=tuple(item.get("matchLabelKeys") or ()),
+        ))
+    return tuple(out)
+
+
+def resolve_args(args: Mapping[str, Any]) -> tuple[tuple[TopologySpreadConstraint, ...], bool]:
+    """(default constraints, systemDefaulted). defaultingType defaults to System (v1
+    `SetDefaults_PodTopologySpreadArgs`); System replaces any list with the system defaults."""
+    defaulting = args.get("defaultingType") or SYSTEM_DEFAULTING
+    if defaulting == SYSTEM_DEFAULTING:
+        return SYSTEM_DEFAULT_CONSTRAINTS, True
+    return parse_default_constraints(args.get("defaultConstraints")), False

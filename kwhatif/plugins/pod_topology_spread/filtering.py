@@ -1,0 +1,196 @@
+"""PodTopologySpread PreFilter, AddPod/RemovePod and Filter (upstream `filtering.go`, reference §5.11).
+
+Filter rule for node N and each DoNotSchedule constraint c, in order:
+
+    N lacks c.topologyKey                       → U&U "... (missing required label)"
+    skew = count[c][N's value] + selfMatch − minMatch[c]
+    skew > c.maxSkew                            → U   "node(s) didn't match pod topology spread constraints"
+
+`minMatch[c]` is the count of the first of two "critical paths" (the minimum), or 0 while the
+constraint has fewer domains than `minDomains`.
+"""
+
+from __future__ import annotations
+
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.status import Status, error, unresolvable, unschedulable
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.plugins.pod_topology_spread.common import (
+    ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, PRE_FILTER_STATE_KEY, Constraint,
+    NodeInclusion, PodCounter, node_has_all_keys,
+)
+
+MAX_INT32 = 2147483647
+
+NODE_LABEL_NOT_MATCH = unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
+CONSTRAINTS_NOT_MATCH = unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
+
+
+class CriticalPaths:
+    """Two (domain value, count) slots; slot 0 always holds the smallest count seen by `update`.
+
+    This is upstream's `criticalPaths`: it can overstate the minimum when two different tracked
+    domains change on the same state, which never happens in v1.34.1 (§5.11), and it is kept as is
+    so that AddPod/RemovePod sequences behave exactly like the real scheduler's."""
+
+    __slots__ = ("v0", "n0", "v1", "n1")
+
+    def __init__(self, v0: str = "", n0: int = MAX_INT32, v1: str = "", n1: int = MAX_INT32) -> None:
+        self.v0, self.n0, self.v1, self.n1 = v0, n0, v1, n1
+
+    def update(self, value: str, num: int) -> None:
+        if value == self.v0:  # checked first: both slots start with the value ""
+            self.n0 = num
+        elif value == self.v1:
+            self.n1 = num
+        elif num < self.n0:
+            self.v1, self.n1 = self.v0, self.n0
+            self.v0, self.n0 = value, num
+            return
+        elif num < self.n1:
+            self.v1, self.n1 = value, num
+            return
+        else:
+            return
+        if self.n0 > self.n1:
+            self.v0, self.n0, self.v1, self.n1 = self.v1, self.n1, self.v0, self.n0
+
+    def copy(self) -> CriticalPaths:
+        return CriticalPaths(self.v0, self.n0, self.v1, self.n1)
+
+    def __repr__(self) -> str:
+        return f"[({self.v0!r}, {self.n0}), ({self.v1!r}, {self.n1})]"
+
+
+class PreFilterState:
+    """Per constraint: matching pods per domain value, the critical paths, and whether the
+    incoming pod matches the constraint's own selector (selfMatch). Cloned for nominated pods
+    and preemption dry runs, whose AddPod/RemovePod mutate the copy."""
+
+    __slots__ = ("constraints", "counts", "paths", "self_match")
+
+    def __init__(self, constraints: list[Constraint], counts: list[dict[str, int]],
+                 paths: list[CriticalPaths], self_match: list[int]) -> None:
+        self.constraints = constraints  # shared between clones: never mutated
+        self.counts = counts
+        self.paths = paths
+        self.self_match = self_match
+
+    def clone(self) -> PreFilterState:
+        return PreFilterState(self.constraints, [dict(c) for c in self.counts],
+                              [p.copy() for p in self.paths], self.self_match)
+
+    def min_match(self, i: int) -> int:
+        """`minMatchNum`: fewer domains than minDomains → the global minimum is 0."""
+        if len(self.counts[i]) < self.constraints[i].min_domains:
+            return 0
+        return self.paths[i].n0
+
+
+def compute_pre_filter_state(
+    pod: PodInfo, constraints: list[Constraint], nodes: list[NodeInfo], counter: PodCounter,
+) -> PreFilterState:
+    """`calPreFilterState`: over all nodes having every topology key, each constraint whose
+    inclusion policies pass creates the node's domain and adds the node's matching pods."""
+    namespace = pod.pod.namespace
+    counts: list[dict[str, int]] = [{} for _ in constraints]
+    inclusion = NodeInclusion(pod.pod, constraints)
+    keys = [c.topology_key for c in constraints]
+    counting = [not c.counts_nothing for c in constraints]
+    for node in nodes:
+        labels = node.node.labels
+        if not node_has_all_keys(labels, constraints):
+            continue
+        included = inclusion.per_constraint(node, constraints)
+        entries = None
+        for i, c in enumerate(constraints):
+            if not included[i]:
+                continue
+            n = 0
+            if counting[i]:
+                if entries is None:
+                    entries = counter.groups(node).get(namespace, ())
+                if entries:
+                    matches = c.matches
+                    for pod_labels, k in entries:
+                        if matches(pod_labels):
+                            n += k
+            domain = counts[i]
+            value = labels[keys[i]]
+            domain[value] = domain.get(value, 0) + n
+    paths = []
+    for domain in counts:
+        p = CriticalPaths()
+        for value, num in domain.items():
+            p.update(value, num)
+        paths.append(p)
+    self_match = [1 if c.matches(pod.pod.labels) else 0 for c in constraints]
+    return PreFilterState(constraints, counts, paths, self_match)
+
+
+def update_with_pod(state: PreFilterState, updated: PodInfo, preemptor: PodInfo, node: NodeInfo, delta: int) -> None:
+    """`updateWithPod` (AddPod +1, RemovePod −1). Unlike PreFilter counting it does not skip
+    terminating pods, and an empty selector matches (no count-0 quirk here)."""
+    if updated.pod.namespace != preemptor.pod.namespace:
+        return
+    labels = node.node.labels
+    constraints = state.constraints
+    if not node_has_all_keys(labels, constraints):
+        return
+    included = NodeInclusion(preemptor.pod, constraints).per_constraint(node, constraints)
+    pod_labels = updated.pod.labels
+    for i, c in enumerate(constraints):
+        if not c.matches(pod_labels) or not included[i]:
+            continue
+        value = labels[c.topology_key]
+        domain = state.counts[i]
+        domain[value] = domain.get(value, 0) + delta
+        state.paths[i].update(value, domain[value])
+
+
+def read_state(state: CycleState) -> PreFilterState | Status:
+    try:
+        return state.read(PRE_FILTER_STATE_KEY)
+    except KeyError:
+        return error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+
+
+def filter_node(s: PreFilterState, node: NodeInfo) -> Status | None:
+    """`Filter`: the first constraint whose key is missing or whose skew exceeds maxSkew."""
+    labels = node.node.labels
+    for i, c in enumerate(s.constraints):
+        value = labels.get(c.topology_key)
+        if value is None:
+            return NODE_LABEL_NOT_MATCH
+        skew = s.counts[i].get(value, 0) + s.self_match[i] - s.min_match(i)
+        if skew > c.max_skew:
+            return CONSTRAINTS_NOT_MATCH
+    return None
+
+
+def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
+    """One sentence per constraint, up to the one that rejects the node (Filter stops there)."""
+    out: list[str] = []
+    labels = node.node.labels
+    for i, c in enumerate(s.constraints):
+        head = f"constraint {c.topology_key} maxSkew {c.max_skew}"
+        value = labels.get(c.topology_key)
+        if value is None:
+            out.append(f"{head}: node {node.name} has no label {c.topology_key} (missing required label)")
+            return out
+        count = s.counts[i].get(value, 0)
+        domains = len(s.counts[i])
+        minimum = s.min_match(i)
+        if domains < c.min_domains:
+            min_text = f"global minimum 0 ({domains} eligible domain(s) < minDomains {c.min_domains})"
+        else:
+            min_text = f"global minimum {minimum}"
+        skew = count + s.self_match[i] - minimum
+        self_text = "" if s.self_match[i] else " (the pod does not match its own selector)"
+        verdict = f"> {c.max_skew}" if skew > c.max_skew else f"<= {c.max_skew}"
+        out.append(f"{head}: domain {value} has {count} matching pods, {min_text}, "
+                   f"placing here gives skew {skew} {verdict}{self_text}")
+        if skew > c.max_skew:
+            return out
+    return out

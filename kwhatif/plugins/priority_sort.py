@@ -1,0 +1,28 @@
+"""PrioritySort: higher priority first, then the earlier queue timestamp (§3.2).
+
+The queue timestamp of a pod read from a snapshot is its creationTimestamp; pods with equal
+priority and timestamp keep input order (the real heap's order is undefined there)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from kwhatif.framework.interfaces import QueueSortPlugin
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "PrioritySort"
+_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+
+
+def _timestamp(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else _EPOCH
+    except ValueError:
+        return _EPOCH
+
+
+class PrioritySort(QueueSortPlugin):
+    name = NAME
+
+    def sort_key(self, pod: PodInfo, arrival: int) -> tuple:
+        return (-pod.pod.effective_priority, _timestamp(pod.pod.creation_timestamp), arrival)

@@ -1,0 +1,2 @@
+"""DefaultPreemption's machinery: eligibility, victims per node with PDB accounting, and the
+choice among candidate nodes (reference §9)."""

@@ -1,0 +1,99 @@
+"""The JSON output contract (`schemas/schedule-output.schema.json`): simulation → plain data.
+
+Field names and meanings follow the conformance format; kwhatif adds `incomplete`, `reason`
+and `explanation`-free extras only under their own names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.engine import Simulation, needs_missing_plugin
+from kwhatif.framework.scheduler import Attempt, PodResult
+
+VERSION = "kube-scheduler v1.34.1"
+
+
+def _filter(attempt: Attempt) -> dict[str, Any]:
+    statuses = attempt.diagnosis.node_to_status.statuses
+    return {
+        node: {"plugin": s.plugin, "code": s.code.label, "reasons": list(s.reasons)}
+        for node, s in sorted(statuses.items())
+    }
+
+
+def _scores(attempt: Attempt) -> dict[str, Any] | None:
+    if attempt.scores is None:
+        return None
+    out = {}
+    for node in sorted(attempt.scores.by_node):
+        entry = dict(sorted(attempt.scores.by_node[node].items()))
+        entry["total"] = attempt.scores.totals[node]
+        out[node] = entry
+    return out
+
+
+def _preemption(attempt: Attempt) -> dict[str, Any] | None:
+    if not attempt.post_filter_ran:
+        return None
+    result = attempt.preemption
+    return {
+        "nominated_node": (result.nominated_node or None) if result else None,
+        "victims": [v.key for v in result.victims] if result else [],
+    }
+
+
+def attempt_data(attempt: Attempt) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "outcome": attempt.outcome,
+        "node": attempt.node,
+        "tied_nodes": attempt.tied_nodes,
+        "message": attempt.message,
+        "reason": attempt.reason,
+        "num_nodes": attempt.num_nodes,
+        "num_feasible": len(attempt.feasible_nodes),
+        "scored_by_scheduler": attempt.scored_by_scheduler,
+    }
+    if attempt.nominated_fast_path:
+        data["nominated_node_fast_path"] = True
+    if attempt.outcome == "bound":
+        data["feasible_nodes"] = attempt.feasible_nodes
+    if attempt.diagnosis.node_to_status.statuses:
+        data["filter"] = _filter(attempt)
+    scores = _scores(attempt)
+    if scores is not None:
+        data["scores"] = scores
+    data["preemption"] = _preemption(attempt)
+    return data
+
+
+def pod_result_data(result: PodResult, missing: list[str]) -> dict[str, Any]:
+    pod = result.pod
+    data: dict[str, Any] = {"pod": pod.key, "priority": pod.effective_priority}
+    final, first = result.final, result.first
+    if final is None:
+        data.update({"outcome": result.outcome, "node": None, "tied_nodes": [], "message": result.message,
+                     "preemption": None})
+    else:
+        data.update(attempt_data(final))
+        data["preemption"] = _preemption(first)
+        if len(result.attempts) > 1:
+            data["attempts"] = [attempt_data(a) for a in result.attempts]
+    incomplete = needs_missing_plugin(result, missing)
+    if incomplete:
+        data["incomplete"] = incomplete
+    return data
+
+
+def simulation_data(sim: Simulation) -> dict[str, Any]:
+    results = [pod_result_data(r, sim.missing_plugins) for r in sim.results]
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    return {
+        "version": VERSION,
+        "cluster": {"nodes": sim.snapshot.num_nodes, "bound_pods": sim.initial_bound,
+                    "pending_pods": len(results)},
+        "counts": dict(sorted(counts.items())),
+        "results": results,
+        "warnings": sim.warnings,
+    }

@@ -1,0 +1,1 @@
+"""The cluster model for scheduling: node infos with their aggregates, and the indexes plugins need."""

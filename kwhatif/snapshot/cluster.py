@@ -1,0 +1,25 @@
+"""The objects of a loaded cluster, as plain typed collections (before any scheduling)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kwhatif.api.objects import (
+    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+)
+
+
+@dataclass
+class Cluster:
+    """Everything read from the input. Pods keep input order (it breaks queue-order ties)."""
+
+    nodes: list[Node] = field(default_factory=list)
+    pods: list[Pod] = field(default_factory=list)
+    namespaces: dict[str, Namespace] = field(default_factory=dict)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    runtime_classes: dict[str, RuntimeClass] = field(default_factory=dict)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    services: list[Service] = field(default_factory=list)
+    controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
+    limit_ranges: list[LimitRange] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)

@@ -1,0 +1,88 @@
+"""NodeInfo: a node and the aggregates of the pods on it (reference §4.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kwhatif.api.objects import Node
+from kwhatif.api.quantity import value
+from kwhatif.api.resources import PODS, Resources
+from kwhatif.snapshot.pod_info import HostPort, PodInfo
+
+
+@dataclass(eq=False, slots=True)
+class NodeInfo:
+    """Mutable per-node state. Pods are appended at the end; removing a pod moves the last pod
+    into its slot, as kube-scheduler's NodeInfo does (it decides the order of equal victims)."""
+
+    node: Node
+    allocatable: Resources
+    allowed_pods: int
+    pods: list[PodInfo] = field(default_factory=list)
+    requested: Resources = field(default_factory=Resources)
+    non_zero_cpu: int = 0
+    non_zero_mem: int = 0
+    used_ports: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+    pods_with_affinity: int = 0
+    pods_with_required_anti_affinity: int = 0
+    generation: int = 0
+
+    @classmethod
+    def of(cls, node: Node) -> NodeInfo:
+        pods_q = node.allocatable.get(PODS)
+        return cls(node=node, allocatable=Resources.from_list(node.allocatable),
+                   allowed_pods=value(pods_q) if pods_q is not None else 0)
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    def add_pod(self, info: PodInfo) -> None:
+        self.pods.append(info)
+        self._account(info, 1)
+
+    def remove_pod(self, key: str) -> PodInfo | None:
+        """Remove a pod by `namespace/name`; returns it, or None if it is not on this node."""
+        for i, info in enumerate(self.pods):
+            if info.key == key:
+                last = self.pods.pop()
+                if i < len(self.pods):
+                    self.pods[i] = last
+                self._account(info, -1)
+                return info
+        return None
+
+    def _account(self, info: PodInfo, sign: int) -> None:
+        self.requested.add(info.requests, sign)
+        self.non_zero_cpu += sign * info.non_zero_cpu
+        self.non_zero_mem += sign * info.non_zero_mem
+        for ip, proto, port in info.host_ports:
+            ips = self.used_ports.setdefault((proto, port), {})
+            ips[ip] = ips.get(ip, 0) + sign
+            if ips[ip] <= 0:
+                del ips[ip]
+                if not ips:
+                    del self.used_ports[(proto, port)]
+        self.pods_with_affinity += sign * info.with_affinity
+        self.pods_with_required_anti_affinity += sign * info.with_required_anti_affinity
+        self.generation += 1
+
+    def port_conflicts(self, wanted: HostPort) -> bool:
+        """§5.5: 0.0.0.0 conflicts with any use of (protocol, port); a specific ip conflicts with
+        0.0.0.0 or the same ip."""
+        ip, proto, port = wanted
+        ips = self.used_ports.get((proto, port))
+        if not ips:
+            return False
+        return ip == "0.0.0.0" or "0.0.0.0" in ips or ip in ips
+
+    def clone(self) -> NodeInfo:
+        """A copy whose pod list and aggregates can change without touching this one."""
+        return NodeInfo(
+            node=self.node, allocatable=self.allocatable, allowed_pods=self.allowed_pods,
+            pods=list(self.pods), requested=self.requested.copy(), non_zero_cpu=self.non_zero_cpu,
+            non_zero_mem=self.non_zero_mem, used_ports={k: dict(v) for k, v in self.used_ports.items()},
+            pods_with_affinity=self.pods_with_affinity,
+            pods_with_required_anti_affinity=self.pods_with_required_anti_affinity,
+            generation=self.generation,
+        )

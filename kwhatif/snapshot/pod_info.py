@@ -1,0 +1,66 @@
+"""A pod plus what the scheduler derives from it once (requests, ports), so per-node work stays small."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kwhatif.api.objects import Pod
+from kwhatif.api.resources import Resources, non_zero_requests, pod_requests
+
+HostPort = tuple[str, str, int]  # (ip, protocol, port)
+
+
+def wanted_host_ports(pod: Pod) -> tuple[HostPort, ...]:
+    """Host ports of regular containers and sidecars (regular init containers exit, §5.5)."""
+    out = []
+    for c in pod.init_containers:
+        if c.is_sidecar:
+            out.extend((p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port) for p in c.ports if p.host_port > 0)
+    for c in pod.containers:
+        out.extend((p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port) for p in c.ports if p.host_port > 0)
+    return tuple(out)
+
+
+def has_pod_affinity(pod: Pod) -> bool:
+    """PodsWithAffinity membership (§4.4): podAffinity or podAntiAffinity is set."""
+    aff = pod.affinity
+    return aff is not None and (aff.pod_affinity is not None or aff.pod_anti_affinity is not None)
+
+
+def has_required_anti_affinity(pod: Pod) -> bool:
+    aff = pod.affinity
+    return aff is not None and aff.pod_anti_affinity is not None and bool(aff.pod_anti_affinity.required)
+
+
+@dataclass(eq=False, slots=True)
+class PodInfo:
+    """A pod with its integer request vectors. `derived` holds per-plugin precomputation (e.g.
+    parsed affinity terms) so that it is done once per pod, not once per node."""
+
+    pod: Pod
+    requests: Resources
+    non_zero_cpu: int
+    non_zero_mem: int
+    host_ports: tuple[HostPort, ...]
+    with_affinity: bool
+    with_required_anti_affinity: bool
+    derived: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, pod: Pod) -> PodInfo:
+        """Aggregates use status resources of pods already running (§4.7)."""
+        cpu, mem = non_zero_requests(pod, use_status=True)
+        return cls(
+            pod=pod,
+            requests=Resources.from_list(pod_requests(pod, use_status=True)),
+            non_zero_cpu=cpu,
+            non_zero_mem=mem,
+            host_ports=wanted_host_ports(pod),
+            with_affinity=has_pod_affinity(pod),
+            with_required_anti_affinity=has_required_anti_affinity(pod),
+        )
+
+    @property
+    def key(self) -> str:
+        return self.pod.key

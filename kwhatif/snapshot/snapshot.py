@@ -1,0 +1,105 @@
+"""The scheduler's view of the cluster: node infos in node order plus cluster-wide indexes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kwhatif.api.objects import Node, Pod
+from kwhatif.snapshot.cluster import Cluster
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+_REGION_LABELS = ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region")
+_ZONE_LABELS = ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone")
+
+
+def _first_label(node: Node, keys: tuple[str, ...]) -> str:
+    """A beta label wins over the GA one when present, even if empty (§7.2)."""
+    for key in keys:
+        if key in node.labels:
+            return node.labels[key]
+    return ""
+
+
+def zone_key(node: Node) -> str:
+    region, zone = _first_label(node, _REGION_LABELS), _first_label(node, _ZONE_LABELS)
+    return "" if not region and not zone else f"{region}:\x00:{zone}"
+
+
+def node_order(nodes: list[Node]) -> list[Node]:
+    """Round-robin across zones, nodes inserted in name order, as the scheduler's node tree
+    lists them after an informer start-up (§7.2)."""
+    zones: dict[str, list[Node]] = {}
+    for node in sorted(nodes, key=lambda n: n.name):
+        zones.setdefault(zone_key(node), []).append(node)
+    ordered: list[Node] = []
+    columns = list(zones.values())
+    for i in range(max((len(c) for c in columns), default=0)):
+        ordered.extend(c[i] for c in columns if i < len(c))
+    return ordered
+
+
+@dataclass(frozen=True, slots=True)
+class ImageSummary:
+    size: int
+    num_nodes: int
+
+
+def image_summaries(nodes: list[Node]) -> dict[str, ImageSummary]:
+    """Per image name: the size reported by the first node by name (the cache order) and how many
+    nodes list it (§6.8)."""
+    sizes: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for node in sorted(nodes, key=lambda n: n.name):
+        seen: set[str] = set()
+        for image in node.images:
+            for name in image.names:
+                sizes.setdefault(name, image.size_bytes)
+                if name not in seen:
+                    seen.add(name)
+                    counts[name] = counts.get(name, 0) + 1
+    return {name: ImageSummary(sizes[name], counts[name]) for name in sizes}
+
+
+@dataclass
+class Snapshot:
+    """Node infos plus the objects plugins consult (namespaces, services, controllers, PDBs).
+
+    `assume` / `forget` keep the bound-pod index and node aggregates in step, so the next pod
+    sees the previous placement (§12.1)."""
+
+    cluster: Cluster
+    node_infos: list[NodeInfo]
+    by_name: dict[str, NodeInfo]
+    images: dict[str, ImageSummary]
+    placed: dict[str, str] = field(default_factory=dict)
+    pod_infos: dict[str, PodInfo] = field(default_factory=dict)
+    generation: int = 0
+
+    @classmethod
+    def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+        infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
+        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes))
+        for pod in bound:
+            snap.assume(PodInfo.of(pod), pod.node_name)
+        return snap
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.node_infos)
+
+    def assume(self, info: PodInfo, node_name: str) -> None:
+        """Add a pod to a node (binding, or a pod found bound in the dump)."""
+        self.by_name[node_name].add_pod(info)
+        self.placed[info.key] = node_name
+        self.pod_infos[info.key] = info
+        self.generation += 1
+
+    def forget(self, key: str) -> PodInfo | None:
+        """Remove a bound pod (preemption victim); returns it."""
+        node_name = self.placed.pop(key, None)
+        if node_name is None:
+            return None
+        self.pod_infos.pop(key, None)
+        self.generation += 1
+        return self.by_name[node_name].remove_pod(key)
