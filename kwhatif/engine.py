@@ -88,6 +88,11 @@ def _admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[P
     return out
 
 
+def _as_created(pod: Pod, now: str) -> Pod:
+    """A manifest pod as the API server stores it: created now (its queue timestamp)."""
+    return pod if pod.creation_timestamp else pod.evolve(creation_timestamp=now)
+
+
 def is_pending(pod: Pod) -> bool:
     return not pod.node_name and pod.phase not in ("Succeeded", "Failed")
 
@@ -119,7 +124,7 @@ def simulate(
         missing.extend(n for n in lacking if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now)
     admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
-    admitted += _admit(new_pods, cluster, created=True)
+    admitted += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
     results = scheduler.run(admitted)
     return Simulation(results, snapshot, missing, warnings, len(bound))
 

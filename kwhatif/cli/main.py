@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
@@ -143,7 +144,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         exp = explain(result, [n.name for n in sim.snapshot.node_infos])
         if output in ("json", "yaml"):
             data = next(d for d in simulation_data(sim)["results"] if d["pod"] == key)
-            data["explanation"] = {"verdicts": [v.__dict__ for v in exp.verdicts], "preemption": exp.preemption}
+            data["explanation"] = {"attempts": [asdict(a) for a in exp.attempts], "preemption": exp.preemption}
             click.echo(to_json(data) if output == "json" else to_yaml(data), nl=False)
         else:
             click.echo(explanation_table(exp), nl=False)

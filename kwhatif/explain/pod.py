@@ -26,21 +26,32 @@ class NodeVerdict:
 
 
 @dataclass
+class AttemptExplanation:
+    outcome: str
+    node: str | None
+    message: str | None
+    tied_nodes: list[str]
+    verdicts: list[NodeVerdict]
+    nominated_fast_path: bool
+
+
+@dataclass
 class Explanation:
     pod: str
     outcome: str
     node: str | None
     message: str | None
     tied_nodes: list[str]
-    verdicts: list[NodeVerdict]
+    attempts: list[AttemptExplanation]
     preemption: dict[str, Any] | None
-    attempts: int
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
     statuses = attempt.diagnosis.node_to_status
     feasible = set(attempt.feasible_nodes)
     out = []
+    if attempt.nominated_fast_path:
+        node_names = attempt.feasible_nodes  # only the nominated node was evaluated
     for name in node_names:
         if name in feasible:
             v = NodeVerdict(name, True, chosen=name == attempt.node, tied=name in attempt.tied_nodes)
@@ -86,9 +97,13 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     reports it)."""
     final, first = result.final, result.first
     if final is None:
-        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None, 0)
+        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None)
+    attempts = [
+        AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
+                           a.nominated_fast_path)
+        for a in result.attempts
+    ]
     return Explanation(
         pod=result.pod.key, outcome=result.outcome, node=final.node, message=final.message,
-        tied_nodes=final.tied_nodes, verdicts=_verdicts(final, node_names),
-        preemption=_preemption(first), attempts=len(result.attempts),
+        tied_nodes=final.tied_nodes, attempts=attempts, preemption=_preemption(first),
     )

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from tabulate import tabulate
 
-from kwhatif.explain.pod import Explanation
+from kwhatif.explain.pod import AttemptExplanation, Explanation
 
-_MESSAGE_WIDTH = 90
+_MESSAGE_WIDTH = 72
 
 
-def _short(text: str | None, wide: bool) -> str:
+def _wrapped(text: str | None, wide: bool) -> str:
+    """The whole message (users match it against their events): one line in wide output,
+    wrapped into a column otherwise."""
     if not text:
         return ""
-    return text if wide or len(text) <= _MESSAGE_WIDTH else text[: _MESSAGE_WIDTH - 3] + "..."
+    return text if wide else "\n".join(textwrap.wrap(text, _MESSAGE_WIDTH, break_long_words=False))
 
 
 def results_table(data: dict[str, Any], wide: bool = False) -> str:
@@ -23,14 +26,11 @@ def results_table(data: dict[str, Any], wide: bool = False) -> str:
     for r in data["results"]:
         tied = r.get("tied_nodes") or []
         row = [r["pod"], r["priority"], r["outcome"], r["node"] or "", len(tied) if len(tied) > 1 else "",
-               _short(r.get("message"), wide)]
-        if wide:
-            pre = r.get("preemption") or {}
-            row.insert(5, ", ".join(pre.get("victims") or []))
+               _wrapped(r.get("message"), wide)]
+        victims = (r.get("preemption") or {}).get("victims") or []
+        row.insert(5, ", ".join(victims) if wide else (len(victims) or ""))
         rows.append(row)
-    headers = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "MESSAGE"]
-    if wide:
-        headers.insert(5, "VICTIMS")
+    headers = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS", "MESSAGE"]
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
@@ -44,24 +44,45 @@ def explanation_table(exp: Explanation) -> str:
     if len(exp.tied_nodes) > 1:
         lines.append(f"kwhatif: {len(exp.tied_nodes)} nodes tied for the top score ({', '.join(exp.tied_nodes)}); "
                      "kube-scheduler picks one at random, kwhatif the smallest name")
-    if exp.attempts > 1:
-        lines.append("kwhatif: placed on the second attempt, after preemption")
-    plugins = sorted({p for v in exp.verdicts for p in v.scores})
+    for i, attempt in enumerate(exp.attempts, 1):
+        lines.append("")
+        if len(exp.attempts) > 1:
+            lines.append(_attempt_title(i, attempt))
+        lines.append(_verdict_table(attempt))
+        if i == 1 and exp.preemption:
+            lines.append("")
+            lines.extend(_preemption_lines(exp.preemption))
+    return "\n".join(lines) + "\n"
+
+
+def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
+    if i == 1:
+        return "Attempt 1 (before preemption):"
+    how = " (nominated node, filters only)" if attempt.nominated_fast_path else ""
+    return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome}" + (f" on {attempt.node}" if attempt.node else "")
+
+
+def _verdict_table(attempt: AttemptExplanation) -> str:
+    plugins = sorted({p for v in attempt.verdicts for p in v.scores})
     rows = []
-    for v in exp.verdicts:
+    for v in attempt.verdicts:
         if v.feasible:
             mark = "chosen" if v.chosen else ("tied" if v.tied else "feasible")
-            rows.append([v.node, mark, "", ""] + [v.scores.get(p, "-") for p in plugins] + [v.total if v.total is not None else ""])
+            rows.append([v.node, mark, "", ""] + [v.scores.get(p, "-") for p in plugins]
+                        + [v.total if v.total is not None else ""])
         else:
             rows.append([v.node, "rejected", v.plugin, "; ".join(v.reasons)] + [""] * len(plugins) + [""])
-    if rows:
-        lines.append("")
-        lines.append(tabulate(rows, headers=["NODE", "VERDICT", "PLUGIN", "REASONS"] + plugins + ["TOTAL"],
-                              tablefmt="plain"))
-    if exp.preemption:
-        lines.append("")
-        lines.extend(_preemption_lines(exp.preemption))
-    return "\n".join(lines) + "\n"
+    headers = ["NODE", "VERDICT", "PLUGIN", "REASONS"] + [_SHORT.get(p, p) for p in plugins] + ["TOTAL"]
+    table = tabulate(rows, headers=headers, tablefmt="plain")
+    legend = ", ".join(f"{_SHORT[p]}={p}" for p in plugins if p in _SHORT)
+    return table + (f"\nscores (weighted): {legend}" if legend else "")
+
+
+_SHORT = {
+    "TaintToleration": "TAINT", "NodeAffinity": "NODEAFF", "NodeResourcesFit": "FIT",
+    "PodTopologySpread": "SPREAD", "InterPodAffinity": "INTERPOD", "NodeResourcesBalancedAllocation": "BALANCED",
+    "ImageLocality": "IMAGE", "VolumeBinding": "VOLUME",
+}
 
 
 def _preemption_lines(pre: dict[str, Any]) -> list[str]:

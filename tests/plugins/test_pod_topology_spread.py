@@ -356,9 +356,9 @@ def test_add_pod_has_no_empty_selector_quirk():
     assert outcome(pl.filter(state, info, na)) == U  # a=1, b=0 → 1+1-0 = 2 > 1
 
 
-def test_add_pod_can_create_a_domain_that_counts_towards_min_domains():
-    """Honor leaves nc (zone c, outside the nodeSelector) out of the domains; AddPod on nc does
-    not create it either, so domains stay {a, b} < minDomains 3 → min 0."""
+def test_add_pod_raises_the_minimum_when_the_emptiest_domain_gains_a_pod():
+    """nodeAffinityPolicy Ignore keeps nc (zone c, outside the nodeSelector) as a domain, so there
+    are 3 domains = minDomains and the minimum is the real one (c=0); AddPod on nc lifts it to 1."""
     nodes = [node("na", "a", labels={"pool": "main"}), node("nb", "b", labels={"pool": "main"}), node("nc", "c")]
     snap, pl, state, info = _prefiltered(nodes, [on("na", "w1"), on("nb", "w2")],
                                          incoming(spread(min_domains=3, node_affinity_policy="Ignore"),
