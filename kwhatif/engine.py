@@ -6,14 +6,15 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from kwhatif.api.objects import Pod
-from kwhatif.framework.interfaces import EXTENSION_POINTS, Plugin, ScorePlugin
+from kwhatif.config.profile import ProfileConfig, default_profile
+from kwhatif.framework.interfaces import Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
-from kwhatif.plugins.registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, REGISTRY
+from kwhatif.plugins.registry import REGISTRY
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -22,16 +23,6 @@ _POINT_FIELDS = {
     "postFilter": "post_filter", "preScore": "pre_score", "score": "score", "reserve": "reserve",
 }
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
-
-
-@dataclass
-class ProfileConfig:
-    """One profile: its scheduler name, the plugins in MultiPoint order with weights, and args."""
-
-    scheduler_name: str = DEFAULT_SCHEDULER_NAME
-    plugins: tuple[tuple[str, int | None], ...] = DEFAULT_MULTI_POINT
-    args: dict[str, dict[str, Any]] = field(default_factory=dict)
-    percentage_of_nodes_to_score: int | None = None
 
 
 class ProfileHandle:
@@ -43,27 +34,21 @@ class ProfileHandle:
         self.framework: Framework | None = None
 
 
-def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator,
-                    now: str) -> tuple[Framework, list[str]]:
-    """Instantiate the profile's plugins and place each at the extension points it implements.
-    Returns the framework and the plugins of the profile that kwhatif does not implement yet."""
+def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator, now: str) -> Framework:
+    """Instantiate each plugin of the profile once and place it at its extension points."""
     handle = ProfileHandle(snapshot, now)
-    plugin_set = PluginSet()
-    missing = []
-    for name, weight in profile.plugins:
-        cls = REGISTRY.get(name)
-        if cls is None:
-            missing.append(name)
+    instances: dict[str, Plugin] = {}
+    plugin_set = PluginSet(weights=dict(profile.weights))
+    for point, names in profile.points.items():
+        if point not in _POINT_FIELDS:
             continue
-        plugin: Plugin = cls(profile.args.get(name), handle)
-        for point, base in EXTENSION_POINTS.items():
-            if isinstance(plugin, base) and point in _POINT_FIELDS:
-                getattr(plugin_set, _POINT_FIELDS[point]).append(plugin)
-        if isinstance(plugin, ScorePlugin):
-            plugin_set.weights[name] = weight or 1  # unset or 0 becomes 1 (§1.5)
+        for name in names:
+            if name not in instances:
+                instances[name] = REGISTRY[name](profile.args.get(name), handle)
+            getattr(plugin_set, _POINT_FIELDS[point]).append(instances[name])
     fwk = Framework(profile.scheduler_name, plugin_set, nominator, profile.percentage_of_nodes_to_score)
     handle.framework = fwk
-    return fwk, missing
+    return fwk
 
 
 @dataclass
@@ -105,7 +90,7 @@ def simulate(
     cluster: Cluster,
     now: str,
     new_pods: Sequence[Pod] = (),
-    profiles: Sequence[ProfileConfig] = (ProfileConfig(),),
+    profiles: Sequence[ProfileConfig] | None = None,
 ) -> Simulation:
     """Schedule every pending pod of the cluster plus `new_pods` (pods read from manifests, which
     go through admission as at creation), one at a time in queue order."""
@@ -119,9 +104,9 @@ def simulate(
     nominator = Nominator()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []
-    for profile in profiles:
-        frameworks[profile.scheduler_name], lacking = build_framework(profile, snapshot, nominator, now)
-        missing.extend(n for n in lacking if n not in missing)
+    for profile in profiles or (default_profile(),):
+        frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
+        missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now)
     admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
     admitted += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)

@@ -9,6 +9,7 @@ from kwhatif.plugins.default_binder import DefaultBinder
 from kwhatif.plugins.default_preemption import DefaultPreemption
 from kwhatif.plugins.dynamic_resources import DynamicResources
 from kwhatif.plugins.image_locality import ImageLocality
+from kwhatif.plugins.inter_pod_affinity import InterPodAffinity
 from kwhatif.plugins.node_affinity import NodeAffinity
 from kwhatif.plugins.node_name import NodeName
 from kwhatif.plugins.node_ports import NodePorts
@@ -23,7 +24,7 @@ REGISTRY: dict[str, type[Plugin]] = {
     cls.name: cls
     for cls in (
         SchedulingGates, PrioritySort, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
-        NodePorts, NodeResourcesFit, DynamicResources, DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality,
+        NodePorts, NodeResourcesFit, DynamicResources, DefaultPreemption, InterPodAffinity, NodeResourcesBalancedAllocation, ImageLocality,
         DefaultBinder,
     )
 }

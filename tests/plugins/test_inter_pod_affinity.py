@@ -498,7 +498,8 @@ def test_explain_names_the_failing_term_and_the_pods():
     state = CycleState()
     plugin.pre_filter(state, incoming, snap.node_infos)
     n1 = plugin.explain_node(state, incoming, snap.by_name["n1"])
-    assert "anti-affinity term app=web on kubernetes.io/hostname: pod shop/web-1 in kubernetes.io/hostname=n1 matches" in n1
+    assert ("anti-affinity term app=web on kubernetes.io/hostname: "
+            "pod shop/web-1 in kubernetes.io/hostname=n1 matches") in n1
     assert any("pod shop/guard in topology.kubernetes.io/zone=a has anti-affinity term app=web on "
                "topology.kubernetes.io/zone" in line for line in n1)
     n3 = plugin.explain_node(state, incoming, snap.by_name["n3"])
@@ -511,7 +512,8 @@ def test_explain_mentions_the_missing_topology_key_and_the_first_pod_rule():
     state = CycleState()
     plugin.pre_filter(state, incoming, snap.node_infos)
     nz = plugin.explain_node(state, incoming, snap.by_name["nz"])
-    assert nz[0] == "affinity term app=web on topology.kubernetes.io/zone: the node has no topology.kubernetes.io/zone label"
+    assert nz[0] == ("affinity term app=web on topology.kubernetes.io/zone: "
+                     "the node has no topology.kubernetes.io/zone label")
     n1 = plugin.explain_node(state, incoming, snap.by_name["n1"])
     assert any("first pod of its group" in line for line in n1)
 

@@ -34,7 +34,6 @@ from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 
 NAME = "InterPodAffinity"
-HOSTNAME = "kubernetes.io/hostname"
 _EMPTY: Mapping[str, str] = {}
 
 GroupKey = tuple[str, frozenset]
