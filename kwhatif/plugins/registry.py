@@ -16,6 +16,7 @@ from kwhatif.plugins.node_ports import NodePorts
 from kwhatif.plugins.node_resources.balanced_allocation import NodeResourcesBalancedAllocation
 from kwhatif.plugins.node_resources.fit import NodeResourcesFit
 from kwhatif.plugins.node_unschedulable import NodeUnschedulable
+from kwhatif.plugins.pod_topology_spread import PodTopologySpread
 from kwhatif.plugins.priority_sort import PrioritySort
 from kwhatif.plugins.scheduling_gates import SchedulingGates
 from kwhatif.plugins.taint_toleration import TaintToleration
@@ -24,8 +25,8 @@ REGISTRY: dict[str, type[Plugin]] = {
     cls.name: cls
     for cls in (
         SchedulingGates, PrioritySort, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
-        NodePorts, NodeResourcesFit, DynamicResources, DefaultPreemption, InterPodAffinity, NodeResourcesBalancedAllocation, ImageLocality,
-        DefaultBinder,
+        NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, DynamicResources,
+        DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder,
     )
 }
 

@@ -7,7 +7,6 @@ minimum; `skew = count + selfMatch − min`.
 
 from __future__ import annotations
 
-import math
 from types import SimpleNamespace
 
 import pytest
@@ -278,6 +277,17 @@ def test_list_defaulting_with_a_do_not_schedule_default_constraint_filters_repli
     assert run_filter(TWO_ZONES, [on("na", "w1"), on("na", "w2")], lonely, args=args) == "Skip"
 
 
+def test_default_constraints_carry_their_own_node_inclusion_policies():
+    args = {"defaultingType": "List",
+            "defaultConstraints": [{"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+                                    "nodeTaintsPolicy": "Honor"}]}
+    rs = Controller("ReplicaSet", "default", "web-rs", selector=WEB)
+    pod = make_pod("incoming", labels={"app": "web"}, owner_references=rs_owner())
+    nodes = [node("na", "a"), node("nb", "b", taints=[make_taint("dedicated", "x")])]
+    # nb's domain is dropped (untolerated taint, Honor): a=1, min 1 → na 1+1-1 = 1; nb 0+1-1 = 0
+    assert run_filter(nodes, [on("na", "w1")], pod, args=args, controllers=[rs]) == {"na": PASS, "nb": PASS}
+
+
 def test_own_constraints_replace_the_default_ones_even_when_none_is_do_not_schedule():
     args = {"defaultingType": "List",
             "defaultConstraints": [{"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule"}]}
@@ -402,7 +412,6 @@ def test_critical_paths(case, updates, expected):
 
 # Score -----------------------------------------------------------------------------------------
 
-LN3, LN4, LN5 = math.log(3), math.log(4), math.log(5)
 ONE_ZONE = [node("A", "z"), node("B", "z"), node("C", "z")]
 RS = Controller("ReplicaSet", "default", "web-rs", selector=WEB)
 RS_POD = make_pod("incoming", labels={"app": "web"}, owner_references=rs_owner())
@@ -519,6 +528,9 @@ SCORE_CASES = [
      None,
      # N ignored; zone {z} → ln 3, z = 1: A = B = 1.0986 → 1. min = max = 1 → 100×1 div 1 = 100
      ({"A": 1, "B": 1, "N": 0}, {"A": 100, "B": 100, "N": 0})),
+    ("a ReplicaSet with a null selector adds nothing to the default selector",
+     ONE_ZONE, [on("A", "w1")], RS_POD, [], [Controller("ReplicaSet", "default", "web-rs", selector=None)],
+     None, None, "Skip"),
     ("defaultingType List with no default constraints never scores",
      ONE_ZONE, [on("A", "w1")], RS_POD, [], [RS], {"defaultingType": "List"}, None, "Skip"),
 ]

@@ -101,10 +101,6 @@ class Constraint:
         quirk of §5.11 step 3 (a null selector is 'nothing', not empty, and counts 0 anyway)."""
         return self.selector is not None and not self.selector.requirements
 
-    def describe(self) -> str:
-        sel = "<none>" if self.selector is None else self.selector.describe()
-        return f"{self.topology_key} maxSkew {self.max_skew} selector {sel}"
-
 
 def merge_match_label_keys(selector: LabelSelector | None, keys: tuple[str, ...], labels: Labels) -> LabelSelector | None:
     """`mergeLabelSetWithSelector`: `key = pod's value` for every listed key the pod has, ANDed
@@ -121,7 +117,7 @@ def merge_match_label_keys(selector: LabelSelector | None, keys: tuple[str, ...]
 
 
 def filter_constraints(
-    constraints: tuple[TopologySpreadConstraint, ...], labels: Labels, action: str, from_defaults: bool = False,
+    constraints: tuple[TopologySpreadConstraint, ...], labels: Labels, action: str,
 ) -> list[Constraint]:
     """`filterTopologySpreadConstraints`: the constraints with `whenUnsatisfiable == action`."""
     out: list[Constraint] = []
@@ -129,7 +125,7 @@ def filter_constraints(
         if c.when_unsatisfiable != action:
             continue
         selector = merge_match_label_keys(c.label_selector, tuple(c.match_label_keys), labels)
-        out.append(_constraint(c, selector, from_defaults))
+        out.append(_constraint(c, selector, False))
     return out
 
 
@@ -248,6 +244,9 @@ def node_has_all_keys(labels: Labels, constraints: list[Constraint]) -> bool:
 NodeGroups = dict[str, list[tuple[Labels, int]]]
 
 
+_MAX_CACHED_NODES = 16384  # beyond this, the cache mostly holds node infos of old snapshots
+
+
 class PodCounter:
     """`countPodsMatchSelector` over a node's pods: same namespace, no deletionTimestamp,
     selector match (0 for an empty selector). The pods of a node are indexed by namespace and
@@ -260,8 +259,8 @@ class PodCounter:
         entry = self._cache.get(id(node))
         if entry is not None and entry[0] is node and entry[1] == node.generation:
             return entry[2]
-        if len(self._cache) > 4 * 4096 and entry is None:
-            self._cache.clear()  # node infos of old snapshots
+        if entry is None and len(self._cache) >= _MAX_CACHED_NODES:
+            self._cache.clear()
         grouped: dict[str, dict[tuple, tuple[Labels, int]]] = {}
         for info in node.pods:
             pod = info.pod

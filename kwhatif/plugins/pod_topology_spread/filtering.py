@@ -174,7 +174,8 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
     out: list[str] = []
     labels = node.node.labels
     for i, c in enumerate(s.constraints):
-        head = f"constraint {c.topology_key} maxSkew {c.max_skew}"
+        kind = "default constraint" if c.from_defaults else "constraint"
+        head = f"{kind} {c.topology_key} maxSkew {c.max_skew}"
         value = labels.get(c.topology_key)
         if value is None:
             out.append(f"{head}: node {node.name} has no label {c.topology_key} (missing required label)")
