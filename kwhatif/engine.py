@@ -5,7 +5,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from kwhatif.api.objects import Pod

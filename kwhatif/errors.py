@@ -12,14 +12,18 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Source:
     """Where an object came from: the file (`stdin` for standard input), its document index
-    (0-based, within a multi-document file or a List) and, when the parser knows it, its line."""
+    (0-based, within a multi-document file), its index among a List's items, and, when the
+    parser knows it, its line."""
 
     file: str
     doc: int = 0
     line: int | None = None
+    item: int | None = None
 
     def __str__(self) -> str:
         where = f"{self.file}#{self.doc}"
+        if self.item is not None:
+            where += f".items[{self.item}]"
         return f"{where}:{self.line}" if self.line is not None else where
 
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generate the trimmed, self-contained JSON Schemas in `schemas/k8s/` from `kubernetes-validate`.
+"""Generate the trimmed, self-contained JSON Schemas in `kwhatif/schemas/k8s/` from `kubernetes-validate`.
 
 kwhatif does not depend on kubernetes-validate at run time: the files this script writes are the
 data. To regenerate (only when moving to another Kubernetes version or adding a kind):
 
     pip install kubernetes-validate      # a development tool only; 1.37.0 was used
-    python3 scripts/gen_schemas.py       # writes schemas/k8s/*.json
+    python3 scripts/gen_schemas.py       # writes kwhatif/schemas/k8s/*.json
 
 The package ships, per Kubernetes minor version, OpenAPI-derived JSON Schemas (draft 2020-12) in a
 "local" and a "local-strict" variant; strict adds `additionalProperties: false` to every object
@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "schemas" / "k8s"
+DEFAULT_OUT = REPO / "kwhatif" / "schemas" / "k8s"
 
 # (apiVersion, kind) of every object kwhatif reads.
 KINDS: list[tuple[str, str]] = [

@@ -8,6 +8,7 @@ boundaries (`0.1 + 0.2` cpu must be exactly 300m).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import re
 from fractions import Fraction
 
@@ -110,7 +111,17 @@ def parse_quantity(text: object) -> Fraction:
 
 
 def parse_resource_quantity(text: object) -> Fraction:
-    """A ResourceList quantity after API-server defaulting: rounded up to milli precision (§11.3)."""
+    """A ResourceList quantity after API-server defaulting: rounded up to milli precision (§11.3).
+
+    Dumps repeat the same few strings ("500m", "512Mi") hundreds of thousands of times, so
+    results are memoized by their text (Fractions are immutable and safe to share)."""
+    if isinstance(text, str):
+        return _parse_resource_text(text)
+    return _ceil_to(parse_quantity(text), _MILLI)
+
+
+@lru_cache(maxsize=8192)
+def _parse_resource_text(text: str) -> Fraction:
     return _ceil_to(parse_quantity(text), _MILLI)
 
 

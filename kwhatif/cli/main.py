@@ -97,7 +97,10 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 
 
 def _read_pods(paths: Sequence[str]) -> list[Pod]:
-    objects, _ = load_objects(paths)
+    """Pods to place are hand-written manifests: validated in full against the schemas, unknown
+    fields warned about as kubectl does."""
+    objects, warnings = load_objects(paths, full_validation=True)
+    _warn(warnings, False)
     pods = [o for o in objects if isinstance(o, Pod)]
     if not pods:
         raise InputError(f"no Pod objects in {', '.join(paths)}")

@@ -6,8 +6,10 @@ from typing import BinaryIO, Sequence
 
 from kwhatif.api.objects import Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service
 from kwhatif.errors import Source
-from kwhatif.load.decode import decode, object_ref
+from kwhatif.load.decode import decode
+from kwhatif.load.refs import object_ref
 from kwhatif.load.reader import RawDoc, read_inputs
+from kwhatif.load.schema import validate_light, validate_object
 from kwhatif.snapshot.cluster import Cluster
 
 
@@ -18,13 +20,21 @@ def _identity(obj: object) -> tuple:
     return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
 
 
-def decode_docs(docs: Sequence[RawDoc]) -> tuple[list[object], list[str]]:
-    """Typed objects in input order; duplicates keep the last one (kubectl apply semantics)."""
+def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False) -> tuple[list[object], list[str]]:
+    """Typed objects in input order; duplicates keep the last one (kubectl apply semantics).
+
+    `full_validation` checks every object against the Kubernetes schemas (about 1 ms an object:
+    right for manifests a user writes, too slow for a 150,000-pod dump, which gets the structural
+    check; decoding itself still refuses wrong types and bad quantities, naming the field)."""
     seen: dict[tuple, tuple[int, Source]] = {}
     objects: list[object | None] = []
     warnings: list[str] = []
     unknown: dict[str, int] = {}
     for doc in docs:
+        if full_validation:
+            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
+        else:
+            validate_light(doc)
         obj = decode(doc.obj, doc.source)
         if obj is None:
             kind = str(doc.obj.get("kind"))
@@ -67,10 +77,11 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
     return cluster
 
 
-def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
-    return decode_docs(read_inputs(paths, stdin))
+def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None,
+                 full_validation: bool = False) -> tuple[list[object], list[str]]:
+    return decode_docs(read_inputs(paths, stdin), full_validation)
 
 
-def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None) -> Cluster:
-    objects, warnings = load_objects(paths, stdin)
+def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False) -> Cluster:
+    objects, warnings = load_objects(paths, stdin, full_validation)
     return build_cluster(objects, warnings)

@@ -19,20 +19,9 @@ from kwhatif.api.objects import (
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields
+from kwhatif.load.refs import object_ref
 
-CLUSTER_SCOPED = {"Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume",
-                  "StorageClass", "CSINode", "CSIDriver"}
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-
-
-def object_ref(obj: dict) -> str:
-    """`Kind/namespace/name` (or `Kind/name` for cluster-scoped kinds), as errors name objects."""
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "?"
-    name = meta.get("name") or meta.get("generateName") or "?"
-    if kind in CLUSTER_SCOPED:
-        return f"{kind}/{name}"
-    return f"{kind}/{meta.get('namespace') or 'default'}/{name}"
 
 
 def _metadata(f: Fields, obj: dict) -> tuple[dict, str, str]:

@@ -11,6 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from kwhatif.api.quantity import QuantityError, parse_resource_quantity
 from kwhatif.errors import InputError, Source
+from kwhatif.load.refs import describe_value
 
 T = TypeVar("T")
 
@@ -29,7 +30,7 @@ class Fields:
 
     def _typed(self, value: Any, path: str, kind: type | tuple[type, ...], label: str) -> Any:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.error(path, f"expected {label}, got {_describe(value)}")
+            raise self.error(path, f"expected {label}, got {describe_value(value)}")
         return value
 
     def map(self, parent: dict, key: str, path: str) -> dict:
@@ -67,7 +68,7 @@ class Fields:
         raw = self.map(parent, key, path)
         for k, v in raw.items():
             if not isinstance(v, str):
-                raise self.error(f"{_join(path, key)}.{k}", f"expected a string, got {_describe(v)}")
+                raise self.error(f"{_join(path, key)}.{k}", f"expected a string, got {describe_value(v)}")
         return raw
 
     def str_list(self, parent: dict, key: str, path: str) -> tuple[str, ...]:
@@ -100,19 +101,3 @@ class Fields:
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return f"number {value}"
-    if isinstance(value, str):
-        return f"string {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
