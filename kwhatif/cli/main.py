@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import asdict
 from datetime import datetime, timezone
@@ -23,13 +24,19 @@ from kwhatif.render.writers import to_json, to_yaml
 FORMATS = ("table", "wide", "json", "yaml")
 
 
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
 def _now(value: str | None) -> str:
+    """The simulation clock: RFC3339 with a zone offset (times are compared with the dump's)."""
     if value is None:
         return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     try:
-        datetime.fromisoformat(value.replace("Z", "+00:00"))
+        valid = _RFC3339.match(value) is not None and datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
     except ValueError:
-        raise InputError(f"--now: {value!r} is not an RFC3339 time (e.g. 2026-01-01T00:00:00Z)") from None
+        valid = False
+    if not valid:
+        raise InputError(f"--now: {value!r} is not an RFC3339 time (e.g. 2026-01-01T00:00:00Z)")
     return value
 
 

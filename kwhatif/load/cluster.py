@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import BinaryIO, Sequence
 
-from kwhatif.api.objects import Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service
+from kwhatif.api.objects import (
+    Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
+    PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
+)
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
 from kwhatif.load.refs import object_ref
@@ -74,6 +77,16 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
             cluster.controllers[(obj.kind, obj.namespace, obj.name)] = obj
         elif isinstance(obj, LimitRange):
             cluster.limit_ranges.append(obj)
+        elif isinstance(obj, PersistentVolumeClaim):
+            cluster.pvcs[(obj.namespace, obj.name)] = obj
+        elif isinstance(obj, PersistentVolume):
+            cluster.pvs[obj.name] = obj
+        elif isinstance(obj, StorageClass):
+            cluster.storage_classes[obj.name] = obj
+        elif isinstance(obj, CSINode):
+            cluster.csi_nodes[obj.name] = obj
+        elif isinstance(obj, CSIDriver):
+            cluster.csi_drivers[obj.name] = obj
     return cluster
 
 

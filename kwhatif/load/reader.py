@@ -106,7 +106,8 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[Raw
         for file in _expand_path(path):
             docs.extend(parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None))
     if not docs:
-        raise InputError("no objects passed")
+        names = ", ".join(STDIN_NAME if p == "-" else p for p in paths)
+        raise InputError(f"no objects passed (read: {names})")
     return docs
 
 

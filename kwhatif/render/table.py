@@ -17,7 +17,7 @@ def _wrapped(text: str | None, wide: bool) -> str:
     wrapped into a column otherwise."""
     if not text:
         return ""
-    return text if wide else "\n".join(textwrap.wrap(text, _MESSAGE_WIDTH, break_long_words=False))
+    return text if wide else "\n".join(textwrap.wrap(text, _MESSAGE_WIDTH, break_long_words=False, break_on_hyphens=False))
 
 
 def results_table(data: dict[str, Any], wide: bool = False) -> str:

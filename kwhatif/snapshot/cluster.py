@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kwhatif.api.objects import (
-    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+    Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
+    PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
 )
 
 
@@ -22,4 +23,9 @@ class Cluster:
     services: list[Service] = field(default_factory=list)
     controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
     limit_ranges: list[LimitRange] = field(default_factory=list)
+    pvcs: dict[tuple[str, str], PersistentVolumeClaim] = field(default_factory=dict)  # (namespace, name)
+    pvs: dict[str, PersistentVolume] = field(default_factory=dict)
+    storage_classes: dict[str, StorageClass] = field(default_factory=dict)
+    csi_nodes: dict[str, CSINode] = field(default_factory=dict)
+    csi_drivers: dict[str, CSIDriver] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

@@ -25,6 +25,7 @@ class NodeInfo:
     used_ports: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     pods_with_affinity: int = 0
     pods_with_required_anti_affinity: int = 0
+    pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # `namespace/claim` -> pods using it (§4.4)
     generation: int = 0
 
     @classmethod
@@ -65,6 +66,15 @@ class NodeInfo:
                     del self.used_ports[(proto, port)]
         self.pods_with_affinity += sign * info.with_affinity
         self.pods_with_required_anti_affinity += sign * info.with_required_anti_affinity
+        for volume in info.pod.volumes:
+            claim = volume.get("persistentVolumeClaim") if isinstance(volume, dict) else None
+            if isinstance(claim, dict):
+                key = f"{info.pod.namespace}/{claim.get('claimName', '')}"
+                count = self.pvc_ref_counts.get(key, 0) + sign
+                if count > 0:
+                    self.pvc_ref_counts[key] = count
+                else:
+                    self.pvc_ref_counts.pop(key, None)
         self.generation += 1
 
     def port_conflicts(self, wanted: HostPort) -> bool:
@@ -84,5 +94,5 @@ class NodeInfo:
             non_zero_mem=self.non_zero_mem, used_ports={k: dict(v) for k, v in self.used_ports.items()},
             pods_with_affinity=self.pods_with_affinity,
             pods_with_required_anti_affinity=self.pods_with_required_anti_affinity,
-            generation=self.generation,
+            pvc_ref_counts=dict(self.pvc_ref_counts), generation=self.generation,
         )

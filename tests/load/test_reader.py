@@ -191,13 +191,13 @@ def test_values(case, text, expected):
 ERRORS = [
     # (case, {file: bytes}, paths, expected str(InputError))
     ("an empty file is 'no objects passed', kubectl's words",
-     {"empty.yaml": b""}, ["empty.yaml"], "no objects passed"),
+     {"empty.yaml": b""}, ["empty.yaml"], "no objects passed (read: empty.yaml)"),
     ("a file of only comments and blank lines is 'no objects passed'",
-     {"c.yaml": b"# one\n\n# two\n---\n# three\n"}, ["c.yaml"], "no objects passed"),
+     {"c.yaml": b"# one\n\n# two\n---\n# three\n"}, ["c.yaml"], "no objects passed (read: c.yaml)"),
     ("several files without objects are 'no objects passed' on the total",
-     {"a.yaml": b"", "b.json": b"  \n", "c.yml": b"---\n"}, ["a.yaml", "b.json", "c.yml"], "no objects passed"),
+     {"a.yaml": b"", "b.json": b"  \n", "c.yml": b"---\n"}, ["a.yaml", "b.json", "c.yml"], "no objects passed (read: a.yaml, b.json, c.yml)"),
     ("a folder without manifests is 'no objects passed'",
-     {"d/notes.txt": POD_A}, ["d"], "no objects passed"),
+     {"d/notes.txt": POD_A}, ["d"], "no objects passed (read: d)"),
     ("a missing path is named",
      {}, ["nope.yaml"], "nope.yaml#0: no such file or directory"),
     ("a missing path after good ones is still an error",

@@ -13,7 +13,7 @@ the filters and AddPod/RemovePod read), then Filter on every node to obtain the 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from kwhatif.api.objects import Pod, PodCondition, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector, Requirement

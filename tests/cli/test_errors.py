@@ -1,0 +1,142 @@
+"""Bad input: exit 2 and ONE stderr line `kwhatif: error: ...` naming the file, the object
+(`Kind/namespace/name`) and the field where there is one; never a traceback, nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.cli.conftest import DATA, NOW, single_error_line
+
+# (files given with -c, texts the one error line must contain)
+CASES = {
+    "broken-yaml": (["errors/broken.yaml"], ["errors/broken.yaml", "YAML"]),
+    "bad-quantity": (["errors/bad-quantity.yaml"],
+                     ["errors/bad-quantity.yaml", "Pod/shop/badqty", "spec.containers[0].resources.requests.cpu",
+                      "1.5.3"]),
+    "wrong-type": (["errors/wrong-type.yaml"], ["errors/wrong-type.yaml", "Pod/shop/typed", "spec.priority"]),
+    "missing-file": (["errors/no-such-file.yaml"], ["errors/no-such-file.yaml"]),
+    "empty-file": (["errors/empty.yaml"], ["no objects passed"]),
+    # Kubernetes validation: `value must be empty when operator is Exists`, on spec.tolerations[0].
+    "exists-with-value": (["errors/exists-with-value.yaml"],
+                          ["errors/exists-with-value.yaml", "Pod/shop/tolerant", "spec.tolerations[0]"]),
+    # a bad object among good ones still stops the run
+    "bad-among-good": (["cluster", "errors/bad-quantity.yaml"],
+                       ["errors/bad-quantity.yaml", "Pod/shop/badqty", "spec.containers[0].resources.requests.cpu"]),
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_data(monkeypatch):
+    monkeypatch.chdir(DATA)
+
+
+def _assert_bad_input(result_exit: int, stdout: str, stderr: str, must_contain: list[str]) -> str:
+    assert result_exit == 2, (stdout, stderr)
+    assert "Traceback" not in stdout and "Traceback" not in stderr
+    assert stdout == ""
+    line = single_error_line(stderr)
+    for text in must_contain:
+        assert text in line, f"{text!r} not in {line!r}"
+    return line
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_schedule_bad_input(cli, case):
+    files, must_contain = CASES[case]
+    args = ["schedule", *[a for f in files for a in ("-c", f)], "--now", NOW]
+    result = cli(args)
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, must_contain)
+
+
+def test_empty_file_error_names_the_file(cli):
+    # README: bad input is "one line naming the file"; an empty file is named too.
+    result = cli(["schedule", "-c", "errors/empty.yaml", "--now", NOW])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["no objects passed", "errors/empty.yaml"])
+
+
+@pytest.mark.parametrize("case", ["broken-yaml", "bad-quantity", "exists-with-value"])
+def test_bad_pod_file_in_place(cli, case):
+    files, must_contain = CASES[case]
+    result = cli(["place", *files, "-c", "cluster", "--now", NOW])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, must_contain)
+
+
+def test_place_without_pods(cli):
+    result = cli(["place", "cluster/nodes.yaml", "-c", "cluster", "--now", NOW])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["cluster/nodes.yaml"])
+
+
+def test_bad_yaml_on_stdin_names_stdin(cli):
+    text = (DATA / "errors" / "broken.yaml").read_text()
+    result = cli(["schedule", "-c", "-", "--now", NOW], input=text)
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["stdin", "YAML"])
+
+
+def test_bad_quantity_on_stdin_names_object_and_field(cli):
+    text = (DATA / "errors" / "bad-quantity.yaml").read_text()
+    result = cli(["schedule", "-c", "-", "--now", NOW], input=text)
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr,
+                      ["stdin", "Pod/shop/badqty", "spec.containers[0].resources.requests.cpu"])
+
+
+def test_broken_json(cli, tmp_path):
+    bad = tmp_path / "dump.json"
+    bad.write_text('{"apiVersion": "v1", "kind": "List", "items": [\n  {"kind": "Node",}\n]}\n')
+    result = cli(["schedule", "-c", str(bad), "--now", NOW])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, [str(bad)])
+
+
+def test_invalid_now_in_schedule(cli):
+    result = cli(["schedule", "-c", "cluster", "--now", "2026-13-45"])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["--now", "2026-13-45"])
+
+
+@pytest.mark.parametrize("args", [
+    ["schedule"],                                   # -c is required
+    ["schedule", "-c", "cluster", "-o", "xml"],     # unknown output format
+    ["frobnicate"],                                 # unknown command
+])
+def test_bad_usage_exits_2(cli, args):
+    result = cli(args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("case", ["broken-yaml", "bad-quantity", "wrong-type", "missing-file", "empty-file",
+                                  "exists-with-value"])
+def test_real_executable_bad_input(case):
+    files, must_contain = CASES[case]
+    cmd = ["kwhatif", "schedule", *[a for f in files for a in ("-c", f)], "--now", NOW]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=DATA, timeout=120)
+    _assert_bad_input(proc.returncode, proc.stdout, proc.stderr, must_contain)
+
+
+@pytest.mark.parametrize("now", ["2026-01-01", "2026-01-01T00:00:00"], ids=["date-only", "no-offset"])
+@pytest.mark.parametrize("command", [
+    ["schedule", "-c", "cluster"],
+    ["place", "place/web.yaml", "-c", "cluster"],
+    ["explain", "default/web", "-f", "place/web.yaml", "-c", "cluster"],
+], ids=["schedule", "place", "explain"])
+def test_now_that_is_not_rfc3339_is_bad_input(cli, command, now):
+    # RFC 3339 requires a full time and an offset (`Z` or `+hh:mm`). Such a value is bad input
+    # (exit 2, one line naming --now), never an internal error.
+    result = cli([*command, "--now", now])
+    _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["--now", now])
+
+
+def test_now_with_an_offset_is_accepted(cli):
+    # 2025-06-01T12:00:00+02:00 = 10:00Z: web is created after big (2025-06-01T00:00Z) and before
+    # small (2025-06-02), so it is scheduled between them:
+    #   web 100m / 128Mi after urgent and big (node-b 2800m / 2.25Gi):
+    #     node-a: 419 (as in test_place.py: Fit 45, Balanced 74)
+    #     node-b: Fit cpu 1100*100 div 4000 = 27, mem (8-2.375)/8 -> 70 -> 48;
+    #             Balanced |0.725-0.296875|/2 = 0.2140625 -> 78; total 426 -> node-b.
+    result = cli(["place", "place/web.yaml", "-c", "cluster", "--now", "2025-06-01T12:00:00+02:00", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["pod"] for r in data["results"]] == ["default/urgent", "default/big", "default/web", "default/small"]
+    assert data["results"][2]["node"] == "node-b"

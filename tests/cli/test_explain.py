@@ -1,0 +1,125 @@
+"""`kwhatif explain`: why a pod lands where it does, or stays pending.
+
+Expected values are worked out by hand from ../shared/design/SCHEDULER_REFERENCE.md (see
+conftest.py and test_schedule.py for the arithmetic).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import yaml
+
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, single_error_line, totals
+
+CLUSTER_ARGS = ["-c", str(CLUSTER), "--now", NOW]
+TAINT_REASON = "node(s) had untolerated taint {dedicated: gpu}"
+
+
+def _rows(table: str) -> dict[str, str]:
+    """Verdict rows of an explanation table, keyed by node name."""
+    return {line.split()[0]: line for line in table.splitlines()
+            if line.split() and line.split()[0] in ("node-a", "node-b", "node-c")}
+
+
+def test_table_names_the_chosen_node_and_rejections(cli):
+    # small -> node-b (419 against 404 for node-a); node-c rejected by TaintToleration.
+    result = cli(["explain", "default/small", *CLUSTER_ARGS])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "default/small" in out
+    rows = _rows(out)
+    assert set(rows) == {"node-a", "node-b", "node-c"}
+    assert "chosen" in rows["node-b"].split()
+    assert rows["node-b"].split()[-1] == "419"
+    assert "chosen" not in rows["node-a"] and rows["node-a"].split()[-1] == "404"
+    assert "rejected" in rows["node-c"].split()
+    assert "TaintToleration" in rows["node-c"].split()
+    assert TAINT_REASON in rows["node-c"]
+
+
+def test_table_for_an_unschedulable_pod(cli):
+    # A bare name means the default namespace.
+    result = cli(["explain", "big", *CLUSTER_ARGS])
+    assert result.exit_code == 1
+    out = result.stdout
+    assert MSG_BIG_3 in out
+    rows = _rows(out)
+    for node in ("node-a", "node-b"):
+        words = rows[node].split()
+        assert "rejected" in words and "NodeResourcesFit" in words
+        assert rows[node].rstrip().endswith("Insufficient cpu")
+    assert "TaintToleration" in rows["node-c"] and TAINT_REASON in rows["node-c"]
+    assert not any("chosen" in r for r in rows.values())
+
+
+def test_json_contains_the_result_and_an_explanation(cli, validate_pod_result):
+    result = cli(["explain", "default/small", *CLUSTER_ARGS, "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    validate_pod_result(data)
+    assert (data["pod"], data["outcome"], data["node"], data["tied_nodes"]) == (
+        "default/small", "bound", "node-b", ["node-b"])
+    assert totals(data) == {"node-a": 404, "node-b": 419}
+    assert isinstance(data["explanation"], dict) and data["explanation"]
+    assert data["explanation"].get("attempts")
+
+
+def test_json_for_the_pending_pod(cli, validate_pod_result):
+    result = cli(["explain", "default/big", *CLUSTER_ARGS, "-o", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    validate_pod_result(data)
+    assert (data["outcome"], data["node"], data["message"]) == ("unschedulable", None, MSG_BIG_3)
+    assert data["preemption"] == {"nominated_node": None, "victims": []}
+    assert "explanation" in data
+
+
+def test_yaml_is_the_same_data_as_json(cli):
+    as_json = cli(["explain", "default/big", *CLUSTER_ARGS, "-o", "json"])
+    as_yaml = cli(["explain", "default/big", *CLUSTER_ARGS, "-o", "yaml"])
+    assert yaml.safe_load(as_yaml.stdout) == json.loads(as_json.stdout)
+
+
+def test_explain_a_pod_to_place(cli):
+    # web from a manifest, placed after the cluster's pending pods -> node-a (419 vs 416, test_place.py).
+    result = cli(["explain", "default/web", *CLUSTER_ARGS, "-f", str(DATA / "place" / "web.yaml"), "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["pod"], data["node"]) == ("default/web", "node-a")
+
+
+def test_unknown_pod_is_bad_input(cli):
+    result = cli(["explain", "default/nope", *CLUSTER_ARGS])
+    assert result.exit_code == 2
+    line = single_error_line(result.stderr)
+    assert "default/nope" in line
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+
+
+def test_a_bound_pod_is_not_a_pending_pod(cli):
+    result = cli(["explain", "default/bound-a", *CLUSTER_ARGS])
+    assert result.exit_code == 2
+    assert "default/bound-a" in single_error_line(result.stderr)
+
+
+def test_invalid_now_is_bad_input(cli):
+    result = cli(["explain", "default/small", "-c", str(CLUSTER), "--now", "yesterday"])
+    assert result.exit_code == 2
+    line = single_error_line(result.stderr)
+    assert "--now" in line and "yesterday" in line
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_real_executable_explain():
+    proc = subprocess.run(["kwhatif", "explain", "shop/nope", "-c", "cluster", "--now", NOW],
+                          capture_output=True, text=True, cwd=DATA, timeout=120)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert single_error_line(proc.stderr)
+    proc = subprocess.run(["kwhatif", "explain", "default/small", "-c", "cluster", "--now", NOW],
+                          capture_output=True, text=True, cwd=DATA, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert TAINT_REASON in proc.stdout
