@@ -19,6 +19,8 @@ from kwhatif.snapshot.pod_info import PodInfo
 class Nominator(Protocol):
     def nominated_for(self, node_name: str) -> list[PodInfo]: ...
 
+    def node_of(self, key: str) -> str: ...
+
 
 @dataclass
 class PluginSet:

@@ -69,6 +69,11 @@ class Nominator:
     def nominated_for(self, node_name: str) -> list[PodInfo]:
         return self._by_node.get(node_name, [])
 
+    def node_of(self, key: str) -> str:
+        """The pod's current nomination ('' when none): the source of truth once scheduling
+        starts, since preemption can clear the nomination a dumped pod carried."""
+        return self._node_of.get(key, "")
+
     def nominate(self, info: PodInfo, node_name: str) -> None:
         self.forget(info.key)
         if node_name:
@@ -121,7 +126,8 @@ class Scheduler:
         infos = [PodInfo.of(pod) for pod, _ in pending]
         rejection = {id(info): msg for info, (_, msg) in zip(infos, pending) if msg}
         for info in infos:
-            if id(info) not in rejection and info.pod.nominated_node_name:
+            served = info.pod.scheduler_name in self.profiles  # other schedulers' pods reserve nothing
+            if id(info) not in rejection and served and info.pod.nominated_node_name:
                 self.nominator.nominate(info, info.pod.nominated_node_name)
         results = []
         for info in self.queue_order(infos):
@@ -210,7 +216,7 @@ class Scheduler:
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
                                   attempt: Attempt) -> list[NodeInfo] | None:
         """§2 step 4: a nominated node that passes the filters is chosen without scoring."""
-        name = pod.pod.nominated_node_name
+        name = self.nominator.node_of(pod.key)
         node = self.snapshot.by_name.get(name) if name else None
         if node is None:
             return None

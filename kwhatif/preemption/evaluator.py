@@ -49,11 +49,11 @@ def _terminating_by_preemption(info: PodInfo) -> bool:
     return False
 
 
-def eligibility(pod: PodInfo, statuses: NodeToStatus, snapshot: Snapshot) -> str:
-    """'' when the pod may preempt, else the not-eligible text (§9.1)."""
+def eligibility(pod: PodInfo, nominated: str, statuses: NodeToStatus, snapshot: Snapshot) -> str:
+    """'' when the pod may preempt, else the not-eligible text (§9.1). `nominated` is the pod's
+    current nominated node name."""
     if pod.pod.preemption_policy == "Never":
         return NOT_ELIGIBLE_NEVER
-    nominated = pod.pod.nominated_node_name
     if nominated:
         if statuses.get(nominated).code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
             return ""
@@ -128,7 +128,8 @@ class Evaluator:
         """Returns (nominated node or '' to clear or None to leave unchanged, status, report).
         The status message is without the `preemption: ` prefix."""
         report = PreemptionReport()
-        report.not_eligible = eligibility(pod, statuses, self.snapshot)
+        nominated = self.framework.nominator.node_of(pod.key)
+        report.not_eligible = eligibility(pod, nominated, statuses, self.snapshot)
         if report.not_eligible:
             return None, Status(Code.UNSCHEDULABLE, (report.not_eligible,)), report
         errors: list[str] = []

@@ -120,8 +120,11 @@ class Env:
         return self.evaluator.preempt(state, info, statuses if statuses is not None else real)
 
     def post_filter(self, pod: Pod, statuses: NodeToStatus | None = None):
-        """The PostFilter runner (DynamicResources, then DefaultPreemption)."""
+        """The PostFilter runner (DynamicResources, then DefaultPreemption). A pod carrying
+        status.nominatedNodeName is registered with the nominator, as the scheduling loop does."""
         state, info, real = self.statuses(pod)
+        if pod.nominated_node_name:
+            self.nominator.nominate(info, pod.nominated_node_name)
         return self.fwk.run_post_filter(state, info, statuses if statuses is not None else real)
 
 

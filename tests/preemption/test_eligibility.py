@@ -146,7 +146,8 @@ CASES = [
 def test_eligibility(case, pod_kw, pods, node_status, absent, expected):
     env = Env([make_node("node1"), make_node("node2")], pods)
     pod = PodInfo.of(incoming("p_preemptor", priority=HIGH, **pod_kw))
-    assert eligibility(pod, statuses_for(node_status, absent), env.snapshot) == expected
+    nominated = pod.pod.nominated_node_name  # as the scheduler registers it from status.nominatedNodeName
+    assert eligibility(pod, nominated, statuses_for(node_status, absent), env.snapshot) == expected
 
 
 # Through the plugin: prefix, code, and the result leaving the nomination unchanged --------------

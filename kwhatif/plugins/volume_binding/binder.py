@@ -1,0 +1,261 @@
+"""The scheduler volume binder (`volumebinding/binder.go`) and the PV matching it relies on
+(`component-helpers/storage/volume`: FindMatchingVolume, CheckNodeAffinity, CheckAccessModes,
+CheckVolumeModeMismatches).
+
+Per pod (PreFilter): the claims are split into bound claims, unbound WaitForFirstConsumer claims
+("delay binding") and unbound immediate claims, and the candidate PVs of each delayed claim's class
+are listed. Per node (Filter): bound PVs must accept the node; each delayed claim needs either a
+matching available PV (the smallest that fits) or a StorageClass that can provision on the node.
+
+Simplified: in-tree PVs are not translated to CSI before their node affinity is checked
+(tryTranslatePVToCSI), and dynamic provisioning is assumed to have enough capacity
+(CSIStorageCapacity objects are not modelled, so `node(s) did not have enough free storage` is
+never produced).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from kwhatif.api.objects import Node, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.plugins.volume_binding.storage import (
+    ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, StorageIndex, claim_class, is_fully_bound, volume_class,
+)
+
+ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
+ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
+ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
+ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+
+FILESYSTEM = "Filesystem"
+
+
+class BinderError(Exception):
+    """A failure that is not a rejection (framework.AsStatus): the attempt ends in an error."""
+
+
+@dataclass
+class PodVolumeClaims:
+    """GetPodVolumeClaims: the pod's claims by binding state, and the PVs of each class used by
+    an unbound delay-binding claim."""
+
+    bound: list[PersistentVolumeClaim] = field(default_factory=list)
+    delay: list[PersistentVolumeClaim] = field(default_factory=list)
+    immediate: list[PersistentVolumeClaim] = field(default_factory=list)
+    volumes_by_class: dict[str, list[PersistentVolume]] = field(default_factory=dict)
+
+
+@dataclass
+class PodVolumeDecisions:
+    """FindPodVolumes' result for one node: static bindings (claim, PV) and claims to provision."""
+
+    static_bindings: list[tuple[PersistentVolumeClaim, PersistentVolume]] = field(default_factory=list)
+    dynamic_provisions: list[PersistentVolumeClaim] = field(default_factory=list)
+
+
+def is_delay_binding(pvc: PersistentVolumeClaim, storage: StorageIndex) -> bool:
+    """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer (no class, or a
+    class that does not exist, means immediate binding)."""
+    name = claim_class(pvc)
+    if not name:
+        return False
+    sc = storage.classes.get(name)
+    return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+
+
+def pod_volume_claims(claims: list[PersistentVolumeClaim], storage: StorageIndex) -> PodVolumeClaims:
+    """Split the pod's claims (in volume order); a pre-bound claim (volumeName set, binding not
+    completed) counts as an unbound immediate claim."""
+    out = PodVolumeClaims()
+    for pvc in claims:
+        if is_fully_bound(pvc):
+            out.bound.append(pvc)
+        elif is_delay_binding(pvc, storage) and not pvc.volume_name:
+            out.delay.append(pvc)
+        else:
+            out.immediate.append(pvc)
+    for pvc in out.delay:
+        name = claim_class(pvc)
+        out.volumes_by_class[name] = storage.pvs_of_class(name)
+    return out
+
+
+# Matching helpers ---------------------------------------------------------------------------
+
+
+def node_affinity_matches(pv: PersistentVolume, node: Node) -> bool:
+    """CheckNodeAffinity: no required affinity accepts every node. The node is seen through its
+    labels only (matchFields on metadata.name never match), as the helper builds it."""
+    return pv.node_affinity is None or pv.node_affinity.matches(node.labels, "")
+
+
+def _storage(q: Fraction | None) -> Fraction:
+    return q if q is not None else Fraction(0)
+
+
+def volume_mode_mismatch(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> bool:
+    """CheckVolumeModeMismatches: an unset mode is Filesystem on both sides."""
+    return (pvc.volume_mode or FILESYSTEM) != (pv.volume_mode or FILESYSTEM)
+
+
+def access_modes_satisfied(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> bool:
+    """CheckAccessModes: the PV offers every mode the claim asks for."""
+    offered = set(pv.access_modes)
+    return all(mode in offered for mode in pvc.access_modes)
+
+
+def is_volume_bound_to_claim(pv: PersistentVolume, pvc: PersistentVolumeClaim) -> bool:
+    ref = pv.claim_ref
+    if ref is None or ref.name != pvc.name or ref.namespace != pvc.namespace:
+        return False
+    return not ref.uid or ref.uid == pvc.uid
+
+
+def find_matching_volume(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume], node: Node,
+                         excluded: set[str]) -> PersistentVolume | None:
+    """FindMatchingVolume on the scheduler path (node given, delay binding, VolumeAttributesClass
+    on): a PV pre-bound to the claim wins if its node affinity accepts the node (else nothing
+    matches); otherwise the smallest Available PV of the claim's class that is large enough, has
+    the same volume mode and attributes class, matches the claim's selector, accepts the node and
+    offers the claim's access modes. The first of equal sizes wins (name order here)."""
+    requested = _storage(pvc.requested_storage)
+    requested_class = claim_class(pvc)
+    claim_vac = pvc.volume_attributes_class_name or ""
+    smallest: PersistentVolume | None = None
+    for pv in volumes:
+        if pv.name in excluded:
+            continue
+        bound_to_claim = is_volume_bound_to_claim(pv, pvc)
+        if pv.claim_ref is not None and not bound_to_claim:
+            continue
+        size = _storage(pv.capacity)
+        if size < requested or volume_mode_mismatch(pvc, pv):
+            continue
+        if claim_vac != (pv.volume_attributes_class_name or ""):
+            continue
+        if pv.deletion_timestamp is not None:
+            continue
+        affinity_ok = node_affinity_matches(pv, node)
+        if bound_to_claim:
+            return pv if affinity_ok else None
+        if pv.phase != "Available":
+            continue
+        if pvc.selector is not None and not pvc.selector.matches(pv.labels):
+            continue
+        if volume_class(pv) != requested_class or not affinity_ok or not access_modes_satisfied(pvc, pv):
+            continue
+        if smallest is None or _storage(smallest.capacity) > size:
+            smallest = pv
+    return smallest
+
+
+def topology_matches(sc: StorageClass, labels: dict[str, str] | object) -> bool:
+    """MatchTopologySelectorTerms: no terms match every node; an empty term matches nothing; a
+    term matches when every `key In values` requirement holds."""
+    if not sc.allowed_topologies:
+        return True
+    for term in sc.allowed_topologies:
+        if not term:
+            continue
+        if all(req.values and labels.get(req.key) in req.values for req in term):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+# FindPodVolumes -----------------------------------------------------------------------------
+
+
+def check_bound_claims(claims: list[PersistentVolumeClaim], node: Node, storage: StorageIndex
+                       ) -> tuple[bool, bool]:
+    """(bound volumes satisfied, bound PVs found): stops at the first missing PV or the first PV
+    whose node affinity rejects the node."""
+    for pvc in claims:
+        pv = storage.pv(pvc.volume_name)
+        if pv is None:
+            return True, False
+        if not node_affinity_matches(pv, node):
+            return False, True
+    return True, True
+
+
+def find_matching_volumes(claims: list[PersistentVolumeClaim], volumes_by_class: dict[str, list[PersistentVolume]],
+                          node: Node) -> tuple[bool, list[tuple[PersistentVolumeClaim, PersistentVolume]],
+                                                list[PersistentVolumeClaim]]:
+    """Claims by increasing requested size (stable), each taking the smallest fitting PV not
+    chosen yet; claims without a match are returned for provisioning."""
+    chosen: set[str] = set()
+    bindings: list[tuple[PersistentVolumeClaim, PersistentVolume]] = []
+    unmatched: list[PersistentVolumeClaim] = []
+    for pvc in sorted(claims, key=lambda c: _storage(c.requested_storage)):
+        pv = find_matching_volume(pvc, volumes_by_class.get(claim_class(pvc), []), node, chosen)
+        if pv is None:
+            unmatched.append(pvc)
+            continue
+        chosen.add(pv.name)
+        bindings.append((pvc, pv))
+    return not unmatched, bindings, unmatched
+
+
+def check_volume_provisions(claims: list[PersistentVolumeClaim], node: Node, storage: StorageIndex
+                            ) -> tuple[bool, bool, list[PersistentVolumeClaim]]:
+    """(provisioning possible, enough storage, claims to provision): the class must have a real
+    provisioner and its allowedTopologies must accept the node. Capacity is assumed sufficient."""
+    out = []
+    for pvc in claims:
+        name = claim_class(pvc)
+        if not name:
+            raise BinderError(f'no class for claim "{pvc.key}"')
+        sc = storage.classes.get(name)
+        if sc is None:
+            raise BinderError(f'failed to find storage class "{name}"')
+        if not sc.provisioner or sc.provisioner == NOT_SUPPORTED_PROVISIONER:
+            return False, True, []
+        if not topology_matches(sc, node.labels):
+            return False, True, []
+        out.append(pvc)
+    return True, True, out
+
+
+def find_pod_volumes(claims: PodVolumeClaims, node: Node, storage: StorageIndex
+                     ) -> tuple[PodVolumeDecisions, list[str]]:
+    """FindPodVolumes: the decisions for this node and the conflict reasons, in the order
+    node affinity, bind conflict, not enough space, PV not found."""
+    decisions = PodVolumeDecisions()
+    bound_ok, pvs_found, unbound_ok, space_ok = True, True, True, True
+    if claims.bound:
+        bound_ok, pvs_found = check_bound_claims(claims.bound, node, storage)
+    if claims.delay:
+        unbound_ok, space_ok = _decide_delayed(claims, node, storage, decisions)
+    reasons = []
+    if not bound_ok:
+        reasons.append(ERR_REASON_NODE_CONFLICT)
+    if not unbound_ok:
+        reasons.append(ERR_REASON_BIND_CONFLICT)
+    if not space_ok:
+        reasons.append(ERR_REASON_NOT_ENOUGH_SPACE)
+    if not pvs_found:
+        reasons.append(ERR_REASON_PV_NOT_EXIST)
+    return decisions, reasons
+
+
+def _decide_delayed(claims: PodVolumeClaims, node: Node, storage: StorageIndex,
+                    decisions: PodVolumeDecisions) -> tuple[bool, bool]:
+    to_match: list[PersistentVolumeClaim] = []
+    to_provision: list[PersistentVolumeClaim] = []
+    for pvc in claims.delay:
+        selected = pvc.annotations.get(ANN_SELECTED_NODE)
+        if selected is not None:
+            if selected != node.name:
+                return False, True  # fast path: the claim is being provisioned for another node
+            to_provision.append(pvc)
+        else:
+            to_match.append(pvc)
+    unbound_ok, space_ok = True, True
+    if to_match:
+        unbound_ok, decisions.static_bindings, unmatched = find_matching_volumes(
+            to_match, claims.volumes_by_class, node)
+        to_provision.extend(unmatched)
+    if to_provision:
+        unbound_ok, space_ok, decisions.dynamic_provisions = check_volume_provisions(to_provision, node, storage)
+    return unbound_ok, space_ok
