@@ -91,6 +91,7 @@ def simulate(
     now: str,
     new_pods: Sequence[Pod] = (),
     profiles: Sequence[ProfileConfig] | None = None,
+    explain: frozenset[str] = frozenset(),
 ) -> Simulation:
     """Schedule every pending pod of the cluster plus `new_pods` (pods read from manifests, which
     go through admission as at creation), one at a time in queue order."""
@@ -107,7 +108,7 @@ def simulate(
     for profile in profiles or (default_profile(),):
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
-    scheduler = Scheduler(snapshot, frameworks, nominator, now)
+    scheduler = Scheduler(snapshot, frameworks, nominator, now, explain)
     admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
     admitted += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
     results = scheduler.run(admitted)

@@ -146,7 +146,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         cluster = load_cluster(clusters)
         pods = _read_pods(pod_files) if pod_files else []
-        sim = simulate(cluster, _now(now), new_pods=pods)
+        sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}))
         _warn([] if quiet else sim.warnings, quiet)
         result = next((r for r in sim.results if r.pod.key == key), None)
         if result is None:

@@ -1,23 +1,95 @@
-"""A profile as the framework needs it: plugins per extension point, in execution order, with
-score weights and plugin args; and the expansion of a MultiPoint list into extension points
-(reference §1.3, §1.5)."""
+"""A profile as the framework needs it, and how kube-scheduler v1.34.1 builds one (reference §1.3,
+§1.5): the default plugin sets are merged with the user's (`mergePluginSet`), then the framework
+places each plugin at its extension points and expands MultiPoint (`NewFramework`,
+`expandMultiPointPlugins`, `getScoreWeights`), failing with kube-scheduler's texts.
+
+Expansion follows the in-tree plugins' Go interfaces (`KUBE_PLUGINS`), including the plugins kwhatif
+does not implement; a profile then keeps, per extension point, the plugins kwhatif runs (`points`)
+and lists the others in `missing`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Sequence
 
-from kwhatif.framework.interfaces import EXTENSION_POINTS, ScorePlugin
+from kwhatif.config.args import ARG_SCHEMAS, aggregate, default_args, go_quote, validate_fit_args
+from kwhatif.framework.interfaces import EXTENSION_POINTS
 from kwhatif.plugins.registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, REGISTRY
 
-PluginRef = tuple[str, int | None]  # (name, weight or None)
+# Every extension point of a KubeSchedulerProfile's `plugins`, in the v1 field order.
+KUBE_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
+               "reserve", "permit", "preBind", "bind", "postBind")
+MULTI_POINT = "multiPoint"
+PLUGIN_SETS = (MULTI_POINT,) + KUBE_POINTS
+
+# The order NewFramework walks extension points (getExtensionPoints), which decides which error
+# is reported first; with the Go interface name used in those errors.
+FRAMEWORK_ORDER = ("preFilter", "filter", "postFilter", "reserve", "preScore", "score", "preBind", "bind",
+                   "postBind", "permit", "preEnqueue", "queueSort")
+INTERFACE_NAMES = {
+    "preEnqueue": "PreEnqueuePlugin", "queueSort": "QueueSortPlugin", "preFilter": "PreFilterPlugin",
+    "filter": "FilterPlugin", "postFilter": "PostFilterPlugin", "preScore": "PreScorePlugin",
+    "score": "ScorePlugin", "reserve": "ReservePlugin", "permit": "PermitPlugin", "preBind": "PreBindPlugin",
+    "bind": "BindPlugin", "postBind": "PostBindPlugin",
+}
+
+# The in-tree registry of v1.34.1 and the extension points each plugin's Go type implements.
+KUBE_PLUGINS: dict[str, frozenset[str]] = {
+    "SchedulingGates": frozenset({"preEnqueue"}),
+    "PrioritySort": frozenset({"queueSort"}),
+    "NodeUnschedulable": frozenset({"filter"}),
+    "NodeName": frozenset({"filter"}),
+    "TaintToleration": frozenset({"filter", "preScore", "score"}),
+    "NodeAffinity": frozenset({"preFilter", "filter", "preScore", "score"}),
+    "NodePorts": frozenset({"preFilter", "filter"}),
+    "NodeResourcesFit": frozenset({"preFilter", "filter", "preScore", "score"}),
+    "VolumeRestrictions": frozenset({"preFilter", "filter"}),
+    "NodeVolumeLimits": frozenset({"preFilter", "filter"}),
+    "VolumeBinding": frozenset({"preFilter", "filter", "reserve", "preBind", "preScore", "score"}),
+    "VolumeZone": frozenset({"preFilter", "filter"}),
+    "PodTopologySpread": frozenset({"preFilter", "filter", "preScore", "score"}),
+    "InterPodAffinity": frozenset({"preFilter", "filter", "preScore", "score"}),
+    "DynamicResources": frozenset({"preEnqueue", "preFilter", "filter", "postFilter", "reserve", "preBind"}),
+    "DefaultPreemption": frozenset({"preEnqueue", "postFilter"}),
+    "NodeResourcesBalancedAllocation": frozenset({"preScore", "score"}),
+    "ImageLocality": frozenset({"score"}),
+    "DefaultBinder": frozenset({"bind"}),
+}
+
+MAX_NODE_SCORE = 100
+MAX_TOTAL_SCORE = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class PluginRef:
+    """One entry of a plugin set: a name and the optional score weight (None: unset)."""
+
+    name: str
+    weight: int | None = None
+
+
+@dataclass(frozen=True)
+class PluginSet:
+    enabled: tuple[PluginRef, ...] = ()
+    disabled: tuple[PluginRef, ...] = ()
+
+
+Plugins = dict[str, PluginSet]
+
+
+class ProfileError(Exception):
+    """A profile kube-scheduler refuses to create; the text is the inner error (NewFramework's)."""
 
 
 @dataclass
 class ProfileConfig:
-    """One expanded profile. `points` maps an extension point (`preFilter`, `score`, ...) to plugin
-    names in execution order; plugins listed that kwhatif does not implement are kept in `missing`
-    (the results say so rather than pretending)."""
+    """One expanded profile. `points` maps each extension point kwhatif runs (`preFilter`,
+    `score`, ...) to the plugins kwhatif implements there, in execution order; `extension_points`
+    is kube-scheduler's full view (every extension point, every plugin); plugins kube-scheduler
+    would run that kwhatif does not implement are listed in `missing` (results say so rather than
+    pretend). `args` holds the defaulted v1 arguments per plugin. `percentage_of_nodes_to_score`
+    is the profile's own value (None: unset, the global one applies); kwhatif examines every
+    node whatever these say (reference §7)."""
 
     scheduler_name: str = DEFAULT_SCHEDULER_NAME
     points: dict[str, list[str]] = field(default_factory=dict)
@@ -25,43 +97,186 @@ class ProfileConfig:
     args: dict[str, dict[str, Any]] = field(default_factory=dict)
     percentage_of_nodes_to_score: int | None = None
     missing: list[str] = field(default_factory=list)
+    extension_points: dict[str, list[str]] = field(default_factory=dict)
+    global_percentage_of_nodes_to_score: int = 0
 
 
-def implements(name: str, point: str) -> bool:
+# -- merge (pkg/scheduler/apis/config/v1/default_plugins.go) -----------------------------------
+
+
+def default_plugins() -> Plugins:
+    """getDefaultPlugins(): one MultiPoint list (§1.2), every other set empty."""
+    sets = {name: PluginSet() for name in PLUGIN_SETS}
+    sets[MULTI_POINT] = PluginSet(tuple(PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT))
+    return sets
+
+
+def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
+    """mergePluginSet: defaults minus the custom `disabled` ones (all with `*`); a default the user
+    also enables is replaced in place by the user's entry (the last one of that name); the other
+    custom plugins follow in the user's order, duplicates included."""
+    disabled = [PluginRef(p.name) for p in custom.disabled] + [PluginRef(p.name) for p in default.disabled]
+    disabled_names = {p.name for p in disabled}
+    custom_index = {p.name: (i, p) for i, p in enumerate(custom.enabled)}
+    replaced: set[int] = set()
+    enabled: list[PluginRef] = []
+    if "*" not in disabled_names:
+        for plugin in default.enabled:
+            if plugin.name in disabled_names:
+                continue
+            if plugin.name in custom_index:
+                i, plugin = custom_index[plugin.name]
+                replaced.add(i)
+            enabled.append(plugin)
+    enabled.extend(p for i, p in enumerate(custom.enabled) if i not in replaced)
+    return PluginSet(tuple(enabled), tuple(disabled))
+
+
+def merge_plugins(default: Plugins, custom: Plugins | None) -> Plugins:
+    if custom is None:
+        return dict(default)
+    return {name: merge_plugin_set(default.get(name, PluginSet()), custom.get(name, PluginSet()))
+            for name in PLUGIN_SETS}
+
+
+def plugin_names(plugins: Plugins) -> list[str]:
+    """pluginsNames: every enabled name of every set, sorted."""
+    return sorted({p.name for s in plugins.values() for p in s.enabled})
+
+
+# -- NewFramework ----------------------------------------------------------------------------
+
+
+def _implements(name: str, point: str) -> bool:
+    return point in KUBE_PLUGINS.get(name, frozenset())
+
+
+def expand_plugins(plugins: Plugins, plugin_config: Sequence[tuple[str, Any]] = (), scheduler_name: str = ""
+                   ) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """NewFramework's placement of a merged profile: (plugins per extension point in execution
+    order, score weights). Raises ProfileError with the framework's message."""
+    seen_config: set[str] = set()
+    for name, _ in plugin_config:
+        if name in seen_config:
+            raise ProfileError(f"repeated config for plugin {name}")
+        seen_config.add(name)
+    args = dict(plugin_config)
+    needed = {p.name for s in plugins.values() for p in s.enabled}
+    # Plugin factories; only NodeResourcesFit validates what the configuration check did not.
+    if "NodeResourcesFit" in needed:
+        message = aggregate(validate_fit_args(args.get("NodeResourcesFit") or {}))
+        if message:
+            raise ProfileError(f'initializing plugin "NodeResourcesFit": {message}')
+
+    points: dict[str, list[str]] = {p: [] for p in KUBE_POINTS}
+    for point in FRAMEWORK_ORDER:  # updatePluginList
+        kind = INTERFACE_NAMES[point]
+        for plugin in plugins.get(point, PluginSet()).enabled:
+            if plugin.name not in KUBE_PLUGINS:
+                raise ProfileError(f'{kind} "{plugin.name}" does not exist')
+            if not _implements(plugin.name, point):
+                raise ProfileError(f'plugin "{plugin.name}" does not extend {kind} plugin')
+            if plugin.name in points[point]:
+                raise ProfileError(f'plugin "{plugin.name}" already registered as "{kind}"')
+            points[point].append(plugin.name)
+
+    multi = plugins.get(MULTI_POINT, PluginSet()).enabled
+    if multi:
+        for point in FRAMEWORK_ORDER:  # expandMultiPointPlugins
+            kind = INTERFACE_NAMES[point]
+            explicit = points[point]
+            disabled = {p.name for p in plugins.get(point, PluginSet()).disabled}
+            if "*" in disabled:
+                continue
+            overrides: list[str] = []
+            from_multi: list[str] = []
+            for plugin in multi:
+                if plugin.name not in KUBE_PLUGINS:
+                    raise ProfileError(f'{kind} "{plugin.name}" does not exist')
+                if not _implements(plugin.name, point) or plugin.name in disabled:
+                    continue
+                if plugin.name in explicit:
+                    if plugin.name not in overrides:
+                        overrides.append(plugin.name)
+                    continue
+                if plugin.name in from_multi:
+                    raise ProfileError(f'plugin "{plugin.name}" already registered as "{kind}"')
+                from_multi.append(plugin.name)
+            first = [n for n in explicit if n in overrides]
+            points[point] = first + from_multi + [n for n in explicit if n not in overrides]
+
+    if len(points["queueSort"]) != 1:
+        raise ProfileError(f"only one queue sort plugin required for profile with scheduler name "
+                           f"{go_quote(scheduler_name)}, but got {len(points['queueSort'])}")
+    if not points["bind"]:
+        raise ProfileError(f"at least one bind plugin is needed for profile with scheduler name {go_quote(scheduler_name)}")
+
+    weights: dict[str, int] = {}
+    total = 0
+    for plugin in plugins.get("score", PluginSet()).enabled + multi:  # getScoreWeights
+        if not _implements(plugin.name, "score") or plugin.name in weights:
+            continue
+        weights[plugin.name] = plugin.weight or 1
+        if weights[plugin.name] * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+            raise ProfileError("total score of Score plugins could overflow")
+        total += weights[plugin.name] * MAX_NODE_SCORE
+    return points, weights
+
+
+def build_profile(scheduler_name: str, plugins: Plugins, plugin_config: Sequence[tuple[str, Any]],
+                  percentage_of_nodes_to_score: int | None = None, global_percentage: int = 0) -> ProfileConfig:
+    """A ProfileConfig from a merged, validated profile. Raises ProfileError with the text
+    `creating profile for scheduler name X: ...` kube-scheduler wraps it in."""
+    try:
+        extension_points, weights = expand_plugins(plugins, plugin_config, scheduler_name)
+    except ProfileError as err:
+        raise ProfileError(f"creating profile for scheduler name {scheduler_name}: {err}") from None
+    points = {point: [n for n in extension_points.get(point, []) if _runs(n, point)] for point in EXTENSION_POINTS}
+    listed = {n for names in extension_points.values() for n in names}
+    args = {name: value for name, value in plugin_config if value is not None and name in KUBE_PLUGINS}
+    return ProfileConfig(
+        scheduler_name=scheduler_name, points=points, weights=weights, args=args,
+        percentage_of_nodes_to_score=percentage_of_nodes_to_score,
+        missing=sorted(n for n in listed if n not in REGISTRY), extension_points=extension_points,
+        global_percentage_of_nodes_to_score=global_percentage,
+    )
+
+
+def _runs(name: str, point: str) -> bool:
     cls = REGISTRY.get(name)
     return cls is not None and issubclass(cls, EXTENSION_POINTS[point])
 
 
-def expand(multi_point: list[PluginRef], explicit: dict[str, list[PluginRef]] | None = None,
+def default_plugin_config(plugins: Plugins,
+                          user: Sequence[tuple[str, Mapping[str, Any] | None]] = ()) -> list[tuple[str, Any]]:
+    """setDefaults_KubeSchedulerProfile for pluginConfig: the user's entries defaulted, in their
+    order, then default arguments for every enabled plugin that has an Args type and no entry
+    (sorted by name)."""
+    out: list[tuple[str, Any]] = []
+    for name, args in user:
+        out.append((name, default_args(name, args) if name in ARG_SCHEMAS else args))
+    existing = {name for name, _ in user}
+    for name in plugin_names(plugins):
+        if name in ARG_SCHEMAS and name not in existing:
+            out.append((name, default_args(name, None)))
+    return out
+
+
+def expand(multi_point: list[tuple[str, int | None]], explicit: dict[str, list[tuple[str, int | None]]] | None = None,
            disabled: dict[str, set[str]] | None = None) -> tuple[dict[str, list[str]], dict[str, int], list[str]]:
-    """Each extension point gets, in order: plugins enabled both explicitly there and in
-    MultiPoint (explicit order), then the other MultiPoint plugins implementing it, then the
-    remaining explicit ones. Score weights: the explicit Score weight wins over MultiPoint's;
-    0 or unset becomes 1."""
-    explicit = explicit or {}
-    disabled = disabled or {}
-    points: dict[str, list[str]] = {}
-    for point in EXTENSION_POINTS:
-        enabled_here = [n for n, _ in explicit.get(point, [])]
-        off = disabled.get(point, set())
-        if "*" in off:
-            points[point] = [n for n in enabled_here if n in REGISTRY]
-            continue
-        overrides = [n for n in enabled_here if any(n == m for m, _ in multi_point)]
-        from_multi = [n for n, _ in multi_point
-                      if implements(n, point) and n not in off and n not in enabled_here]
-        rest = [n for n in enabled_here if n not in overrides]
-        points[point] = [n for n in overrides + from_multi + rest if n in REGISTRY]
-    weights: dict[str, int] = {}
-    for name, weight in explicit.get("score", []) + multi_point:
-        if name in REGISTRY and issubclass(REGISTRY[name], ScorePlugin) and name not in weights:
-            weights[name] = weight or 1
-    listed = {n for n, _ in multi_point} | {n for refs in explicit.values() for n, _ in refs}
-    missing = sorted(n for n in listed if n not in REGISTRY)
-    return points, weights, missing
+    """A MultiPoint list plus explicit per-point entries and disabled names (no merge with the
+    defaults): (kwhatif points, weights, missing plugins). Kept for callers that build profiles
+    by hand; raises ProfileError like the framework does."""
+    plugins: Plugins = {name: PluginSet() for name in PLUGIN_SETS}
+    plugins[MULTI_POINT] = PluginSet(tuple(PluginRef(n, w) for n, w in multi_point))
+    for point in KUBE_POINTS:
+        plugins[point] = PluginSet(tuple(PluginRef(n, w) for n, w in (explicit or {}).get(point, [])),
+                                   tuple(PluginRef(n) for n in sorted((disabled or {}).get(point, set()))))
+    profile = build_profile(DEFAULT_SCHEDULER_NAME, plugins, ())
+    return profile.points, profile.weights, profile.missing
 
 
-def default_profile() -> ProfileConfig:
-    """The v1.34.1 default profile (§1.2), expanded."""
-    points, weights, missing = expand(list(DEFAULT_MULTI_POINT))
-    return ProfileConfig(points=points, weights=weights, missing=missing)
+def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConfig:
+    """The v1.34.1 default profile (§1.2), expanded, with the default plugin arguments (§1.4)."""
+    plugins = merge_plugins(default_plugins(), None)
+    return build_profile(scheduler_name, plugins, default_plugin_config(plugins))

@@ -23,6 +23,7 @@ class NodeVerdict:
     total: int | None = None
     chosen: bool = False
     tied: bool = False
+    insights: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,6 +63,7 @@ def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
             status = statuses.get(name)
             v = NodeVerdict(name, False, status.plugin, status.code.label if status.code != Code.SUCCESS else "",
                             list(status.reasons))
+        v.insights = attempt.insights.get(name, {})
         out.append(v)
     out.sort(key=lambda v: (not v.feasible, -(v.total or 0), v.node))
     return out

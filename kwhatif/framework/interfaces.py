@@ -116,6 +116,14 @@ class ScorePlugin(Plugin):
         return None
 
 
+class NodeExplainer(ABC):
+    """kwhatif's own insight: sentences on why this plugin accepts or rejects a node, computed
+    during the attempt (the node and the cycle state are as the plugin saw them)."""
+
+    @abstractmethod
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]: ...
+
+
 class ReservePlugin(Plugin):
     @abstractmethod
     def reserve(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None: ...

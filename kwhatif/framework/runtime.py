@@ -8,7 +8,7 @@ from typing import Protocol
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import (
-    MAX_NODE_SCORE, FilterPlugin, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin,
+    MAX_NODE_SCORE, FilterPlugin, NodeExplainer, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin,
     PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin,
 )
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
@@ -60,6 +60,14 @@ class Framework:
         self.plugins = plugins
         self.nominator = nominator
         self.percentage_of_nodes_to_score = percentage_of_nodes_to_score
+
+    def explainers(self) -> dict[str, NodeExplainer]:
+        """Plugins that can put their view of a node into sentences (kwhatif's insight)."""
+        found: dict[str, NodeExplainer] = {}
+        for pl in self.plugins.filter + self.plugins.score:
+            if isinstance(pl, NodeExplainer):
+                found.setdefault(pl.name, pl)
+        return found
 
     # PreEnqueue -----------------------------------------------------------------------------
     def run_pre_enqueue(self, pod: PodInfo) -> Status | None:

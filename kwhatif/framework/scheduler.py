@@ -38,6 +38,7 @@ class Attempt:
     post_filter_status: Status | None = None
     preemption: PostFilterResult | None = None
     post_filter_ran: bool = False
+    insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -106,12 +107,12 @@ class Scheduler:
     """Schedules pending pods on a snapshot, committing each placement before the next pod."""
 
     def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: Nominator,
-                 now: str, preemption_retry: bool = True) -> None:
+                 now: str, explain: frozenset[str] = frozenset()) -> None:
         self.snapshot = snapshot
         self.profiles = profiles
         self.nominator = nominator
         self.now = now
-        self.preemption_retry = preemption_retry
+        self.explain = explain
 
     # Queue ------------------------------------------------------------------------------------
     def queue_order(self, pods: list[PodInfo]) -> list[PodInfo]:
@@ -154,7 +155,7 @@ class Scheduler:
         attempt = self.attempt(fwk, info)
         result.attempts.append(attempt)
         nominated = attempt.preemption.nominated_node if attempt.preemption else ""
-        if attempt.outcome != BOUND and nominated and self.preemption_retry:
+        if attempt.outcome != BOUND and nominated:
             info = self._carry_out_preemption(info, attempt.preemption)
             attempt = self.attempt(fwk, info)
             result.attempts.append(attempt)
@@ -209,9 +210,27 @@ class Scheduler:
         if feasible is None:
             feasible = self._filter_nodes(fwk, state, pod, pre_result, attempt)
         attempt.feasible_nodes = sorted(n.name for n in feasible)
+        if pod.key in self.explain:
+            attempt.insights = self._insights(fwk, state, pod, feasible, attempt)
         if not feasible:
             return self._fail(fwk, state, pod, attempt)
         return self._select(fwk, state, pod, feasible, attempt)
+
+    def _insights(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+                  attempt: Attempt) -> dict[str, dict[str, list[str]]]:
+        """Per node, the explaining plugins' sentences: the rejecting plugin's for a rejected
+        node, every explainer's for a feasible one — taken now, while nodes are as filtered."""
+        explainers = fwk.explainers()
+        out: dict[str, dict[str, list[str]]] = {}
+        for name, status in attempt.diagnosis.node_to_status.statuses.items():
+            plugin = explainers.get(status.plugin)
+            node = self.snapshot.by_name.get(name)
+            if plugin is not None and node is not None:
+                out[name] = {status.plugin: plugin.explain_node(state, pod, node)}
+        for node in feasible:
+            said = {n: pl.explain_node(state, pod, node) for n, pl in explainers.items()}
+            out[node.name] = {n: lines for n, lines in said.items() if lines}
+        return out
 
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
                                   attempt: Attempt) -> list[NodeInfo] | None:

@@ -15,17 +15,22 @@ from kwhatif.plugins.node_name import NodeName
 from kwhatif.plugins.node_ports import NodePorts
 from kwhatif.plugins.node_resources.balanced_allocation import NodeResourcesBalancedAllocation
 from kwhatif.plugins.node_resources.fit import NodeResourcesFit
+from kwhatif.plugins.node_volume_limits import NodeVolumeLimits
 from kwhatif.plugins.node_unschedulable import NodeUnschedulable
 from kwhatif.plugins.pod_topology_spread import PodTopologySpread
 from kwhatif.plugins.priority_sort import PrioritySort
 from kwhatif.plugins.scheduling_gates import SchedulingGates
 from kwhatif.plugins.taint_toleration import TaintToleration
+from kwhatif.plugins.volume_binding import VolumeBinding
+from kwhatif.plugins.volume_restrictions import VolumeRestrictions
+from kwhatif.plugins.volume_zone import VolumeZone
 
 REGISTRY: dict[str, type[Plugin]] = {
     cls.name: cls
     for cls in (
         SchedulingGates, PrioritySort, NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
-        NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity, DynamicResources,
+        NodePorts, NodeResourcesFit, VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
+        PodTopologySpread, InterPodAffinity, DynamicResources,
         DefaultPreemption, NodeResourcesBalancedAllocation, ImageLocality, DefaultBinder,
     )
 }

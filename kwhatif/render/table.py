@@ -75,7 +75,10 @@ def _verdict_table(attempt: AttemptExplanation) -> str:
     headers = ["NODE", "VERDICT", "PLUGIN", "REASONS"] + [_SHORT.get(p, p) for p in plugins] + ["TOTAL"]
     table = tabulate(rows, headers=headers, tablefmt="plain")
     legend = ", ".join(f"{_SHORT[p]}={p}" for p in plugins if p in _SHORT)
-    return table + (f"\nscores (weighted): {legend}" if legend else "")
+    text = table + (f"\nscores (weighted): {legend}" if legend else "")
+    notes = [f"  {v.node}: {plugin}: {line}" for v in attempt.verdicts
+             for plugin, lines in sorted(v.insights.items()) for line in lines]
+    return text + ("\nkwhatif insight (per node, as the plugins saw it):\n" + "\n".join(notes) if notes else "")
 
 
 _SHORT = {

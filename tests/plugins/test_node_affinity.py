@@ -126,7 +126,7 @@ FILTER_CASES = [
     pytest.param(dict(affinity=required(term(fields=(name_in("node1"),)), term(fields=(name_in("node2"),)))),
                  {}, "node2", frozenset({"node1", "node2"}), None,
                  id="the PreFilter node set is the union of the terms' name sets"),
-    pytest.param(dict(affinity=required(term(fields=(name_in("node1", "node2"), name_in("node2", "node3"))))),
+    pytest.param(dict(affinity=required(term(fields=(name_in("node2"), name_in("node2"))))),
                  {}, "node2", frozenset({"node2"}), None,
                  id="name requirements within one term are intersected"),
     pytest.param(dict(affinity=required(term(fields=(name_in("node1"), name_in("node2"))))), {}, "node1",
@@ -252,3 +252,30 @@ def test_pre_score_skips_without_preferred_terms(pod_kw):
     status = NodeAffinity(None, Handle(snap)).pre_score(CycleState(), PodInfo.of(make_pod("p", **pod_kw)),
                                                         snap.node_infos)
     assert status is not None and status.code == Code.SKIP
+
+
+@pytest.mark.parametrize("pod_kw", [
+    pytest.param(dict(affinity=preferred((5, term(req("foo", "NotIn", "invalid value: ___@#$%^"))))),
+                 id="a preferred term with an invalid label value makes PreScore fail"),
+    pytest.param(dict(affinity=preferred((5, term(req("foo", "In", "bar"))), (3, term(req("n", "Gt", "abc"))))),
+                 id="a preferred Gt term with a non-integer value makes PreScore fail even next to valid terms"),
+])
+def test_pre_score_fails_when_a_preferred_term_does_not_parse(pod_kw):
+    """§6.3: "If any preferred term fails to parse, PreScore fails and the attempt is a scheduling
+    error" (kube-scheduler's NewPreferredSchedulingTerms returns the parse error)."""
+    snap = Snapshot.build(Cluster(nodes=[make_node("n1", labels={"foo": "bar"})]), [])
+    status = NodeAffinity(None, Handle(snap)).pre_score(CycleState(), PodInfo.of(make_pod("p", **pod_kw)),
+                                                        snap.node_infos)
+    assert status is not None and status.code == Code.ERROR
+
+
+def test_an_invalid_preferred_term_with_weight_zero_is_ignored_rather_than_failing():
+    """§6.3: terms with weight 0 are ignored, so their parse errors do not count."""
+    snap = Snapshot.build(Cluster(nodes=[make_node("n1", labels={"foo": "bar"})]), [])
+    pod = make_pod("p", affinity=preferred((0, term(req("foo", "NotIn", "invalid value: ___@#$%^"))),
+                                           (4, term(req("foo", "In", "bar")))))
+    plugin = NodeAffinity(None, Handle(snap))
+    state = CycleState()
+    info = PodInfo.of(pod)
+    assert plugin.pre_score(state, info, snap.node_infos) is None
+    assert plugin.score(state, info, snap.by_name["n1"]) == 4

@@ -499,6 +499,29 @@ LEAST = [
                  # §4.3 example: non-zero cpu 350m, memory 200Mi → cpu 65, memory 80 → 72
                  {"n": 72},
                  id="least allocated: overhead adds to the non-zero cpu default"),
+    # node NonZeroRequested of bound pods with pod-level requests (§4.3; cases of kubernetes
+    # types_test.go TestPodInfoCalculateResources): the aggregate honours pod-level requests
+    pytest.param(None, make_pod("p", cpu="500m", memory="1Gi"), [make_node("n", cpu="4", memory="8Gi")],
+                 [make_pod("e", containers=[make_container("c", cpu="500m")], pod_requests={"cpu": "2", "memory": "1Gi"},
+                           node_name="n")],
+                 # bound non-zero 2000m / 1Gi: cpu (4000-2500)*100 div 4000 = 37, memory (8-2)/8 → 75 → 56
+                 {"n": 56},
+                 id="least allocated: a bound pod's pod-level requests count in the node's non-zero aggregate"),
+    pytest.param(None, make_pod("p", containers=[make_container("c", cpu="0", memory="0")]),
+                 [make_node("n", cpu="1", memory="2400Mi")],
+                 [make_pod("e", containers=[make_container("c")], init_containers=[make_container("i")],
+                           pod_requests={"memory": "1200Mi"}, node_name="n")],
+                 # bound: cpu absent from R → default 100m; memory 1200Mi → cpu 90, memory 50 → 70
+                 {"n": 70},
+                 id="least allocated: a bound pod with only pod-level memory gets the cpu default"),
+    pytest.param(None, make_pod("p", containers=[make_container("c", cpu="0", memory="0")]),
+                 [make_node("n", cpu="1", memory="1000Mi")],
+                 [make_pod("e", containers=[make_container("c", requests={"ephemeral-storage": "800Mi"})],
+                           init_containers=[make_container("i", requests={"ephemeral-storage": "500Mi"})],
+                           pod_requests={"cpu": "500m"}, node_name="n")],
+                 # bound: cpu 500m, memory absent → 200Mi default → cpu 50, memory 80 → 65
+                 {"n": 65},
+                 id="least allocated: a bound pod with only pod-level cpu gets the memory default"),
     pytest.param([{"name": "cpu", "weight": 0}, {"name": "memory", "weight": 0}], two_container_pod(),
                  [cap("node1", "4000", "10000"), cap("node2", "6000", "10000")], [],
                  {"node1": 37, "node2": 50},

@@ -11,7 +11,8 @@ from typing import Any
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    ScorePlugin,
 )
 from kwhatif.framework.status import Status
 from kwhatif.plugins.inter_pod_affinity import filtering, scoring
@@ -31,7 +32,7 @@ __all__ = [
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
 
 
-class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions):
+class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:

@@ -8,7 +8,9 @@ from typing import Any
 
 from kwhatif.api.resources import Resources, pod_requests
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
+from kwhatif.framework.interfaces import (
+    FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+)
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
     DEFAULT_RESOURCES, ResourceSpec, allocatable_and_requested, pod_request_vector,
@@ -90,7 +92,27 @@ def build_scorer(args: dict[str, Any]) -> tuple[tuple[ResourceSpec, ...], Scorer
     return resources, least_allocated(resources)
 
 
-class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+def _amount(resource: str, value: int) -> str:
+    if resource == "cpu":
+        return f"{value}m"
+    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
+        return f"{value / 2**30:.2f}Gi" if value >= 2**30 else f"{value / 2**20:.0f}Mi"
+    return str(value)
+
+
+def describe_shortfall(s: Shortfall) -> str:
+    """What would have to change for this resource to fit, in the scheduler's own units."""
+    if s.resource == "pods":
+        return f"pods: {s.used} of {s.capacity} pod slots taken, the pod needs one more"
+    free = s.capacity - s.used
+    text = (f"{s.resource}: pod requests {_amount(s.resource, s.requested)}, node has "
+            f"{_amount(s.resource, max(free, 0))} free of {_amount(s.resource, s.capacity)} allocatable")
+    if s.unresolvable:
+        return text + " (more than the whole node: no eviction can help)"
+    return text + f" (short by {_amount(s.resource, s.requested - free)})"
+
+
+class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -112,6 +134,10 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             return None
         code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if any(s.unresolvable for s in found) else Code.UNSCHEDULABLE
         return Status(code, tuple(s.reason for s in found))
+
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        return [describe_shortfall(s) for s in shortfalls(request, node, self.ignored, self.ignored_groups)]
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         state.write(_PRE_SCORE_KEY, pod_request_vector(pod, self.resources, use_requested=False))

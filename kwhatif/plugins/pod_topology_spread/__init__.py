@@ -12,7 +12,8 @@ from typing import Any
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.snapshot.node_info import NodeInfo
@@ -51,7 +52,7 @@ class _Extensions(PreFilterExtensions):
         return None
 
 
-class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:

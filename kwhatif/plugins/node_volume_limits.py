@@ -1,0 +1,305 @@
+"""NodeVolumeLimits (§5.8, `nodevolumelimits/csi.go`): CSI attach limits from CSINode.
+
+The pod's attachable volumes are its claims (PVC and generic ephemeral) resolved to a CSI driver
+and volume handle, plus inline in-tree volumes migrated to CSI (`kubernetes.io/aws-ebs` →
+`ebs.csi.aws.com`, `kubernetes.io/gce-pd` → `pd.csi.storage.gke.io`, ...). A claim is resolved
+through its PV (`spec.csi`, or an in-tree source translated when migration is on for the node),
+or, when unbound or its PV is missing, through its StorageClass provisioner with a handle unique to
+the claim. Volumes already used by pods on the node are counted once; per driver, when
+`attached + new > spec.drivers[].allocatable.count` of the node's CSINode the node is rejected with
+`node(s) exceed max volume count` (U). Nodes without a CSINode or without limits pass.
+
+CSI migration is on for a node when it has a CSINode (AWS EBS, GCE PD, Azure Disk, Cinder), or,
+for Portworx, when the CSINode lists the plugin in `storage.alpha.kubernetes.io/migrated-plugins`.
+
+Simplified: VolumeAttachment objects are not read (volumes attached to the node without a pod on
+it are not counted). Per pod, the new volumes are resolved once per kind of CSINode (none, with or
+without Portworx migration); the volumes of each existing pod are cached until a binding changes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+from urllib.parse import urlparse
+
+from kwhatif.api.objects import CSINode, PersistentVolume, PersistentVolumeClaim
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.status import SKIP, Code, Status
+from kwhatif.plugins.volume_binding.storage import (
+    InlineDisk, StorageIndex, claim_class, pod_volumes, pvc_not_found, storage_of,
+)
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "NodeVolumeLimits"
+PRE_FILTER_KEY = "PreFilter" + NAME
+ERR_REASON_MAX_VOLUME_COUNT = "node(s) exceed max volume count"
+UNBOUND_VOLUME_PREFIX = "kwhatif-unbound"  # upstream: a random prefix per plugin instance
+
+AWS_EBS = "kubernetes.io/aws-ebs"
+GCE_PD = "kubernetes.io/gce-pd"
+AZURE_DISK = "kubernetes.io/azure-disk"
+AZURE_FILE = "kubernetes.io/azure-file"
+CINDER = "kubernetes.io/cinder"
+VSPHERE = "kubernetes.io/vsphere-volume"
+PORTWORX = "kubernetes.io/portworx-volume"
+
+# csi-translation-lib: in-tree plugin name -> CSI driver name.
+CSI_DRIVER_OF = {
+    AWS_EBS: "ebs.csi.aws.com", GCE_PD: "pd.csi.storage.gke.io", AZURE_DISK: "disk.csi.azure.com",
+    AZURE_FILE: "file.csi.azure.com", CINDER: "cinder.csi.openstack.org", VSPHERE: "csi.vsphere.vmware.com",
+    PORTWORX: "pxd.portworx.com",
+}
+# volume source field -> in-tree plugin name.
+PLUGIN_OF_SOURCE = {
+    "awsElasticBlockStore": AWS_EBS, "gcePersistentDisk": GCE_PD, "azureDisk": AZURE_DISK,
+    "azureFile": AZURE_FILE, "cinder": CINDER, "vsphereVolume": VSPHERE, "portworxVolume": PORTWORX,
+}
+UNSPECIFIED = "UNSPECIFIED"
+
+VolumeMap = dict[str, str]  # "<driver>/<handle>" -> driver
+
+
+class LimitsError(Exception):
+    """A failure that is not a rejection; `not_found` marks the NotFound errors (U&U)."""
+
+    def __init__(self, message: str, not_found: bool = False) -> None:
+        super().__init__(message)
+        self.not_found = not_found
+
+
+def is_csi_migration_on(csi_node: CSINode | None, plugin: str) -> bool:
+    """isCSIMigrationOn (v1.34): needs a CSINode; GA migrations need nothing more; Portworx
+    needs the plugin in the migrated-plugins annotation; others are not migrated here."""
+    if csi_node is None or not plugin:
+        return False
+    if plugin in (AWS_EBS, GCE_PD, AZURE_DISK, CINDER):
+        return True
+    if plugin == PORTWORX:
+        return plugin in csi_node.migrated_plugins
+    return False
+
+
+def ebs_volume_id(kubernetes_id: str) -> str:
+    """KubernetesVolumeIDToEBSVolumeID: `aws://<zone>/<vol-id>`, `aws:///<vol-id>` or a bare id."""
+    if not kubernetes_id.startswith("aws://"):
+        return kubernetes_id
+    aws_id = urlparse(kubernetes_id).path.strip("/")
+    if not aws_id.startswith("vol-") or "/" in aws_id:
+        raise LimitsError(f"Invalid format for AWS volume ({kubernetes_id})")
+    return aws_id
+
+
+def _gce_region(zones: list[str]) -> str:
+    regions = {z[: z.rfind("-")] for z in zones if "-" in z}
+    if len(regions) != 1 or any("-" not in z for z in zones):
+        raise LimitsError(f"failed to get region from zones: {zones}")
+    return regions.pop()
+
+
+def inline_handle(disk: InlineDisk) -> str:
+    """TranslateInTreeInlineVolumeToCSI's volume handle."""
+    if disk.kind == "awsElasticBlockStore":
+        return ebs_volume_id(disk.ident)
+    if disk.kind == "gcePersistentDisk":
+        return f"projects/{UNSPECIFIED}/zones/{UNSPECIFIED}/disks/{disk.ident}"
+    return disk.ident
+
+
+def pv_handle(pv: PersistentVolume) -> str:
+    """TranslateInTreePVToCSI's volume handle (GCE PD: zonal or regional from the zone labels)."""
+    if pv.volume_source == "awsElasticBlockStore":
+        return ebs_volume_id(pv.volume_id)
+    if pv.volume_source == "gcePersistentDisk":
+        zones_label = pv.labels.get("failure-domain.beta.kubernetes.io/zone") or pv.labels.get(
+            "topology.kubernetes.io/zone", "")
+        zones = zones_label.split("__")
+        if len(zones) == 1 and zones[0]:
+            return f"projects/{UNSPECIFIED}/zones/{zones[0]}/disks/{pv.volume_id}"
+        if len(zones) > 1:
+            return f"projects/{UNSPECIFIED}/regions/{_gce_region(zones)}/disks/{pv.volume_id}"
+        return f"projects/{UNSPECIFIED}/zones/{UNSPECIFIED}/disks/{pv.volume_id}"
+    return pv.volume_id
+
+
+class _Resolver:
+    """filterAttachableVolumes for one kind of CSINode."""
+
+    def __init__(self, storage: StorageIndex, csi_node: CSINode | None) -> None:
+        self.storage = storage
+        self.csi_node = csi_node
+
+    def pod_volumes(self, info: PodInfo, new_pod: bool, result: VolumeMap) -> None:
+        namespace = info.pod.namespace
+        for ref in pod_volumes(info).refs:
+            if ref.kind not in ("pvc", "ephemeral"):
+                if ref.disk is not None:
+                    self._inline(ref.disk, ref.name, result)
+                continue
+            if not ref.claim:
+                raise LimitsError("PersistentVolumeClaim had no name")
+            pvc = self.storage.pvc(namespace, ref.claim)
+            if pvc is None:
+                if new_pod:
+                    raise LimitsError(f"looking up PVC {namespace}/{ref.claim}: {pvc_not_found(ref.claim)}", True)
+                continue  # an existing pod's missing claim is not counted
+            if ref.kind == "ephemeral" and not (pvc.controller_uid is not None and pvc.controller_uid == info.pod.uid):
+                raise LimitsError(f"PVC {pvc.namespace}/{pvc.name} was not created for pod "
+                                  f"{info.pod.namespace}/{info.pod.name} (pod is not owner)")
+            driver, handle = self._claim(pvc)
+            if driver and handle:
+                result[f"{driver}/{handle}"] = driver
+
+    def _inline(self, disk: InlineDisk, volume_name: str, result: VolumeMap) -> None:
+        plugin = PLUGIN_OF_SOURCE.get(disk.kind)
+        if plugin is None or not is_csi_migration_on(self.csi_node, plugin):
+            return
+        try:
+            handle = inline_handle(disk)
+        except LimitsError as err:
+            raise LimitsError(f"converting volume({volume_name}) from inline to csi: "
+                              f"failed to translate Kubernetes ID to EBS Volume ID {err}") from None
+        driver = CSI_DRIVER_OF[plugin]
+        result[f"{driver}/{handle}"] = driver
+
+    def _claim(self, pvc: PersistentVolumeClaim) -> tuple[str, str]:
+        """getCSIDriverInfo: from the bound PV, else from the StorageClass."""
+        if not pvc.volume_name:
+            return self._from_class(pvc)
+        pv = self.storage.pv(pvc.volume_name)
+        if pv is None:
+            return self._from_class(pvc)
+        if pv.volume_source == "csi":
+            return pv.csi_driver, pv.volume_id
+        plugin = PLUGIN_OF_SOURCE.get(pv.volume_source)
+        if plugin is None or not is_csi_migration_on(self.csi_node, plugin):
+            return "", ""
+        try:
+            return CSI_DRIVER_OF[plugin], pv_handle(pv)
+        except LimitsError:
+            return "", ""
+
+    def _from_class(self, pvc: PersistentVolumeClaim) -> tuple[str, str]:
+        """getCSIDriverInfoFromSC: the provisioner (translated when in-tree) and a handle unique
+        to the claim."""
+        class_name = claim_class(pvc)
+        sc = self.storage.classes.get(class_name) if class_name else None
+        if sc is None:
+            return "", ""
+        handle = f"{UNBOUND_VOLUME_PREFIX}-{pvc.namespace}/{pvc.name}"
+        provisioner = sc.provisioner
+        if provisioner in CSI_DRIVER_OF:
+            if not is_csi_migration_on(self.csi_node, provisioner):
+                return "", ""
+            return CSI_DRIVER_OF[provisioner], handle
+        return provisioner, handle
+
+
+def _variant(csi_node: CSINode | None) -> tuple[bool, bool]:
+    """What the resolution depends on: whether there is a CSINode and whether Portworx is migrated."""
+    return csi_node is not None, csi_node is not None and PORTWORX in csi_node.migrated_plugins
+
+
+def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
+    """getVolumeLimits: driver -> allocatable count, from the CSINode only."""
+    if csi_node is None:
+        return {}
+    return {d.name: d.allocatable_count for d in csi_node.drivers if d.allocatable_count is not None}
+
+
+class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
+    name = NAME
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
+        volumes = pod_volumes(pod)
+        if not volumes.uses_claims and not volumes.migratable:
+            return None, SKIP
+        state.write(PRE_FILTER_KEY, {})  # the pod's new volumes per CSINode variant, filled lazily
+        return None, None
+
+    def _new_volumes(self, state: CycleState, pod: PodInfo, storage: StorageIndex,
+                     csi_node: CSINode | None) -> VolumeMap | LimitsError:
+        cache = state.get(PRE_FILTER_KEY)
+        variant = _variant(csi_node)
+        if cache is not None and variant in cache:
+            return cache[variant]
+        result: VolumeMap = {}
+        try:
+            _Resolver(storage, csi_node).pod_volumes(pod, True, result)
+        except LimitsError as err:
+            value: VolumeMap | LimitsError = err
+        else:
+            value = result
+        if cache is not None:
+            cache[variant] = value
+        return value
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if not pod_volumes(pod).has_volumes:
+            return None
+        storage = storage_of(self.handle.snapshot)
+        csi_node = storage.csi_nodes.get(node.name)
+        new = self._new_volumes(state, pod, storage, csi_node)
+        if isinstance(new, LimitsError):
+            code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if new.not_found else Code.ERROR
+            return Status(code, (str(new),))
+        if not new:
+            return None
+        limits = volume_limits(csi_node)
+        if not limits:
+            return None
+        attached: VolumeMap = {}
+        try:
+            for existing in node.pods:
+                attached.update(self._existing_volumes(existing, storage, csi_node))
+        except LimitsError as err:
+            return Status(Code.ERROR, (str(err),))
+        return _check(new, attached, limits)
+
+    def _existing_volumes(self, info: PodInfo, storage: StorageIndex, csi_node: CSINode | None) -> VolumeMap:
+        """An existing pod's attachable volumes, cached on its PodInfo per CSINode variant and
+        storage generation."""
+        if not pod_volumes(info).refs:
+            return {}
+        key = (NAME, id(storage), storage.generation, _variant(csi_node))
+        cached = info.derived.get(NAME)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        result: VolumeMap = {}
+        _Resolver(storage, csi_node).pod_volumes(info, False, result)
+        info.derived[NAME] = (key, result)
+        return result
+
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """kwhatif's sentences: per driver, volumes attached, new and the limit."""
+        storage = storage_of(self.handle.snapshot)
+        csi_node = storage.csi_nodes.get(node.name)
+        new = self._new_volumes(state, pod, storage, csi_node)
+        limits = volume_limits(csi_node)
+        if isinstance(new, LimitsError) or not new or not limits:
+            return []
+        attached: VolumeMap = {}
+        for existing in node.pods:
+            attached.update(self._existing_volumes(existing, storage, csi_node))
+        return [f"{driver}: {used} attached + {want} new, limit {limits[driver]}"
+                for driver, (used, want) in sorted(_counts(new, attached).items()) if driver in limits]
+
+
+def _counts(new: VolumeMap, attached: VolumeMap) -> dict[str, tuple[int, int]]:
+    """Per driver (attached, new), a volume already attached not counted as new."""
+    out: dict[str, list[int]] = {}
+    for unique, driver in attached.items():
+        out.setdefault(driver, [0, 0])[0] += 1
+    for unique, driver in new.items():
+        if unique not in attached:
+            out.setdefault(driver, [0, 0])[1] += 1
+    return {d: (a, n) for d, (a, n) in out.items()}
+
+
+def _check(new: VolumeMap, attached: VolumeMap, limits: dict[str, int]) -> Status | None:
+    for driver, (used, want) in _counts(new, attached).items():
+        if want and driver in limits and used + want > limits[driver]:
+            return Status(Code.UNSCHEDULABLE, (ERR_REASON_MAX_VOLUME_COUNT,))
+    return None

@@ -1,0 +1,192 @@
+"""VolumeBinding: PVC checks in PreFilter, PV node affinity / matching / provisioning per node in
+Filter (§5.9), the binding decision in Reserve. PreScore always skips (§1.3, §6.5: the
+StorageCapacityScoring gate is off), so the plugin never scores.
+
+PreFilter rejections (U&U, in volume order): a missing claim (`persistentvolumeclaim "<claim>"
+not found`, or for a generic ephemeral volume `waiting for ephemeral volume controller to create
+the persistentvolumeclaim "<pod>-<volume>"`), a Lost claim, a claim being deleted, an ephemeral
+claim the pod does not control; then `pod has unbound immediate PersistentVolumeClaims` when a
+claim is neither bound nor WaitForFirstConsumer (a claim pre-bound through `volumeName` counts as
+immediate). Since v1.32 the plugin returns no PreFilterResult node set.
+
+Reserve records the decision for the chosen node in the simulation's storage view (see
+`storage.py`): a claim matched to an available PV becomes bound to it (PV claimRef set, claim
+`volumeName` set and bind-completed, as the PV controller finishes it after PreBind); a claim to be
+provisioned gets `volume.kubernetes.io/selected-node`, so later pods sharing it are held to that
+node. `reservations_for(pod)` and `explain_node` say which PV a claim would bind.
+
+Simplified (kwhatif): CSIStorageCapacity is not modelled (provisioning is assumed to have room),
+VolumeAttachment objects are not read, in-tree PVs are not translated to CSI before their node
+affinity is checked, and PreBind's API round trips are not simulated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kwhatif.api.objects import PersistentVolumeClaim
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import (
+    FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ReservePlugin, ScorePlugin,
+)
+from kwhatif.framework.status import SKIP, Code, Status, unresolvable
+from kwhatif.plugins.volume_binding import binder
+from kwhatif.plugins.volume_binding.binder import (
+    ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE, ERR_REASON_PV_NOT_EXIST,
+    BinderError, PodVolumeClaims, PodVolumeDecisions,
+)
+from kwhatif.plugins.volume_binding.storage import (
+    ANN_SELECTED_NODE, Reservation, StorageIndex, claim_class, pod_volumes, pvc_not_found, storage_of,
+)
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+
+NAME = "VolumeBinding"
+STATE_KEY = NAME
+ERR_REASON_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
+
+__all__ = [
+    "NAME", "VolumeBinding", "ERR_REASON_UNBOUND_IMMEDIATE", "ERR_REASON_NODE_CONFLICT",
+    "ERR_REASON_BIND_CONFLICT", "ERR_REASON_NOT_ENOUGH_SPACE", "ERR_REASON_PV_NOT_EXIST",
+]
+
+
+@dataclass
+class VolumeBindingState:
+    """stateData: the pod's claims and the decisions of each node that passed Filter. Shared, not
+    copied, by CycleState.clone (Go's Clone returns the same pointer)."""
+
+    storage: StorageIndex | None = None
+    claims: PodVolumeClaims | None = None
+    by_node: dict[str, PodVolumeDecisions] = field(default_factory=dict)
+
+
+def owned_by_pod(pvc: PersistentVolumeClaim, info: PodInfo) -> bool:
+    """ephemeral.VolumeIsForPod: same namespace and the pod is the claim's controller."""
+    return pvc.namespace == info.pod.namespace and pvc.controller_uid is not None \
+        and pvc.controller_uid == info.pod.uid
+
+
+def not_owned_message(pvc: PersistentVolumeClaim, info: PodInfo) -> str:
+    return f"PVC {pvc.namespace}/{pvc.name} was not created for pod {info.pod.namespace}/{info.pod.name} (pod is not owner)"
+
+
+def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[PersistentVolumeClaim], str | None]:
+    """podHasPVCs: every claim of the pod in volume order, or the first problem's message."""
+    claims = []
+    namespace = info.pod.namespace
+    for ref in pod_volumes(info).refs:
+        if ref.kind not in ("pvc", "ephemeral"):
+            continue
+        ephemeral = ref.kind == "ephemeral"
+        pvc = storage.pvc(namespace, ref.claim)
+        if pvc is None:
+            if ephemeral:
+                return claims, f'waiting for ephemeral volume controller to create the persistentvolumeclaim "{ref.claim}"'
+            return claims, pvc_not_found(ref.claim)
+        if pvc.phase == "Lost":
+            return claims, f'persistentvolumeclaim "{pvc.name}" bound to non-existent persistentvolume "{pvc.volume_name}"'
+        if pvc.deletion_timestamp is not None:
+            return claims, f'persistentvolumeclaim "{pvc.name}" is being deleted'
+        if ephemeral and not owned_by_pod(pvc, info):
+            return claims, not_owned_message(pvc, info)
+        claims.append(pvc)
+    return claims, None
+
+
+class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin):
+    name = NAME
+
+    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+        super().__init__(args, handle)
+
+    # PreFilter / Filter ---------------------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
+        if not pod_volumes(pod).uses_claims:
+            state.write(STATE_KEY, VolumeBindingState())
+            return None, SKIP
+        storage = storage_of(self.handle.snapshot)
+        claims, problem = lookup_claims(pod, storage)
+        if problem is not None:
+            return None, unresolvable(problem)
+        split = binder.pod_volume_claims(claims, storage)
+        if split.immediate:
+            return None, unresolvable(ERR_REASON_UNBOUND_IMMEDIATE)
+        state.write(STATE_KEY, VolumeBindingState(storage, split))
+        return None, None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        s = state.get(STATE_KEY)
+        if s is None or s.claims is None:
+            return Status(Code.ERROR, ("not found",))
+        try:
+            decisions, reasons = binder.find_pod_volumes(s.claims, node.node, s.storage)
+        except BinderError as err:
+            return Status(Code.ERROR, (str(err),))
+        if reasons:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, tuple(reasons))
+        s.by_node[node.name] = decisions
+        return None
+
+    # PreScore / Score: no scorer without the StorageCapacityScoring gate ----------------------
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        return SKIP
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        return 0
+
+    # Reserve --------------------------------------------------------------------------------
+    def reserve(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:
+        """AssumePodVolumes for the chosen node: bind matched PVs, mark claims to provision."""
+        s = state.get(STATE_KEY)
+        if s is None or s.claims is None or not s.claims.delay:
+            return None  # all claims bound (or none): nothing to assume
+        decisions = s.by_node.get(node_name)
+        if decisions is None:
+            return None
+        for pvc, pv in decisions.static_bindings:
+            s.storage.bind(pod.key, node_name, pvc, pv)
+        for pvc in decisions.dynamic_provisions:
+            sc = s.storage.classes.get(claim_class(pvc))
+            s.storage.select_node(pod.key, node_name, pvc, sc.provisioner if sc is not None else "")
+        return None
+
+    def reservations_for(self, pod_key: str) -> list[Reservation]:
+        """What Reserve decided for a placed pod's unbound claims (empty when nothing was needed)."""
+        return list(storage_of(self.handle.snapshot).reservations.get(pod_key, ()))
+
+    # Explanations ----------------------------------------------------------------------------
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """kwhatif's sentences on this plugin's view of `node` in the attempt whose state is
+        given: which PV each claim is bound to or would bind, or why none fits."""
+        s = state.get(STATE_KEY)
+        if s is None or s.claims is None:
+            return ["the pod uses no PersistentVolumeClaim (PreFilter skipped)"] if NAME in state.skip_filter else []
+        out = []
+        for pvc in s.claims.bound:
+            pv = s.storage.pv(pvc.volume_name)
+            if pv is None:
+                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pvc.volume_name}, which does not exist")
+            elif not binder.node_affinity_matches(pv, node.node):
+                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pv.name}, whose node affinity excludes this node")
+            else:
+                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pv.name}")
+        decisions = s.by_node.get(node.name)
+        if decisions is not None:
+            for pvc, pv in decisions.static_bindings:
+                out.append(f"PersistentVolumeClaim {pvc.key} would be bound to PersistentVolume {pv.name}")
+            for pvc in decisions.dynamic_provisions:
+                sc = s.storage.classes.get(claim_class(pvc))
+                out.append(f"PersistentVolumeClaim {pvc.key} would get a new volume provisioned by "
+                           f"{sc.provisioner if sc else '?'} (StorageClass {claim_class(pvc)})")
+            return out
+        for pvc in s.claims.delay:
+            selected = pvc.annotations.get(ANN_SELECTED_NODE)
+            if selected is not None and selected != node.name:
+                out.append(f"PersistentVolumeClaim {pvc.key} is being provisioned for node {selected}")
+            else:
+                out.append(f"PersistentVolumeClaim {pvc.key} (StorageClass {claim_class(pvc)}) has no available "
+                           "PersistentVolume for this node and its class cannot provision one here")
+        return out
