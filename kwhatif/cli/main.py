@@ -12,11 +12,13 @@ import click
 
 from kwhatif import __version__
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, default_scheduler_config, load_scheduler_config
 from kwhatif.engine import Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.load.cluster import load_cluster, load_objects
 from kwhatif.api.objects import Pod
+from kwhatif.render.config import config_data, config_table
 from kwhatif.render.results import simulation_data
 from kwhatif.render.table import explanation_table, results_table
 from kwhatif.render.writers import to_json, to_yaml
@@ -46,6 +48,9 @@ def _run(action: Callable[[], int]) -> None:
         code = action()
     except InputError as err:
         click.echo(f"kwhatif: error: {err}", err=True)
+        code = Exit.BAD_INPUT
+    except ConfigError as err:  # kube-scheduler's own text, as it would fail at start-up
+        click.echo(str(err), err=True)
         code = Exit.BAD_INPUT
     except (KeyboardInterrupt, BrokenPipeError):
         code = Exit.BAD_INPUT
@@ -79,6 +84,18 @@ cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, requ
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
 now_option = click.option("--now", help="Simulation clock, RFC3339 (default: the current time).")
 quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or warning output.")
+config_option = click.option("--config", "config_file", metavar="FILE",
+                             help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) as kube-scheduler's "
+                                  "--config; invalid files are refused with kube-scheduler's error.")
+
+
+def _scheduler_config(config_file: str | None) -> SchedulerConfig | None:
+    """The --config file, decoded, defaulted and validated (ConfigError otherwise)."""
+    return load_scheduler_config(config_file) if config_file else None
+
+
+def _config_warnings(config: SchedulerConfig | None) -> list[str]:
+    return list(config.warnings) if config else []
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,12 +109,14 @@ def main() -> None:
 @output_option
 @now_option
 @quiet_option
-def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool) -> None:
+@config_option
+def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None) -> None:
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
+        config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
-        sim = simulate(cluster, _now(now))
-        _warn([] if quiet else sim.warnings, quiet)
+        sim = simulate(cluster, _now(now), profiles=config.profiles if config else None)
+        _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim)
     _run(action)
@@ -120,13 +139,16 @@ def _read_pods(paths: Sequence[str]) -> list[Pod]:
 @output_option
 @now_option
 @quiet_option
-def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool) -> None:
+@config_option
+def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
+          config_file: str | None) -> None:
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
+        config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
         pods = _read_pods(pod_files)
-        sim = simulate(cluster, _now(now), new_pods=pods)
-        _warn([] if quiet else sim.warnings, quiet)
+        sim = simulate(cluster, _now(now), new_pods=pods, profiles=config.profiles if config else None)
+        _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim, {p.key for p in pods})
     _run(action)
@@ -139,15 +161,18 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
 @output_option
 @now_option
 @quiet_option
+@config_option
 def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], output: str,
-                now: str | None, quiet: bool) -> None:
+                now: str | None, quiet: bool, config_file: str | None) -> None:
     """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending."""
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
+        config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
         pods = _read_pods(pod_files) if pod_files else []
-        sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}))
-        _warn([] if quiet else sim.warnings, quiet)
+        sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}),
+                       profiles=config.profiles if config else None)
+        _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         result = next((r for r in sim.results if r.pod.key == key), None)
         if result is None:
             raise InputError(f"{key}: not a pending pod of the snapshot (nor of the pods to place)")
@@ -159,4 +184,29 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         else:
             click.echo(explanation_table(exp), nl=False)
         return Exit.ALL_PLACED if result.outcome == "bound" else Exit.NOT_ALL_PLACED
+    _run(action)
+
+
+@main.group(name="config")
+def config_group() -> None:
+    """The scheduler configuration kwhatif schedules with."""
+
+
+@config_group.command(name="show")
+@config_option
+@click.option("-o", "--output", type=click.Choice(("table", "json", "yaml")), default="table", show_default=True)
+def config_show(config_file: str | None, output: str) -> None:
+    """The effective profiles: plugins per extension point in order, score weights, plugin
+    arguments (kube-scheduler's defaults without --config)."""
+    def action() -> int:
+        config = _scheduler_config(config_file) or default_scheduler_config()
+        _warn(config.warnings, False)
+        data = config_data(config)
+        if output == "json":
+            click.echo(to_json(data), nl=False)
+        elif output == "yaml":
+            click.echo(to_yaml(data), nl=False)
+        else:
+            click.echo(config_table(config), nl=False)
+        return Exit.ALL_PLACED
     _run(action)

@@ -11,7 +11,7 @@ from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSc
 from kwhatif.api.selectors import map_matches
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
-from kwhatif.framework.status import SKIP, Status, unresolvable
+from kwhatif.framework.status import SKIP, Status, error, unresolvable
 from kwhatif.plugins.normalize import default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -92,7 +92,13 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         preferred = _preferred_terms(pod.pod)
         if preferred is None:
             return SKIP
-        state.write(_PRE_SCORE_KEY, tuple(t for t in preferred if t.weight != 0))
+        weighted = tuple(t for t in preferred if t.weight != 0)
+        for i, t in enumerate(preferred):
+            if t.weight != 0 and not t.term.valid:  # the scheduler refuses to score with a term it cannot parse
+                return error(f"spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}]"
+                             ".preference: Invalid value: a requirement value is not a valid label value "
+                             "(or a Gt/Lt value is not an integer)")
+        state.write(_PRE_SCORE_KEY, weighted)
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:

@@ -431,3 +431,13 @@ def test_post_filter_runner(specs, code, message, result, ran):
     assert (status.code, status.message) == (code, message)
     assert got_result is result
     assert log == ran
+
+
+def test_the_node_set_result_names_the_plugins_that_restricted_it():
+    """§2 step 5: nodes left out are reported as `node(s) didn't satisfy plugin(s) [<names>]`, so
+    the result carries the contributing plugins (not those that returned all nodes)."""
+    plugins = [FakePreFilter("A", {"n1", "n2"}), FakePreFilter("B"), FakePreFilter("C", {"n2", "n3"})]
+    result, status = framework(pre_filter=plugins).run_pre_filter(CycleState(), POD,
+                                                                  snapshot("n1", "n2", "n3").node_infos)
+    assert status is None
+    assert (result.node_names, tuple(sorted(result.plugins))) == (frozenset({"n2"}), ("A", "C"))

@@ -55,10 +55,17 @@ CASES = [
     pytest.param([make_pod("b", priority=5, creation_timestamp=T1), make_pod("a", priority=5, creation_timestamp=T1)],
                  ["b", "a"],
                  id="equal priority and equal timestamp keep input order, not name order"),
+    # A pod's queue timestamp is when it entered the queue (§3.2); for a snapshot that is its
+    # creation: the conformance references order equal priorities by creationTimestamp, then input
+    # order (../shared/conformance/README.md; t44 "ties broken by creation time").
     pytest.param([make_pod("late", priority=5, creation_timestamp=T2),
                   make_pod("early", priority=5, creation_timestamp=T1)],
-                 ["late", "early"],
-                 id="with equal priority the order is arrival order as the reference prescribes for a batch simulator"),
+                 ["early", "late"],
+                 id="with equal priority the older pod goes first, as in the conformance references"),
+    pytest.param([make_pod("second", priority=5, creation_timestamp=T1),
+                  make_pod("first", priority=5, creation_timestamp=T1)],
+                 ["second", "first"],
+                 id="with equal priority and equal timestamps the order is arrival order"),
     pytest.param([make_pod("low", priority=1, creation_timestamp=T1),
                   make_pod("high", priority=2, creation_timestamp=T2)],
                  ["high", "low"],
