@@ -92,9 +92,11 @@ def simulate(
     new_pods: Sequence[Pod] = (),
     profiles: Sequence[ProfileConfig] | None = None,
     explain: frozenset[str] = frozenset(),
+    fast: bool = True,
 ) -> Simulation:
     """Schedule every pending pod of the cluster plus `new_pods` (pods read from manifests, which
-    go through admission as at creation), one at a time in queue order."""
+    go through admission as at creation), one at a time in queue order. `fast` evaluates plugins
+    over all nodes at once where they can; `fast=False` is the plain per-node path (same results)."""
     warnings = list(cluster.warnings)
     bound = [p for p in cluster.pods if is_bound(p)]
     unknown_nodes = {p.node_name for p in bound} - {n.name for n in cluster.nodes}
@@ -108,7 +110,7 @@ def simulate(
     for profile in profiles or (default_profile(),):
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
-    scheduler = Scheduler(snapshot, frameworks, nominator, now, explain)
+    scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast)
     admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
     admitted += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
     results = scheduler.run(admitted)

@@ -7,10 +7,13 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Status
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 if TYPE_CHECKING:
     from kwhatif.framework.diagnosis import NodeToStatus
@@ -115,6 +118,14 @@ class ScorePlugin(Plugin):
         """Rewrite `scores` (node name → score) in place; plugins without normalization keep them."""
         return None
 
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+                       ) -> tuple[np.ndarray, Status | None]:
+        """NormalizeScore over an array of raw scores (`names` gives each entry's node). By
+        default through `normalize_score`; plugins override it to stay vectorised."""
+        as_dict = dict(zip(names, scores.tolist()))
+        status = self.normalize_score(state, pod, as_dict)
+        return np.fromiter(as_dict.values(), dtype=np.int64, count=len(as_dict)), status
+
 
 class NodeExplainer(ABC):
     """kwhatif's own insight: sentences on why this plugin accepts or rejects a node, computed
@@ -122,6 +133,23 @@ class NodeExplainer(ABC):
 
     @abstractmethod
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]: ...
+
+
+class BatchFilter(ABC):
+    """A Filter that can judge many nodes at once from the node table (the fast path). It must
+    agree exactly with `filter()` node by node; the equivalence tests run both paths."""
+
+    @abstractmethod
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        """(a bool mask over `rows` of the nodes rejected, their statuses in row order)."""
+
+
+class BatchScore(ABC):
+    """A Score plugin that scores many nodes at once; must equal `score()` node by node."""
+
+    @abstractmethod
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray: ...
 
 
 class ReservePlugin(Plugin):

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
+
+import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import (
-    MAX_NODE_SCORE, FilterPlugin, NodeExplainer, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin,
+    MAX_NODE_SCORE, BatchFilter, BatchScore, FilterPlugin, NodeExplainer, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin,
     PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin,
 )
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 
 class Nominator(Protocol):
@@ -37,12 +41,40 @@ class PluginSet:
     weights: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass
 class Scores:
-    """Weighted normalized scores per node and plugin, and the totals (§6.0 step 5)."""
+    """Weighted normalized scores per plugin over the feasible nodes, and the totals (§6.0
+    step 5). Held as arrays; the per-node dictionaries are built only when asked for."""
 
-    by_node: dict[str, dict[str, int]] = field(default_factory=dict)
-    totals: dict[str, int] = field(default_factory=dict)
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.per_plugin: dict[str, np.ndarray] = {}
+        self.total = np.zeros(len(names), dtype=np.int64)
+
+    def add(self, plugin: str, weighted: np.ndarray) -> None:
+        self.per_plugin[plugin] = weighted
+        self.total += weighted
+
+    def top(self) -> list[str]:
+        """Every node sharing the highest total, sorted by name."""
+        if not self.names:
+            return []
+        best = self.total.max()
+        return sorted(self.names[i] for i in np.flatnonzero(self.total == best))
+
+    @cached_property
+    def by_node(self) -> dict[str, dict[str, int]]:
+        columns = {p: a.tolist() for p, a in self.per_plugin.items()}
+        return {name: {p: col[i] for p, col in columns.items()} for i, name in enumerate(self.names)}
+
+    @cached_property
+    def totals(self) -> dict[str, int]:
+        return dict(zip(self.names, self.total.tolist()))
+
+
+def _normalizes(plugin: ScorePlugin) -> bool:
+    """Whether the plugin has a NormalizeScore (the base class's is a no-op)."""
+    cls = type(plugin)
+    return cls.normalize_score is not ScorePlugin.normalize_score or cls.normalize_rows is not ScorePlugin.normalize_rows
 
 
 def _node_set_message(contributors: list[str]) -> str:
@@ -139,6 +171,51 @@ class Framework:
                 return status.with_plugin(pl.name)
         return None
 
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], table: NodeTable
+                     ) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
+        """Filter many nodes at once (the fast path): each node still meets the plugins in order
+        and stops at its first rejection, but a plugin that can judge all nodes from the node
+        table does so in one step. Nodes with nominated pods that matter take the per-node path."""
+        priority = pod.pod.effective_priority
+        rejected: list[tuple[NodeInfo, Status]] = []
+        passed: set[str] = set()
+        batch_nodes = []
+        for node in nodes:
+            if any(p.key != pod.key and p.pod.effective_priority >= priority
+                   for p in self.nominator.nominated_for(node.name)):
+                status = self.run_filter_with_nominated(state, pod, node)
+                if status is None:
+                    passed.add(node.name)
+                else:
+                    rejected.append((node, status))
+            else:
+                batch_nodes.append(node)
+        rows = np.fromiter((table.index[n.name] for n in batch_nodes), dtype=np.int64, count=len(batch_nodes))
+        infos = table.infos
+        for pl in self.plugins.filter:
+            if not rows.size:
+                break
+            if pl.name in state.skip_filter:
+                continue
+            if isinstance(pl, BatchFilter):
+                fails, statuses = pl.filter_rows(state, pod, table, rows)
+            else:
+                statuses = [pl.filter(state, pod, infos[r]) for r in rows.tolist()]
+                fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in statuses),
+                                    dtype=bool, count=len(statuses))
+                statuses = [st for st in statuses if st is not None and st.code != Code.SUCCESS]
+            stamped: dict[int, Status] = {}
+            for row, status in zip(rows[fails].tolist(), statuses):
+                if not status.is_rejected:
+                    raise SchedulingError(f'running "{pl.name}" filter plugin: {status.message}')
+                mark = stamped.get(id(status))
+                if mark is None:
+                    mark = stamped[id(status)] = status.with_plugin(pl.name)
+                rejected.append((infos[row], mark))
+            rows = rows[~fails]
+        passed.update(table.names[r] for r in rows.tolist())
+        return [n for n in nodes if n.name in passed], rejected
+
     def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         """§2.1: with nominated pods of priority ≥ the pod's added, then again without them."""
         priority = pod.pod.effective_priority
@@ -169,24 +246,31 @@ class Framework:
                 continue
             raise SchedulingError(f'running PreScore plugin "{pl.name}": {status.message}')
 
-    def run_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Scores:
-        """Score, NormalizeScore, range check and weighting over the feasible nodes."""
-        scores = Scores({n.name: {} for n in nodes}, {n.name: 0 for n in nodes})
+    def run_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                  table: NodeTable | None = None) -> Scores:
+        """Score, NormalizeScore, range check and weighting over the feasible nodes. With a node
+        table, plugins that can score all nodes at once do so (the fast path)."""
+        names = [n.name for n in nodes]
+        scores = Scores(names)
+        rows = np.fromiter((table.index[n] for n in names), dtype=np.int64, count=len(names)) \
+            if table is not None else None
         for pl in self.plugins.score:
             if pl.name in state.skip_score:
                 continue
-            raw = {n.name: pl.score(state, pod, n) for n in nodes}
-            status = pl.normalize_score(state, pod, raw)
-            if status is not None and status.code != Code.SUCCESS:
-                raise SchedulingError(f'running Normalize on Score plugins: {status.message}')
-            weight = self.plugins.weights.get(pl.name, 1)
-            for node_name, value in raw.items():
-                if not 0 <= value <= MAX_NODE_SCORE:
-                    raise SchedulingError(
-                        f'plugin "{pl.name}" returns an invalid score {value}, it should in the range of '
-                        f'[0, {MAX_NODE_SCORE}] after normalizing')
-                scores.by_node[node_name][pl.name] = value * weight
-                scores.totals[node_name] += value * weight
+            if rows is not None and isinstance(pl, BatchScore):
+                raw = pl.score_rows(state, pod, table, rows)
+            else:
+                raw = np.fromiter((pl.score(state, pod, n) for n in nodes), dtype=np.int64, count=len(nodes))
+            if _normalizes(pl):
+                raw, status = pl.normalize_rows(state, pod, names, raw)
+                if status is not None and status.code != Code.SUCCESS:
+                    raise SchedulingError(f'running Normalize on Score plugins: {status.message}')
+            bad = np.flatnonzero((raw < 0) | (raw > MAX_NODE_SCORE))
+            if bad.size:
+                raise SchedulingError(
+                    f'plugin "{pl.name}" returns an invalid score {int(raw[bad[0]])}, it should in the range of '
+                    f'[0, {MAX_NODE_SCORE}] after normalizing')
+            scores.add(pl.name, raw * self.plugins.weights.get(pl.name, 1))
         return scores
 
     # PostFilter -----------------------------------------------------------------------------

@@ -107,8 +107,9 @@ class Scheduler:
     """Schedules pending pods on a snapshot, committing each placement before the next pod."""
 
     def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: Nominator,
-                 now: str, explain: frozenset[str] = frozenset()) -> None:
+                 now: str, explain: frozenset[str] = frozenset(), fast: bool = True) -> None:
         self.snapshot = snapshot
+        self.fast = fast
         self.profiles = profiles
         self.nominator = nominator
         self.now = now
@@ -253,14 +254,19 @@ class Scheduler:
         if pre_result is not None and pre_result.node_names is not None:
             nodes = [self.snapshot.by_name[n] for n in sorted(pre_result.node_names) if n in self.snapshot.by_name]
             statuses.absent = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(pre_result.plugins))}]")
-        feasible = []
-        for node in nodes:
-            status = fwk.run_filter_with_nominated(state, pod, node)
-            if status is None:
-                feasible.append(node)
-            else:
-                statuses.set(node.name, status)
-                attempt.diagnosis.unschedulable_plugins.add(status.plugin)
+        if self.fast:
+            feasible, rejected = fwk.filter_nodes(state, pod, nodes, self.snapshot.table)
+        else:
+            feasible, rejected = [], []
+            for node in nodes:
+                status = fwk.run_filter_with_nominated(state, pod, node)
+                if status is None:
+                    feasible.append(node)
+                else:
+                    rejected.append((node, status))
+        for node, status in rejected:
+            statuses.set(node.name, status)
+            attempt.diagnosis.unschedulable_plugins.add(status.plugin)
         for node in feasible:
             statuses.statuses.pop(node.name, None)
         return feasible
@@ -272,7 +278,7 @@ class Scheduler:
         attempt.scored_by_scheduler = len(feasible) > 1
         try:
             fwk.run_pre_score(state, pod, feasible)
-            attempt.scores = fwk.run_score(state, pod, feasible)
+            attempt.scores = fwk.run_score(state, pod, feasible, self.snapshot.table if self.fast else None)
         except SchedulingError:
             if attempt.scored_by_scheduler:
                 raise
@@ -280,8 +286,7 @@ class Scheduler:
         if len(feasible) == 1:
             attempt.tied_nodes = [feasible[0].name]
         else:
-            top = max(attempt.scores.totals.values())
-            attempt.tied_nodes = sorted(n for n, t in attempt.scores.totals.items() if t == top)
+            attempt.tied_nodes = attempt.scores.top()
         attempt.node = attempt.tied_nodes[0]
         attempt.outcome = BOUND
         return attempt

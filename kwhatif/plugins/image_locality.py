@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import MAX_NODE_SCORE, ScorePlugin
+import numpy as np
+
+from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, ScorePlugin
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "ImageLocality"
 MB = 1024 * 1024
@@ -26,26 +30,38 @@ def pod_images(pod: Pod) -> list[str]:
     return [normalized_image_name(c.image) for c in pod.init_containers + pod.containers]
 
 
-def calculate_priority(sum_scores: int, num_containers: int) -> int:
+def calculate_priority(sum_scores: np.ndarray, num_containers: int) -> np.ndarray:
     """Clamp into [23 MB, 1000 MB × containers] and scale to 0-100."""
     max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
-    clamped = min(max(sum_scores, MIN_THRESHOLD), max_threshold)
+    clamped = np.minimum(np.maximum(sum_scores, MIN_THRESHOLD), max_threshold)
     return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
 
-class ImageLocality(ScorePlugin):
+def _image_scores(pod: PodInfo, snapshot: Snapshot) -> list[tuple[str, int]]:
+    """Per container image of the pod: its spread-scaled size, trunc(size × numNodes / total)."""
+    cached = pod.derived.get(NAME)
+    if cached is None or cached[0] is not snapshot:
+        scored = []
+        for image in pod_images(pod.pod):
+            summary = snapshot.images.get(image)
+            size = int(summary.size * (summary.num_nodes / snapshot.num_nodes)) if summary else 0
+            scored.append((image, size))
+        cached = pod.derived[NAME] = (snapshot, scored)
+    return cached[1]
+
+
+class ImageLocality(ScorePlugin, BatchScore):
     name = NAME
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        snapshot = self.handle.snapshot
-        total_nodes = snapshot.num_nodes
         own = {name for image in node.node.images for name in image.names}
-        images = pod.derived.get(NAME)
-        if images is None:
-            images = pod.derived[NAME] = pod_images(pod.pod)
-        total = 0
-        for image in images:
-            if image in own:
-                summary = snapshot.images[image]
-                total += int(summary.size * (summary.num_nodes / total_nodes))
-        return calculate_priority(total, len(images))
+        scored = _image_scores(pod, self.handle.snapshot)
+        total = sum(size for image, size in scored if image in own)
+        return int(calculate_priority(np.array([total], dtype=np.int64), len(scored))[0])
+
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        total = np.zeros(rows.size, dtype=np.int64)
+        for image, size in _image_scores(pod, self.handle.snapshot):
+            if size:
+                total += table.has_image(image)[rows] * size
+        return calculate_priority(total, len(_image_scores(pod, self.handle.snapshot)))

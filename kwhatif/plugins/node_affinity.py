@@ -1,23 +1,34 @@
 """NodeAffinity: nodeSelector and required node affinity filter (§5.4); preferred terms score (§6.3).
 
 PreFilter also turns `matchFields metadata.name In [...]` terms into a node-name set, which is
-how DaemonSet pods end up evaluated on their one node."""
+how DaemonSet pods end up evaluated on their one node.
+
+The plugin argument `addedAffinity` (NodeAffinityArgs, §1.4) applies a profile-wide node affinity
+to every pod: its required terms are checked first, with their own reason; its preferred terms
+add to the score."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm
 from kwhatif.api.selectors import map_matches
+from kwhatif.config.args import added_affinity
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
+from kwhatif.framework.interfaces import (
+    FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+)
 from kwhatif.framework.status import SKIP, Status, error, unresolvable
-from kwhatif.plugins.normalize import default_normalize_score
+from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 
 NAME = "NodeAffinity"
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
+ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
 _PRE_SCORE_KEY = "PreScore" + NAME
 
@@ -66,10 +77,17 @@ def _preferred_terms(pod: Pod) -> tuple[PreferredSchedulingTerm, ...] | None:
 class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
 
+    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+        super().__init__(args, handle)
+        added = added_affinity(self.args)
+        # None when unset; a required selector without terms is set and admits no node.
+        self.added_required: NodeSelector | None = added.required
+        self.added_preferred: tuple[PreferredSchedulingTerm, ...] | None = added.preferred
+
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
         required = required_node_affinity(pod)
-        if required.required is None and pod.pod.node_selector is None:
+        if required.required is None and self.added_required is None and pod.pod.node_selector is None:
             return None, SKIP
         if required.required is None or not required.required.terms:
             return None, None
@@ -84,14 +102,17 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         return PreFilterResult(frozenset(union)), None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if self.added_required is not None and not self.added_required.matches(node.node.labels, node.name):
+            return unresolvable(ERR_REASON_ENFORCED)
         if required_node_affinity(pod).matches(node):
             return None
         return unresolvable(ERR_REASON_POD)
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         preferred = _preferred_terms(pod.pod)
-        if preferred is None:
+        if preferred is None and self.added_preferred is None:
             return SKIP
+        preferred = preferred or ()
         weighted = tuple(t for t in preferred if t.weight != 0)
         for i, t in enumerate(preferred):
             if t.weight != 0 and not t.term.valid:  # the scheduler refuses to score with a term it cannot parse
@@ -103,8 +124,13 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         labels, name = node.node.labels, node.name
-        return sum(t.weight for t in state.read(_PRE_SCORE_KEY) if t.term.matches(labels, name))
+        terms = (self.added_preferred or ()) + state.read(_PRE_SCORE_KEY)
+        return sum(t.weight for t in terms if t.term.matches(labels, name))
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         default_normalize_score(scores, reverse=False)
         return None
+
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+                       ) -> tuple[np.ndarray, Status | None]:
+        return default_normalize_rows(scores, reverse=False), None

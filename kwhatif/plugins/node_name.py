@@ -3,20 +3,34 @@
 from __future__ import annotations
 
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin
+import numpy as np
+
+from kwhatif.framework.interfaces import BatchFilter, FilterPlugin
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeName"
 ERR_REASON = "node(s) didn't match the requested node name"
 
 
-class NodeName(FilterPlugin):
+_REJECTED = unresolvable(ERR_REASON)
+
+
+class NodeName(FilterPlugin, BatchFilter):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         wanted = pod.pod.node_name
         if not wanted or wanted == node.name:
             return None
-        return unresolvable(ERR_REASON)
+        return _REJECTED
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        wanted = pod.pod.node_name
+        if not wanted:
+            return np.zeros(rows.size, dtype=bool), []
+        fails = rows != table.index.get(wanted, -1)
+        return fails, [_REJECTED] * int(fails.sum())

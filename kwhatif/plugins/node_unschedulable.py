@@ -4,20 +4,33 @@ from __future__ import annotations
 
 from kwhatif.api.objects import Taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin
+import numpy as np
+
+from kwhatif.framework.interfaces import BatchFilter, FilterPlugin
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeUnschedulable"
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 _UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
 
 
-class NodeUnschedulable(FilterPlugin):
+_REJECTED = unresolvable(ERR_REASON_UNSCHEDULABLE)
+
+
+class NodeUnschedulable(FilterPlugin, BatchFilter):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         if not node.node.unschedulable or tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
             return None
-        return unresolvable(ERR_REASON_UNSCHEDULABLE)
+        return _REJECTED
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        if tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
+            return np.zeros(rows.size, dtype=bool), []
+        fails = table.unschedulable[rows]
+        return fails, [_REJECTED] * int(fails.sum())

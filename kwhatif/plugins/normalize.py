@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 
 
@@ -17,3 +19,12 @@ def default_normalize_score(scores: dict[str, int], reverse: bool) -> None:
     for name, raw in scores.items():
         value = MAX_NODE_SCORE * raw // top
         scores[name] = MAX_NODE_SCORE - value if reverse else value
+
+
+def default_normalize_rows(scores: np.ndarray, reverse: bool) -> np.ndarray:
+    """`default_normalize_score` over an array (the same integer arithmetic)."""
+    top = int(scores.max()) if scores.size else 0
+    if top == 0:
+        return np.full_like(scores, MAX_NODE_SCORE) if reverse else scores
+    value = MAX_NODE_SCORE * scores // top
+    return MAX_NODE_SCORE - value if reverse else value

@@ -1,15 +1,21 @@
 """TaintToleration: untolerated NoSchedule/NoExecute taints reject (§5.3); untolerated
-PreferNoSchedule taints lower the score (§6.2)."""
+PreferNoSchedule taints lower the score (§6.2).
+
+Both depend only on the node's taints, so the fast path judges each distinct taint set once and
+broadcasts the verdict to the nodes that carry it."""
 
 from __future__ import annotations
 
-from kwhatif.api.objects import Toleration, tolerates
+import numpy as np
+
+from kwhatif.api.objects import Taint, Toleration, tolerates
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreScorePlugin, ScorePlugin
+from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import Status, unresolvable
-from kwhatif.plugins.normalize import default_normalize_score
+from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "TaintToleration"
 _PRE_SCORE_KEY = "PreScore" + NAME
@@ -19,15 +25,30 @@ def untolerated_taint_reason(key: str, value: str) -> str:
     return f"node(s) had untolerated taint {{{key}: {value}}}"
 
 
-class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
+def _first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Status | None:
+    for taint in taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+            return unresolvable(untolerated_taint_reason(taint.key, taint.value))
+    return None
+
+
+def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
+    return sum(1 for t in taints if t.effect == "PreferNoSchedule" and not tolerates(tolerations, t))
+
+
+class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        tolerations = pod.pod.tolerations
-        for taint in node.node.taints:
-            if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
-                return unresolvable(untolerated_taint_reason(taint.key, taint.value))
-        return None
+        return _first_untolerated(node.node.taints, pod.pod.tolerations)
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        verdicts = [_first_untolerated(taints, pod.pod.tolerations) for taints in table.taint_sets]
+        bad = np.array([v is not None for v in verdicts], dtype=bool)
+        groups = table.taint_group[rows]
+        fails = bad[groups]
+        return fails, [verdicts[g] for g in groups[fails].tolist()]
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         """Only tolerations with an empty or PreferNoSchedule effect count for scoring."""
@@ -37,10 +58,17 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        return _intolerable_preferred(node.node.taints, state.read(_PRE_SCORE_KEY))
+
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         tolerations = state.read(_PRE_SCORE_KEY)
-        return sum(1 for t in node.node.taints
-                   if t.effect == "PreferNoSchedule" and not tolerates(tolerations, t))
+        per_group = np.array([_intolerable_preferred(t, tolerations) for t in table.taint_sets], dtype=np.int64)
+        return per_group[table.taint_group[rows]]
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         default_normalize_score(scores, reverse=True)
         return None
+
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+                       ) -> tuple[np.ndarray, Status | None]:
+        return default_normalize_rows(scores, reverse=True), None

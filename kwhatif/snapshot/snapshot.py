@@ -8,6 +8,7 @@ from kwhatif.api.objects import Node, Pod
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 _REGION_LABELS = ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region")
 _ZONE_LABELS = ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone")
@@ -72,6 +73,7 @@ class Snapshot:
     node_infos: list[NodeInfo]
     by_name: dict[str, NodeInfo]
     images: dict[str, ImageSummary]
+    table: NodeTable
     placed: dict[str, str] = field(default_factory=dict)
     pod_infos: dict[str, PodInfo] = field(default_factory=dict)
     generation: int = 0
@@ -79,9 +81,12 @@ class Snapshot:
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
-        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes))
+        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable([]))
         for pod in bound:
-            snap.assume(PodInfo.of(pod), pod.node_name)
+            snap.by_name[pod.node_name].add_pod(PodInfo.of(pod))
+            snap.placed[pod.key] = pod.node_name
+        snap.pod_infos = {i.key: i for info in infos for i in info.pods}
+        snap.table = NodeTable(infos)
         return snap
 
     @property
@@ -89,10 +94,12 @@ class Snapshot:
         return len(self.node_infos)
 
     def assume(self, info: PodInfo, node_name: str) -> None:
-        """Add a pod to a node (binding, or a pod found bound in the dump)."""
-        self.by_name[node_name].add_pod(info)
+        """Add a pod to a node (binding a pending pod)."""
+        node = self.by_name[node_name]
+        node.add_pod(info)
         self.placed[info.key] = node_name
         self.pod_infos[info.key] = info
+        self.table.refresh(self.table.index[node_name])
         self.generation += 1
 
     def forget(self, key: str) -> PodInfo | None:
@@ -102,4 +109,6 @@ class Snapshot:
             return None
         self.pod_infos.pop(key, None)
         self.generation += 1
-        return self.by_name[node_name].remove_pod(key)
+        removed = self.by_name[node_name].remove_pod(key)
+        self.table.refresh(self.table.index[node_name])
+        return removed

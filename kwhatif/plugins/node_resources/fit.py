@@ -6,20 +6,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from kwhatif.api.resources import Resources, pod_requests
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
 )
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, allocatable_and_requested, pod_request_vector,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
 )
 from kwhatif.plugins.node_resources.strategies import (
     Scorer, least_allocated, most_allocated, requested_to_capacity_ratio,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeResourcesFit"
 TOO_MANY_PODS = "Too many pods"
@@ -112,7 +115,8 @@ def describe_shortfall(s: Shortfall) -> str:
     return text + f" (short by {_amount(s.resource, s.requested - free)})"
 
 
-class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, NodeExplainer):
+class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
+                       NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -145,8 +149,59 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         request = state.get(_PRE_SCORE_KEY) or pod_request_vector(pod, self.resources, use_requested=False)
-        allocs, reqs = allocatable_and_requested(node, self.resources, request, use_requested=False)
+        allocs, reqs = node_pairs(node, self.resources, request, use_requested=False)
+        return int(self.scorer(reqs, allocs)[0])
+
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        request = state.read(_PRE_SCORE_KEY)
+        allocs, reqs = table_pairs(table, rows, self.resources, request, use_requested=False)
         return self.scorer(reqs, allocs)
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        """§5.6 over many nodes: each failing check sets a bit; nodes with the same bits share
+        one Status (reasons in the scheduler's order)."""
+        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        checks = self._checks(request, table, rows)
+        bits = np.zeros(rows.size, dtype=np.int64)
+        unresolvable = np.zeros(rows.size, dtype=bool)
+        for i, (_, fails, alone_too_big) in enumerate(checks):
+            bits |= fails.astype(np.int64) << i
+            unresolvable |= fails & alone_too_big
+        failed = bits != 0
+        cache: dict[tuple[int, bool], Status] = {}
+        statuses = []
+        for b, u in zip(bits[failed].tolist(), unresolvable[failed].tolist()):
+            status = cache.get((b, u))
+            if status is None:
+                reasons = tuple(checks[i][0] for i in range(len(checks)) if b >> i & 1)
+                status = cache[(b, u)] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if u else Code.UNSCHEDULABLE,
+                                                reasons)
+            statuses.append(status)
+        return failed, statuses
+
+    def _checks(self, request: Resources, table: NodeTable, rows: np.ndarray
+                ) -> list[tuple[str, np.ndarray, np.ndarray]]:
+        """(reason, failing rows, rows where the request alone exceeds allocatable) per check,
+        in the order of `shortfalls`."""
+        never = np.zeros(rows.size, dtype=bool)
+        checks = [(TOO_MANY_PODS, table.num_pods[rows] + 1 > table.allowed_pods[rows], never)]
+        if request.is_zero():
+            return checks
+        for name, want, alloc, used in (("cpu", request.milli_cpu, table.alloc_cpu, table.req_cpu),
+                                        ("memory", request.memory, table.alloc_mem, table.req_mem),
+                                        ("ephemeral-storage", request.ephemeral_storage, table.alloc_eph,
+                                         table.req_eph)):
+            if want > 0:
+                have = alloc[rows]
+                checks.append((insufficient(name), want > have - used[rows], want > have))
+        for name, want in sorted(request.scalars.items()):
+            if want == 0 or _is_ignored(name, self.ignored, self.ignored_groups):
+                continue
+            alloc, used = table.scalar(name)
+            have = alloc[rows]
+            checks.append((insufficient(name), want > have - used[rows], want > have))
+        return checks
 
 
 def fit_request(pod: PodInfo) -> Resources:

@@ -1,17 +1,20 @@
 """The shared allocation helper behind every resource scoring strategy (§6.4, §6.9).
 
-For each configured resource it pairs the node's allocatable with what would be requested after
-placing the pod; strategies only turn those pairs into a score."""
+For each configured resource it pairs the nodes' allocatable with what would be requested after
+placing the pod, as arrays over nodes; strategies only turn those pairs into scores."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from kwhatif.api.quantity import milli_value, value
 from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,7 @@ class ResourceSpec:
 
 
 DEFAULT_RESOURCES = (ResourceSpec(CPU, 1), ResourceSpec(MEMORY, 1))
+Pairs = tuple[list[np.ndarray], list[np.ndarray]]
 
 
 def pod_request_vector(pod: PodInfo, resources: tuple[ResourceSpec, ...], use_requested: bool) -> tuple[int, ...]:
@@ -36,16 +40,38 @@ def _to_int(name: str, q: Fraction) -> int:
     return milli_value(q) if name == CPU else value(q)
 
 
-def allocatable_and_requested(
-    node: NodeInfo, resources: tuple[ResourceSpec, ...], pod_request: tuple[int, ...], use_requested: bool
-) -> tuple[list[int], list[int]]:
-    """(allocatable, requested-after-placement) per resource; (0, 0) marks a resource to skip:
-    a scalar the pod does not request, or one the node does not advertise."""
+def table_pairs(table: NodeTable, rows: np.ndarray, resources: tuple[ResourceSpec, ...],
+                pod_request: tuple[int, ...], use_requested: bool) -> Pairs:
+    """(allocatable, requested-after-placement) per resource over the given rows; allocatable 0
+    marks a resource to skip on a node: a scalar the pod does not request, or one the node does
+    not advertise. cpu and memory count the non-zero aggregates unless `use_requested`."""
+    allocs, reqs = [], []
+    for spec, pod_req in zip(resources, pod_request):
+        name = spec.name
+        if pod_req == 0 and is_scalar_resource(name):
+            alloc = used = np.zeros(rows.size, dtype=np.int64)
+        elif name == CPU:
+            alloc, used = table.alloc_cpu[rows], (table.req_cpu if use_requested else table.nz_cpu)[rows]
+        elif name == MEMORY:
+            alloc, used = table.alloc_mem[rows], (table.req_mem if use_requested else table.nz_mem)[rows]
+        elif name == EPHEMERAL:
+            alloc, used = table.alloc_eph[rows], table.req_eph[rows]
+        else:
+            scalar_alloc, scalar_req = table.scalar(name)
+            alloc, used = scalar_alloc[rows], scalar_req[rows]
+        allocs.append(alloc)
+        reqs.append(np.where(alloc != 0, used + pod_req, 0))
+    return allocs, reqs
+
+
+def node_pairs(node: NodeInfo, resources: tuple[ResourceSpec, ...], pod_request: tuple[int, ...],
+               use_requested: bool) -> Pairs:
+    """The same pairs for one node from its NodeInfo (the per-node path)."""
     allocs, reqs = [], []
     for spec, pod_req in zip(resources, pod_request):
         alloc, req = _pair(node, spec.name, pod_req, use_requested)
-        allocs.append(alloc)
-        reqs.append(req if alloc else 0)
+        allocs.append(np.array([alloc], dtype=np.int64))
+        reqs.append(np.array([req if alloc else 0], dtype=np.int64))
     return allocs, reqs
 
 

@@ -1,42 +1,44 @@
 """NodeResourcesFit scoring strategies (§6.4): LeastAllocated, MostAllocated,
-RequestedToCapacityRatio. Each maps (requested, allocatable) per resource to a node score."""
+RequestedToCapacityRatio. Each maps, per resource, arrays of requested-after-placement and
+allocatable over nodes to node scores — one node or thousands at once, with Go's integer
+arithmetic (every division here has a non-negative numerator except on the shape's falling
+segments, where Go truncates toward zero)."""
 
 from __future__ import annotations
 
-import math
 from typing import Callable, Sequence
+
+import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.plugins.node_resources.resource_allocation import ResourceSpec
 
-Scorer = Callable[[Sequence[int], Sequence[int]], int]
+Scorer = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], np.ndarray]
 MAX_CUSTOM_PRIORITY_SCORE = 10
 
 
-def _weighted_average(resources: tuple[ResourceSpec, ...], per_resource: Callable[[int, int], int]) -> Scorer:
-    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
-        total = weights = 0
+def _weighted_average(resources: tuple[ResourceSpec, ...],
+                      per_resource: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Scorer:
+    """(Σ s_r × w_r) div (Σ w_r) over the resources the node has (allocatable ≠ 0)."""
+    def score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+        total = np.zeros(len(allocatable[0]), dtype=np.int64)
+        weights = np.zeros_like(total)
         for spec, req, alloc in zip(resources, requested, allocatable):
-            if alloc == 0:
-                continue
-            total += per_resource(req, alloc) * spec.weight
-            weights += spec.weight
-        return total // weights if weights else 0
+            present = alloc != 0
+            total += np.where(present, per_resource(req, np.where(present, alloc, 1)) * spec.weight, 0)
+            weights += np.where(present, spec.weight, 0)
+        return np.where(weights > 0, total // np.maximum(weights, 1), 0)
     return score
 
 
-def least_requested_score(requested: int, capacity: int) -> int:
+def least_requested_score(requested: np.ndarray, capacity: np.ndarray) -> np.ndarray:
     """((capacity − requested) × 100) div capacity; 0 when over capacity."""
-    if capacity == 0 or requested > capacity:
-        return 0
-    return (capacity - requested) * MAX_NODE_SCORE // capacity
+    return np.where(requested > capacity, 0, (capacity - requested) * MAX_NODE_SCORE // capacity)
 
 
-def most_requested_score(requested: int, capacity: int) -> int:
+def most_requested_score(requested: np.ndarray, capacity: np.ndarray) -> np.ndarray:
     """(min(requested, capacity) × 100) div capacity."""
-    if capacity == 0:
-        return 0
-    return min(requested, capacity) * MAX_NODE_SCORE // capacity
+    return np.minimum(requested, capacity) * MAX_NODE_SCORE // capacity
 
 
 def least_allocated(resources: tuple[ResourceSpec, ...]) -> Scorer:
@@ -47,23 +49,35 @@ def most_allocated(resources: tuple[ResourceSpec, ...]) -> Scorer:
     return _weighted_average(resources, most_requested_score)
 
 
-def _go_div(a: int, b: int) -> int:
+def _go_div(a: np.ndarray, b: int) -> np.ndarray:
     """Go integer division truncates toward zero (the shape's falling segments go negative)."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
+    return np.sign(a) * (np.abs(a) // abs(b)) * (1 if b > 0 else -1)
 
 
-def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[int], int]:
-    """The piecewise-linear function through the shape points (scores already scaled ×10)."""
-    def f(p: int) -> int:
+def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[np.ndarray], np.ndarray]:
+    """The piecewise-linear function through the shape points (scores already scaled ×10): the
+    first point with p ≤ u_k decides; past the last point, its score."""
+    def f(p: np.ndarray) -> np.ndarray:
+        p = np.asarray(p, dtype=np.int64)
+        out = np.full_like(p, shape[-1][1])
+        decided = np.zeros(p.shape, dtype=bool)
         for i, (u, s) in enumerate(shape):
-            if p <= u:
-                if i == 0:
-                    return shape[0][1]
+            here = (p <= u) & ~decided
+            if i == 0:
+                value = np.full_like(p, shape[0][1])
+            else:
                 u0, s0 = shape[i - 1]
-                return s0 + _go_div((s - s0) * (p - u0), u - u0)
-        return shape[-1][1]
+                value = s0 + _go_div((s - s0) * (p - u0), u - u0)
+            out = np.where(here, value, out)
+            decided |= here
+        return out
     return f
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """Go `math.Round` for x ≥ 0 (`floor(x + 0.5)` is off for 0.49999999999999994)."""
+    f = np.floor(x)
+    return (f + (x - f >= 0.5)).astype(np.int64)
 
 
 def requested_to_capacity_ratio(resources: tuple[ResourceSpec, ...], shape: Sequence[tuple[int, int]]) -> Scorer:
@@ -71,18 +85,17 @@ def requested_to_capacity_ratio(resources: tuple[ResourceSpec, ...], shape: Sequ
     score is positive enter the weighted mean, which is rounded half away from zero."""
     f = broken_linear([(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape])
 
-    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
-        total = weights = 0
+    def score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+        total = np.zeros(len(allocatable[0]), dtype=np.int64)
+        weights = np.zeros_like(total)
         for spec, req, alloc in zip(resources, requested, allocatable):
-            if alloc == 0:
-                continue
-            utilization = req * MAX_NODE_SCORE // alloc if req <= alloc else MAX_NODE_SCORE
+            present = alloc != 0
+            safe = np.where(present, alloc, 1)
+            utilization = np.where(req <= alloc, req * MAX_NODE_SCORE // safe, MAX_NODE_SCORE)
             rs = f(utilization)
-            if rs > 0:
-                total += rs * spec.weight
-                weights += spec.weight
-        if weights == 0:
-            return 0
-        x = total / weights
-        return int(math.floor(x) + 1 if x - math.floor(x) >= 0.5 else math.floor(x))
+            counted = present & (rs > 0)
+            total += np.where(counted, rs * spec.weight, 0)
+            weights += np.where(counted, spec.weight, 0)
+        mean = total / np.maximum(weights, 1)
+        return np.where(weights > 0, round_half_away(mean), 0)
     return score

@@ -1,0 +1,91 @@
+"""Columnar node state: one row per node (in node order), so that Filter and Score plugins can
+evaluate every node in one vectorised step instead of one Python call per node.
+
+The table mirrors the NodeInfo aggregates; `Snapshot.assume` / `forget` refresh the one row that
+changed, so keeping it current costs O(1) per placement. Taint sets are interned: plugins that
+depend only on taints evaluate each distinct set once and broadcast the verdict by `taint_group`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from kwhatif.api.objects import Taint
+from kwhatif.snapshot.node_info import NodeInfo
+
+
+class NodeTable:
+    def __init__(self, infos: Sequence[NodeInfo]) -> None:
+        n = len(infos)
+        self.infos = list(infos)
+        self.names = [i.name for i in infos]
+        self.index = {name: row for row, name in enumerate(self.names)}
+        self.alloc_cpu = np.array([i.allocatable.milli_cpu for i in infos], dtype=np.int64)
+        self.alloc_mem = np.array([i.allocatable.memory for i in infos], dtype=np.int64)
+        self.alloc_eph = np.array([i.allocatable.ephemeral_storage for i in infos], dtype=np.int64)
+        self.allowed_pods = np.array([i.allowed_pods for i in infos], dtype=np.int64)
+        self.req_cpu = np.zeros(n, dtype=np.int64)
+        self.req_mem = np.zeros(n, dtype=np.int64)
+        self.req_eph = np.zeros(n, dtype=np.int64)
+        self.nz_cpu = np.zeros(n, dtype=np.int64)
+        self.nz_mem = np.zeros(n, dtype=np.int64)
+        self.num_pods = np.zeros(n, dtype=np.int64)
+        self.unschedulable = np.array([i.node.unschedulable for i in infos], dtype=bool)
+        self._scalar_alloc: dict[str, np.ndarray] = {}
+        self._scalar_req: dict[str, np.ndarray] = {}
+        self.taint_sets: list[tuple[Taint, ...]] = []
+        groups: dict[tuple[Taint, ...], int] = {}
+        self.taint_group = np.array([groups.setdefault(i.node.taints, len(groups)) for i in infos], dtype=np.int64)
+        self.taint_sets = list(groups)
+        self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
+        self._images: dict[str, np.ndarray] = {}
+        for row in range(n):
+            self.refresh(row)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def refresh(self, row: int) -> None:
+        """Copy one node's aggregates into its row (after a pod was added or removed)."""
+        info = self.infos[row]
+        req = info.requested
+        self.req_cpu[row] = req.milli_cpu
+        self.req_mem[row] = req.memory
+        self.req_eph[row] = req.ephemeral_storage
+        self.nz_cpu[row] = info.non_zero_cpu
+        self.nz_mem[row] = info.non_zero_mem
+        self.num_pods[row] = len(info.pods)
+        for name, arr in self._scalar_req.items():
+            arr[row] = req.scalars.get(name, 0)
+
+    def scalar(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(allocatable, requested) of a scalar resource for every node (0 where absent)."""
+        if name not in self._scalar_alloc:
+            self._scalar_alloc[name] = np.array([i.allocatable.scalars.get(name, 0) for i in self.infos], dtype=np.int64)
+            self._scalar_req[name] = np.array([i.requested.scalars.get(name, 0) for i in self.infos], dtype=np.int64)
+        return self._scalar_alloc[name], self._scalar_req[name]
+
+    def has_scalar(self, name: str) -> np.ndarray:
+        """Whether each node advertises the scalar resource at all (scoring skips it otherwise)."""
+        return np.array([name in i.allocatable.scalars for i in self.infos], dtype=bool)
+
+    def domains(self, key: str) -> tuple[np.ndarray, list[str]]:
+        """Per node the id of its value for label `key` (-1 when the node lacks the label), and
+        the values by id. Node labels never change during a run, so this is built once per key."""
+        found = self._label_columns.get(key)
+        if found is None:
+            values: dict[str, int] = {}
+            ids = np.array([values.setdefault(i.node.labels[key], len(values)) if key in i.node.labels else -1
+                            for i in self.infos], dtype=np.int64)
+            found = self._label_columns[key] = (ids, list(values))
+        return found
+
+    def has_image(self, name: str) -> np.ndarray:
+        """Whether each node lists the image name in its status.images."""
+        found = self._images.get(name)
+        if found is None:
+            found = self._images[name] = np.array(
+                [any(name in image.names for image in i.node.images) for i in self.infos], dtype=bool)
+        return found
