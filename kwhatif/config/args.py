@@ -259,7 +259,7 @@ def parse_duration(text: str) -> int:
         rest = rest[len(number) + len(unit):]
     if total > 2**63 - 1:
         raise DurationError(f"time: invalid duration {quoted}")
-    return sign * int(round(total))
+    return sign * round(total)
 
 
 def format_duration(ns: int) -> str:
@@ -339,7 +339,8 @@ class Raw:
 INT32, INT64 = Scalar("int32", "int32"), Scalar("int64", "int64")
 STRING, BOOL = Scalar("string", "string"), Scalar("bool", "bool")
 FLOAT32 = Scalar("float", "float32")
-DURATION = Scalar("duration", "v1.Duration")
+DURATION = Scalar("duration", "v1.Duration")  # metav1.Duration: null fails to parse ("")
+OPTIONAL_DURATION = Scalar("duration", "*v1.Duration")  # *metav1.Duration: null is nil
 
 
 def _named(go: str) -> Scalar:
@@ -368,7 +369,7 @@ ARG_SCHEMAS: dict[str, Struct] = {
     "DefaultPreemption": Struct("DefaultPreemptionArgs", "v1.DefaultPreemptionArgs", {
         **TYPE_META, "minCandidateNodesPercentage": INT32, "minCandidateNodesAbsolute": INT32}),
     "DynamicResources": Struct("DynamicResourcesArgs", "v1.DynamicResourcesArgs", {
-        **TYPE_META, "filterTimeout": DURATION, "bindingTimeout": DURATION}),
+        **TYPE_META, "filterTimeout": OPTIONAL_DURATION, "bindingTimeout": OPTIONAL_DURATION}),
     "InterPodAffinity": Struct("InterPodAffinityArgs", "v1.InterPodAffinityArgs", {
         **TYPE_META, "hardPodAffinityWeight": INT32, "ignorePreferredTermsOfExistingPods": BOOL}),
     "NodeAffinity": Struct("NodeAffinityArgs", "v1.NodeAffinityArgs", {

@@ -443,7 +443,7 @@ def _default_leader_election(raw: Mapping[str, Any]) -> dict[str, Any]:
 def _defaulted_profiles(config: Mapping[str, Any]) -> list[_Profile]:
     raw_profiles = list(config.get("profiles") or [{}])
     profiles = []
-    for i, raw in enumerate(raw_profiles):
+    for raw in raw_profiles:
         name = raw.get("schedulerName")
         if name is None and len(raw_profiles) == 1:
             name = DEFAULT_SCHEDULER_NAME

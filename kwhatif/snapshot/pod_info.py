@@ -33,6 +33,38 @@ def has_required_anti_affinity(pod: Pod) -> bool:
     return aff is not None and aff.pod_anti_affinity is not None and bool(aff.pod_anti_affinity.required)
 
 
+_VECTORS: dict[tuple, tuple[Resources, int, int]] = {}
+_MAX_VECTORS = 65536
+
+
+def _resource_signature(pod: Pod) -> tuple | None:
+    """Everything the request vectors depend on, or None when status resources are involved
+    (in-place resize: computed for the pod alone)."""
+    for status in pod.container_statuses + pod.init_container_statuses:
+        if status.requests is not None or status.allocated is not None:
+            return None
+    return (
+        tuple((tuple(c.requests.items()), c.restart_policy) for c in pod.containers),
+        tuple((tuple(c.requests.items()), c.restart_policy) for c in pod.init_containers),
+        tuple(pod.overhead.items()) if pod.overhead else None,
+        tuple(pod.pod_requests.items()) if pod.pod_requests else None,
+    )
+
+
+def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
+    """(requests, non-zero cpu, non-zero memory). Replicas share their template's resources, so
+    a dump of 150,000 pods has a few hundred distinct vectors: they are computed once each. The
+    shared Resources objects are never mutated."""
+    key = _resource_signature(pod)
+    found = _VECTORS.get(key) if key is not None else None
+    if found is None:
+        cpu, mem = non_zero_requests(pod, use_status=True)
+        found = (Resources.from_list(pod_requests(pod, use_status=True)), cpu, mem)
+        if key is not None and len(_VECTORS) < _MAX_VECTORS:
+            _VECTORS[key] = found
+    return found
+
+
 @dataclass(eq=False, slots=True)
 class PodInfo:
     """A pod with its integer request vectors. `derived` holds per-plugin precomputation (e.g.
@@ -50,10 +82,10 @@ class PodInfo:
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
         """Aggregates use status resources of pods already running (§4.7)."""
-        cpu, mem = non_zero_requests(pod, use_status=True)
+        requests, cpu, mem = _request_vectors(pod)
         return cls(
             pod=pod,
-            requests=Resources.from_list(pod_requests(pod, use_status=True)),
+            requests=requests,
             non_zero_cpu=cpu,
             non_zero_mem=mem,
             host_ports=wanted_host_ports(pod),
