@@ -8,6 +8,7 @@ from kwhatif.api.objects import Node, Pod
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.groups import PodGroups
 from kwhatif.snapshot.table import NodeTable
 
 _REGION_LABELS = ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region")
@@ -74,6 +75,7 @@ class Snapshot:
     by_name: dict[str, NodeInfo]
     images: dict[str, ImageSummary]
     table: NodeTable
+    groups: PodGroups
     placed: dict[str, str] = field(default_factory=dict)
     pod_infos: dict[str, PodInfo] = field(default_factory=dict)
     generation: int = 0
@@ -81,12 +83,17 @@ class Snapshot:
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
-        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable([]))
+        table = NodeTable(infos)
+        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), table,
+                   PodGroups(len(infos)))
         for pod in bound:
-            snap.by_name[pod.node_name].add_pod(PodInfo.of(pod))
+            info = PodInfo.of(pod)
+            snap.by_name[pod.node_name].add_pod(info)
             snap.placed[pod.key] = pod.node_name
-        snap.pod_infos = {i.key: i for info in infos for i in info.pods}
-        snap.table = NodeTable(infos)
+            snap.pod_infos[pod.key] = info
+            snap.groups.change(info, table.index[pod.node_name], 1)
+        for row in range(len(table)):
+            table.refresh(row)
         return snap
 
     @property
@@ -99,7 +106,9 @@ class Snapshot:
         node.add_pod(info)
         self.placed[info.key] = node_name
         self.pod_infos[info.key] = info
-        self.table.refresh(self.table.index[node_name])
+        row = self.table.index[node_name]
+        self.table.refresh(row)
+        self.groups.change(info, row, 1)
         self.generation += 1
 
     def forget(self, key: str) -> PodInfo | None:
@@ -110,5 +119,8 @@ class Snapshot:
         self.pod_infos.pop(key, None)
         self.generation += 1
         removed = self.by_name[node_name].remove_pod(key)
-        self.table.refresh(self.table.index[node_name])
+        row = self.table.index[node_name]
+        self.table.refresh(row)
+        if removed is not None:
+            self.groups.change(removed, row, -1)
         return removed

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 from kwhatif.plugins.pod_topology_spread.common import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, NAME, PRE_FILTER_STATE_KEY,
-    PRE_SCORE_STATE_KEY, PodConstraints, PodCounter, pod_constraints, resolve_args,
+    PRE_SCORE_STATE_KEY, PodConstraints, pod_constraints, resolve_args,
 )
 from kwhatif.plugins.pod_topology_spread.filtering import (
     PreFilterState, compute_pre_filter_state, explain_filter, filter_node, read_state, update_with_pod,
 )
 from kwhatif.plugins.pod_topology_spread.scoring import (
-    PreScoreState, compute_pre_score_state, normalize, score_node,
+    PreScoreState, compute_pre_score_state, normalize, normalize_rows, score_node, score_rows,
 )
 
 __all__ = [
@@ -52,13 +55,12 @@ class _Extensions(PreFilterExtensions):
         return None
 
 
-class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, NodeExplainer):
+class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, BatchScore, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
         super().__init__(args, handle)
         self.default_constraints, self.system_defaulted = resolve_args(self.args)
-        self._counter = PodCounter()
         self._extensions = _Extensions()
 
     def _constraints(self, pod: PodInfo) -> PodConstraints:
@@ -71,7 +73,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         constraints = self._constraints(pod).hard
         if not constraints:
             return None, SKIP
-        state.write(PRE_FILTER_STATE_KEY, compute_pre_filter_state(pod, constraints, nodes, self._counter))
+        state.write(PRE_FILTER_STATE_KEY, compute_pre_filter_state(pod, constraints, self.handle.snapshot))
         return None, None
 
     def pre_filter_extensions(self) -> PreFilterExtensions:
@@ -95,11 +97,21 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         # defaults a node without a zone label still gets hostname spreading.
         require_all = bool(pod.pod.topology_spread_constraints) or not self.system_defaulted
         state.write(PRE_SCORE_STATE_KEY, compute_pre_score_state(
-            pod, constraints, nodes, all_nodes, require_all, self._counter))
+            pod, constraints, nodes, self.handle.snapshot, require_all))
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return score_node(state.read(PRE_SCORE_STATE_KEY), node, self._counter)
+        return score_node(state.read(PRE_SCORE_STATE_KEY), self.handle.snapshot.table, node)
+
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        return score_rows(state.read(PRE_SCORE_STATE_KEY), table, rows)
+
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+                       ) -> tuple[np.ndarray, Status | None]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return scores, error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        return normalize_rows(s, names, scores), None
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         s = state.get(PRE_SCORE_STATE_KEY)

@@ -16,9 +16,12 @@ from typing import Any, Callable, Mapping
 
 from kwhatif.api.objects import Pod, TopologySpreadConstraint, tolerates
 from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
+import numpy as np
+
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "PodTopologySpread"
 
@@ -238,50 +241,57 @@ def node_has_all_keys(labels: Labels, constraints: list[Constraint]) -> bool:
     return True
 
 
-# Counting matching pods on a node -------------------------------------------------------------
+# Counting over all nodes at once ----------------------------------------------------------------
 
-# Per node: namespace → [(labels, number of non-terminating pods with exactly these labels)].
-NodeGroups = dict[str, list[tuple[Labels, int]]]
+def inclusion_masks(pod: Pod, constraints: list[Constraint], table: NodeTable, rows: np.ndarray) -> list[np.ndarray]:
+    """`matchNodeInclusionPolicies` for every row and constraint: the node affinity check is done
+    per node only when some constraint honours it and the pod has node affinity or a selector;
+    the taint check once per distinct taint set."""
+    ones = np.ones(rows.size, dtype=bool)
+    affinity_ok = taints_ok = ones
+    if any(c.node_affinity_policy == HONOR for c in constraints) and _has_required_node_affinity(pod):
+        infos = table.infos
+        affinity_ok = np.fromiter(
+            (required_node_affinity_matches(pod, infos[r].node.labels, infos[r].name) for r in rows.tolist()),
+            dtype=bool, count=rows.size)
+    if any(c.node_taints_policy == HONOR for c in constraints):
+        per_group = np.array([not _untolerated(pod, taints) for taints in table.taint_sets], dtype=bool)
+        taints_ok = per_group[table.taint_group[rows]]
+    return [(affinity_ok | (c.node_affinity_policy != HONOR)) & (taints_ok | (c.node_taints_policy != HONOR))
+            for c in constraints]
 
 
-_MAX_CACHED_NODES = 16384  # beyond this, the cache mostly holds node infos of old snapshots
+def _has_required_node_affinity(pod: Pod) -> bool:
+    aff = pod.affinity
+    return bool(pod.node_selector) or (
+        aff is not None and aff.node_affinity is not None and aff.node_affinity.required is not None)
 
 
-class PodCounter:
-    """`countPodsMatchSelector` over a node's pods: same namespace, no deletionTimestamp,
-    selector match (0 for an empty selector). The pods of a node are indexed by namespace and
-    label set; the index is kept per NodeInfo object and rebuilt when its generation changes."""
+def _untolerated(pod: Pod, taints: tuple) -> bool:
+    for taint in taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(pod.tolerations, taint):
+            return True
+    return False
 
-    def __init__(self) -> None:
-        self._cache: dict[int, tuple[NodeInfo, int, NodeGroups]] = {}
 
-    def groups(self, node: NodeInfo) -> NodeGroups:
-        entry = self._cache.get(id(node))
-        if entry is not None and entry[0] is node and entry[1] == node.generation:
-            return entry[2]
-        if entry is None and len(self._cache) >= _MAX_CACHED_NODES:
-            self._cache.clear()
-        grouped: dict[str, dict[tuple, tuple[Labels, int]]] = {}
-        for info in node.pods:
-            pod = info.pod
-            if pod.deletion_timestamp is not None:  # bypass terminating pods (upstream #87621)
-                continue
-            by_labels = grouped.setdefault(pod.namespace, {})
-            key = tuple(sorted(pod.labels.items()))
-            seen = by_labels.get(key)
-            by_labels[key] = (pod.labels, 1) if seen is None else (seen[0], seen[1] + 1)
-        groups: NodeGroups = {ns: list(d.values()) for ns, d in grouped.items()}
-        self._cache[id(node)] = (node, node.generation, groups)
-        return groups
+def has_all_keys(table: NodeTable, rows: np.ndarray, constraints: list[Constraint]) -> np.ndarray:
+    """`nodeLabelsMatchSpreadConstraints` for every row."""
+    ok = np.ones(rows.size, dtype=bool)
+    for c in constraints:
+        ok &= table.domains(c.topology_key)[0][rows] >= 0
+    return ok
 
-    def count(self, node: NodeInfo, constraint: Constraint, namespace: str) -> int:
-        if constraint.counts_nothing:
-            return 0
-        entries = self.groups(node).get(namespace)
-        if not entries:
-            return 0
-        matches = constraint.matches
-        return sum(n for labels, n in entries if matches(labels))
+
+def matching_counts(snapshot: Snapshot, constraint: Constraint, namespace: str) -> np.ndarray:
+    """`countPodsMatchSelector` for every node row: same namespace, not terminating, selector
+    match — and 0 everywhere for an empty selector (the quirk of §5.11 step 3)."""
+    if constraint.counts_nothing:
+        return np.zeros(len(snapshot.table), dtype=np.int64)
+    return snapshot.groups.counts(namespace, constraint.matches)
+
+
+def node_rows(table: NodeTable, nodes: list[NodeInfo]) -> np.ndarray:
+    return np.fromiter((table.index[n.name] for n in nodes), dtype=np.int64, count=len(nodes))
 
 
 # Per-pod cache ---------------------------------------------------------------------------------

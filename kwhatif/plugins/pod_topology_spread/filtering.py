@@ -12,14 +12,17 @@ constraint has fewer domains than `minDomains`.
 
 from __future__ import annotations
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Status, error, unresolvable, unschedulable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.plugins.pod_topology_spread.common import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, PRE_FILTER_STATE_KEY, Constraint,
-    NodeInclusion, PodCounter, node_has_all_keys,
+    NodeInclusion, has_all_keys, inclusion_masks, matching_counts, node_has_all_keys,
 )
+from kwhatif.snapshot.snapshot import Snapshot
 
 MAX_INT32 = 2147483647
 
@@ -88,42 +91,26 @@ class PreFilterState:
         return self.paths[i].n0
 
 
-def compute_pre_filter_state(
-    pod: PodInfo, constraints: list[Constraint], nodes: list[NodeInfo], counter: PodCounter,
-) -> PreFilterState:
+def compute_pre_filter_state(pod: PodInfo, constraints: list[Constraint], snapshot: Snapshot) -> PreFilterState:
     """`calPreFilterState`: over all nodes having every topology key, each constraint whose
-    inclusion policies pass creates the node's domain and adds the node's matching pods."""
-    namespace = pod.pod.namespace
-    counts: list[dict[str, int]] = [{} for _ in constraints]
-    inclusion = NodeInclusion(pod.pod, constraints)
-    keys = [c.topology_key for c in constraints]
-    counting = [not c.counts_nothing for c in constraints]
-    for node in nodes:
-        labels = node.node.labels
-        if not node_has_all_keys(labels, constraints):
-            continue
-        included = inclusion.per_constraint(node, constraints)
-        entries = None
-        for i, c in enumerate(constraints):
-            if not included[i]:
-                continue
-            n = 0
-            if counting[i]:
-                if entries is None:
-                    entries = counter.groups(node).get(namespace, ())
-                if entries:
-                    matches = c.matches
-                    for pod_labels, k in entries:
-                        if matches(pod_labels):
-                            n += k
-            domain = counts[i]
-            value = labels[keys[i]]
-            domain[value] = domain.get(value, 0) + n
+    inclusion policies pass creates the node's domain and adds the node's matching pods —
+    evaluated for all nodes at once from the node table and the pod groups."""
+    table = snapshot.table
+    rows = np.arange(len(table), dtype=np.int64)
+    eligible = has_all_keys(table, rows, constraints)
+    included = inclusion_masks(pod.pod, constraints, table, rows)
+    counts: list[dict[str, int]] = []
     paths = []
-    for domain in counts:
+    for c, inc in zip(constraints, included):
+        ids, values = table.domains(c.topology_key)
+        take = eligible & inc
+        per_node = matching_counts(snapshot, c, pod.pod.namespace)
+        sums = np.bincount(ids[take], weights=per_node[take], minlength=len(values))
+        domain = {values[d]: int(sums[d]) for d in np.unique(ids[take]).tolist()}
         p = CriticalPaths()
         for value, num in domain.items():
             p.update(value, num)
+        counts.append(domain)
         paths.append(p)
     self_match = [1 if c.matches(pod.pod.labels) else 0 for c in constraints]
     return PreFilterState(constraints, counts, paths, self_match)

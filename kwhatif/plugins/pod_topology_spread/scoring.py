@@ -16,27 +16,33 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
+from kwhatif.plugins.pod_topology_spread.common import (
+    LABEL_HOSTNAME, Constraint, has_all_keys, inclusion_masks, matching_counts, node_rows,
+)
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
-from kwhatif.plugins.pod_topology_spread.common import (
-    LABEL_HOSTNAME, Constraint, NodeInclusion, PodCounter, node_has_all_keys,
-)
+from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 
 class PreScoreState:
-    """Soft constraints, ignored nodes, per-domain counts of the non-hostname constraints and the
-    normalizing weights. Not modified after PreScore, so a clone is the same object (as upstream)."""
+    """Soft constraints, ignored nodes, per-domain counts of the non-hostname constraints, the
+    normalizing weights, and per node row the matching pods for hostname constraints. Not
+    modified after PreScore, so a clone is the same object (as upstream)."""
 
-    __slots__ = ("constraints", "ignored", "counts", "weights", "namespace")
+    __slots__ = ("constraints", "ignored", "counts", "weights", "namespace", "per_row")
 
     def __init__(self, constraints: list[Constraint], ignored: set[str], counts: list[dict[str, int]],
-                 weights: list[float], namespace: str) -> None:
+                 weights: list[float], namespace: str, per_row: list[np.ndarray]) -> None:
         self.constraints = constraints
         self.ignored = ignored
         self.counts = counts
         self.weights = weights
         self.namespace = namespace
+        self.per_row = per_row  # per constraint: the count each node row contributes to its score
 
     def clone(self) -> PreScoreState:
         return self
@@ -53,76 +59,92 @@ def topology_normalizing_weight(size: int) -> float:
     return math.log(float(size + 2))
 
 
+def _value_ids(table: NodeTable, key: str) -> tuple[np.ndarray, list[str]]:
+    """Domain ids where a missing label reads as the value "" (Go's `node.Labels[key]`)."""
+    ids, values = table.domains(key)
+    if "" in values:
+        empty = values.index("")
+        names = values
+    else:
+        empty = len(values)
+        names = values + [""]
+    return np.where(ids < 0, empty, ids), names
+
+
 def compute_pre_score_state(
-    pod: PodInfo, constraints: list[Constraint], feasible: list[NodeInfo], all_nodes: list[NodeInfo],
-    require_all: bool, counter: PodCounter,
+    pod: PodInfo, constraints: list[Constraint], feasible: list[NodeInfo], snapshot: Snapshot, require_all: bool,
 ) -> PreScoreState:
     """`initPreScoreState` over the feasible nodes, then the counts over all nodes."""
-    ignored: set[str] = set()
-    counts: list[dict[str, int]] = [{} for _ in constraints]
-    for node in feasible:
-        labels = node.node.labels
-        if require_all and not node_has_all_keys(labels, constraints):
-            ignored.add(node.name)
-            continue
-        for i, c in enumerate(constraints):
-            if c.topology_key != LABEL_HOSTNAME:  # per-node counts are taken at Score time
-                counts[i].setdefault(labels.get(c.topology_key, ""), 0)
-    weights = []
-    for i, c in enumerate(constraints):
-        size = len(feasible) - len(ignored) if c.topology_key == LABEL_HOSTNAME else len(counts[i])
-        weights.append(topology_normalizing_weight(size))
-
+    table = snapshot.table
+    frows = node_rows(table, feasible)
+    dropped = ~has_all_keys(table, frows, constraints) if require_all else np.zeros(frows.size, dtype=bool)
+    ignored = {feasible[i].name for i in np.flatnonzero(dropped).tolist()}
+    kept = frows[~dropped]
+    all_rows = np.arange(len(table), dtype=np.int64)
+    eligible = has_all_keys(table, all_rows, constraints) if require_all else np.ones(len(table), dtype=bool)
+    included = inclusion_masks(pod.pod, constraints, table, all_rows)
     namespace = pod.pod.namespace
-    inclusion = NodeInclusion(pod.pod, constraints)
-    wanted = [i for i, c in enumerate(constraints) if c.topology_key != LABEL_HOSTNAME]
-    if wanted:
-        for node in all_nodes:
-            labels = node.node.labels
-            if require_all and not node_has_all_keys(labels, constraints):
-                continue
-            included = None
-            for i in wanted:
-                c = constraints[i]
-                domain = counts[i]
-                value = labels.get(c.topology_key, "")
-                if value not in domain:  # no candidate node in this domain
-                    continue
-                if included is None:
-                    included = inclusion.per_constraint(node, constraints)
-                if not included[i]:
-                    continue
-                domain[value] += counter.count(node, c, namespace)
-    return PreScoreState(constraints, ignored, counts, weights, namespace)
-
-
-def score_node(s: PreScoreState, node: NodeInfo, counter: PodCounter) -> int:
-    """`Score`: 0 for an ignored node; else the rounded weighted sum over the keys it has."""
-    if node.name in s.ignored:
-        return 0
-    labels = node.node.labels
-    score = 0.0
-    for i, c in enumerate(s.constraints):
-        value = labels.get(c.topology_key)
-        if value is None:
+    counts: list[dict[str, int]] = []
+    weights: list[float] = []
+    per_row: list[np.ndarray] = []
+    for c, inc in zip(constraints, included):
+        matched = matching_counts(snapshot, c, namespace)
+        if c.topology_key == LABEL_HOSTNAME:  # per-node counts, taken at Score time upstream
+            counts.append({})
+            weights.append(topology_normalizing_weight(len(feasible) - len(ignored)))
+            per_row.append(matched)
             continue
-        if c.topology_key == LABEL_HOSTNAME:
-            cnt = counter.count(node, c, s.namespace)
-        else:
-            cnt = s.counts[i].get(value, 0)
-        score += float(cnt) * s.weights[i] + float(c.max_skew - 1)
-    return round_half_away(score)
+        ids, names = _value_ids(table, c.topology_key)
+        wanted = np.zeros(len(names), dtype=bool)
+        wanted[np.unique(ids[kept])] = True
+        take = eligible & inc & wanted[ids]
+        sums = np.bincount(ids[take], weights=matched[take], minlength=len(names)).astype(np.int64)
+        domain = {names[d]: int(sums[d]) for d in np.flatnonzero(wanted).tolist()}
+        counts.append(domain)
+        weights.append(topology_normalizing_weight(len(domain)))
+        by_value = np.zeros(len(names), dtype=np.int64)
+        for value, n in domain.items():
+            by_value[names.index(value)] = n
+        per_row.append(by_value[ids])
+    return PreScoreState(constraints, ignored, counts, weights, namespace, per_row)
+
+
+def score_rows(s: PreScoreState, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+    """`Score` for many nodes: 0 for ignored ones, else the rounded weighted sum over the keys
+    each node has — float operations in Go's order, constraint by constraint."""
+    score = np.zeros(rows.size, dtype=np.float64)
+    for i, c in enumerate(s.constraints):
+        has_key = table.domains(c.topology_key)[0][rows] >= 0
+        term = s.per_row[i][rows].astype(np.float64) * s.weights[i] + float(c.max_skew - 1)
+        score = score + np.where(has_key, term, 0.0)
+    floor = np.floor(score)
+    raw = (floor + (score - floor >= 0.5)).astype(np.int64)
+    if s.ignored:
+        names = table.names
+        raw[[names[r] in s.ignored for r in rows.tolist()]] = 0
+    return raw
+
+
+def score_node(s: PreScoreState, table: NodeTable, node: NodeInfo) -> int:
+    """`Score` for one node (the per-node path)."""
+    return int(score_rows(s, table, np.array([table.index[node.name]], dtype=np.int64))[0])
 
 
 def normalize(s: PreScoreState, scores: dict[str, int]) -> None:
     """`NormalizeScore` in place: min/max over non-ignored nodes; ignored nodes get 0."""
-    valid = [v for name, v in scores.items() if name not in s.ignored]
-    min_score = min(valid) if valid else 0
-    max_score = max(valid) if valid else 0
-    for name, raw in scores.items():
-        if name in s.ignored:
-            scores[name] = 0
-        elif max_score == 0:
-            scores[name] = MAX_NODE_SCORE
-        else:
-            scores[name] = MAX_NODE_SCORE * (max_score + min_score - raw) // max_score
+    names = list(scores)
+    normalized = normalize_rows(s, names, np.array([scores[n] for n in names], dtype=np.int64))
+    scores.update(zip(names, normalized.tolist()))
+
+
+def normalize_rows(s: PreScoreState, names: list[str], raw: np.ndarray) -> np.ndarray:
+    ignored = np.array([n in s.ignored for n in names], dtype=bool)
+    valid = raw[~ignored]
+    lo = int(valid.min()) if valid.size else 0
+    hi = int(valid.max()) if valid.size else 0
+    if hi == 0:
+        out = np.full_like(raw, MAX_NODE_SCORE)
+    else:
+        out = MAX_NODE_SCORE * (hi + lo - raw) // hi
+    out[ignored] = 0
+    return out

@@ -1,0 +1,73 @@
+"""Bound pods grouped by namespace and label set, with the number of such pods per node.
+
+Selectors (topology spread, pod affinity) only look at a pod's namespace and labels, and replicas
+share both, so a selector is evaluated once per distinct label set instead of once per pod; the
+per-node counts come back as an array over node-table rows. Kept current by the snapshot on every
+assume/forget."""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import numpy as np
+
+from kwhatif.snapshot.pod_info import PodInfo
+
+Labels = Mapping[str, str]
+
+
+class Group:
+    """Pods with one (namespace, labels, terminating) combination: how many on each node row."""
+
+    __slots__ = ("labels", "terminating", "per_row", "_arrays")
+
+    def __init__(self, labels: Labels, terminating: bool) -> None:
+        self.labels = labels
+        self.terminating = terminating
+        self.per_row: dict[int, int] = {}
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+
+    def change(self, row: int, delta: int) -> None:
+        n = self.per_row.get(row, 0) + delta
+        if n:
+            self.per_row[row] = n
+        else:
+            self.per_row.pop(row, None)
+        self._arrays = None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, counts), built once per change."""
+        if self._arrays is None:
+            rows = np.fromiter(self.per_row.keys(), dtype=np.int64, count=len(self.per_row))
+            counts = np.fromiter(self.per_row.values(), dtype=np.int64, count=len(self.per_row))
+            self._arrays = (rows, counts)
+        return self._arrays
+
+
+class PodGroups:
+    def __init__(self, num_rows: int) -> None:
+        self.num_rows = num_rows
+        self.by_namespace: dict[str, dict[tuple, Group]] = {}
+
+    def change(self, info: PodInfo, row: int, delta: int) -> None:
+        pod = info.pod
+        terminating = pod.deletion_timestamp is not None
+        key = (tuple(sorted(pod.labels.items())), terminating)
+        groups = self.by_namespace.setdefault(pod.namespace, {})
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = Group(pod.labels, terminating)
+        group.change(row, delta)
+
+    def groups(self, namespace: str) -> list[Group]:
+        return list(self.by_namespace.get(namespace, {}).values())
+
+    def counts(self, namespace: str, matches: Callable[[Labels], bool], terminating: bool = False) -> np.ndarray:
+        """Per node row, the pods of `namespace` whose labels match (terminating pods only when
+        asked: spread counting skips them, affinity counts them)."""
+        total = np.zeros(self.num_rows, dtype=np.int64)
+        for group in self.by_namespace.get(namespace, {}).values():
+            if (terminating or not group.terminating) and group.per_row and matches(group.labels):
+                rows, counts = group.arrays()
+                np.add.at(total, rows, counts)
+        return total
