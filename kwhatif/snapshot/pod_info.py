@@ -37,18 +37,24 @@ _VECTORS: dict[tuple, tuple[Resources, int, int]] = {}
 _MAX_VECTORS = 65536
 
 
-def _resource_signature(pod: Pod) -> tuple | None:
-    """Everything the request vectors depend on, or None when status resources are involved
-    (in-place resize: computed for the pod alone)."""
-    for status in pod.container_statuses + pod.init_container_statuses:
-        if status.requests is not None or status.allocated is not None:
-            return None
-    return (
-        tuple((tuple(c.requests.items()), c.restart_policy) for c in pod.containers),
-        tuple((tuple(c.requests.items()), c.restart_policy) for c in pod.init_containers),
+def _status_signature(statuses: tuple) -> tuple:
+    return tuple((st.name, tuple(st.requests.items()) if st.requests is not None else None,
+                  tuple(st.allocated.items()) if st.allocated is not None else None) for st in statuses)
+
+
+def _resource_signature(pod: Pod) -> tuple:
+    """Everything the request vectors depend on (§4.2-4.7), hashable."""
+    signature: tuple = (
+        tuple((c.name, tuple(c.requests.items()), c.restart_policy) for c in pod.containers),
+        tuple((c.name, tuple(c.requests.items()), c.restart_policy) for c in pod.init_containers),
         tuple(pod.overhead.items()) if pod.overhead else None,
         tuple(pod.pod_requests.items()) if pod.pod_requests else None,
     )
+    if pod.container_statuses or pod.init_container_statuses:
+        resize = tuple((c.type, c.reason) for c in pod.conditions if c.type == "PodResizePending")
+        signature += (_status_signature(pod.container_statuses), _status_signature(pod.init_container_statuses),
+                      resize)
+    return signature
 
 
 def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
@@ -56,11 +62,11 @@ def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
     a dump of 150,000 pods has a few hundred distinct vectors: they are computed once each. The
     shared Resources objects are never mutated."""
     key = _resource_signature(pod)
-    found = _VECTORS.get(key) if key is not None else None
+    found = _VECTORS.get(key)
     if found is None:
         cpu, mem = non_zero_requests(pod, use_status=True)
         found = (Resources.from_list(pod_requests(pod, use_status=True)), cpu, mem)
-        if key is not None and len(_VECTORS) < _MAX_VECTORS:
+        if len(_VECTORS) < _MAX_VECTORS:
             _VECTORS[key] = found
     return found
 

@@ -79,6 +79,9 @@ class Snapshot:
     placed: dict[str, str] = field(default_factory=dict)
     pod_infos: dict[str, PodInfo] = field(default_factory=dict)
     generation: int = 0
+    journal: list[tuple[int, PodInfo, int]] = field(default_factory=list)
+    """(+1 or -1, pod, node row) for every assume/forget after the build, in order: indexes that
+    plugins keep over the bound pods replay it to stay current."""
 
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
@@ -109,6 +112,7 @@ class Snapshot:
         row = self.table.index[node_name]
         self.table.refresh(row)
         self.groups.change(info, row, 1)
+        self.journal.append((1, info, row))
         self.generation += 1
 
     def forget(self, key: str) -> PodInfo | None:
@@ -123,4 +127,5 @@ class Snapshot:
         self.table.refresh(row)
         if removed is not None:
             self.groups.change(removed, row, -1)
+            self.journal.append((-1, removed, row))
         return removed

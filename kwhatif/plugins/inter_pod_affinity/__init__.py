@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     ScorePlugin,
 )
 from kwhatif.framework.status import Status
 from kwhatif.plugins.inter_pod_affinity import filtering, scoring
+from kwhatif.plugins.inter_pod_affinity.index import scoring_index
+from kwhatif.snapshot.table import NodeTable
 from kwhatif.plugins.inter_pod_affinity.filtering import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, PRE_FILTER_KEY,
 )
@@ -32,7 +36,8 @@ __all__ = [
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
 
 
-class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions, NodeExplainer):
+class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, BatchScore, PreFilterExtensions,
+                       NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -41,6 +46,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         self.hard_pod_affinity_weight = DEFAULT_HARD_POD_AFFINITY_WEIGHT if weight is None else int(weight)
         self.ignore_preferred_terms_of_existing_pods = bool(self.args.get("ignorePreferredTermsOfExistingPods", False))
         self._index = NodeIndexCache()
+        self._holder: dict = {}
 
     def _namespaces(self) -> dict:
         return self.handle.snapshot.cluster.namespaces
@@ -65,14 +71,22 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     # PreScore / Score / NormalizeScore -------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         snapshot = self.handle.snapshot
-        return scoring.pre_score(self._index, snapshot.node_infos, snapshot.cluster.namespaces, state, pod,
-                                 self.hard_pod_affinity_weight, self.ignore_preferred_terms_of_existing_pods)
+        index = scoring_index(self._holder, snapshot)
+        return scoring.pre_score(index, snapshot, state, pod, self.hard_pod_affinity_weight,
+                                 self.ignore_preferred_terms_of_existing_pods)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return scoring.score_node(state, node)
+        return scoring.score_node(state, self.handle.snapshot.table, node)
+
+    def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        return scoring.score_rows(state, table, rows)
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         return scoring.normalize(state, scores)
+
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+                       ) -> tuple[np.ndarray, Status | None]:
+        return scoring.normalize_rows(state, scores)
 
     # Explanations ----------------------------------------------------------------------------
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:

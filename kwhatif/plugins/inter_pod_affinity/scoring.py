@@ -18,14 +18,21 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.framework.status import SKIP, Status, error
+from kwhatif.plugins.inter_pod_affinity.index import (
+    PREFERRED_AFFINITY, REQUIRED_AFFINITY, ScoringTermIndex,
+)
 from kwhatif.plugins.inter_pod_affinity.terms import (
-    NAME, IncomingTerm, NodeIndexCache, TermMemo, namespace_labels, pod_terms, resolve_incoming,
+    NAME, IncomingTerm, TermMemo, namespace_labels, pod_terms, resolve_incoming,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 PRE_SCORE_KEY = "PreScore" + NAME
 
@@ -33,115 +40,126 @@ TopologyScore = dict[str, dict[str, int]]
 
 
 class PreScoreState:
-    """preScoreState; read-only after PreScore, so clones share it (no `clone`)."""
+    """preScoreState; read-only after PreScore, so clones share it (no `clone`). Per topology key:
+    the node rows' domain ids and the summed score per domain value, and which values have an
+    entry (an entry exists even when its sum is 0)."""
 
-    __slots__ = ("topology_score",)
+    __slots__ = ("topology_score", "per_key")
 
-    def __init__(self, topology_score: TopologyScore) -> None:
-        self.topology_score = topology_score
-
-
-def _add(scores: TopologyScore, key: str, value: str, amount: int) -> None:
-    by_value = scores.get(key)
-    if by_value is None:
-        by_value = scores[key] = {}
-    by_value[value] = by_value.get(value, 0) + amount
+    def __init__(self, per_key: dict[str, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]]) -> None:
+        self.per_key = per_key
+        self.topology_score: TopologyScore = {
+            key: {values[d]: int(sums[d]) for d in np.flatnonzero(present).tolist()}
+            for key, (_, values, sums, present) in per_key.items()
+        }
 
 
-def pre_score(index: NodeIndexCache, all_nodes: list[NodeInfo], namespaces: Mapping, state: CycleState,
-              pod: PodInfo, hard_weight: int, ignore_existing_preferred: bool) -> Status | None:
+class _Table:
+    """Accumulates `topology_score` as arrays over each key's domain values."""
+
+    def __init__(self, table: NodeTable) -> None:
+        self.table = table
+        self.per_key: dict[str, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]] = {}
+
+    def add(self, key: str, rows: np.ndarray, counts: np.ndarray, amount: int) -> None:
+        """+amount × count at each given row's value of `key` (rows lacking the key add nothing)."""
+        ids, values = self.table.domains(key)
+        at = ids[rows]
+        has = at >= 0
+        if not has.any():
+            return
+        entry = self.per_key.get(key)
+        if entry is None:
+            entry = self.per_key[key] = (ids, values, np.zeros(len(values), dtype=np.int64),
+                                         np.zeros(len(values), dtype=bool))
+        np.add.at(entry[2], at[has], counts[has] * amount)
+        entry[3][at[has]] = True
+
+
+def pre_score(index: ScoringTermIndex, snapshot: Snapshot, state: CycleState, pod: PodInfo, hard_weight: int,
+              ignore_existing_preferred: bool) -> Status | None:
     terms = pod_terms(pod)
     has_constraints = bool(terms.preferred_affinity) or bool(terms.preferred_anti_affinity)
     if ignore_existing_preferred and not has_constraints:
         return SKIP
-
-    preferred_affinity = tuple(resolve_incoming(w.term, namespaces, w.weight) for w in terms.preferred_affinity)
-    preferred_anti = tuple(resolve_incoming(w.term, namespaces, w.weight) for w in terms.preferred_anti_affinity)
-    incoming: tuple[tuple[IncomingTerm, int], ...] = tuple(
-        [(t, t.weight) for t in preferred_affinity] + [(t, -t.weight) for t in preferred_anti])
+    namespaces = snapshot.cluster.namespaces
+    scores = _Table(snapshot.table)
+    for t, amount in _incoming(terms, namespaces):
+        per_row = _matching_pods(snapshot, t)
+        rows = np.flatnonzero(per_row)
+        scores.add(t.topology_key, rows, per_row[rows], amount)
     memo = TermMemo(pod.pod, namespace_labels(namespaces, pod.pod.namespace))
-    group_memo: dict = {}
-    scores: TopologyScore = {}
-    found = False
-
-    for ni in all_nodes:
-        if not has_constraints and ni.pods_with_affinity <= 0:
-            continue
-        labels = ni.node.labels
-        if not labels:
-            continue
-        idx = index.get(ni)
-        if incoming:
-            for gkey, ns, plabels, keys in idx.groups():
-                hits = group_memo.get(gkey)
-                if hits is None:
-                    hits = group_memo[gkey] = tuple(
-                        (t.topology_key, amount) for t, amount in incoming if t.matches(ns, plabels))
-                if hits:
-                    n = len(keys)
-                    for key, amount in hits:
-                        if key in labels:
-                            _add(scores, key, labels[key], amount * n)
-                            found = True
-        if ni.pods_with_affinity <= 0:
-            continue
-        existing = idx.scoring()
-        if existing.empty:
-            continue
-        if hard_weight > 0:
-            for term, n in existing.required_affinity.items():
-                key = term.topology_key
-                if key in labels and memo[term]:
-                    _add(scores, key, labels[key], hard_weight * n)
-                    found = True
-        for (term, weight), n in existing.preferred_affinity.items():
-            key = term.topology_key
-            if key in labels and memo[term]:
-                _add(scores, key, labels[key], weight * n)
-                found = True
-        for (term, weight), n in existing.preferred_anti_affinity.items():
-            key = term.topology_key
-            if key in labels and memo[term]:
-                _add(scores, key, labels[key], -weight * n)
-                found = True
-
-    if not found:
+    for (kind, term, weight), rows, counts in index.terms():
+        if kind == REQUIRED_AFFINITY:
+            if hard_weight <= 0:
+                continue
+            amount = hard_weight
+        else:
+            amount = weight if kind == PREFERRED_AFFINITY else -weight
+        if memo[term]:
+            scores.add(term.topology_key, rows, counts, amount)
+    if not scores.per_key:
         return SKIP
-    state.write(PRE_SCORE_KEY, PreScoreState(scores))
+    state.write(PRE_SCORE_KEY, PreScoreState(scores.per_key))
     return None
+
+
+def _incoming(terms, namespaces: Mapping) -> list[tuple[IncomingTerm, int]]:
+    """The incoming pod's preferred terms with their signed weights (§6.7 items 1-2)."""
+    out = [(resolve_incoming(w.term, namespaces, w.weight), w.weight) for w in terms.preferred_affinity]
+    out += [(resolve_incoming(w.term, namespaces, w.weight), -w.weight) for w in terms.preferred_anti_affinity]
+    return out
+
+
+def _matching_pods(snapshot: Snapshot, term: IncomingTerm) -> np.ndarray:
+    """Per node row, the existing pods (terminating ones included) the term matches."""
+    groups = snapshot.groups
+    total = np.zeros(len(snapshot.table), dtype=np.int64)
+    names = groups.by_namespace if term.any_namespace else [n for n in term.namespaces if n in groups.by_namespace]
+    for namespace in names:
+        part = groups.counts(namespace, lambda labels, ns=namespace: term.matches(ns, labels), terminating=True)
+        total += part
+    return total
 
 
 def get_state(state: CycleState) -> PreScoreState | None:
     return state.get(PRE_SCORE_KEY)
 
 
-def score_node(state: CycleState, node: NodeInfo) -> int:
+def score_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+    """Σ over the keys each node has of the score of its value (0 for values without entry)."""
     s = get_state(state)
+    total = np.zeros(rows.size, dtype=np.int64)
     if s is None:
-        return 0
-    labels = node.node.labels
-    total = 0
-    for key, by_value in s.topology_score.items():
-        if key in labels:
-            total += by_value.get(labels[key], 0)
+        return total
+    for ids, _, sums, _ in s.per_key.values():
+        at = ids[rows]
+        total += np.where(at >= 0, sums[np.maximum(at, 0)], 0)
     return total
 
 
-def normalize(state: CycleState, scores: dict[str, int]) -> Status | None:
+def score_node(state: CycleState, table: NodeTable, node: NodeInfo) -> int:
+    return int(score_rows(state, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+
+
+def normalize_rows(state: CycleState, raw: np.ndarray) -> tuple[np.ndarray, Status | None]:
+    """trunc(100.0 × ((raw − min) / (max − min))) in float64, in that order; 0 when max = min."""
     s = get_state(state)
     if s is None:
-        return error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
-    if not s.topology_score or not scores:
-        return None
-    lo = min(scores.values())
-    hi = max(scores.values())
-    diff = hi - lo
-    for name, raw in scores.items():
-        f = 0.0
-        if diff > 0:
-            f = float(MAX_NODE_SCORE) * (float(raw - lo) / float(diff))
-        scores[name] = int(f)
-    return None
+        return raw, error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
+    if not s.per_key or not raw.size:
+        return raw, None
+    lo, hi = int(raw.min()), int(raw.max())
+    if hi == lo:
+        return np.zeros_like(raw), None
+    return np.trunc(float(MAX_NODE_SCORE) * ((raw - lo).astype(np.float64) / float(hi - lo))).astype(np.int64), None
+
+
+def normalize(state: CycleState, scores: dict[str, int]) -> Status | None:
+    names = list(scores)
+    out, status = normalize_rows(state, np.array([scores[n] for n in names], dtype=np.int64))
+    scores.update(zip(names, out.tolist()))
+    return status
 
 
 def explain_score(state: CycleState, node: NodeInfo) -> list[str]:

@@ -1,0 +1,74 @@
+"""The existing pods' scoring terms over the whole cluster, with per-node counts.
+
+PreScore (§6.7 items 3-5) needs, for every existing pod with affinity, its required affinity and
+preferred (anti-)affinity terms that match the incoming pod. Replicas share interned terms, so the
+index keeps each distinct (kind, term, weight) once with how many pods carry it on each node row;
+it is built on first use and then follows the snapshot's journal of placements and evictions."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, pod_terms
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+
+REQUIRED_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY = "required", "preferred", "preferred-anti"
+TermKey = tuple[str, AffinityTerm, int]
+
+
+class ScoringTermIndex:
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self._per_row: dict[TermKey, dict[int, int]] = {}
+        self._arrays: dict[TermKey, tuple[np.ndarray, np.ndarray]] = {}
+        self._position = len(snapshot.journal)
+        table = snapshot.table
+        for key, info in snapshot.pod_infos.items():
+            if info.with_affinity:
+                self._change(info, table.index[snapshot.placed[key]], 1)
+
+    def _change(self, info: PodInfo, row: int, delta: int) -> None:
+        terms = pod_terms(info)
+        keys = [(REQUIRED_AFFINITY, t, 0) for t in terms.required_affinity]
+        keys += [(PREFERRED_AFFINITY, w.term, w.weight) for w in terms.preferred_affinity]
+        keys += [(PREFERRED_ANTI_AFFINITY, w.term, w.weight) for w in terms.preferred_anti_affinity]
+        for key in keys:
+            rows = self._per_row.setdefault(key, {})
+            n = rows.get(row, 0) + delta
+            if n:
+                rows[row] = n
+            else:
+                rows.pop(row, None)
+            self._arrays.pop(key, None)
+
+    def sync(self) -> None:
+        """Apply the placements and evictions made since the last call."""
+        journal = self.snapshot.journal
+        for delta, info, row in journal[self._position:]:
+            if info.with_affinity:
+                self._change(info, row, delta)
+        self._position = len(journal)
+
+    def terms(self) -> Iterator[tuple[TermKey, np.ndarray, np.ndarray]]:
+        """(kind, term, weight) with the node rows carrying it and how many pods on each."""
+        for key, per_row in self._per_row.items():
+            if not per_row:
+                continue
+            arrays = self._arrays.get(key)
+            if arrays is None:
+                arrays = self._arrays[key] = (
+                    np.fromiter(per_row.keys(), dtype=np.int64, count=len(per_row)),
+                    np.fromiter(per_row.values(), dtype=np.int64, count=len(per_row)))
+            yield key, arrays[0], arrays[1]
+
+
+def scoring_index(holder: dict, snapshot: Snapshot) -> ScoringTermIndex:
+    """The index for this snapshot, kept in `holder` (the plugin's), synced to the journal."""
+    index = holder.get("index")
+    if index is None or index.snapshot is not snapshot:
+        index = holder["index"] = ScoringTermIndex(snapshot)
+    index.sync()
+    return index
