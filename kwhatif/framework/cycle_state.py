@@ -9,12 +9,13 @@ class CycleState:
     """Values stored under keys like `"PreFilter" + plugin name`. Values with a `clone()` method
     are cloned with the state (plugins whose AddPod/RemovePod mutate their state provide one)."""
 
-    __slots__ = ("_data", "skip_filter", "skip_score")
+    __slots__ = ("_data", "skip_filter", "skip_score", "explain")
 
-    def __init__(self) -> None:
+    def __init__(self, explain: bool = False) -> None:
         self._data: dict[str, Any] = {}
         self.skip_filter: set[str] = set()
         self.skip_score: set[str] = set()
+        self.explain = explain  # the user asked why: plugins may keep evidence (pod names) too
 
     def write(self, key: str, value: Any) -> None:
         self._data[key] = value
@@ -27,7 +28,7 @@ class CycleState:
         return self._data.get(key, default)
 
     def clone(self) -> CycleState:
-        copy = CycleState()
+        copy = CycleState(self.explain)
         copy._data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self._data.items()}
         copy.skip_filter = set(self.skip_filter)
         copy.skip_score = set(self.skip_score)

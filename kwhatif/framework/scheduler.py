@@ -199,7 +199,7 @@ class Scheduler:
         if snap.num_nodes == 0:
             attempt.message, attempt.reason = NO_NODES_MESSAGE, "Unschedulable"
             return attempt
-        state = CycleState()
+        state = CycleState(explain=pod.key in self.explain)
         nodes = snap.node_infos
         pre_result, pre_status = fwk.run_pre_filter(state, pod, nodes)
         diagnosis = attempt.diagnosis

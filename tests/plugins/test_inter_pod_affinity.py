@@ -495,7 +495,7 @@ def test_explain_names_the_failing_term_and_the_pods():
              pod("guard", ns="shop", on="n2", app="guard", aff=affinity(anti=[term(sel(app="web"), ZONE)]))]
     plugin, snap = make_plugin(NODES, bound)
     incoming = PodInfo.of(pod("web-2", ns="shop", app="web", aff=affinity(anti=[term(sel(app="web"), HOST)])))
-    state = CycleState()
+    state = CycleState(explain=True)  # the evidence (pod names) is kept when explaining
     plugin.pre_filter(state, incoming, snap.node_infos)
     n1 = plugin.explain_node(state, incoming, snap.by_name["n1"])
     assert ("anti-affinity term app=web on kubernetes.io/hostname: "

@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.status import Status
 from kwhatif.plugins.inter_pod_affinity import filtering, scoring
-from kwhatif.plugins.inter_pod_affinity.index import scoring_index
+from kwhatif.plugins.inter_pod_affinity.index import term_index
 from kwhatif.snapshot.table import NodeTable
 from kwhatif.plugins.inter_pod_affinity.filtering import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, PRE_FILTER_KEY,
@@ -54,7 +54,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     # PreFilter / extensions / Filter ----------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
-        return None, filtering.pre_filter(self._index, self._namespaces(), state, pod, nodes)
+        snapshot = self.handle.snapshot
+        return None, filtering.pre_filter(term_index(self._holder, snapshot), self._index, snapshot, state, pod)
 
     def pre_filter_extensions(self) -> PreFilterExtensions:
         return self
@@ -71,7 +72,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     # PreScore / Score / NormalizeScore -------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         snapshot = self.handle.snapshot
-        index = scoring_index(self._holder, snapshot)
+        index = term_index(self._holder, snapshot)
         return scoring.pre_score(index, snapshot, state, pod, self.hard_pod_affinity_weight,
                                  self.ignore_preferred_terms_of_existing_pods)
 

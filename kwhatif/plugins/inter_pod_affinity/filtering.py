@@ -20,14 +20,18 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
+from kwhatif.plugins.inter_pod_affinity.index import REQUIRED_ANTI_AFFINITY, TermIndex
 from kwhatif.plugins.inter_pod_affinity.terms import (
-    NAME, AffinityTerm, IncomingTerm, NodeIndexCache, TermMemo, namespace_labels, pod_list, pod_terms,
-    resolve_incoming,
+    NAME, AffinityTerm, IncomingTerm, NodeIndexCache, TermMemo, add_counts, matching_pods, namespace_labels,
+    pod_list, pod_terms, resolve_incoming,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
 
 PRE_FILTER_KEY = "PreFilter" + NAME
 
@@ -108,64 +112,60 @@ class PreFilterState:
                 _update(self.anti, labels, t.topology_key, multiplier)
 
 
-def pre_filter(index: NodeIndexCache, namespaces: Mapping, state: CycleState, pod: PodInfo,
-               nodes: list[NodeInfo]) -> Status | None:
+def pre_filter(index: TermIndex, node_index: NodeIndexCache, snapshot: Snapshot, state: CycleState,
+               pod: PodInfo) -> Status | None:
+    """The three tables, counted over the whole cluster at once: existing pods' required
+    anti-affinity terms from the term index, the incoming pod's terms through the pod groups.
+    When the user asked for an explanation, the pods behind each entry are collected too."""
+    namespaces = snapshot.cluster.namespaces
     terms = pod_terms(pod)
     required_affinity = tuple(resolve_incoming(t, namespaces) for t in terms.required_affinity)
     required_anti = tuple(resolve_incoming(t, namespaces) for t in terms.required_anti_affinity)
     ns_labels = namespace_labels(namespaces, pod.pod.namespace)
     s = PreFilterState(pod, required_affinity, required_anti, ns_labels)
-
-    # Existing pods' required anti-affinity (nodes with PodsWithRequiredAntiAffinity only).
+    table = snapshot.table
     memo = TermMemo(pod.pod, ns_labels)
-    existing = s.existing_anti
-    for ni in nodes:
-        if ni.pods_with_required_anti_affinity <= 0:
-            continue
-        labels = ni.node.labels
-        for term, keys in index.get(ni).required_anti_affinity():
-            if memo[term]:
-                key = term.topology_key
-                if key in labels:
-                    pair = (key, labels[key])
-                    existing[pair] = existing.get(pair, 0) + len(keys)
-                    for k in keys[:WITNESS_CAP]:
-                        _witness(s.existing_witnesses, pair, (k, term))
-
-    # The incoming pod's own terms against every existing pod.
-    if required_affinity or required_anti:
-        group_memo: dict = {}
-        affinity, anti = s.affinity, s.anti
-        for ni in nodes:
-            labels = ni.node.labels
-            for gkey, ns, plabels, keys in index.get(ni).groups():
-                result = group_memo.get(gkey)
-                if result is None:
-                    all_aff = bool(required_affinity) and all(t.matches(ns, plabels) for t in required_affinity)
-                    anti_hits = tuple(i for i, t in enumerate(required_anti) if t.matches(ns, plabels))
-                    result = group_memo[gkey] = (all_aff, anti_hits)
-                all_aff, anti_hits = result
-                n = len(keys)
-                if all_aff:
-                    for t in required_affinity:
-                        key = t.topology_key
-                        if key in labels:
-                            pair = (key, labels[key])
-                            affinity[pair] = affinity.get(pair, 0) + n
-                            for k in keys[:WITNESS_CAP]:
-                                _witness(s.affinity_witnesses, pair, k)
-                for i in anti_hits:
-                    key = required_anti[i].topology_key
-                    if key in labels:
-                        pair = (key, labels[key])
-                        anti[pair] = anti.get(pair, 0) + n
-                        for k in keys[:WITNESS_CAP]:
-                            _witness(s.anti_witnesses, (i, pair), k)
-
-    if not existing and not required_affinity and not required_anti:
+    for (kind, term, _), rows, counts in index.terms():
+        if kind == REQUIRED_ANTI_AFFINITY and memo[term]:
+            add_counts(s.existing_anti, table, term.topology_key, rows, counts)
+    all_rows = np.arange(len(table), dtype=np.int64)
+    if required_affinity:
+        matching_all = matching_pods(snapshot, required_affinity)
+        for t in required_affinity:
+            add_counts(s.affinity, table, t.topology_key, all_rows, matching_all)
+    for t in required_anti:
+        add_counts(s.anti, table, t.topology_key, all_rows, matching_pods(snapshot, (t,)))
+    if not s.existing_anti and not required_affinity and not required_anti:
         return SKIP
+    if state.explain:
+        _collect_witnesses(s, node_index, snapshot.node_infos, memo)
     state.write(PRE_FILTER_KEY, s)
     return None
+
+
+def _collect_witnesses(s: PreFilterState, index: NodeIndexCache, nodes: list[NodeInfo], memo: TermMemo) -> None:
+    """A few pod names behind each table entry, for the explanation (not for the decision)."""
+    required_affinity, required_anti = s.required_affinity, s.required_anti_affinity
+    for ni in nodes:
+        labels = ni.node.labels
+        if ni.pods_with_required_anti_affinity > 0:
+            for term, keys in index.get(ni).required_anti_affinity():
+                if memo[term] and term.topology_key in labels:
+                    pair = (term.topology_key, labels[term.topology_key])
+                    for k in keys[:WITNESS_CAP]:
+                        _witness(s.existing_witnesses, pair, (k, term))
+        if not (required_affinity or required_anti):
+            continue
+        for _, ns, plabels, keys in index.get(ni).groups():
+            if required_affinity and all(t.matches(ns, plabels) for t in required_affinity):
+                for t in required_affinity:
+                    if t.topology_key in labels:
+                        for k in keys[:WITNESS_CAP]:
+                            _witness(s.affinity_witnesses, (t.topology_key, labels[t.topology_key]), k)
+            for i, t in enumerate(required_anti):
+                if t.matches(ns, plabels) and t.topology_key in labels:
+                    for k in keys[:WITNESS_CAP]:
+                        _witness(s.anti_witnesses, (i, (t.topology_key, labels[t.topology_key])), k)
 
 
 def _satisfies_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:

@@ -1,7 +1,7 @@
-"""The existing pods' scoring terms over the whole cluster, with per-node counts.
+"""The existing pods' affinity terms over the whole cluster, with per-node counts.
 
-PreScore (§6.7 items 3-5) needs, for every existing pod with affinity, its required affinity and
-preferred (anti-)affinity terms that match the incoming pod. Replicas share interned terms, so the
+PreFilter needs the existing pods' required anti-affinity terms that match the incoming pod
+(§5.12); PreScore (§6.7 items 3-5) their required affinity and preferred (anti-)affinity terms. Replicas share interned terms, so the
 index keeps each distinct (kind, term, weight) once with how many pods carry it on each node row;
 it is built on first use and then follows the snapshot's journal of placements and evictions."""
 
@@ -16,10 +16,11 @@ from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 
 REQUIRED_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY = "required", "preferred", "preferred-anti"
+REQUIRED_ANTI_AFFINITY = "required-anti"
 TermKey = tuple[str, AffinityTerm, int]
 
 
-class ScoringTermIndex:
+class TermIndex:
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
         self._per_row: dict[TermKey, dict[int, int]] = {}
@@ -33,6 +34,7 @@ class ScoringTermIndex:
     def _change(self, info: PodInfo, row: int, delta: int) -> None:
         terms = pod_terms(info)
         keys = [(REQUIRED_AFFINITY, t, 0) for t in terms.required_affinity]
+        keys += [(REQUIRED_ANTI_AFFINITY, t, 0) for t in terms.required_anti_affinity]
         keys += [(PREFERRED_AFFINITY, w.term, w.weight) for w in terms.preferred_affinity]
         keys += [(PREFERRED_ANTI_AFFINITY, w.term, w.weight) for w in terms.preferred_anti_affinity]
         for key in keys:
@@ -65,10 +67,10 @@ class ScoringTermIndex:
             yield key, arrays[0], arrays[1]
 
 
-def scoring_index(holder: dict, snapshot: Snapshot) -> ScoringTermIndex:
+def term_index(holder: dict, snapshot: Snapshot) -> TermIndex:
     """The index for this snapshot, kept in `holder` (the plugin's), synced to the journal."""
     index = holder.get("index")
     if index is None or index.snapshot is not snapshot:
-        index = holder["index"] = ScoringTermIndex(snapshot)
+        index = holder["index"] = TermIndex(snapshot)
     index.sync()
     return index

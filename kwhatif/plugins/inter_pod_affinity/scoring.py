@@ -24,10 +24,10 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.plugins.inter_pod_affinity.index import (
-    PREFERRED_AFFINITY, REQUIRED_AFFINITY, ScoringTermIndex,
+    PREFERRED_AFFINITY, REQUIRED_AFFINITY, REQUIRED_ANTI_AFFINITY, TermIndex,
 )
 from kwhatif.plugins.inter_pod_affinity.terms import (
-    NAME, IncomingTerm, TermMemo, namespace_labels, pod_terms, resolve_incoming,
+    NAME, IncomingTerm, TermMemo, matching_pods, namespace_labels, pod_terms, resolve_incoming,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -76,7 +76,7 @@ class _Table:
         entry[3][at[has]] = True
 
 
-def pre_score(index: ScoringTermIndex, snapshot: Snapshot, state: CycleState, pod: PodInfo, hard_weight: int,
+def pre_score(index: TermIndex, snapshot: Snapshot, state: CycleState, pod: PodInfo, hard_weight: int,
               ignore_existing_preferred: bool) -> Status | None:
     terms = pod_terms(pod)
     has_constraints = bool(terms.preferred_affinity) or bool(terms.preferred_anti_affinity)
@@ -90,6 +90,8 @@ def pre_score(index: ScoringTermIndex, snapshot: Snapshot, state: CycleState, po
         scores.add(t.topology_key, rows, per_row[rows], amount)
     memo = TermMemo(pod.pod, namespace_labels(namespaces, pod.pod.namespace))
     for (kind, term, weight), rows, counts in index.terms():
+        if kind == REQUIRED_ANTI_AFFINITY:
+            continue  # filters only
         if kind == REQUIRED_AFFINITY:
             if hard_weight <= 0:
                 continue
@@ -112,14 +114,7 @@ def _incoming(terms, namespaces: Mapping) -> list[tuple[IncomingTerm, int]]:
 
 
 def _matching_pods(snapshot: Snapshot, term: IncomingTerm) -> np.ndarray:
-    """Per node row, the existing pods (terminating ones included) the term matches."""
-    groups = snapshot.groups
-    total = np.zeros(len(snapshot.table), dtype=np.int64)
-    names = groups.by_namespace if term.any_namespace else [n for n in term.namespaces if n in groups.by_namespace]
-    for namespace in names:
-        part = groups.counts(namespace, lambda labels, ns=namespace: term.matches(ns, labels), terminating=True)
-        total += part
-    return total
+    return matching_pods(snapshot, (term,))
 
 
 def get_state(state: CycleState) -> PreScoreState | None:

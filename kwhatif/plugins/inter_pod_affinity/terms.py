@@ -30,8 +30,12 @@ from typing import Mapping
 
 from kwhatif.api.objects import Namespace, Pod, PodAffinityTerm
 from kwhatif.api.selectors import LabelSelector
+import numpy as np
+
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "InterPodAffinity"
 _EMPTY: Mapping[str, str] = {}
@@ -159,6 +163,40 @@ def resolve_incoming(term: AffinityTerm, namespaces: Mapping[str, Namespace], we
     if sel is not None and not sel.is_empty:
         names = names | frozenset(ns.name for ns in namespaces.values() if sel.matches(ns.labels))
     return IncomingTerm(term, names, sel is not None and sel.matches(_EMPTY), weight)
+
+
+def matching_pods(snapshot: Snapshot, terms: tuple[IncomingTerm, ...]) -> np.ndarray:
+    """Per node row, the existing pods (terminating ones included) that match every term."""
+    groups = snapshot.groups
+    total = np.zeros(len(snapshot.table), dtype=np.int64)
+    if not terms:
+        return total
+    if any(t.any_namespace for t in terms):
+        names = list(groups.by_namespace)
+    else:
+        names = [n for n in groups.by_namespace if all(n in t.namespaces for t in terms)]
+    for namespace in names:
+        total += groups.counts(namespace, lambda labels, ns=namespace: all(t.matches(ns, labels) for t in terms),
+                               terminating=True)
+    return total
+
+
+def add_counts(counts: dict[tuple[str, str], int], table: NodeTable, key: str, rows: np.ndarray,
+               per_row: np.ndarray) -> None:
+    """counts[(key, value)] += the rows' counts summed by their node's value of `key`."""
+    ids, values = table.domains(key)
+    at = ids[rows]
+    take = (at >= 0) & (per_row != 0)
+    if not take.any():
+        return
+    sums = np.bincount(at[take], weights=per_row[take], minlength=len(values)).astype(np.int64)
+    for d in np.flatnonzero(sums).tolist():
+        pair = (key, values[d])
+        n = counts.get(pair, 0) + int(sums[d])
+        if n:
+            counts[pair] = n
+        else:
+            counts.pop(pair, None)
 
 
 def namespace_labels(namespaces: Mapping[str, Namespace], name: str) -> Mapping[str, str]:
