@@ -23,6 +23,8 @@ from kwhatif.snapshot.table import NodeTable
 class Nominator(Protocol):
     def nominated_for(self, node_name: str) -> list[PodInfo]: ...
 
+    def nominated_nodes(self) -> list[str]: ...
+
     def node_of(self, key: str) -> str: ...
 
 
@@ -179,17 +181,21 @@ class Framework:
         priority = pod.pod.effective_priority
         rejected: list[tuple[NodeInfo, Status]] = []
         passed: set[str] = set()
-        batch_nodes = []
-        for node in nodes:
-            if any(p.key != pod.key and p.pod.effective_priority >= priority
-                   for p in self.nominator.nominated_for(node.name)):
+        reserved = {name for name in self.nominator.nominated_nodes()
+                    if any(p.key != pod.key and p.pod.effective_priority >= priority
+                           for p in self.nominator.nominated_for(name))}
+        batch_nodes = nodes
+        if reserved:
+            batch_nodes = []
+            for node in nodes:
+                if node.name not in reserved:
+                    batch_nodes.append(node)
+                    continue
                 status = self.run_filter_with_nominated(state, pod, node)
                 if status is None:
                     passed.add(node.name)
                 else:
                     rejected.append((node, status))
-            else:
-                batch_nodes.append(node)
         rows = np.fromiter((table.index[n.name] for n in batch_nodes), dtype=np.int64, count=len(batch_nodes))
         infos = table.infos
         for pl in self.plugins.filter:
@@ -213,6 +219,8 @@ class Framework:
                     mark = stamped[id(status)] = status.with_plugin(pl.name)
                 rejected.append((infos[row], mark))
             rows = rows[~fails]
+        if not reserved and len(rows) == len(nodes):
+            return nodes, rejected
         passed.update(table.names[r] for r in rows.tolist())
         return [n for n in nodes if n.name in passed], rejected
 

@@ -70,6 +70,9 @@ class Nominator:
     def nominated_for(self, node_name: str) -> list[PodInfo]:
         return self._by_node.get(node_name, [])
 
+    def nominated_nodes(self) -> list[str]:
+        return [name for name, pods in self._by_node.items() if pods]
+
     def node_of(self, key: str) -> str:
         """The pod's current nomination ('' when none): the source of truth once scheduling
         starts, since preemption can clear the nomination a dumped pod carried."""
