@@ -86,17 +86,31 @@ def is_bound(pod: Pod) -> bool:
     return bool(pod.node_name) and pod.phase not in ("Succeeded", "Failed")
 
 
-def simulate(
+@dataclass
+class Prepared:
+    """A snapshot with its profiles and admitted queue, ready to schedule (`run`)."""
+
+    scheduler: Scheduler
+    queue: list[tuple[Pod, str | None]]
+    missing: list[str]
+    warnings: list[str]
+    bound: int
+
+    def run(self) -> Simulation:
+        results = self.scheduler.run(self.queue)
+        return Simulation(results, self.scheduler.snapshot, self.missing, self.warnings, self.bound)
+
+
+def prepare(
     cluster: Cluster,
     now: str,
     new_pods: Sequence[Pod] = (),
     profiles: Sequence[ProfileConfig] | None = None,
     explain: frozenset[str] = frozenset(),
     fast: bool = True,
-) -> Simulation:
-    """Schedule every pending pod of the cluster plus `new_pods` (pods read from manifests, which
-    go through admission as at creation), one at a time in queue order. `fast` evaluates plugins
-    over all nodes at once where they can; `fast=False` is the plain per-node path (same results)."""
+) -> Prepared:
+    """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
+    plus `new_pods` (pods read from manifests, which go through admission as at creation)."""
     warnings = list(cluster.warnings)
     bound = [p for p in cluster.pods if is_bound(p)]
     unknown_nodes = {p.node_name for p in bound} - {n.name for n in cluster.nodes}
@@ -111,10 +125,23 @@ def simulate(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast)
-    admitted = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
-    admitted += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
-    results = scheduler.run(admitted)
-    return Simulation(results, snapshot, missing, warnings, len(bound))
+    queue = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
+    queue += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
+    return Prepared(scheduler, queue, missing, warnings, len(bound))
+
+
+def simulate(
+    cluster: Cluster,
+    now: str,
+    new_pods: Sequence[Pod] = (),
+    profiles: Sequence[ProfileConfig] | None = None,
+    explain: frozenset[str] = frozenset(),
+    fast: bool = True,
+) -> Simulation:
+    """Schedule the queue one pod at a time in queue order (see `prepare`). `fast` evaluates
+    plugins over all nodes at once where they can; `fast=False` is the plain per-node path (same
+    results). With `explain`, scheduling stops once those pods have been decided."""
+    return prepare(cluster, now, new_pods, profiles, explain, fast).run()
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

@@ -135,11 +135,15 @@ class Scheduler:
             if id(info) not in rejection and served and info.pod.nominated_node_name:
                 self.nominator.nominate(info, info.pod.nominated_node_name)
         results = []
+        waiting = set(self.explain)
         for info in self.queue_order(infos):
             if id(info) in rejection:
                 results.append(PodResult(info.pod, SKIPPED, message=rejection[id(info)]))
             else:
                 results.append(self.schedule_pod(info))
+            waiting.discard(info.key)
+            if self.explain and not waiting:
+                break  # what comes later in the queue cannot change an explained pod's result
         return results
 
     # One pod ----------------------------------------------------------------------------------

@@ -48,6 +48,12 @@ class Nominator:
     def nominated_for(self, node_name: str) -> list[PodInfo]:
         return self.by_node.get(node_name, [])
 
+    def nominated_nodes(self) -> list[str]:
+        return [name for name, pods in self.by_node.items() if pods]
+
+    def node_of(self, key: str) -> str:
+        return next((name for name, pods in self.by_node.items() if any(p.key == key for p in pods)), "")
+
 
 # Fake plugins ---------------------------------------------------------------------------------
 

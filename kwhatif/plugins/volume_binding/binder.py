@@ -44,6 +44,7 @@ class PodVolumeClaims:
     delay: list[PersistentVolumeClaim] = field(default_factory=list)
     immediate: list[PersistentVolumeClaim] = field(default_factory=list)
     volumes_by_class: dict[str, list[PersistentVolume]] = field(default_factory=dict)
+    candidates: dict[str, list[Candidate]] = field(default_factory=dict)  # claim key -> matching PVs
 
 
 @dataclass
@@ -78,6 +79,8 @@ def pod_volume_claims(claims: list[PersistentVolumeClaim], storage: StorageIndex
     for pvc in out.delay:
         name = claim_class(pvc)
         out.volumes_by_class[name] = storage.pvs_of_class(name)
+        if ANN_SELECTED_NODE not in pvc.annotations:
+            out.candidates[pvc.key] = matching_candidates(pvc, out.volumes_by_class[name])
     return out
 
 
@@ -112,42 +115,59 @@ def is_volume_bound_to_claim(pv: PersistentVolume, pvc: PersistentVolumeClaim) -
     return not ref.uid or ref.uid == pvc.uid
 
 
-def find_matching_volume(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume], node: Node,
-                         excluded: set[str]) -> PersistentVolume | None:
-    """FindMatchingVolume on the scheduler path (node given, delay binding, VolumeAttributesClass
-    on): a PV pre-bound to the claim wins if its node affinity accepts the node (else nothing
-    matches); otherwise the smallest Available PV of the claim's class that is large enough, has
-    the same volume mode and attributes class, matches the claim's selector, accepts the node and
-    offers the claim's access modes. The first of equal sizes wins (name order here)."""
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A PV that passes FindMatchingVolume's node-independent checks for one claim."""
+
+    pv: PersistentVolume
+    bound_to_claim: bool
+    size: Fraction
+
+
+def matching_candidates(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume]) -> list[Candidate]:
+    """FindMatchingVolume's checks that do not depend on the node, done once per pod: a PV
+    pre-bound to the claim needs enough capacity, the same volume mode and attributes class and no
+    deletion; any other PV must also be unclaimed, Available, match the claim's selector, be of the
+    claim's class and offer its access modes (VolumeAttributesClass is on in v1.34)."""
     requested = _storage(pvc.requested_storage)
     requested_class = claim_class(pvc)
     claim_vac = pvc.volume_attributes_class_name or ""
-    smallest: PersistentVolume | None = None
+    out = []
     for pv in volumes:
-        if pv.name in excluded:
-            continue
         bound_to_claim = is_volume_bound_to_claim(pv, pvc)
         if pv.claim_ref is not None and not bound_to_claim:
             continue
         size = _storage(pv.capacity)
         if size < requested or volume_mode_mismatch(pvc, pv):
             continue
-        if claim_vac != (pv.volume_attributes_class_name or ""):
+        if claim_vac != (pv.volume_attributes_class_name or "") or pv.deletion_timestamp is not None:
             continue
-        if pv.deletion_timestamp is not None:
+        if not bound_to_claim:
+            if pv.phase != "Available":
+                continue
+            if pvc.selector is not None and not pvc.selector.matches(pv.labels):
+                continue
+            if volume_class(pv) != requested_class or not access_modes_satisfied(pvc, pv):
+                continue
+        out.append(Candidate(pv, bound_to_claim, size))
+    return out
+
+
+def find_matching_volume(candidates: list[Candidate], node: Node, excluded: set[str]) -> PersistentVolume | None:
+    """FindMatchingVolume on the scheduler path (node given, delay binding) over the claim's
+    candidates, in list order: the first PV pre-bound to the claim decides (it matches when its
+    node affinity accepts the node, else nothing matches); otherwise the smallest candidate whose
+    node affinity accepts the node, the first of equal sizes (name order here)."""
+    smallest: Candidate | None = None
+    for c in candidates:
+        if c.pv.name in excluded:
             continue
-        affinity_ok = node_affinity_matches(pv, node)
-        if bound_to_claim:
-            return pv if affinity_ok else None
-        if pv.phase != "Available":
-            continue
-        if pvc.selector is not None and not pvc.selector.matches(pv.labels):
-            continue
-        if volume_class(pv) != requested_class or not affinity_ok or not access_modes_satisfied(pvc, pv):
-            continue
-        if smallest is None or _storage(smallest.capacity) > size:
-            smallest = pv
-    return smallest
+        affinity_ok = node_affinity_matches(c.pv, node)
+        if c.bound_to_claim:
+            return c.pv if affinity_ok else None
+        if affinity_ok and (smallest is None or smallest.size > c.size):
+            smallest = c
+    return smallest.pv if smallest is not None else None
 
 
 def topology_matches(sc: StorageClass, labels: dict[str, str] | object) -> bool:
@@ -179,7 +199,7 @@ def check_bound_claims(claims: list[PersistentVolumeClaim], node: Node, storage:
     return True, True
 
 
-def find_matching_volumes(claims: list[PersistentVolumeClaim], volumes_by_class: dict[str, list[PersistentVolume]],
+def find_matching_volumes(claims: list[PersistentVolumeClaim], candidates: dict[str, list[Candidate]],
                           node: Node) -> tuple[bool, list[tuple[PersistentVolumeClaim, PersistentVolume]],
                                                 list[PersistentVolumeClaim]]:
     """Claims by increasing requested size (stable), each taking the smallest fitting PV not
@@ -188,7 +208,7 @@ def find_matching_volumes(claims: list[PersistentVolumeClaim], volumes_by_class:
     bindings: list[tuple[PersistentVolumeClaim, PersistentVolume]] = []
     unmatched: list[PersistentVolumeClaim] = []
     for pvc in sorted(claims, key=lambda c: _storage(c.requested_storage)):
-        pv = find_matching_volume(pvc, volumes_by_class.get(claim_class(pvc), []), node, chosen)
+        pv = find_matching_volume(candidates.get(pvc.key, []), node, chosen)
         if pv is None:
             unmatched.append(pvc)
             continue
@@ -254,7 +274,7 @@ def _decide_delayed(claims: PodVolumeClaims, node: Node, storage: StorageIndex,
     unbound_ok, space_ok = True, True
     if to_match:
         unbound_ok, decisions.static_bindings, unmatched = find_matching_volumes(
-            to_match, claims.volumes_by_class, node)
+            to_match, claims.candidates, node)
         to_provision.extend(unmatched)
     if to_provision:
         unbound_ok, space_ok, decisions.dynamic_provisions = check_volume_provisions(to_provision, node, storage)

@@ -1,0 +1,54 @@
+"""Properties over many generated scenarios (../shared/tools/gen_scenarios.py corpus):
+
+- the fast path (all nodes at once from the node table) decides exactly as the plain per-node
+  path, pod for pod and field for field;
+- nothing crashes, and the same input gives byte-identical output twice.
+
+The generator is the one the conformance references were made with; scenarios are generated at
+test time into a temporary folder (skipped when ../shared is absent, e.g. outside the workplace)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from kwhatif.engine import simulate
+from kwhatif.load.cluster import load_cluster
+from kwhatif.render.results import simulation_data
+
+GENERATOR = Path(__file__).parents[2].parent / "shared" / "tools" / "gen_scenarios.py"
+NOW = "2026-01-01T00:00:00Z"
+SCENARIOS = 24
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    if not GENERATOR.exists():
+        pytest.skip("the scenario generator (../shared/tools) is not available")
+    out = tmp_path_factory.mktemp("corpus")
+    subprocess.run([sys.executable, str(GENERATOR), "corpus", "--out", str(out), "--random", str(SCENARIOS),
+                    "--only", "random", "--seed-base", "7100", "--no-check"], check=True, capture_output=True)
+    found = sorted(out.glob("random/*.yaml"))
+    assert len(found) == SCENARIOS
+    return found
+
+
+def _run(path: Path, fast: bool) -> bytes:
+    return orjson.dumps(simulation_data(simulate(load_cluster([str(path)]), NOW, fast=fast)),
+                        option=orjson.OPT_SORT_KEYS)
+
+
+@pytest.mark.parametrize("index", range(SCENARIOS))
+def test_fast_path_equals_plain_path(scenarios: list[Path], index: int) -> None:
+    path = scenarios[index]
+    assert _run(path, fast=True) == _run(path, fast=False), path.name
+
+
+@pytest.mark.parametrize("index", range(0, SCENARIOS, 4))
+def test_same_input_same_output(scenarios: list[Path], index: int) -> None:
+    path = scenarios[index]
+    assert _run(path, fast=True) == _run(path, fast=True)
