@@ -142,22 +142,21 @@ class Framework:
         return result, remembered
 
     def run_add_pod(self, state: CycleState, pod: PodInfo, to_add: PodInfo, node: NodeInfo) -> None:
-        for pl in self.plugins.pre_filter:
-            ext = pl.pre_filter_extensions()
-            if ext is None or pl.name in state.skip_filter:
-                continue
-            status = ext.add_pod(state, pod, to_add, node)
-            if status is not None and status.code != Code.SUCCESS:
-                raise SchedulingError(f'running AddPod on PreFilter plugin "{pl.name}": {status.message}')
+        self._run_extensions(state, pod, to_add, node, "AddPod")
 
     def run_remove_pod(self, state: CycleState, pod: PodInfo, to_remove: PodInfo, node: NodeInfo) -> None:
+        self._run_extensions(state, pod, to_remove, node, "RemovePod")
+
+    def _run_extensions(self, state: CycleState, pod: PodInfo, other: PodInfo, node: NodeInfo, which: str) -> None:
+        """AddPod/RemovePod of the PreFilter extensions that were not skipped."""
         for pl in self.plugins.pre_filter:
             ext = pl.pre_filter_extensions()
             if ext is None or pl.name in state.skip_filter:
                 continue
-            status = ext.remove_pod(state, pod, to_remove, node)
+            run = ext.add_pod if which == "AddPod" else ext.remove_pod
+            status = run(state, pod, other, node)
             if status is not None and status.code != Code.SUCCESS:
-                raise SchedulingError(f'running RemovePod on PreFilter plugin "{pl.name}": {status.message}')
+                raise SchedulingError(f'running {which} on PreFilter plugin "{pl.name}": {status.message}')
 
     # Filter ---------------------------------------------------------------------------------
     def run_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

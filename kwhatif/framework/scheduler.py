@@ -4,7 +4,6 @@ and carrying out a preemption with one immediate retry (§9.8-9.9)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
@@ -95,15 +94,6 @@ class Nominator:
         for key in lower:
             self.forget(key)
         return lower
-
-
-def _parse_time(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 class Scheduler:
@@ -309,8 +299,3 @@ class Scheduler:
         attempt.message = fit_error_message(self.snapshot.num_nodes, diagnosis)
         attempt.reason = "Unschedulable"
         return attempt
-
-
-def sort_time(text: str | None) -> datetime | None:
-    """Timestamps as datetimes for ordering (queue order, victim start times)."""
-    return _parse_time(text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import BinaryIO, Sequence
+from typing import Any, BinaryIO, Callable, Sequence
 
 from kwhatif.api.objects import (
     Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
@@ -56,37 +56,34 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False) -> tuple[
     return [o for o in objects if o is not None], warnings
 
 
+# Where each kind goes in a Cluster: the field, and the key for mapping fields (None: a list).
+_PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
+    Node: ("nodes", None),
+    Pod: ("pods", None),
+    Namespace: ("namespaces", lambda o: o.name),
+    PriorityClass: ("priority_classes", lambda o: o.name),
+    RuntimeClass: ("runtime_classes", lambda o: o.name),
+    PodDisruptionBudget: ("pdbs", None),
+    Service: ("services", None),
+    Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
+    LimitRange: ("limit_ranges", None),
+    PersistentVolumeClaim: ("pvcs", lambda o: (o.namespace, o.name)),
+    PersistentVolume: ("pvs", lambda o: o.name),
+    StorageClass: ("storage_classes", lambda o: o.name),
+    CSINode: ("csi_nodes", lambda o: o.name),
+    CSIDriver: ("csi_drivers", lambda o: o.name),
+}
+
+
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:
     cluster = Cluster(warnings=list(warnings or []))
     for obj in objects:
-        if isinstance(obj, Node):
-            cluster.nodes.append(obj)
-        elif isinstance(obj, Pod):
-            cluster.pods.append(obj)
-        elif isinstance(obj, Namespace):
-            cluster.namespaces[obj.name] = obj
-        elif isinstance(obj, PriorityClass):
-            cluster.priority_classes[obj.name] = obj
-        elif isinstance(obj, RuntimeClass):
-            cluster.runtime_classes[obj.name] = obj
-        elif isinstance(obj, PodDisruptionBudget):
-            cluster.pdbs.append(obj)
-        elif isinstance(obj, Service):
-            cluster.services.append(obj)
-        elif isinstance(obj, Controller):
-            cluster.controllers[(obj.kind, obj.namespace, obj.name)] = obj
-        elif isinstance(obj, LimitRange):
-            cluster.limit_ranges.append(obj)
-        elif isinstance(obj, PersistentVolumeClaim):
-            cluster.pvcs[(obj.namespace, obj.name)] = obj
-        elif isinstance(obj, PersistentVolume):
-            cluster.pvs[obj.name] = obj
-        elif isinstance(obj, StorageClass):
-            cluster.storage_classes[obj.name] = obj
-        elif isinstance(obj, CSINode):
-            cluster.csi_nodes[obj.name] = obj
-        elif isinstance(obj, CSIDriver):
-            cluster.csi_drivers[obj.name] = obj
+        field_name, key = _PLACES[type(obj)]
+        target = getattr(cluster, field_name)
+        if key is None:
+            target.append(obj)
+        else:
+            target[key(obj)] = obj
     return cluster
 
 

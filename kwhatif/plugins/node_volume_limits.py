@@ -19,7 +19,6 @@ without Portworx migration); the volumes of each existing pod are cached until a
 
 from __future__ import annotations
 
-from typing import Callable
 from urllib.parse import urlparse
 
 from kwhatif.api.objects import CSINode, PersistentVolume, PersistentVolumeClaim
@@ -211,6 +210,12 @@ def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
 class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
     name = NAME
 
+    def __init__(self, args: dict | None, handle) -> None:
+        super().__init__(args, handle)
+        # node name -> (key, attached volumes, attached count per driver) for the snapshot's own
+        # node infos; copies made by preemption are recomputed.
+        self._node_cache: dict[str, tuple[tuple, VolumeMap, dict[str, int]]] = {}
+
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
         volumes = pod_volumes(pod)
@@ -250,13 +255,34 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
         limits = volume_limits(csi_node)
         if not limits:
             return None
-        attached: VolumeMap = {}
         try:
-            for existing in node.pods:
-                attached.update(self._existing_volumes(existing, storage, csi_node))
+            attached, counts = self._attached(node, storage, csi_node)
         except LimitsError as err:
             return Status(Code.ERROR, (str(err),))
-        return _check(new, attached, limits)
+        for driver, (used, want) in _counts(new, attached, counts).items():
+            if want and driver in limits and used + want > limits[driver]:
+                return Status(Code.UNSCHEDULABLE, (ERR_REASON_MAX_VOLUME_COUNT,))
+        return None
+
+    def _attached(self, node: NodeInfo, storage: StorageIndex, csi_node: CSINode | None
+                  ) -> tuple[VolumeMap, dict[str, int]]:
+        """The volumes the node's pods use and their count per driver, cached per node until
+        its pods, the storage view or the CSINode variant change."""
+        live = self.handle.snapshot.by_name.get(node.name) is node
+        key = (id(storage), storage.generation, _variant(csi_node), node.generation)
+        if live:
+            cached = self._node_cache.get(node.name)
+            if cached is not None and cached[0] == key:
+                return cached[1], cached[2]
+        attached: VolumeMap = {}
+        for existing in node.pods:
+            attached.update(self._existing_volumes(existing, storage, csi_node))
+        counts: dict[str, int] = {}
+        for driver in attached.values():
+            counts[driver] = counts.get(driver, 0) + 1
+        if live:
+            self._node_cache[node.name] = (key, attached, counts)
+        return attached, counts
 
     def _existing_volumes(self, info: PodInfo, storage: StorageIndex, csi_node: CSINode | None) -> VolumeMap:
         """An existing pod's attachable volumes, cached on its PodInfo per CSINode variant and
@@ -280,26 +306,19 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
         limits = volume_limits(csi_node)
         if isinstance(new, LimitsError) or not new or not limits:
             return []
-        attached: VolumeMap = {}
-        for existing in node.pods:
-            attached.update(self._existing_volumes(existing, storage, csi_node))
+        try:
+            attached, counts = self._attached(node, storage, csi_node)
+        except LimitsError:
+            return []
         return [f"{driver}: {used} attached + {want} new, limit {limits[driver]}"
-                for driver, (used, want) in sorted(_counts(new, attached).items()) if driver in limits]
+                for driver, (used, want) in sorted(_counts(new, attached, counts).items()) if driver in limits]
 
 
-def _counts(new: VolumeMap, attached: VolumeMap) -> dict[str, tuple[int, int]]:
-    """Per driver (attached, new), a volume already attached not counted as new."""
-    out: dict[str, list[int]] = {}
-    for unique, driver in attached.items():
-        out.setdefault(driver, [0, 0])[0] += 1
+def _counts(new: VolumeMap, attached: VolumeMap, attached_counts: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Per driver of the new volumes: (volumes attached, volumes new to the node) — a volume the
+    node already uses is not counted again."""
+    wanted: dict[str, int] = {}
     for unique, driver in new.items():
         if unique not in attached:
-            out.setdefault(driver, [0, 0])[1] += 1
-    return {d: (a, n) for d, (a, n) in out.items()}
-
-
-def _check(new: VolumeMap, attached: VolumeMap, limits: dict[str, int]) -> Status | None:
-    for driver, (used, want) in _counts(new, attached).items():
-        if want and driver in limits and used + want > limits[driver]:
-            return Status(Code.UNSCHEDULABLE, (ERR_REASON_MAX_VOLUME_COUNT,))
-    return None
+            wanted[driver] = wanted.get(driver, 0) + 1
+    return {driver: (attached_counts.get(driver, 0), n) for driver, n in wanted.items()}

@@ -44,7 +44,12 @@ class PodVolumeClaims:
     delay: list[PersistentVolumeClaim] = field(default_factory=list)
     immediate: list[PersistentVolumeClaim] = field(default_factory=list)
     volumes_by_class: dict[str, list[PersistentVolume]] = field(default_factory=dict)
-    candidates: dict[str, list[Candidate]] = field(default_factory=dict)  # claim key -> matching PVs
+    # Per-pod precomputation for Filter: delayed claims already being provisioned for a node
+    # (selected-node annotation), the others by increasing requested size (stable) and, for each,
+    # the PVs passing the node-independent checks.
+    selected: list[tuple[PersistentVolumeClaim, str]] = field(default_factory=list)
+    to_match: list[PersistentVolumeClaim] = field(default_factory=list)
+    candidates: dict[str, list[Candidate]] = field(default_factory=dict)
 
 
 @dataclass
@@ -79,8 +84,13 @@ def pod_volume_claims(claims: list[PersistentVolumeClaim], storage: StorageIndex
     for pvc in out.delay:
         name = claim_class(pvc)
         out.volumes_by_class[name] = storage.pvs_of_class(name)
-        if ANN_SELECTED_NODE not in pvc.annotations:
-            out.candidates[pvc.key] = matching_candidates(pvc, out.volumes_by_class[name])
+        selected = pvc.annotations.get(ANN_SELECTED_NODE)
+        if selected is not None:
+            out.selected.append((pvc, selected))
+        else:
+            out.to_match.append(pvc)
+            out.candidates[pvc.key] = matching_candidates(pvc, storage.claimable_pvs(name, pvc.namespace, pvc.name))
+    out.to_match.sort(key=lambda c: _storage(c.requested_storage))
     return out
 
 
@@ -93,8 +103,11 @@ def node_affinity_matches(pv: PersistentVolume, node: Node) -> bool:
     return pv.node_affinity is None or pv.node_affinity.matches(node.labels, "")
 
 
+_ZERO = Fraction(0)
+
+
 def _storage(q: Fraction | None) -> Fraction:
-    return q if q is not None else Fraction(0)
+    return q if q is not None else _ZERO
 
 
 def volume_mode_mismatch(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> bool:
@@ -202,12 +215,12 @@ def check_bound_claims(claims: list[PersistentVolumeClaim], node: Node, storage:
 def find_matching_volumes(claims: list[PersistentVolumeClaim], candidates: dict[str, list[Candidate]],
                           node: Node) -> tuple[bool, list[tuple[PersistentVolumeClaim, PersistentVolume]],
                                                 list[PersistentVolumeClaim]]:
-    """Claims by increasing requested size (stable), each taking the smallest fitting PV not
+    """Claims (given by increasing requested size, stable) each take the smallest fitting PV not
     chosen yet; claims without a match are returned for provisioning."""
     chosen: set[str] = set()
     bindings: list[tuple[PersistentVolumeClaim, PersistentVolume]] = []
     unmatched: list[PersistentVolumeClaim] = []
-    for pvc in sorted(claims, key=lambda c: _storage(c.requested_storage)):
+    for pvc in claims:
         pv = find_matching_volume(candidates.get(pvc.key, []), node, chosen)
         if pv is None:
             unmatched.append(pvc)
@@ -261,20 +274,16 @@ def find_pod_volumes(claims: PodVolumeClaims, node: Node, storage: StorageIndex
 
 def _decide_delayed(claims: PodVolumeClaims, node: Node, storage: StorageIndex,
                     decisions: PodVolumeDecisions) -> tuple[bool, bool]:
-    to_match: list[PersistentVolumeClaim] = []
-    to_provision: list[PersistentVolumeClaim] = []
-    for pvc in claims.delay:
-        selected = pvc.annotations.get(ANN_SELECTED_NODE)
-        if selected is not None:
-            if selected != node.name:
-                return False, True  # fast path: the claim is being provisioned for another node
-            to_provision.append(pvc)
-        else:
-            to_match.append(pvc)
+    """Claims being provisioned for another node fail at once; the others are matched to PVs,
+    and what is left must be provisionable on this node."""
+    for _, selected in claims.selected:
+        if selected != node.name:
+            return False, True
+    to_provision = [pvc for pvc, _ in claims.selected]
     unbound_ok, space_ok = True, True
-    if to_match:
+    if claims.to_match:
         unbound_ok, decisions.static_bindings, unmatched = find_matching_volumes(
-            to_match, claims.candidates, node)
+            claims.to_match, claims.candidates, node)
         to_provision.extend(unmatched)
     if to_provision:
         unbound_ok, space_ok, decisions.dynamic_provisions = check_volume_provisions(to_provision, node, storage)

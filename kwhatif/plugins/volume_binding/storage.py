@@ -225,6 +225,7 @@ class StorageIndex:
                 pvc = pvc.evolve(storage_class_name=default.name)
             self.pvcs[key] = pvc
         self._by_class: dict[str, list[PersistentVolume]] | None = None
+        self._claimable: dict[str, tuple[list[PersistentVolume], dict[tuple[str, str], list[PersistentVolume]]]] = {}
         self.reservations: dict[str, list[Reservation]] = {}
         self.generation = 0
 
@@ -243,6 +244,26 @@ class StorageIndex:
             self._by_class = by_class
         return self._by_class.get(class_name, [])
 
+    def claimable_pvs(self, class_name: str, namespace: str, name: str) -> list[PersistentVolume]:
+        """The PVs of `pvs_of_class` a claim can possibly match, in the same order: those without
+        claimRef and those whose claimRef names this claim (any other PV is skipped by
+        FindMatchingVolume first), so that matching need not walk every bound PV of the class."""
+        entry = self._claimable.get(class_name)
+        if entry is None:
+            unclaimed: list[PersistentVolume] = []
+            by_ref: dict[tuple[str, str], list[PersistentVolume]] = {}
+            for pv in self.pvs_of_class(class_name):
+                if pv.claim_ref is None:
+                    unclaimed.append(pv)
+                else:
+                    by_ref.setdefault((pv.claim_ref.namespace, pv.claim_ref.name), []).append(pv)
+            entry = self._claimable[class_name] = (unclaimed, by_ref)
+        unclaimed, by_ref = entry
+        prebound = by_ref.get((namespace, name))
+        if not prebound:
+            return unclaimed
+        return sorted(unclaimed + prebound, key=lambda v: v.name)
+
     # Reserve --------------------------------------------------------------------------------
     def bind(self, pod_key: str, node: str, pvc: PersistentVolumeClaim, pv: PersistentVolume) -> None:
         """Static binding: the PV now points at the claim and the claim is bound to the PV, as
@@ -256,6 +277,7 @@ class StorageIndex:
         self.pvcs[(pvc.namespace, pvc.name)] = pvc.evolve(volume_name=pv.name, annotations=claim_annotations,
                                                            phase="Bound")
         self._by_class = None
+        self._claimable.clear()
         self._record(pod_key, Reservation(pvc.key, node, volume=pv.name))
 
     def select_node(self, pod_key: str, node: str, pvc: PersistentVolumeClaim, provisioner: str) -> None:
