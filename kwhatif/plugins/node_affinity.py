@@ -15,16 +15,17 @@ from typing import Any
 import numpy as np
 
 from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm
-from kwhatif.api.selectors import map_matches
+from kwhatif.api.selectors import Requirement, map_matches
 from kwhatif.config.args import added_affinity
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeAffinity"
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
@@ -51,6 +52,42 @@ class RequiredNodeAffinity:
             return False
         return self.required is None or self.required.matches(labels, node.name)
 
+    def matches_rows(self, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        ok = np.ones(rows.size, dtype=bool)
+        for key, value in (self.node_selector or {}).items():
+            ok &= requirement_rows(Requirement(key, "In", (value,)), table, rows)
+        if self.required is not None:
+            any_term = np.zeros(rows.size, dtype=bool)
+            for term in self.required.terms:
+                any_term |= term_rows(term, table, rows)
+            ok &= any_term
+        return ok
+
+
+def requirement_rows(req: Requirement, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+    """A label requirement (§5.4 operators) judged for many nodes: decided once per distinct label
+    value, then broadcast by the nodes' value ids."""
+    ids, values = table.domains(req.key)
+    absent = req.matches({})
+    if not values:
+        return np.full(rows.size, absent, dtype=bool)
+    per_value = np.fromiter((req.matches({req.key: v}) for v in values), dtype=bool, count=len(values))
+    at = ids[rows]
+    return np.where(at >= 0, per_value[np.maximum(at, 0)], absent)
+
+
+def term_rows(term: NodeSelectorTerm, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+    """NodeSelectorTerm.matches for many nodes (expressions on labels, fields on the name)."""
+    if not term.valid or term.is_empty:
+        return np.zeros(rows.size, dtype=bool)
+    ok = np.ones(rows.size, dtype=bool)
+    for req in term.match_expressions:
+        ok &= requirement_rows(req, table, rows)
+    for req in term.match_fields:
+        named = np.isin(rows, [table.index.get(v, -1) for v in req.values])
+        ok &= named if req.operator == "In" else ~named
+    return ok
+
 
 def required_node_affinity(pod: PodInfo) -> RequiredNodeAffinity:
     """Parsed once per pod (PodTopologySpread's nodeAffinityPolicy reuses it)."""
@@ -74,7 +111,11 @@ def _preferred_terms(pod: Pod) -> tuple[PreferredSchedulingTerm, ...] | None:
     return aff.preferred if aff is not None else None
 
 
-class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+_ENFORCED = unresolvable(ERR_REASON_ENFORCED)
+_REJECTED = unresolvable(ERR_REASON_POD)
+
+
+class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -103,10 +144,19 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         if self.added_required is not None and not self.added_required.matches(node.node.labels, node.name):
-            return unresolvable(ERR_REASON_ENFORCED)
+            return _ENFORCED
         if required_node_affinity(pod).matches(node):
             return None
-        return unresolvable(ERR_REASON_POD)
+        return _REJECTED
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        enforced = np.zeros(rows.size, dtype=bool)
+        if self.added_required is not None:
+            admitted = RequiredNodeAffinity(None, self.added_required).matches_rows(table, rows)
+            enforced = ~admitted
+        fails = enforced | ~required_node_affinity(pod).matches_rows(table, rows)
+        return fails, [_ENFORCED if e else _REJECTED for e in enforced[fails].tolist()]
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         preferred = _preferred_terms(pod.pod)

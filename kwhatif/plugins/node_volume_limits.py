@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 
 from kwhatif.api.objects import CSINode, PersistentVolume, PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult
 from kwhatif.framework.status import SKIP, Code, Status
 from kwhatif.plugins.volume_binding.storage import (
     InlineDisk, StorageIndex, claim_class, pod_volumes, pvc_not_found, storage_of,
@@ -207,10 +207,10 @@ def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
     return {d.name: d.allocatable_count for d in csi_node.drivers if d.allocatable_count is not None}
 
 
-class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
+class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
 
-    def __init__(self, args: dict | None, handle) -> None:
+    def __init__(self, args: dict | None, handle: Handle) -> None:
         super().__init__(args, handle)
         # node name -> (key, attached volumes, attached count per driver) for the snapshot's own
         # node infos; copies made by preemption are recomputed.

@@ -17,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreFilterExtensions, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import (
+    FilterPlugin, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult,
+)
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding.storage import (
     READ_WRITE_ONCE_POD, InlineDisk, is_pvc_used_by_pods, pod_volumes, pvc_not_found, storage_of,
@@ -74,7 +76,7 @@ def satisfies_volume_conflicts(disks: tuple[InlineDisk, ...], node: NodeInfo) ->
     return True
 
 
-class VolumeRestrictions(PreFilterPlugin, FilterPlugin, PreFilterExtensions):
+class VolumeRestrictions(PreFilterPlugin, FilterPlugin, PreFilterExtensions, NodeExplainer):
     name = NAME
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]

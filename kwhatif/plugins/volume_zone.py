@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import FilterPlugin, NodeExplainer, PreFilterPlugin, PreFilterResult
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding.storage import (
     class_not_found, claim_class, pod_volumes, pv_not_found, pvc_not_found, storage_of,
@@ -57,7 +57,7 @@ def label_zones_to_set(value: str) -> frozenset[str] | None:
     return frozenset(zones)
 
 
-class VolumeZone(PreFilterPlugin, FilterPlugin):
+class VolumeZone(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]

@@ -16,6 +16,7 @@ class NodeInfo:
     into its slot, as kube-scheduler's NodeInfo does (it decides the order of equal victims)."""
 
     node: Node
+    name: str
     allocatable: Resources
     allowed_pods: int
     pods: list[PodInfo] = field(default_factory=list)
@@ -31,12 +32,8 @@ class NodeInfo:
     @classmethod
     def of(cls, node: Node) -> NodeInfo:
         pods_q = node.allocatable.get(PODS)
-        return cls(node=node, allocatable=Resources.from_list(node.allocatable),
+        return cls(node=node, name=node.name, allocatable=Resources.from_list(node.allocatable),
                    allowed_pods=value(pods_q) if pods_q is not None else 0)
-
-    @property
-    def name(self) -> str:
-        return self.node.name
 
     def add_pod(self, info: PodInfo) -> None:
         self.pods.append(info)
@@ -89,7 +86,7 @@ class NodeInfo:
     def clone(self) -> NodeInfo:
         """A copy whose pod list and aggregates can change without touching this one."""
         return NodeInfo(
-            node=self.node, allocatable=self.allocatable, allowed_pods=self.allowed_pods,
+            node=self.node, name=self.name, allocatable=self.allocatable, allowed_pods=self.allowed_pods,
             pods=list(self.pods), requested=self.requested.copy(), non_zero_cpu=self.non_zero_cpu,
             non_zero_mem=self.non_zero_mem, used_ports={k: dict(v) for k, v in self.used_ports.items()},
             pods_with_affinity=self.pods_with_affinity,

@@ -40,6 +40,7 @@ class NodeTable:
         self.taint_group = np.array([groups.setdefault(i.node.taints, len(groups)) for i in infos], dtype=np.int64)
         self.taint_sets = list(groups)
         self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
+        self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
         for row in range(n):
             self.refresh(row)
@@ -88,4 +89,11 @@ class NodeTable:
         if found is None:
             found = self._images[name] = np.array(
                 [any(name in image.names for image in i.node.images) for i in self.infos], dtype=bool)
+        return found
+
+    def value_index(self, key: str) -> dict[str, int]:
+        """Label value → its id in `domains(key)`."""
+        found = self._value_index.get(key)
+        if found is None:
+            found = self._value_index[key] = {v: i for i, v in enumerate(self.domains(key)[1])}
         return found

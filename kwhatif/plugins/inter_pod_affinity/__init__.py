@@ -13,7 +13,7 @@ import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     ScorePlugin,
 )
 from kwhatif.framework.status import Status
@@ -36,8 +36,8 @@ __all__ = [
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
 
 
-class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, BatchScore, PreFilterExtensions,
-                       NodeExplainer):
+class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
+                       PreFilterExtensions, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -68,6 +68,13 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         return filtering.filter_node(state, node)
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        result = filtering.filter_rows(state, table, rows)
+        if isinstance(result, Status):  # the state is missing: every node gets the error
+            return np.ones(rows.size, dtype=bool), [result] * rows.size
+        return result
 
     # PreScore / Score / NormalizeScore -------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:

@@ -32,6 +32,7 @@ from kwhatif.plugins.inter_pod_affinity.terms import (
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 PRE_FILTER_KEY = "PreFilter" + NAME
 
@@ -216,12 +217,59 @@ def filter_node(state: CycleState, node: NodeInfo) -> Status | None:
         return error(f'error reading "{PRE_FILTER_KEY}" from cycleState: not found')
     labels = node.node.labels
     if not _satisfies_affinity(s, labels):
-        return unresolvable(ERR_REASON_AFFINITY)
+        return AFFINITY_REJECTED
     if not _satisfies_anti_affinity(s, labels):
-        return unschedulable(ERR_REASON_ANTI_AFFINITY)
+        return ANTI_AFFINITY_REJECTED
     if not _satisfies_existing_anti_affinity(s, labels):
-        return unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
+        return EXISTING_ANTI_AFFINITY_REJECTED
     return None
+
+
+AFFINITY_REJECTED = unresolvable(ERR_REASON_AFFINITY)
+ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_ANTI_AFFINITY)
+EXISTING_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
+
+
+def _positive_at(counts: Counts, table: NodeTable, key: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows having label `key`, rows whose value of `key` has a positive count)."""
+    ids, values = table.domains(key)
+    at = ids[rows]
+    positive = np.zeros(len(values) + 1, dtype=bool)
+    for (k, value), n in counts.items():
+        if k == key and n > 0 and value in table.value_index(key):
+            positive[table.value_index(key)[value]] = True
+    return at >= 0, positive[at]  # at = -1 reads the extra False slot
+
+
+def filter_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> tuple[np.ndarray, list[Status]] | Status:
+    """`filter_node` for many nodes at once: the three checks in order, each vectorised over the
+    nodes' label values."""
+    s = get_state(state)
+    if s is None:
+        return error(f'error reading "{PRE_FILTER_KEY}" from cycleState: not found')
+    affinity_bad = np.zeros(rows.size, dtype=bool)
+    if s.required_affinity:
+        has_all = np.ones(rows.size, dtype=bool)
+        pods_exist = np.ones(rows.size, dtype=bool)
+        for t in s.required_affinity:
+            has, positive = _positive_at(s.affinity, table, t.topology_key, rows)
+            has_all &= has
+            pods_exist &= positive
+        first_pod = not s.affinity and s.matches_own_affinity
+        affinity_bad = ~has_all | (~pods_exist & (not first_pod))
+    anti_bad = np.zeros(rows.size, dtype=bool)
+    if s.anti:
+        for t in s.required_anti_affinity:
+            _, positive = _positive_at(s.anti, table, t.topology_key, rows)
+            anti_bad |= positive
+    existing_bad = np.zeros(rows.size, dtype=bool)
+    for key in {k for (k, _), n in s.existing_anti.items() if n > 0}:
+        _, positive = _positive_at(s.existing_anti, table, key, rows)
+        existing_bad |= positive
+    fails = affinity_bad | anti_bad | existing_bad
+    statuses = [AFFINITY_REJECTED if a else ANTI_AFFINITY_REJECTED if b else EXISTING_ANTI_AFFINITY_REJECTED
+                for a, b in zip(affinity_bad[fails].tolist(), anti_bad[fails].tolist())]
+    return fails, statuses
 
 
 def update(state: CycleState, other: PodInfo, node: NodeInfo, multiplier: int) -> Status | None:

@@ -28,7 +28,8 @@ from typing import Any
 from kwhatif.api.objects import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ReservePlugin, ScorePlugin,
+    FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ReservePlugin,
+    ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding import binder
@@ -95,7 +96,7 @@ def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[Persistent
     return claims, None
 
 
-class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin):
+class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, NodeExplainer):
     name = NAME
 
     def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
@@ -163,7 +164,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         given: which PV each claim is bound to or would bind, or why none fits."""
         s = state.get(STATE_KEY)
         if s is None or s.claims is None:
-            return ["the pod uses no PersistentVolumeClaim (PreFilter skipped)"] if NAME in state.skip_filter else []
+            return []  # the pod uses no claim
         out = []
         for pvc in s.claims.bound:
             pv = s.storage.pv(pvc.volume_name)

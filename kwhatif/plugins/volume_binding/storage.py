@@ -245,16 +245,17 @@ class StorageIndex:
         return self._by_class.get(class_name, [])
 
     def claimable_pvs(self, class_name: str, namespace: str, name: str) -> list[PersistentVolume]:
-        """The PVs of `pvs_of_class` a claim can possibly match, in the same order: those without
-        claimRef and those whose claimRef names this claim (any other PV is skipped by
-        FindMatchingVolume first), so that matching need not walk every bound PV of the class."""
+        """The PVs of `pvs_of_class` a claim can possibly match, in the same order: Available ones
+        without claimRef and those whose claimRef names this claim (FindMatchingVolume skips any
+        other), so that matching need not walk every bound PV of the class."""
         entry = self._claimable.get(class_name)
         if entry is None:
             unclaimed: list[PersistentVolume] = []
             by_ref: dict[tuple[str, str], list[PersistentVolume]] = {}
             for pv in self.pvs_of_class(class_name):
                 if pv.claim_ref is None:
-                    unclaimed.append(pv)
+                    if pv.phase == "Available":
+                        unclaimed.append(pv)
                 else:
                     by_ref.setdefault((pv.claim_ref.namespace, pv.claim_ref.name), []).append(pv)
             entry = self._claimable[class_name] = (unclaimed, by_ref)
