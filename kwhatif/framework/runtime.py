@@ -195,8 +195,11 @@ class Framework:
                     passed.add(node.name)
                 else:
                     rejected.append((node, status))
-        rows = np.fromiter((table.index[n.name] for n in batch_nodes), dtype=np.int64, count=len(batch_nodes))
         infos = table.infos
+        if batch_nodes is infos:
+            rows = np.arange(len(infos), dtype=np.int64)
+        else:
+            rows = np.fromiter((table.index[n.name] for n in batch_nodes), dtype=np.int64, count=len(batch_nodes))
         for pl in self.plugins.filter:
             if not rows.size:
                 break
@@ -211,15 +214,15 @@ class Framework:
                 statuses = [st for st in statuses if st is not None and st.code != Code.SUCCESS]
             stamped: dict[int, Status] = {}
             for row, status in zip(rows[fails].tolist(), statuses):
-                if not status.is_rejected:
-                    raise SchedulingError(f'running "{pl.name}" filter plugin: {status.message}')
                 mark = stamped.get(id(status))
                 if mark is None:
+                    if not status.is_rejected:
+                        raise SchedulingError(f'running "{pl.name}" filter plugin: {status.message}')
                     mark = stamped[id(status)] = status.with_plugin(pl.name)
                 rejected.append((infos[row], mark))
             rows = rows[~fails]
-        if not reserved and len(rows) == len(nodes):
-            return nodes, rejected
+        if batch_nodes is infos:
+            return [infos[r] for r in rows.tolist()], rejected
         passed.update(table.names[r] for r in rows.tolist())
         return [n for n in nodes if n.name in passed], rejected
 

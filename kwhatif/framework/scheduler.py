@@ -262,10 +262,11 @@ class Scheduler:
                 else:
                     rejected.append((node, status))
         for node, status in rejected:
-            statuses.set(node.name, status)
-            attempt.diagnosis.unschedulable_plugins.add(status.plugin)
-        for node in feasible:
-            statuses.statuses.pop(node.name, None)
+            statuses.statuses[node.name] = status
+        attempt.diagnosis.unschedulable_plugins.update({s.plugin for _, s in rejected})
+        tried = self.nominator.node_of(pod.key)  # the nominated node may have failed the fast path
+        if tried and any(n.name == tried for n in feasible):
+            statuses.statuses.pop(tried, None)
         return feasible
 
     def _select(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],

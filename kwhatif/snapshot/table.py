@@ -8,8 +8,6 @@ depend only on taints evaluate each distinct set once and broadcast the verdict 
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
 from kwhatif.api.objects import Taint
@@ -17,9 +15,9 @@ from kwhatif.snapshot.node_info import NodeInfo
 
 
 class NodeTable:
-    def __init__(self, infos: Sequence[NodeInfo]) -> None:
+    def __init__(self, infos: list[NodeInfo]) -> None:
         n = len(infos)
-        self.infos = list(infos)
+        self.infos = infos  # the snapshot's own list: `rows` index it
         self.names = [i.name for i in infos]
         self.index = {name: row for row, name in enumerate(self.names)}
         self.alloc_cpu = np.array([i.allocatable.milli_cpu for i in infos], dtype=np.int64)

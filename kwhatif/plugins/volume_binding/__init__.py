@@ -38,7 +38,8 @@ from kwhatif.plugins.volume_binding.binder import (
     BinderError, PodVolumeClaims, PodVolumeDecisions,
 )
 from kwhatif.plugins.volume_binding.storage import (
-    ANN_SELECTED_NODE, Reservation, StorageIndex, claim_class, pod_volumes, pvc_not_found, storage_of,
+    ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, Reservation, StorageIndex, claim_class, pod_volumes,
+    pvc_not_found, storage_of,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -184,10 +185,27 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
                            f"{sc.provisioner if sc else '?'} (StorageClass {claim_class(pvc)})")
             return out
         for pvc in s.claims.delay:
-            selected = pvc.annotations.get(ANN_SELECTED_NODE)
-            if selected is not None and selected != node.name:
-                out.append(f"PersistentVolumeClaim {pvc.key} is being provisioned for node {selected}")
-            else:
-                out.append(f"PersistentVolumeClaim {pvc.key} (StorageClass {claim_class(pvc)}) has no available "
-                           "PersistentVolume for this node and its class cannot provision one here")
+            out.append(_explain_unplaced(pvc, node, s))
         return out
+
+
+def _explain_unplaced(pvc: PersistentVolumeClaim, node: NodeInfo, s: VolumeBindingState) -> str:
+    """Why a delayed claim found neither a PV nor provisioning on a rejected node."""
+    selected = pvc.annotations.get(ANN_SELECTED_NODE)
+    if selected is not None:
+        if selected != node.name:
+            return f"PersistentVolumeClaim {pvc.key} is being provisioned for node {selected}"
+        return f"PersistentVolumeClaim {pvc.key} is being provisioned for this node"
+    class_name = claim_class(pvc)
+    candidates = s.claims.candidates.get(pvc.key, []) if s.claims else []
+    fitting = [c.pv.name for c in candidates if binder.node_affinity_matches(c.pv, node.node)]
+    pvs = (f"PersistentVolume(s) {', '.join(fitting)} fit but are taken by the pod's other claims" if fitting
+           else f"no available PersistentVolume of StorageClass {class_name} fits on this node")
+    sc = s.storage.classes.get(class_name) if s.storage else None
+    if sc is None or not sc.provisioner or sc.provisioner == NOT_SUPPORTED_PROVISIONER:
+        how = "and the class does not provision volumes"
+    elif not binder.topology_matches(sc, node.node.labels):
+        how = "and the class's allowedTopologies exclude this node"
+    else:
+        how = "and it can be provisioned here"
+    return f"PersistentVolumeClaim {pvc.key}: {pvs}, {how}"
