@@ -208,27 +208,25 @@ class Scheduler:
         if feasible is None:
             feasible = self._filter_nodes(fwk, state, pod, pre_result, attempt)
         attempt.feasible_nodes = sorted(n.name for n in feasible)
-        if pod.key in self.explain:
-            attempt.insights = self._insights(fwk, state, pod, feasible, attempt)
         if not feasible:
+            if state.explain:
+                self._insights(fwk, state, pod, [], attempt)
             return self._fail(fwk, state, pod, attempt)
         return self._select(fwk, state, pod, feasible, attempt)
 
-    def _insights(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
-                  attempt: Attempt) -> dict[str, dict[str, list[str]]]:
-        """Per node, the explaining plugins' sentences: the rejecting plugin's for a rejected
-        node, every explainer's for a feasible one — taken now, while nodes are as filtered."""
+    def _insights(self, fwk: Framework, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                  attempt: Attempt) -> None:
+        """kwhatif's per-node sentences, taken while the nodes are as the plugins saw them: the
+        rejecting plugin's for a rejected node, every explainer's for the given feasible nodes."""
         explainers = fwk.explainers()
-        out: dict[str, dict[str, list[str]]] = {}
         for name, status in attempt.diagnosis.node_to_status.statuses.items():
             plugin = explainers.get(status.plugin)
             node = self.snapshot.by_name.get(name)
             if plugin is not None and node is not None:
-                out[name] = {status.plugin: plugin.explain_node(state, pod, node)}
-        for node in feasible:
+                attempt.insights[name] = {status.plugin: plugin.explain_node(state, pod, node)}
+        for node in nodes:
             said = {n: pl.explain_node(state, pod, node) for n, pl in explainers.items()}
-            out[node.name] = {n: lines for n, lines in said.items() if lines}
-        return out
+            attempt.insights[node.name] = {n: lines for n, lines in said.items() if lines}
 
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
                                   attempt: Attempt) -> list[NodeInfo] | None:
@@ -287,6 +285,8 @@ class Scheduler:
             attempt.tied_nodes = attempt.scores.top()
         attempt.node = attempt.tied_nodes[0]
         attempt.outcome = BOUND
+        if state.explain:  # the chosen and tied nodes; a big cluster has too many feasible ones
+            self._insights(fwk, state, pod, [self.snapshot.by_name[n] for n in attempt.tied_nodes], attempt)
         return attempt
 
     def _fail(self, fwk: Framework, state: CycleState, pod: PodInfo, attempt: Attempt) -> Attempt:
