@@ -43,6 +43,12 @@ def replicas(count: int) -> list[Pod]:
                 containers=(Container("web", "nginx:1.27", requests=req),)) for i in range(count)]
 
 
+def _constrained(pod: Pod) -> bool:
+    aff = pod.affinity
+    return bool(pod.topology_spread_constraints) or (
+        aff is not None and (aff.pod_affinity is not None or aff.pod_anti_affinity is not None))
+
+
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -60,6 +66,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--pods-per-node", type=int, default=30)
     parser.add_argument("--pending", type=int, default=1000)
+    parser.add_argument("--constrained", action="store_true",
+                        help="schedule only the pending pods with topology spread or pod (anti-)affinity")
     args = parser.parse_args()
     path = workload(args.nodes, args.pods_per_node, args.pending)
     print(f"workload: {path.name} ({path.stat().st_size / 2**20:.0f} MiB)")
@@ -67,6 +75,8 @@ def main() -> None:
     cluster, _ = timed("load (parse + validate + decode)", lambda: load_cluster([str(path)]))
     gc.enable()
     gc.freeze()
+    if args.constrained:
+        cluster.pods = [p for p in cluster.pods if p.node_name or _constrained(p)]
     prepared, _ = timed("snapshot build + admission", lambda: prepare(cluster, NOW))
     sim, elapsed = timed("schedule pending pods", prepared.run)
     counts: dict[str, int] = {}

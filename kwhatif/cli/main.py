@@ -12,6 +12,7 @@ import click
 
 from kwhatif import __version__
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.config.profile import default_profile, without_plugin
 from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, default_scheduler_config, load_scheduler_config
 from kwhatif.engine import Simulation, simulate
 from kwhatif.errors import InputError
@@ -140,14 +141,19 @@ def _read_pods(paths: Sequence[str]) -> list[Pod]:
 @now_option
 @quiet_option
 @config_option
+@click.option("--no-preemption", is_flag=True,
+              help="Turn DefaultPreemption off: would the pods fit without evicting anyone?")
 def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
-          config_file: str | None) -> None:
+          config_file: str | None, no_preemption: bool) -> None:
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
         pods = _read_pods(pod_files)
-        sim = simulate(cluster, _now(now), new_pods=pods, profiles=config.profiles if config else None)
+        profiles = list(config.profiles) if config else [default_profile()]
+        if no_preemption:
+            profiles = [without_plugin(p, "DefaultPreemption") for p in profiles]
+        sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim, {p.key for p in pods})

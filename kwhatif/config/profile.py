@@ -9,7 +9,7 @@ and lists the others in `missing`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from kwhatif.config.args import ARG_SCHEMAS, aggregate, default_args, go_quote, validate_fit_args
@@ -280,3 +280,14 @@ def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConf
     """The v1.34.1 default profile (§1.2), expanded, with the default plugin arguments (§1.4)."""
     plugins = merge_plugins(default_plugins(), None)
     return build_profile(scheduler_name, plugins, default_plugin_config(plugins))
+
+
+def without_plugin(profile: ProfileConfig, name: str) -> ProfileConfig:
+    """The profile with one plugin disabled at every extension point (e.g. `place
+    --no-preemption`: DefaultPreemption off, as a KubeSchedulerConfiguration disabling it would)."""
+    return replace(
+        profile,
+        points={point: [n for n in names if n != name] for point, names in profile.points.items()},
+        extension_points={point: [n for n in names if n != name] for point, names in profile.extension_points.items()},
+        weights={n: w for n, w in profile.weights.items() if n != name},
+    )

@@ -23,10 +23,21 @@ from urllib.parse import urlparse
 
 from kwhatif.api.objects import CSINode, PersistentVolume, PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import (
+    FilterPlugin,
+    Handle,
+    NodeExplainer,
+    PreFilterPlugin,
+    PreFilterResult,
+)
 from kwhatif.framework.status import SKIP, Code, Status
 from kwhatif.plugins.volume_binding.storage import (
-    InlineDisk, StorageIndex, claim_class, pod_volumes, pvc_not_found, storage_of,
+    InlineDisk,
+    StorageIndex,
+    claim_class,
+    pod_volumes,
+    pvc_not_found,
+    storage_of,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo

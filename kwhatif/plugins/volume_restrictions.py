@@ -18,11 +18,20 @@ from dataclasses import dataclass
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult,
+    FilterPlugin,
+    NodeExplainer,
+    PreFilterExtensions,
+    PreFilterPlugin,
+    PreFilterResult,
 )
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding.storage import (
-    READ_WRITE_ONCE_POD, InlineDisk, is_pvc_used_by_pods, pod_volumes, pvc_not_found, storage_of,
+    READ_WRITE_ONCE_POD,
+    InlineDisk,
+    is_pvc_used_by_pods,
+    pod_volumes,
+    pvc_not_found,
+    storage_of,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo

@@ -19,10 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, NodeExplainer, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import (
+    FilterPlugin,
+    NodeExplainer,
+    PreFilterPlugin,
+    PreFilterResult,
+)
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding.storage import (
-    class_not_found, claim_class, pod_volumes, pv_not_found, pvc_not_found, storage_of,
+    claim_class,
+    class_not_found,
+    pod_volumes,
+    pv_not_found,
+    pvc_not_found,
+    storage_of,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo

@@ -182,3 +182,18 @@ def test_pod_manifest_from_stdin(cli):
     assert result.exit_code == 0, result.stderr
     web = by_pod(json.loads(result.stdout))["default/web"]
     assert (web["outcome"], web["node"]) == ("bound", "node-a")
+
+
+def test_no_preemption_answers_whether_it_fits_without_evicting(cli, validate):
+    # The same vip as above with DefaultPreemption off: attempt 1's filter failures stand (node-a and
+    # node-b Insufficient cpu, node-c tainted) and the PostFilter part is DynamicResources' alone
+    # (§8.2: its Unschedulable reason, no "preemption: " part), nobody is evicted, no retry.
+    result, data = _place(cli, str(PLACE / "vip.yaml"), "--no-preemption")
+    validate(data)
+    vip = by_pod(data)["default/vip"]
+    assert (vip["outcome"], vip["node"]) == ("unschedulable", None)
+    assert vip["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, "
+                              "2 Insufficient cpu. no new claims to deallocate")
+    assert vip["preemption"] == {"nominated_node": None, "victims": []}
+    assert "attempts" not in vip
+    assert result.exit_code == 1  # the placed pod does not fit

@@ -15,10 +15,21 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.objects import (
+    CSINode,
+    CSINodeDriver,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+)
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
-from kwhatif.plugins.node_volume_limits import NodeVolumeLimits, ebs_volume_id, inline_handle, pv_handle
+from kwhatif.plugins.node_volume_limits import (
+    NodeVolumeLimits,
+    ebs_volume_id,
+    inline_handle,
+    pv_handle,
+)
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo

@@ -14,7 +14,12 @@ from typing import Any
 import pytest
 
 from kwhatif.api.objects import (
-    ClaimRef, NodeSelector, NodeSelectorTerm, PersistentVolume, PersistentVolumeClaim, StorageClass,
+    ClaimRef,
+    NodeSelector,
+    NodeSelectorTerm,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
     TopologySelectorRequirement,
 )
 from kwhatif.api.quantity import parse_resource_quantity
@@ -22,7 +27,11 @@ from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_binding import VolumeBinding
-from kwhatif.plugins.volume_binding.storage import ANN_BIND_COMPLETED, ANN_SELECTED_NODE, storage_of
+from kwhatif.plugins.volume_binding.storage import (
+    ANN_BIND_COMPLETED,
+    ANN_SELECTED_NODE,
+    storage_of,
+)
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -329,5 +338,70 @@ def test_an_unbound_claim_without_class_gets_the_newest_default_class() -> None:
 
 
 def test_an_explicitly_empty_class_is_not_defaulted() -> None:
-    plugin, snapshot = setup((pvc("a", cls=""),), classes=(sc("d", is_default=True),))
+    _, snapshot = setup((pvc("a", cls=""),), classes=(sc("d", is_default=True),))
     assert storage_of(snapshot).pvc("default", "a").storage_class_name == ""
+
+
+# Decoding the storage kinds (kwhatif.load.decode) ----------------------------------------------
+
+def test_a_pvc_manifest_keeps_what_binding_reads() -> None:
+    from kwhatif.load.decode import decode
+    got = decode({
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "runner-cache", "namespace": "ci", "uid": "u1",
+                     "annotations": {ANN_SELECTED_NODE: "n1"},
+                     "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "runner", "uid": "pod-uid",
+                                          "controller": True}]},
+        "spec": {"accessModes": ["ReadWriteOncePod"], "resources": {"requests": {"storage": "40Gi"}},
+                 "storageClassName": "gp3", "volumeMode": "Block"},
+        "status": {"phase": "Pending"},
+    }, None)
+    assert (got.key, got.controller_uid, got.access_modes, got.storage_class_name, got.volume_mode) == (
+        "ci/runner-cache", "pod-uid", ("ReadWriteOncePod",), "gp3", "Block")
+    assert got.requested_storage == 40 * 2**30 and got.volume_name == "" and got.phase == "Pending"
+
+
+def test_a_pv_manifest_keeps_its_source_affinity_and_claim() -> None:
+    from kwhatif.load.decode import decode
+    got = decode({
+        "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-1"},
+        "spec": {"capacity": {"storage": "200Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                 "claimRef": {"namespace": "db", "name": "data", "uid": "c1"},
+                 "csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "vol-1"},
+                 "nodeAffinity": {"required": {"nodeSelectorTerms": [
+                     {"matchExpressions": [{"key": ZONE, "operator": "In", "values": ["z1"]}]}]}}},
+        "status": {"phase": "Bound"},
+    }, None)
+    assert (got.volume_source, got.csi_driver, got.volume_id, got.claim_ref) == (
+        "csi", "ebs.csi.aws.com", "vol-1", ClaimRef("db", "data", "c1"))
+    assert got.node_affinity.matches({ZONE: "z1"}, "") and not got.node_affinity.matches({ZONE: "z2"}, "")
+
+
+def test_a_storage_class_without_binding_mode_is_immediate() -> None:
+    from kwhatif.load.decode import decode
+    got = decode({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                  "metadata": {"name": "std", "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+                  "provisioner": "pd.csi.storage.gke.io",
+                  "allowedTopologies": [{"matchLabelExpressions": [{"key": ZONE, "values": ["z1", "z2"]}]}]}, None)
+    assert (got.volume_binding_mode, got.is_default) == ("Immediate", True)
+    assert got.allowed_topologies == ((TopologySelectorRequirement(ZONE, ("z1", "z2")),),)
+
+
+def test_a_csinode_manifest_keeps_limits_and_migrated_plugins() -> None:
+    from kwhatif.load.decode import decode
+    got = decode({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+                  "metadata": {"name": "n1", "annotations": {
+                      "storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs,kubernetes.io/gce-pd"}},
+                  "spec": {"drivers": [{"name": "ebs.csi.aws.com", "allocatable": {"count": 25}},
+                                       {"name": "efs.csi.aws.com"}]}}, None)
+    assert [(d.name, d.allocatable_count) for d in got.drivers] == [("ebs.csi.aws.com", 25), ("efs.csi.aws.com", None)]
+    assert got.migrated_plugins == {"kubernetes.io/aws-ebs", "kubernetes.io/gce-pd"}
+
+
+def test_a_wrong_type_in_a_storage_object_names_the_field() -> None:
+    from kwhatif.errors import InputError
+    from kwhatif.load.decode import decode
+    with pytest.raises(InputError) as err:
+        decode({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "x"},
+                "spec": {"accessModes": "ReadWriteOnce"}}, None)
+    assert err.value.field == "spec.accessModes" and err.value.obj == "PersistentVolumeClaim/default/x"

@@ -188,7 +188,7 @@ def test_a_disk_conflict_is_reported_before_a_read_write_once_pod_conflict() -> 
 
 def test_node_pvc_ref_counts_follow_pods_added_and_removed() -> None:
     # §4.4 PVCRefCounts: namespace/claim -> number of pods on the node using it
-    plugin, snapshot = setup((pod("a", claim("data"), node="n1"), pod("b", claim("data"), node="n1")))
+    _, snapshot = setup((pod("a", claim("data"), node="n1"), pod("b", claim("data"), node="n1")))
     node = snapshot.by_name["n1"]
     assert node.pvc_ref_counts == {"default/data": 2}
     copy = node.clone()

@@ -28,18 +28,35 @@ from typing import Any
 from kwhatif.api.objects import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ReservePlugin,
+    FilterPlugin,
+    Handle,
+    NodeExplainer,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ReservePlugin,
     ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding import binder
 from kwhatif.plugins.volume_binding.binder import (
-    ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE, ERR_REASON_PV_NOT_EXIST,
-    BinderError, PodVolumeClaims, PodVolumeDecisions,
+    ERR_REASON_BIND_CONFLICT,
+    ERR_REASON_NODE_CONFLICT,
+    ERR_REASON_NOT_ENOUGH_SPACE,
+    ERR_REASON_PV_NOT_EXIST,
+    BinderError,
+    PodVolumeClaims,
+    PodVolumeDecisions,
 )
 from kwhatif.plugins.volume_binding.storage import (
-    ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, Reservation, StorageIndex, claim_class, pod_volumes,
-    pvc_not_found, storage_of,
+    ANN_SELECTED_NODE,
+    NOT_SUPPORTED_PROVISIONER,
+    Reservation,
+    StorageIndex,
+    claim_class,
+    pod_volumes,
+    pvc_not_found,
+    storage_of,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -49,8 +66,13 @@ STATE_KEY = NAME
 ERR_REASON_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 
 __all__ = [
-    "NAME", "VolumeBinding", "ERR_REASON_UNBOUND_IMMEDIATE", "ERR_REASON_NODE_CONFLICT",
-    "ERR_REASON_BIND_CONFLICT", "ERR_REASON_NOT_ENOUGH_SPACE", "ERR_REASON_PV_NOT_EXIST",
+    "ERR_REASON_BIND_CONFLICT",
+    "ERR_REASON_NODE_CONFLICT",
+    "ERR_REASON_NOT_ENOUGH_SPACE",
+    "ERR_REASON_PV_NOT_EXIST",
+    "ERR_REASON_UNBOUND_IMMEDIATE",
+    "NAME",
+    "VolumeBinding",
 ]
 
 
@@ -71,7 +93,8 @@ def owned_by_pod(pvc: PersistentVolumeClaim, info: PodInfo) -> bool:
 
 
 def not_owned_message(pvc: PersistentVolumeClaim, info: PodInfo) -> str:
-    return f"PVC {pvc.namespace}/{pvc.name} was not created for pod {info.pod.namespace}/{info.pod.name} (pod is not owner)"
+    return (f"PVC {pvc.namespace}/{pvc.name} was not created for pod {info.pod.namespace}/{info.pod.name} "
+            "(pod is not owner)")
 
 
 def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[PersistentVolumeClaim], str | None]:
@@ -85,10 +108,12 @@ def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[Persistent
         pvc = storage.pvc(namespace, ref.claim)
         if pvc is None:
             if ephemeral:
-                return claims, f'waiting for ephemeral volume controller to create the persistentvolumeclaim "{ref.claim}"'
+                return claims, ('waiting for ephemeral volume controller to create the persistentvolumeclaim '
+                                f'"{ref.claim}"')
             return claims, pvc_not_found(ref.claim)
         if pvc.phase == "Lost":
-            return claims, f'persistentvolumeclaim "{pvc.name}" bound to non-existent persistentvolume "{pvc.volume_name}"'
+            return claims, (f'persistentvolumeclaim "{pvc.name}" bound to non-existent persistentvolume '
+                            f'"{pvc.volume_name}"')
         if pvc.deletion_timestamp is not None:
             return claims, f'persistentvolumeclaim "{pvc.name}" is being deleted'
         if ephemeral and not owned_by_pod(pvc, info):
@@ -169,12 +194,13 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         out = []
         for pvc in s.claims.bound:
             pv = s.storage.pv(pvc.volume_name)
+            bound = f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pvc.volume_name}"
             if pv is None:
-                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pvc.volume_name}, which does not exist")
+                out.append(f"{bound}, which does not exist")
             elif not binder.node_affinity_matches(pv, node.node):
-                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pv.name}, whose node affinity excludes this node")
+                out.append(f"{bound}, whose node affinity excludes this node")
             else:
-                out.append(f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pv.name}")
+                out.append(bound)
         decisions = s.by_node.get(node.name)
         if decisions is not None:
             for pvc, pv in decisions.static_bindings:

@@ -18,9 +18,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from kwhatif.api.objects import Node, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.objects import (
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+)
 from kwhatif.plugins.volume_binding.storage import (
-    ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, StorageIndex, claim_class, is_fully_bound, volume_class,
+    ANN_SELECTED_NODE,
+    NOT_SUPPORTED_PROVISIONER,
+    StorageIndex,
+    claim_class,
+    is_fully_bound,
+    volume_class,
 )
 
 ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"

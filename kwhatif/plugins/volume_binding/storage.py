@@ -15,11 +15,17 @@ PV controller's retroactive assignment do.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from kwhatif.api.objects import (
-    ClaimRef, CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass,
+    ClaimRef,
+    CSIDriver,
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
 )
 from kwhatif.snapshot.pod_info import PodInfo
 
