@@ -284,6 +284,9 @@ class Scheduler:
         else:
             attempt.tied_nodes = attempt.scores.top()
         attempt.node = attempt.tied_nodes[0]
+        status = fwk.run_reserve(state, pod, attempt.node)
+        if status is not None:
+            raise SchedulingError(f'running Reserve plugin "{status.plugin}": {status.message}')
         attempt.outcome = BOUND
         if state.explain:  # the chosen and tied nodes; a big cluster has too many feasible ones
             self._insights(fwk, state, pod, [self.snapshot.by_name[n] for n in attempt.tied_nodes], attempt)
