@@ -10,6 +10,8 @@ from kwhatif.api.objects import (
 )
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
+from kwhatif.load.interning import Interner, interning
+from kwhatif.load.raw_pods import pod_manifest
 from kwhatif.load.refs import object_ref
 from kwhatif.load.reader import RawDoc, read_inputs
 from kwhatif.load.schema import validate_light, validate_object
@@ -23,6 +25,20 @@ def _identity(obj: object) -> tuple:
     return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
 
 
+def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], interner: Interner) -> object | None:
+    """One document to its typed object. Pods of a big JSON List are read from their bytes
+    (the structural check is the reader's types); everything else from the parsed object."""
+    if doc.raw is not None and doc.kind == "Pod" and not full_validation:
+        manifest = pod_manifest(doc.raw, interner)
+        if manifest is not None:
+            return decode(manifest, doc.source)
+    if full_validation:
+        warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
+    else:
+        validate_light(doc)
+    return decode(doc.obj, doc.source)
+
+
 def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False) -> tuple[list[object], list[str]]:
     """Typed objects in input order; duplicates keep the last one (kubectl apply semantics).
 
@@ -33,23 +49,20 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False) -> tuple[
     objects: list[object | None] = []
     warnings: list[str] = []
     unknown: dict[str, int] = {}
-    for doc in docs:
-        if full_validation:
-            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
-        else:
-            validate_light(doc)
-        obj = decode(doc.obj, doc.source)
-        if obj is None:
-            kind = str(doc.obj.get("kind"))
-            unknown[kind] = unknown.get(kind, 0) + 1
-            continue
-        ident = _identity(obj)
-        if ident in seen:
-            index, first = seen[ident]
-            warnings.append(f"{doc.source}: {object_ref(doc.obj)}: duplicate of the object at {first}; the last one wins")
-            objects[index] = None
-        seen[ident] = (len(objects), doc.source)
-        objects.append(obj)
+    with interning() as interner:
+        for doc in docs:
+            obj = _decode_doc(doc, full_validation, warnings, interner)
+            if obj is None:
+                kind = str(doc.kind)
+                unknown[kind] = unknown.get(kind, 0) + 1
+                continue
+            ident = _identity(obj)
+            if ident in seen:
+                index, first = seen[ident]
+                warnings.append(f"{doc.source}: {object_ref(doc.obj)}: duplicate of the object at {first}; the last one wins")
+                objects[index] = None
+            seen[ident] = (len(objects), doc.source)
+            objects.append(obj)
     if unknown:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(unknown.items()))
         warnings.append(f"ignored kinds kwhatif does not read: {kinds}")

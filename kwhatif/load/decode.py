@@ -20,6 +20,7 @@ from kwhatif.api.objects import (
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields
+from kwhatif.load.interning import once
 from kwhatif.load.refs import object_ref
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -227,29 +228,39 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
     host_network = f.bool(spec, "hostNetwork", "spec")
-    containers = f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network))
+
+    def shared(parent: dict, key: str, compute: Callable[[], Any], *params: object) -> Any:
+        return once(parent.get(key), (key, *params), compute)
+
+    containers = shared(spec, "containers", lambda: f.items(
+        spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)), host_network)
     pod_res = f.opt_map(spec, "resources", "spec")
-    node_selector = f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None
     return Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
-        labels=f.str_map(meta, "labels", "metadata"), annotations=f.str_map(meta, "annotations", "metadata"),
+        labels=shared(meta, "labels", lambda: f.str_map(meta, "labels", "metadata")),
+        annotations=shared(meta, "annotations", lambda: f.str_map(meta, "annotations", "metadata")),
         creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
         deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
-        owner_references=f.items(meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p)),
+        owner_references=shared(meta, "ownerReferences", lambda: f.items(
+            meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))),
         node_name=f.str(spec, "nodeName", "spec"),
         scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
         priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
         containers=containers,
-        init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
+        init_containers=shared(spec, "initContainers", lambda: f.items(
+            spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)), host_network),
         overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
         pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
         pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
-        node_selector=node_selector, affinity=_affinity(f, spec),
-        tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)),
-        topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
-                                            lambda e, p: _spread_constraint(f, e, p)),
+        node_selector=shared(spec, "nodeSelector", lambda: f.str_map(spec, "nodeSelector", "spec")
+                             if spec.get("nodeSelector") is not None else None),
+        affinity=shared(spec, "affinity", lambda: _affinity(f, spec)),
+        tolerations=shared(spec, "tolerations", lambda: f.items(
+            spec, "tolerations", "spec", lambda e, p: toleration(f, e, p))),
+        topology_spread_constraints=shared(spec, "topologySpreadConstraints", lambda: f.items(
+            spec, "topologySpreadConstraints", "spec", lambda e, p: _spread_constraint(f, e, p))),
         scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)),
         host_network=host_network,
         volumes=tuple(f.list(spec, "volumes", "spec")),

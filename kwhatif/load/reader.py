@@ -45,9 +45,9 @@ import re
 import stat
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+import msgspec
 import orjson
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -81,12 +81,32 @@ _BOMS = (  # longest first: the UTF-32-LE BOM starts with the UTF-16-LE one
 )
 
 
-@dataclass(frozen=True)
 class RawDoc:
-    """One Kubernetes object as decoded from a manifest, and where it came from."""
+    """One Kubernetes object as decoded from a manifest, and where it came from.
 
-    obj: dict
-    source: Source
+    Items of a big JSON List arrive as their undecoded bytes (`raw`, with the `kind` the List
+    probe read): decoders that know the kind read only the fields they need from the bytes, and
+    `obj` decodes the whole item only when something asks for it."""
+
+    __slots__ = ("_obj", "source", "raw", "kind")
+
+    def __init__(self, obj: dict | None, source: Source, raw: bytes | None = None, kind: str | None = None) -> None:
+        self._obj = obj
+        self.source = source
+        self.raw = raw
+        self.kind = kind if kind is not None else (obj.get("kind") if isinstance(obj, dict) else None)
+
+    @property
+    def obj(self) -> dict:
+        if self._obj is None:
+            self._obj = orjson.loads(self.raw)
+        return self._obj
+
+    def __repr__(self) -> str:
+        return f"RawDoc({self.kind!r}, {self.source})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RawDoc) and (self.obj, self.source) == (other.obj, other.source)
 
 
 def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[RawDoc]:
@@ -135,6 +155,9 @@ def _parse_bytes(data: bytes, file: str, is_json: bool | None) -> list[RawDoc]:
         is_json = first in (b"{", b"[", "{", "[")
     if not is_json:
         return list(_expand_documents(_parse_yaml(text, file), file, from_json=False))
+    listed = _json_list_items(text, file) if isinstance(text, bytes) else None
+    if listed is not None:
+        return listed
     try:
         return list(_expand_documents(_parse_json(text, file), file, from_json=True))
     except InputError as json_error:
@@ -217,6 +240,39 @@ def _invalid_utf8(text: bytes, file: str) -> InputError | None:
 
 
 # ---------------------------------------------------------------------------------------- JSON ----
+
+class _ListProbe(msgspec.Struct):
+    kind: Any = None
+    items: list[msgspec.Raw] | None = None
+
+
+class _ItemProbe(msgspec.Struct):
+    kind: Any = None
+
+
+_LIST_DECODER = msgspec.json.Decoder(_ListProbe)
+_ITEM_DECODER = msgspec.json.Decoder(_ItemProbe)
+
+
+def _json_list_items(text: bytes, file: str) -> list[RawDoc] | None:
+    """A JSON `kind: List` dump (`kubectl get -o json`), its items kept as undecoded bytes: the
+    fast path for big dumps. None when the file is anything else, or is not plain valid JSON —
+    the general path then reads it (and words any error)."""
+    try:
+        probe = _LIST_DECODER.decode(text)
+        if not isinstance(probe.kind, str) or not probe.kind.endswith("List") or probe.items is None:
+            return None
+        docs = []
+        for index, item in enumerate(probe.items):
+            raw = bytes(item)
+            kind = _ITEM_DECODER.decode(raw).kind if raw[:1] == b"{" else None
+            if not isinstance(kind, str) or kind.endswith("List"):
+                return None  # kindless items of typed lists, nested lists, odd items: general path
+            docs.append(RawDoc(None, Source(file, 0, None, index), raw, kind))
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    return docs
+
 
 def _parse_json(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | None, Node | None]]:
     """(document index, value, line, None) for each top-level JSON value."""
