@@ -267,11 +267,12 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         resource_claims=tuple(f.list(spec, "resourceClaims", "spec")),
         phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
         nominated_node_name=f.str(status, "nominatedNodeName", "status"),
-        conditions=f.items(status, "conditions", "status", lambda e, p: PodCondition(
-            f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p))),
-        container_statuses=f.items(status, "containerStatuses", "status", lambda e, p: _status_resources(f, e, p)),
-        init_container_statuses=f.items(status, "initContainerStatuses", "status",
-                                        lambda e, p: _status_resources(f, e, p)),
+        conditions=shared(status, "conditions", lambda: f.items(status, "conditions", "status", lambda e, p: PodCondition(
+            f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))),
+        container_statuses=shared(status, "containerStatuses", lambda: f.items(
+            status, "containerStatuses", "status", lambda e, p: _status_resources(f, e, p))),
+        init_container_statuses=shared(status, "initContainerStatuses", lambda: f.items(
+            status, "initContainerStatuses", "status", lambda e, p: _status_resources(f, e, p))),
         source=source,
     )
 

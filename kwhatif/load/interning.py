@@ -18,12 +18,22 @@ class Interner:
         self._parsed: dict[bytes, Any] = {}
         self._shared: set[int] = set()
         self._decoded: dict[tuple, Any] = {}
+        self._built: dict[tuple, Any] = {}
 
     def parse(self, raw: bytes) -> Any:
         """The parsed value of a JSON text, the same object for the same text."""
         found = self._parsed.get(raw)
         if found is None and raw not in self._parsed:
             found = self._parsed[raw] = orjson.loads(raw)
+            self._shared.add(id(found))
+        return found
+
+    def shared(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """One object for every equal `key` (for values built rather than parsed, e.g. a pod's
+        container statuses reduced to what scheduling reads)."""
+        found = self._built.get(key)
+        if found is None:
+            found = self._built[key] = make()
             self._shared.add(id(found))
         return found
 

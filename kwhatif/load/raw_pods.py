@@ -103,8 +103,11 @@ def _statuses(items: list[_ContainerStatus] | None, interner: Interner) -> list[
     nothing and are not kept."""
     if items is None:
         return None
-    return [_fields(s, ("name",), ("resources", "allocatedResources"), interner) for s in items
-            if bytes(s.resources) != b"null" or bytes(s.allocatedResources) != b"null"]
+    kept = tuple((s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items
+                 if bytes(s.resources) != b"null" or bytes(s.allocatedResources) != b"null")
+    return interner.shared(("statuses", kept), lambda: [
+        _fields(s, ("name",), ("resources", "allocatedResources"), interner) for s in items
+        if bytes(s.resources) != b"null" or bytes(s.allocatedResources) != b"null"])
 
 
 def pod_manifest(raw: bytes, interner: Interner) -> dict | None:
@@ -123,8 +126,9 @@ def pod_manifest(raw: bytes, interner: Interner) -> dict | None:
     if pod.status is not None:
         status = _fields(pod.status, ("phase", "startTime", "nominatedNodeName"), (), interner)
         if pod.status.conditions is not None:
-            status["conditions"] = [{k: v for k in ("type", "status", "reason") if (v := getattr(c, k)) is not None}
-                                    for c in pod.status.conditions if c.type in _READ_CONDITIONS]
+            read = tuple((c.type, c.status, c.reason) for c in pod.status.conditions if c.type in _READ_CONDITIONS)
+            status["conditions"] = interner.shared(("conditions", read), lambda: [
+                {k: v for k, v in zip(("type", "status", "reason"), c) if v is not None} for c in read])
         for key, items in (("containerStatuses", pod.status.containerStatuses),
                            ("initContainerStatuses", pod.status.initContainerStatuses)):
             decoded = _statuses(items, interner)

@@ -48,11 +48,21 @@ class PodGroups:
     def __init__(self, num_rows: int) -> None:
         self.num_rows = num_rows
         self.by_namespace: dict[str, dict[tuple, Group]] = {}
+        self._label_keys: dict[int, tuple[Labels, tuple]] = {}
+
+    def _labels_key(self, labels: Labels) -> tuple:
+        """The sorted items of a label map, remembered per map object (replicas share theirs)."""
+        cached = self._label_keys.get(id(labels))
+        if cached is not None and cached[0] is labels:
+            return cached[1]
+        key = tuple(sorted(labels.items()))
+        self._label_keys[id(labels)] = (labels, key)
+        return key
 
     def change(self, info: PodInfo, row: int, delta: int) -> None:
         pod = info.pod
         terminating = pod.deletion_timestamp is not None
-        key = (tuple(sorted(pod.labels.items())), terminating)
+        key = (self._labels_key(pod.labels), terminating)
         groups = self.by_namespace.setdefault(pod.namespace, {})
         group = groups.get(key)
         if group is None:

@@ -34,6 +34,7 @@ def has_required_anti_affinity(pod: Pod) -> bool:
 
 
 _VECTORS: dict[tuple, tuple[Resources, int, int]] = {}
+_BY_IDENTITY: dict[tuple[int, ...], tuple[tuple, tuple[Resources, int, int]]] = {}
 _MAX_VECTORS = 65536
 
 
@@ -61,6 +62,11 @@ def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
     """(requests, non-zero cpu, non-zero memory). Replicas share their template's resources, so
     a dump of 150,000 pods has a few hundred distinct vectors: they are computed once each. The
     shared Resources objects are never mutated."""
+    parts = (pod.containers, pod.init_containers, pod.overhead, pod.pod_requests, pod.container_statuses,
+             pod.init_container_statuses, pod.conditions)
+    by_identity = _BY_IDENTITY.get(tuple(map(id, parts)))
+    if by_identity is not None and all(a is b for a, b in zip(by_identity[0], parts)):
+        return by_identity[1]  # a replica whose decoded template objects are shared (fast JSON path)
     key = _resource_signature(pod)
     found = _VECTORS.get(key)
     if found is None:
@@ -68,6 +74,8 @@ def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
         found = (Resources.from_list(pod_requests(pod, use_status=True)), cpu, mem)
         if len(_VECTORS) < _MAX_VECTORS:
             _VECTORS[key] = found
+    if len(_BY_IDENTITY) < _MAX_VECTORS:
+        _BY_IDENTITY[tuple(map(id, parts))] = (parts, found)
     return found
 
 
