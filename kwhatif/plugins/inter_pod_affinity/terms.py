@@ -112,20 +112,35 @@ class PodTerms:
         return bool(self.required_affinity or self.preferred_affinity or self.preferred_anti_affinity)
 
 
+_BY_AFFINITY: dict[tuple[int, str], tuple[object, tuple]] = {}
+
+
+def _parsed_terms(pod: Pod) -> tuple:
+    """The four term lists, remembered per (affinity object, namespace): replicas decoded from a
+    dump share their affinity object, and the terms depend only on it and the namespace."""
+    aff = pod.affinity
+    key = (id(aff), pod.namespace)
+    cached = _BY_AFFINITY.get(key)
+    if cached is not None and cached[0] is aff:
+        return cached[1]
+    pa = aff.pod_affinity if aff is not None else None
+    paa = aff.pod_anti_affinity if aff is not None else None
+    parts = (
+        tuple(_term(pod, t) for t in pa.required) if pa is not None else (),
+        tuple(_term(pod, t) for t in paa.required) if paa is not None else (),
+        tuple(WeightedTerm(_term(pod, w.term), w.weight) for w in pa.preferred) if pa is not None else (),
+        tuple(WeightedTerm(_term(pod, w.term), w.weight) for w in paa.preferred) if paa is not None else (),
+    )
+    if len(_BY_AFFINITY) < 65536:
+        _BY_AFFINITY[key] = (aff, parts)
+    return parts
+
+
 def pod_terms(info: PodInfo) -> PodTerms:
     cached = info.derived.get(NAME)
     if cached is None:
         pod = info.pod
-        aff = pod.affinity
-        pa = aff.pod_affinity if aff is not None else None
-        paa = aff.pod_anti_affinity if aff is not None else None
-        cached = info.derived[NAME] = PodTerms(
-            tuple(_term(pod, t) for t in pa.required) if pa is not None else (),
-            tuple(_term(pod, t) for t in paa.required) if paa is not None else (),
-            tuple(WeightedTerm(_term(pod, w.term), w.weight) for w in pa.preferred) if pa is not None else (),
-            tuple(WeightedTerm(_term(pod, w.term), w.weight) for w in paa.preferred) if paa is not None else (),
-            (pod.namespace, frozenset(pod.labels.items())),
-        )
+        cached = info.derived[NAME] = PodTerms(*_parsed_terms(pod), (pod.namespace, frozenset(pod.labels.items())))
     return cached
 
 
