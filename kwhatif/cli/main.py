@@ -216,3 +216,7 @@ def config_show(config_file: str | None, output: str) -> None:
             click.echo(config_table(config), nl=False)
         return Exit.ALL_PLACED
     _run(action)
+
+
+# Commands defined in their own modules register themselves on `main`.
+from kwhatif.cli import compare as _compare  # noqa: E402,F401
