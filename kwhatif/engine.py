@@ -46,7 +46,10 @@ def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nomin
             if name not in instances:
                 instances[name] = REGISTRY[name](profile.args.get(name), handle)
             getattr(plugin_set, _POINT_FIELDS[point]).append(instances[name])
-    fwk = Framework(profile.scheduler_name, plugin_set, nominator, profile.percentage_of_nodes_to_score)
+    percentage = profile.percentage_of_nodes_to_score
+    if percentage is None:
+        percentage = profile.global_percentage_of_nodes_to_score
+    fwk = Framework(profile.scheduler_name, plugin_set, nominator, percentage)
     handle.framework = fwk
     return fwk
 
@@ -108,6 +111,7 @@ def prepare(
     profiles: Sequence[ProfileConfig] | None = None,
     explain: frozenset[str] = frozenset(),
     fast: bool = True,
+    sample: bool = False,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation)."""
@@ -124,7 +128,7 @@ def prepare(
     for profile in profiles or (default_profile(),):
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
-    scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast)
+    scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
     queue = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
     queue += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
     return Prepared(scheduler, queue, missing, warnings, len(bound))
@@ -137,11 +141,13 @@ def simulate(
     profiles: Sequence[ProfileConfig] | None = None,
     explain: frozenset[str] = frozenset(),
     fast: bool = True,
+    sample: bool = False,
 ) -> Simulation:
     """Schedule the queue one pod at a time in queue order (see `prepare`). `fast` evaluates
     plugins over all nodes at once where they can; `fast=False` is the plain per-node path (same
-    results). With `explain`, scheduling stops once those pods have been decided."""
-    return prepare(cluster, now, new_pods, profiles, explain, fast).run()
+    results). With `explain`, scheduling stops once those pods have been decided. `sample` examines
+    only as many nodes as kube-scheduler would (§7) instead of all of them."""
+    return prepare(cluster, now, new_pods, profiles, explain, fast, sample).run()
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

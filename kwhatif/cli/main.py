@@ -105,18 +105,26 @@ def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
 
 
+sample_option = click.option(
+    "--sample-like-scheduler", "sample", is_flag=True,
+    help="Examine only as many nodes as kube-scheduler would (percentageOfNodesToScore, adaptive by "
+         "default, with its rotating start): results may then differ from the full scan, as in a real cluster.")
+
+
 @main.command()
 @cluster_option
 @output_option
 @now_option
 @quiet_option
 @config_option
-def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None) -> None:
+@sample_option
+def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
+             sample: bool) -> None:
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
-        sim = simulate(cluster, _now(now), profiles=config.profiles if config else None)
+        sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim)

@@ -96,13 +96,26 @@ class Nominator:
         return lower
 
 
+def num_feasible_nodes_to_find(num_nodes: int, percentage: int | None) -> int:
+    """§7.1: every node below 100; else the percentage (adaptive when 0: 50 − n/125, at least 5)
+    of the nodes, but at least 100."""
+    if num_nodes < 100:
+        return num_nodes
+    pct = percentage or 0
+    if pct == 0:
+        pct = max(50 - num_nodes // 125, 5)
+    return max(num_nodes * pct // 100, 100)
+
+
 class Scheduler:
     """Schedules pending pods on a snapshot, committing each placement before the next pod."""
 
     def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: Nominator,
-                 now: str, explain: frozenset[str] = frozenset(), fast: bool = True) -> None:
+                 now: str, explain: frozenset[str] = frozenset(), fast: bool = True, sample: bool = False) -> None:
         self.snapshot = snapshot
         self.fast = fast
+        self.sample = sample
+        self.next_start_node_index = 0
         self.profiles = profiles
         self.nominator = nominator
         self.now = now
@@ -259,6 +272,8 @@ class Scheduler:
                     feasible.append(node)
                 else:
                     rejected.append((node, status))
+        if self.sample:
+            feasible, rejected = self._sampled(fwk, nodes, feasible, rejected)
         for node, status in rejected:
             statuses.statuses[node.name] = status
         attempt.diagnosis.unschedulable_plugins.update({s.plugin for _, s in rejected})
@@ -266,6 +281,29 @@ class Scheduler:
         if tried and any(n.name == tried for n in feasible):
             statuses.statuses.pop(tried, None)
         return feasible
+
+    def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],
+                 rejected: list[tuple[NodeInfo, Status]]) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
+        """What kube-scheduler would have examined (§7): nodes in rotation from the last start
+        index until `numFeasibleNodesToFind` feasible ones; the start index then moves on by the
+        number of nodes examined. (Sequential: the real scheduler's 16 workers may examine a few
+        more nodes before noticing it has enough.)"""
+        want = num_feasible_nodes_to_find(len(nodes), fwk.percentage_of_nodes_to_score)
+        ok = {n.name for n in feasible}
+        failed = {n.name: (n, s) for n, s in rejected}
+        start = self.next_start_node_index % len(nodes) if nodes else 0
+        kept_feasible, kept_rejected = [], []
+        for i in range(len(nodes)):
+            node = nodes[(start + i) % len(nodes)]
+            if node.name in ok:
+                kept_feasible.append(node)
+                if len(kept_feasible) == want:
+                    break
+            elif node.name in failed:
+                kept_rejected.append(failed[node.name])
+        examined = len(kept_feasible) + len(kept_rejected)
+        self.next_start_node_index = (self.next_start_node_index + examined) % max(self.snapshot.num_nodes, 1)
+        return kept_feasible, kept_rejected
 
     def _select(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
                 attempt: Attempt) -> Attempt:
