@@ -6,7 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig, default_profile
@@ -134,20 +134,12 @@ def prepare(
     return Prepared(scheduler, queue, missing, warnings, len(bound))
 
 
-def simulate(
-    cluster: Cluster,
-    now: str,
-    new_pods: Sequence[Pod] = (),
-    profiles: Sequence[ProfileConfig] | None = None,
-    explain: frozenset[str] = frozenset(),
-    fast: bool = True,
-    sample: bool = False,
-) -> Simulation:
-    """Schedule the queue one pod at a time in queue order (see `prepare`). `fast` evaluates
-    plugins over all nodes at once where they can; `fast=False` is the plain per-node path (same
-    results). With `explain`, scheduling stops once those pods have been decided. `sample` examines
-    only as many nodes as kube-scheduler would (§7) instead of all of them."""
-    return prepare(cluster, now, new_pods, profiles, explain, fast, sample).run()
+def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulation:
+    """Schedule the queue one pod at a time in queue order: `prepare(...)` with the same
+    arguments, then run. With `explain`, scheduling stops once those pods have been decided;
+    `fast=False` is the plain per-node path (same results); `sample` examines only as many nodes
+    as kube-scheduler would (§7) instead of all of them."""
+    return prepare(cluster, now, *args, **options).run()
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

@@ -1,0 +1,202 @@
+"""What every controller shares: the workload object, deterministic names and hashes, and the
+pod template → Pod step (through the pod decoder, so pods from templates are validated exactly
+as pods from manifests are)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from kwhatif.api.objects import Controller, Node, PersistentVolumeClaim, Pod
+from kwhatif.errors import InputError, Source
+from kwhatif.load.decode import decode_pod
+from kwhatif.load.fields import Fields
+from kwhatif.load.refs import object_ref
+
+# k8s.io/apimachinery/pkg/util/rand: the alphabet of generated names and SafeEncodeString.
+ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
+# names.SimpleNameGenerator: a generateName base longer than 63 - 5 characters is cut.
+MAX_NAME_LENGTH = 63
+RANDOM_LENGTH = 5
+MAX_GENERATED_BASE = MAX_NAME_LENGTH - RANDOM_LENGTH
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A controller object read from a manifest (Deployment, ReplicaSet, StatefulSet, DaemonSet,
+    Job, CronJob, ReplicationController, HorizontalPodAutoscaler), kept as its mapping: each
+    controller module reads the fields it needs with `Fields`, so errors name the field."""
+
+    kind: str
+    api_version: str
+    namespace: str
+    name: str
+    uid: str
+    obj: dict[str, Any]
+    source: Source | None = None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+    @property
+    def fields(self) -> Fields:
+        return Fields(self.source, self.ref)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        return self.fields.map(self.obj, "spec", "")
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        return self.fields.map(self.obj, "metadata", "")
+
+
+def decode_workload(obj: dict[str, Any], source: Source | None) -> Workload:
+    f = Fields(source, object_ref(obj))
+    meta = f.map(obj, "metadata", "")
+    name = f.str(meta, "name", "metadata")
+    if not name:
+        raise f.error("metadata.name", "name is required")
+    namespace = f.str(meta, "namespace", "metadata") or "default"
+    kind = str(obj["kind"])
+    uid = f.str(meta, "uid", "metadata") or deterministic_uid(kind, namespace, name)
+    return Workload(kind, str(obj.get("apiVersion", "")), namespace, name, uid, obj, source)
+
+
+def deterministic_uid(kind: str, namespace: str, name: str) -> str:
+    """The uid the API server would assign, made stable: a UUIDv5 of the object's identity."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"kwhatif:{kind}/{namespace}/{name}"))
+
+
+def fnv32a(data: bytes) -> int:
+    h = 0x811C9DC5
+    for byte in data:
+        h ^= byte
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def safe_encode(text: str) -> str:
+    """rand.SafeEncodeString: each byte mapped into the alphabet without vowels (no bad words)."""
+    return "".join(ALPHANUMS[ord(c) % len(ALPHANUMS)] for c in text)
+
+
+def template_hash(template: Any, collision_count: int = 0) -> str:
+    """A pod-template-hash / controller-revision-hash as the controllers spell it:
+    SafeEncodeString of the decimal FNV-32a of the template. kube-controller-manager hashes its
+    Go printout of the object, which cannot be reproduced offline; kwhatif hashes the template's
+    canonical JSON instead (stable, same length and alphabet)."""
+    data = orjson.dumps(template, option=orjson.OPT_SORT_KEYS)
+    if collision_count:
+        data += str(collision_count).encode()
+    return safe_encode(str(fnv32a(data)))
+
+
+def random_suffix(seed: str) -> str:
+    """The 5 characters generateName appends, deterministic: derived from `seed`."""
+    digest = hashlib.sha256(seed.encode()).digest()
+    return "".join(ALPHANUMS[b % len(ALPHANUMS)] for b in digest[:RANDOM_LENGTH])
+
+
+def generate_name(base: str, seed: str) -> str:
+    """names.SimpleNameGenerator.GenerateName with a deterministic suffix."""
+    if len(base) > MAX_GENERATED_BASE:
+        base = base[:MAX_GENERATED_BASE]
+    return base + random_suffix(seed)
+
+
+class NameSet:
+    """Generated names of one workload, unique like the API server makes them (a name already
+    taken is generated again)."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+
+    def generate(self, base: str, seed: str) -> str:
+        attempt = 0
+        while True:
+            name = generate_name(base, f"{seed}#{attempt}" if attempt else seed)
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+            attempt += 1
+
+
+def owner_reference(api_version: str, kind: str, name: str, uid: str) -> dict[str, Any]:
+    """metav1.NewControllerRef: controller and blockOwnerDeletion true."""
+    return {"apiVersion": api_version, "kind": kind, "name": name, "uid": uid,
+            "controller": True, "blockOwnerDeletion": True}
+
+
+def template_of(w: Workload, parent: dict[str, Any], path: str) -> dict[str, Any]:
+    """The pod template at `path` (`spec.template`), a deep copy controllers may change."""
+    f = w.fields
+    template = f.opt_map(parent, "template", path)
+    if template is None:
+        raise f.error(f"{path}.template", "Required value")
+    return copy.deepcopy(template)
+
+
+def make_pod(w: Workload, template: dict[str, Any], template_path: str, name: str,
+             labels: dict[str, str], owner: dict[str, Any], annotations: dict[str, str] | None = None,
+             spec: dict[str, Any] | None = None) -> Pod:
+    """The pod a controller creates from `template` (controller.GetPodFromTemplate): template
+    labels/annotations/spec, the given name and owner, in the workload's namespace. Decoded by
+    the pod decoder; a bad template is an InputError naming the template's field."""
+    meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
+    merged_annotations = dict(meta.get("annotations") or {})
+    merged_annotations.update(annotations or {})
+    manifest = {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": w.namespace, "labels": labels,
+                     "annotations": merged_annotations, "ownerReferences": [owner]},
+        "spec": spec if spec is not None else (template.get("spec") or {}),
+    }
+    try:
+        return decode_pod(manifest, w.source)
+    except InputError as err:
+        field_path = f"{template_path}.{err.field}" if err.field else template_path
+        raise InputError(err.message, w.source, w.ref, field_path) from None
+
+
+def replicas(w: Workload, default: int = 1) -> int:
+    f = w.fields
+    count = f.int(w.spec, "replicas", "spec", default)
+    if count is None or count < 0:
+        raise f.error("spec.replicas", f"Invalid value: {count}: must be greater than or equal to 0")
+    return count
+
+
+def template_labels(w: Workload, template: dict[str, Any], path: str) -> dict[str, str]:
+    f = w.fields
+    meta = f.map(template, "metadata", path)
+    return dict(f.str_map(meta, "labels", f"{path}.metadata"))
+
+
+@dataclass
+class Expanded:
+    """What one workload turns into: its pods in creation order, plus the objects its controller
+    creates that scheduling reads (the ReplicaSet of a Deployment for default spreading, the
+    StatefulSet itself, the claims of volumeClaimTemplates)."""
+
+    workload: Workload
+    pods: list[Pod] = field(default_factory=list)
+    controllers: list[Controller] = field(default_factory=list)
+    pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    """What expansion may read: the cluster's nodes (DaemonSets), the simulation clock (CronJob
+    job names), and the replica counts HorizontalPodAutoscalers impose."""
+
+    nodes: list[Node]
+    now: str = "1970-01-01T00:00:00Z"
+    replicas_override: dict[tuple[str, str, str], int] = field(default_factory=dict)

@@ -1,0 +1,40 @@
+"""ReplicaSet (apps/v1): `spec.replicas` (default 1) pods named `<replicaset>-<5 chars>`
+(generateName `<replicaset>-`), labels and annotations from the template, owned by the
+ReplicaSet (controller: true)."""
+
+from __future__ import annotations
+
+from kwhatif.api.objects import Controller
+from kwhatif.load.decode import label_selector
+from kwhatif.workloads.common import (
+    Context, Expanded, NameSet, Workload, make_pod, owner_reference, replicas, template_labels, template_of,
+)
+
+KIND = "ReplicaSet"
+
+
+def check_selector(w: Workload, controller: Controller, labels: dict[str, str]) -> None:
+    """The API server refuses a controller whose selector does not select its template."""
+    f = w.fields
+    if controller.selector is None or controller.selector.is_empty:
+        raise f.error("spec.selector", "Invalid value: \"null\": empty selector is invalid for deployment")
+    if not controller.selector.matches(labels):
+        raise f.error("spec.template.metadata.labels",
+                      "Invalid value: selector does not match template labels")
+
+
+def expand(w: Workload, ctx: Context) -> Expanded:
+    spec = w.spec
+    template = template_of(w, spec, "spec")
+    labels = template_labels(w, template, "spec.template")
+    controller = Controller(KIND, w.namespace, w.name, selector=label_selector(w.fields, spec, "selector", "spec"),
+                            source=w.source)
+    check_selector(w, controller, labels)
+    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    owner = owner_reference("apps/v1", KIND, w.name, w.uid)
+    names = NameSet()
+    out = Expanded(w, controllers=[controller])
+    for i in range(count):
+        name = names.generate(f"{w.name}-", f"{w.uid}/{i}")
+        out.pods.append(make_pod(w, template, "spec.template", name, labels, owner))
+    return out

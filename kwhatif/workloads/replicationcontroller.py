@@ -1,0 +1,32 @@
+"""ReplicationController (v1): like a ReplicaSet, with a map selector that defaults to the
+template labels (API defaulting), pods `<rc>-<5 chars>` owned by the ReplicationController."""
+
+from __future__ import annotations
+
+from kwhatif.api.objects import Controller
+from kwhatif.api.selectors import map_matches
+from kwhatif.workloads.common import (
+    Context, Expanded, NameSet, Workload, make_pod, owner_reference, replicas, template_labels, template_of,
+)
+
+KIND = "ReplicationController"
+
+
+def expand(w: Workload, ctx: Context) -> Expanded:
+    f = w.fields
+    spec = w.spec
+    template = template_of(w, spec, "spec")
+    labels = template_labels(w, template, "spec.template")
+    selector = dict(f.str_map(spec, "selector", "spec")) if spec.get("selector") is not None else dict(labels)
+    if not selector:
+        raise f.error("spec.selector", "Required value")
+    if not map_matches(selector, labels):
+        raise f.error("spec.template.metadata.labels", "Invalid value: selector does not match template labels")
+    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    owner = owner_reference("v1", KIND, w.name, w.uid)
+    names = NameSet()
+    out = Expanded(w, controllers=[Controller(KIND, w.namespace, w.name, map_selector=selector, source=w.source)])
+    for i in range(count):
+        name = names.generate(f"{w.name}-", f"{w.uid}/{i}")
+        out.pods.append(make_pod(w, template, "spec.template", name, labels, owner))
+    return out
