@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Mapping
 
-from kwhatif.api.selectors import LabelSelector, Labels, Requirement
+from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches
 from kwhatif.errors import Source
 
 ResourceList = Mapping[str, Fraction]
@@ -53,6 +53,15 @@ def tolerates(tolerations: tuple[Toleration, ...], taint: Taint) -> bool:
     return False
 
 
+def first_untolerated_taint(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Taint | None:
+    """The first NoSchedule/NoExecute taint no toleration tolerates (upstream's
+    FindMatchingUntoleratedTaint with those two effects), or None."""
+    for taint in taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+            return taint
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class NodeSelectorTerm:
     """One nodeSelectorTerm. `valid` is False when a requirement is malformed: such a term never
@@ -92,6 +101,30 @@ class NodeSelector:
             if term.matches(labels, node_name):
                 return True
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredNodeAffinity:
+    """What a pod requires of a node (upstream `GetRequiredNodeAffinity`): its nodeSelector (only
+    when non-empty) AND its required node affinity (when set). Used by NodeAffinity and by
+    PodTopologySpread's nodeAffinityPolicy."""
+
+    node_selector: Mapping[str, str] | None
+    required: NodeSelector | None
+
+    @classmethod
+    def of(cls, pod: Pod) -> RequiredNodeAffinity:
+        aff = pod.affinity.node_affinity if pod.affinity else None
+        return cls(dict(pod.node_selector) if pod.node_selector else None, aff.required if aff else None)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.node_selector is None and self.required is None
+
+    def matches(self, labels: Labels, node_name: str) -> bool:
+        if self.node_selector is not None and not map_matches(self.node_selector, labels):
+            return False
+        return self.required is None or self.required.matches(labels, node_name)
 
 
 @dataclass(frozen=True, slots=True)

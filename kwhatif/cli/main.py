@@ -61,6 +61,14 @@ def _run(action: Callable[[], int]) -> None:
     sys.exit(int(code))
 
 
+def _strict(warnings: Sequence[str], strict: bool) -> None:
+    """--strict: the first warning becomes the one error line (exit 2), counting the others."""
+    if strict and warnings:
+        more = len(warnings) - 1
+        rest = f" (and {more} more warning{'s' if more > 1 else ''})" if more else ""
+        raise InputError(f"--strict: {warnings[0]}{rest}")
+
+
 def _warn(warnings: Sequence[str], quiet: bool) -> None:
     for w in warnings:
         click.echo(f"kwhatif: warning: {w}", err=True)
@@ -85,6 +93,9 @@ cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, requ
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
 now_option = click.option("--now", help="Simulation clock, RFC3339 (default: the current time).")
 quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or warning output.")
+strict_option = click.option("--strict", is_flag=True,
+                             help="Treat every warning (unknown fields, duplicates, pods bound to missing nodes...) "
+                                  "as an input error: exit 2.")
 config_option = click.option("--config", "config_file", metavar="FILE",
                              help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) as kube-scheduler's "
                                   "--config; invalid files are refused with kube-scheduler's error.")
@@ -118,23 +129,27 @@ sample_option = click.option(
 @quiet_option
 @config_option
 @sample_option
+@strict_option
 def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
-             sample: bool) -> None:
+             sample: bool, strict: bool = False) -> None:
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
+        _strict(_config_warnings(config) + cluster.warnings, strict)
         sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample)
+        _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim)
     _run(action)
 
 
-def _read_pods(paths: Sequence[str]) -> list[Pod]:
+def _read_pods(paths: Sequence[str], strict: bool = False) -> list[Pod]:
     """Pods to place are hand-written manifests: validated in full against the schemas, unknown
     fields warned about as kubectl does."""
     objects, warnings = load_objects(paths, full_validation=True)
+    _strict(warnings, strict)
     _warn(warnings, False)
     pods = [o for o in objects if isinstance(o, Pod)]
     if not pods:
@@ -151,17 +166,20 @@ def _read_pods(paths: Sequence[str]) -> list[Pod]:
 @config_option
 @click.option("--no-preemption", is_flag=True,
               help="Turn DefaultPreemption off: would the pods fit without evicting anyone?")
+@strict_option
 def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
-          config_file: str | None, no_preemption: bool) -> None:
+          config_file: str | None, no_preemption: bool, strict: bool = False) -> None:
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
-        pods = _read_pods(pod_files)
+        _strict(_config_warnings(config) + cluster.warnings, strict)
+        pods = _read_pods(pod_files, strict)
         profiles = list(config.profiles) if config else [default_profile()]
         if no_preemption:
             profiles = [without_plugin(p, "DefaultPreemption") for p in profiles]
         sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles)
+        _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
         return _exit_code(sim, {p.key for p in pods})
@@ -176,16 +194,19 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
 @now_option
 @quiet_option
 @config_option
+@strict_option
 def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], output: str,
-                now: str | None, quiet: bool, config_file: str | None) -> None:
+                now: str | None, quiet: bool, config_file: str | None, strict: bool = False) -> None:
     """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending."""
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
-        pods = _read_pods(pod_files) if pod_files else []
+        _strict(_config_warnings(config) + cluster.warnings, strict)
+        pods = _read_pods(pod_files, strict) if pod_files else []
         sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}),
                        profiles=config.profiles if config else None)
+        _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         result = next((r for r in sim.results if r.pod.key == key), None)
         if result is None:
@@ -228,3 +249,4 @@ def config_show(config_file: str | None, output: str) -> None:
 
 # Commands defined in their own modules register themselves on `main`.
 from kwhatif.cli import compare as _compare  # noqa: E402,F401
+from kwhatif.cli import check as _check  # noqa: E402,F401

@@ -1,4 +1,22 @@
-"""Inputs → a `Cluster`: read, decode, de-duplicate (last wins, with a warning naming both places)."""
+"""Inputs → a `Cluster`: read, decode, de-duplicate (last wins, with a warning naming both places).
+
+What a cluster input (`-c`) gets checked for, and what is only warned about (`--strict` turns every
+warning into an error):
+
+- Every object: structure (`validate_light`) and the types, quantities and selectors of the fields
+  kwhatif reads (the decoder); anything wrong is an `InputError` (exit 2).
+- Unknown fields are warned about as kubectl does (`unknown field "spec.foo"`) when the inputs hold at
+  most `UNKNOWN_FIELD_CHECK_LIMIT` objects: a small input is likely hand-written, and the schema walk
+  costs about 1 ms an object. Bigger inputs are dumps the API server printed, and the API server
+  prunes unknown fields before it stores an object, so a dump cannot hold any; checking a
+  150,000-pod dump would take minutes. Pods given to `place`/`explain -f` are always checked in full.
+- Duplicates (same kind/namespace/name): the last one wins, with a warning naming both places.
+- Kinds kwhatif does not read (custom resources...) are ignored, with one warning counting them.
+- A pod bound to a node missing from the snapshot: one warning per pod naming the pod and the node
+  (its usage is set aside, as the scheduler's cache would).
+- A node whose bound pods request more than its allocatable: kept (the dump says they run there),
+  with a warning naming the node and the resources.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +26,16 @@ from kwhatif.api.objects import (
     Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
     PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
 )
+from fractions import Fraction
+
+from kwhatif.api.resources import pod_requests
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
 from kwhatif.load.interning import Interner, interning
 from kwhatif.load.raw_pods import pod_manifest
 from kwhatif.load.refs import object_ref
 from kwhatif.load.reader import RawDoc, read_inputs
-from kwhatif.load.schema import validate_light, validate_object
+from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 from kwhatif.snapshot.cluster import Cluster
 
 
@@ -25,7 +46,12 @@ def _identity(obj: object) -> tuple:
     return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
 
 
-def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], interner: Interner) -> object | None:
+UNKNOWN_FIELD_CHECK_LIMIT = 1000
+"""Cluster inputs with at most this many objects are checked for unknown fields (see above)."""
+
+
+def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], interner: Interner,
+                unknown_fields: bool = False) -> object | None:
     """One document to its typed object. Pods of a big JSON List are read from their bytes
     (the structural check is the reader's types); everything else from the parsed object."""
     if doc.raw is not None and doc.kind == "Pod" and not full_validation:
@@ -36,22 +62,29 @@ def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], interne
         warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
     else:
         validate_light(doc)
+        if unknown_fields:
+            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in unknown_field_warnings(doc))
     return decode(doc.obj, doc.source)
 
 
-def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False) -> tuple[list[object], list[str]]:
+def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False,
+                unknown_fields: bool | None = None) -> tuple[list[object], list[str]]:
     """Typed objects in input order; duplicates keep the last one (kubectl apply semantics).
 
     `full_validation` checks every object against the Kubernetes schemas (about 1 ms an object:
     right for manifests a user writes, too slow for a 150,000-pod dump, which gets the structural
-    check; decoding itself still refuses wrong types and bad quantities, naming the field)."""
+    check; decoding itself still refuses wrong types and bad quantities, naming the field).
+    `unknown_fields` (default: inputs of at most UNKNOWN_FIELD_CHECK_LIMIT objects) adds the
+    unknown-field warnings alone to that structural check."""
+    if unknown_fields is None:
+        unknown_fields = len(docs) <= UNKNOWN_FIELD_CHECK_LIMIT
     seen: dict[tuple, tuple[int, Source]] = {}
     objects: list[object | None] = []
     warnings: list[str] = []
     unknown: dict[str, int] = {}
     with interning() as interner:
         for doc in docs:
-            obj = _decode_doc(doc, full_validation, warnings, interner)
+            obj = _decode_doc(doc, full_validation, warnings, interner, unknown_fields)
             if obj is None:
                 kind = str(doc.kind)
                 unknown[kind] = unknown.get(kind, 0) + 1
@@ -88,6 +121,57 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
 }
 
 
+def _quantity(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    milli = value * 1000
+    return f"{milli.numerator // milli.denominator}m" if milli.denominator == 1 else str(float(value))
+
+
+def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
+    """Warnings about bound pods the snapshot cannot account for normally: bound to a node missing
+    from the snapshot, or (together) requesting more than their node's allocatable."""
+    by_name = {node.name: node for node in nodes}
+    warnings: list[str] = []
+    per_node: dict[str, dict[tuple, int]] = {}  # node → requests key → number of pods
+    memo: dict[tuple, tuple[Pod, dict[str, Fraction] | None]] = {}
+    for pod in pods:
+        if not pod.node_name or pod.phase in ("Succeeded", "Failed"):
+            continue
+        if pod.node_name not in by_name:
+            where = f"{pod.source}: " if pod.source else ""
+            warnings.append(f'{where}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
+                            "in the snapshot; its usage is set aside")
+            continue
+        # identical pods of a dump share their (interned) containers: their requests are summed once
+        key = (id(pod.containers), id(pod.init_containers), id(pod.overhead), id(pod.pod_requests))
+        if key not in memo:
+            memo[key] = (pod, None)
+        counts = per_node.setdefault(pod.node_name, {})
+        counts[key] = counts.get(key, 0) + 1
+    used: dict[str, dict[str, Fraction]] = {}
+    for node_name, counts in per_node.items():
+        total: dict[str, Fraction] = {"pods": Fraction(sum(counts.values()))}
+        for key, n in counts.items():
+            pod, requests = memo[key]
+            if requests is None:
+                requests = pod_requests(pod)
+                memo[key] = (pod, requests)
+            for name, q in requests.items():
+                total[name] = total.get(name, Fraction(0)) + q * n
+        used[node_name] = total
+    for node_name in sorted(used):
+        node = by_name[node_name]
+        total = used[node_name]
+        over = [f"{name} {_quantity(q)} requested, {_quantity(node.allocatable.get(name, Fraction(0)))} allocatable"
+                for name, q in sorted(total.items()) if q > node.allocatable.get(name, Fraction(0)) and q > 0]
+        if over:
+            where = f"{node.source}: " if node.source else ""
+            warnings.append(f"{where}Node/{node_name}: its bound pods request more than it has ({'; '.join(over)}); "
+                            "kept, since the dump says they run there")
+    return warnings
+
+
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:
     cluster = Cluster(warnings=list(warnings or []))
     for obj in objects:
@@ -97,6 +181,7 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
             target.append(obj)
         else:
             target[key(obj)] = obj
+    cluster.warnings.extend(bound_pod_warnings(cluster.nodes, cluster.pods))
     return cluster
 
 

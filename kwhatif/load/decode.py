@@ -7,6 +7,9 @@ selectors (unknown operators, missing values) are refused here too.
 
 from __future__ import annotations
 
+import json
+import re
+from functools import lru_cache
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
@@ -20,7 +23,7 @@ from kwhatif.api.objects import (
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields
-from kwhatif.load.interning import once
+from kwhatif.load.interning import once, once_all
 from kwhatif.load.refs import object_ref
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -33,6 +36,75 @@ def _metadata(f: Fields, obj: dict) -> tuple[dict, str, str]:
         raise f.error("metadata.name", "name or generateName is required")
     namespace = f.str(meta, "namespace", "metadata") or "default"
     return meta, namespace, name
+
+
+_NAME_PART = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_NAME_RE = re.compile(_NAME_PART)
+_LABEL_VALUE_RE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+_DNS1123_SUBDOMAIN_RE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_NAME_FMT = ("consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+             "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+             f"'{_NAME_PART}')")
+
+
+@lru_cache(maxsize=4096)
+def qualified_name_error(key: str) -> str | None:
+    """apimachinery's IsQualifiedName (label keys, selector keys): the API server's first complaint."""
+    parts = key.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            return "prefix part must be non-empty"
+        if len(prefix) > 253:
+            return "prefix part must be no more than 253 characters"
+        if not _DNS1123_SUBDOMAIN_RE.fullmatch(prefix):
+            return ("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+                    "'-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
+                    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+    else:
+        return f"a qualified name must {_NAME_FMT} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+    if not name:
+        return "name part must be non-empty"
+    if len(name) > 63:
+        return "name part must be no more than 63 characters"
+    if not _NAME_RE.fullmatch(name):
+        return f"name part must {_NAME_FMT}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def label_value_error(value: str) -> str | None:
+    """apimachinery's IsValidLabelValue."""
+    if len(value) > 63:
+        return "must be no more than 63 characters"
+    if not _LABEL_VALUE_RE.fullmatch(value):
+        return ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+                "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+    return None
+
+
+def _check_label_key(f: Fields, key: str, path: str) -> None:
+    problem = qualified_name_error(key)
+    if problem:
+        raise f.error(path, f"Invalid value: {json.dumps(key)}: {problem}")
+
+
+def _check_label_value(f: Fields, value: str, path: str) -> None:
+    problem = label_value_error(value)
+    if problem:
+        raise f.error(path, f"Invalid value: {json.dumps(value)}: {problem}")
+
+
+def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:
+    """A metav1.LabelSelectorRequirement, validated as the API server does (ValidateLabelSelector)."""
+    req = _requirement(f, raw, path, LABEL_OPERATORS)
+    _check_label_key(f, req.key, f"{path}.key")
+    for i, value in enumerate(req.values):
+        _check_label_value(f, value, f"{path}.values[{i}]")
+    return req
 
 
 def _requirement(f: Fields, raw: dict, path: str, operators: tuple[str, ...]) -> Requirement:
@@ -58,8 +130,12 @@ def label_selector(f: Fields, parent: dict, key: str, path: str) -> LabelSelecto
     if raw is None:
         return None
     sel_path = f"{path}.{key}" if path else key
-    reqs = [Requirement(k, "In", (v,)) for k, v in sorted(f.str_map(raw, "matchLabels", sel_path).items())]
-    reqs += f.items(raw, "matchExpressions", sel_path, lambda e, p: _requirement(f, e, p, LABEL_OPERATORS))
+    match_labels = f.str_map(raw, "matchLabels", sel_path)
+    for k, v in match_labels.items():
+        _check_label_key(f, k, f"{sel_path}.matchLabels")
+        _check_label_value(f, v, f"{sel_path}.matchLabels")
+    reqs = [Requirement(k, "In", (v,)) for k, v in sorted(match_labels.items())]
+    reqs += f.items(raw, "matchExpressions", sel_path, lambda e, p: _label_requirement(f, e, p))
     return LabelSelector(tuple(reqs))
 
 
@@ -222,19 +298,50 @@ def _owner(f: Fields, raw: dict, path: str) -> OwnerReference:
                           f.bool(raw, "controller", path))
 
 
+# The spec fields a pod's template decides (everything but spec.nodeName): replicas share them.
+_TEMPLATE_OBJECTS = ("containers", "initContainers", "overhead", "resources", "nodeSelector", "affinity",
+                     "tolerations", "topologySpreadConstraints", "schedulingGates", "volumes", "resourceClaims")
+_TEMPLATE_SCALARS = ("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName",
+                     "hostNetwork")
+
+
+def _pod_template(f: Fields, spec: dict) -> dict[str, Any]:
+    """The Pod fields decoded from the spec, but for the node name."""
+    host_network = f.bool(spec, "hostNetwork", "spec")
+    pod_res = f.opt_map(spec, "resources", "spec")
+    return dict(
+        scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
+        priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
+        preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
+        runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
+        containers=f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)),
+        init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
+        overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
+        pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
+        pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
+        node_selector=f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None,
+        affinity=_affinity(f, spec),
+        tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)),
+        topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
+                                            lambda e, p: _spread_constraint(f, e, p)),
+        scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)),
+        host_network=host_network,
+        volumes=tuple(f.list(spec, "volumes", "spec")),
+        resource_claims=tuple(f.list(spec, "resourceClaims", "spec")),
+    )
+
+
 def decode_pod(obj: dict, source: Source | None) -> Pod:
     f = Fields(source, object_ref(obj))
     meta, namespace, name = _metadata(f, obj)
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
-    host_network = f.bool(spec, "hostNetwork", "spec")
 
-    def shared(parent: dict, key: str, compute: Callable[[], Any], *params: object) -> Any:
-        return once(parent.get(key), (key, *params), compute)
+    def shared(parent: dict, key: str, compute: Callable[[], Any]) -> Any:
+        return once(parent.get(key), (key,), compute)
 
-    containers = shared(spec, "containers", lambda: f.items(
-        spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)), host_network)
-    pod_res = f.opt_map(spec, "resources", "spec")
+    template = once_all(tuple(spec.get(k) for k in _TEMPLATE_OBJECTS),
+                        tuple(spec.get(k) for k in _TEMPLATE_SCALARS), lambda: _pod_template(f, spec))
     return Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
         labels=shared(meta, "labels", lambda: f.str_map(meta, "labels", "metadata")),
@@ -244,27 +351,6 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         owner_references=shared(meta, "ownerReferences", lambda: f.items(
             meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))),
         node_name=f.str(spec, "nodeName", "spec"),
-        scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
-        priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
-        preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
-        runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
-        containers=containers,
-        init_containers=shared(spec, "initContainers", lambda: f.items(
-            spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)), host_network),
-        overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
-        pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
-        pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
-        node_selector=shared(spec, "nodeSelector", lambda: f.str_map(spec, "nodeSelector", "spec")
-                             if spec.get("nodeSelector") is not None else None),
-        affinity=shared(spec, "affinity", lambda: _affinity(f, spec)),
-        tolerations=shared(spec, "tolerations", lambda: f.items(
-            spec, "tolerations", "spec", lambda e, p: toleration(f, e, p))),
-        topology_spread_constraints=shared(spec, "topologySpreadConstraints", lambda: f.items(
-            spec, "topologySpreadConstraints", "spec", lambda e, p: _spread_constraint(f, e, p))),
-        scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)),
-        host_network=host_network,
-        volumes=tuple(f.list(spec, "volumes", "spec")),
-        resource_claims=tuple(f.list(spec, "resourceClaims", "spec")),
         phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
         nominated_node_name=f.str(status, "nominatedNodeName", "status"),
         conditions=shared(status, "conditions", lambda: f.items(status, "conditions", "status", lambda e, p: PodCondition(
@@ -274,6 +360,7 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         init_container_statuses=shared(status, "initContainerStatuses", lambda: f.items(
             status, "initContainerStatuses", "status", lambda e, p: _status_resources(f, e, p))),
         source=source,
+        **template,
     )
 
 
@@ -352,6 +439,9 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
     _, namespace, name = _metadata(f, obj)
     spec = f.map(obj, "spec", "")
     kind = obj["kind"]
+    replicas = f.int(spec, "replicas", "spec")
+    if replicas is not None and replicas < 0:
+        raise f.error("spec.replicas", f"Invalid value: {replicas}: must be greater than or equal to 0")
     if kind == "ReplicationController":
         selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
         return Controller(kind, namespace, name, map_selector=selector, source=source)

@@ -46,6 +46,21 @@ class Interner:
         return self._decoded[memo_key]
 
 
+    def once_all(self, values: tuple, key: tuple, compute: Callable[[], Any]) -> Any:
+        """Like `once` for several values at a time: remembered only when every one of them is
+        shared (or None), keyed by their identities and `key`."""
+        ids = []
+        for value in values:
+            if value is not None and id(value) not in self._shared:
+                return compute()
+            ids.append(id(value) if value is not None else 0)
+        memo_key = ("all", tuple(ids)) + key
+        found = self._decoded.get(memo_key)
+        if found is None:
+            found = self._decoded[memo_key] = compute()
+        return found
+
+
 @contextmanager
 def interning() -> Iterator[Interner]:
     """Share parsed sub-objects and their decoding for the duration of one load."""
@@ -60,3 +75,8 @@ def interning() -> Iterator[Interner]:
 def once(value: Any, key: tuple, compute: Callable[[], Any]) -> Any:
     """`compute()`, remembered for a shared `value` (keyed also by `key`: field and parameters)."""
     return compute() if _active is None else _active.once(value, key, compute)
+
+
+def once_all(values: tuple, key: tuple, compute: Callable[[], Any]) -> Any:
+    """`compute()`, remembered when every value is shared (see `Interner.once_all`)."""
+    return compute() if _active is None else _active.once_all(values, key, compute)

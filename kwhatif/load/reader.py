@@ -269,8 +269,8 @@ def _json_list_items(text: bytes, file: str) -> list[RawDoc] | None:
             if not isinstance(kind, str) or kind.endswith("List"):
                 return None  # kindless items of typed lists, nested lists, odd items: general path
             docs.append(RawDoc(None, Source(file, 0, None, index), raw, kind))
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None  # msgspec raises UnicodeDecodeError on invalid UTF-8 inside a string
     return docs
 
 

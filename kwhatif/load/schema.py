@@ -116,6 +116,27 @@ def validate_object(doc: RawDoc) -> list[str]:
     return [text for _key, text in warnings]
 
 
+def unknown_field_warnings(doc: RawDoc) -> list[str]:
+    """Only the unknown-field warnings of `validate_object`, never an error: for cluster inputs,
+    whose types the decoder checks for the fields kwhatif reads (a dump may hold values in fields
+    kwhatif ignores that an older or newer API server accepted)."""
+    obj = doc.obj
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return []
+    validator = _validator(schema_file_name(api_version, kind))
+    if validator is None:
+        return []
+    warnings: list[tuple[tuple, str]] = []
+    for error in validator.iter_errors(obj):
+        if error.validator == "additionalProperties" and error.validator_value is False:
+            for key in _unknown_keys(error):
+                path = list(error.absolute_path) + [key]
+                warnings.append((_order_key(obj, path), f'unknown field "{_field_path(path)}"'))
+    warnings.sort()
+    return [text for _key, text in warnings]
+
+
 def schema_file_name(api_version: str, kind: str) -> str:
     """`deployment-apps-v1.json` for apps/v1 Deployment (the group loses its domain)."""
     group, _, version = api_version.rpartition("/")

@@ -9,13 +9,11 @@ add to the score."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm
-from kwhatif.api.selectors import Requirement, map_matches
+from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm, RequiredNodeAffinity
 from kwhatif.config.args import added_affinity
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
@@ -34,63 +32,8 @@ ERR_REASON_CONFLICT = "pod affinity terms conflict"
 _PRE_SCORE_KEY = "PreScore" + NAME
 
 
-@dataclass(frozen=True, slots=True)
-class RequiredNodeAffinity:
-    """nodeSelector (only when non-empty) AND required node affinity (when set)."""
-
-    node_selector: dict[str, str] | None
-    required: NodeSelector | None
-
-    @classmethod
-    def of(cls, pod: Pod) -> RequiredNodeAffinity:
-        aff = pod.affinity.node_affinity if pod.affinity else None
-        return cls(dict(pod.node_selector) if pod.node_selector else None, aff.required if aff else None)
-
-    def matches(self, node: NodeInfo) -> bool:
-        labels = node.node.labels
-        if self.node_selector is not None and not map_matches(self.node_selector, labels):
-            return False
-        return self.required is None or self.required.matches(labels, node.name)
-
-    def matches_rows(self, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        ok = np.ones(rows.size, dtype=bool)
-        for key, value in (self.node_selector or {}).items():
-            ok &= requirement_rows(Requirement(key, "In", (value,)), table, rows)
-        if self.required is not None:
-            any_term = np.zeros(rows.size, dtype=bool)
-            for term in self.required.terms:
-                any_term |= term_rows(term, table, rows)
-            ok &= any_term
-        return ok
-
-
-def requirement_rows(req: Requirement, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-    """A label requirement (§5.4 operators) judged for many nodes: decided once per distinct label
-    value, then broadcast by the nodes' value ids."""
-    ids, values = table.domains(req.key)
-    absent = req.matches({})
-    if not values:
-        return np.full(rows.size, absent, dtype=bool)
-    per_value = np.fromiter((req.matches({req.key: v}) for v in values), dtype=bool, count=len(values))
-    at = ids[rows]
-    return np.where(at >= 0, per_value[np.maximum(at, 0)], absent)
-
-
-def term_rows(term: NodeSelectorTerm, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-    """NodeSelectorTerm.matches for many nodes (expressions on labels, fields on the name)."""
-    if not term.valid or term.is_empty:
-        return np.zeros(rows.size, dtype=bool)
-    ok = np.ones(rows.size, dtype=bool)
-    for req in term.match_expressions:
-        ok &= requirement_rows(req, table, rows)
-    for req in term.match_fields:
-        named = np.isin(rows, [table.index.get(v, -1) for v in req.values])
-        ok &= named if req.operator == "In" else ~named
-    return ok
-
-
 def required_node_affinity(pod: PodInfo) -> RequiredNodeAffinity:
-    """Parsed once per pod (PodTopologySpread's nodeAffinityPolicy reuses it)."""
+    """Parsed once per pod."""
     cached = pod.derived.get(NAME)
     if cached is None:
         cached = pod.derived[NAME] = RequiredNodeAffinity.of(pod.pod)
@@ -145,7 +88,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         if self.added_required is not None and not self.added_required.matches(node.node.labels, node.name):
             return _ENFORCED
-        if required_node_affinity(pod).matches(node):
+        if required_node_affinity(pod).matches(node.node.labels, node.name):
             return None
         return _REJECTED
 
@@ -153,9 +96,9 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
                     ) -> tuple[np.ndarray, list[Status]]:
         enforced = np.zeros(rows.size, dtype=bool)
         if self.added_required is not None:
-            admitted = RequiredNodeAffinity(None, self.added_required).matches_rows(table, rows)
+            admitted = table.affinity_rows(RequiredNodeAffinity(None, self.added_required), rows)
             enforced = ~admitted
-        fails = enforced | ~required_node_affinity(pod).matches_rows(table, rows)
+        fails = enforced | ~table.affinity_rows(required_node_affinity(pod), rows)
         return fails, [_ENFORCED if e else _REJECTED for e in enforced[fails].tolist()]
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:

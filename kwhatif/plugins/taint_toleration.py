@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kwhatif.api.objects import Taint, Toleration, tolerates
+from kwhatif.api.objects import Taint, Toleration, first_untolerated_taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import Status, unresolvable
@@ -26,10 +26,8 @@ def untolerated_taint_reason(key: str, value: str) -> str:
 
 
 def _first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Status | None:
-    for taint in taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
-            return unresolvable(untolerated_taint_reason(taint.key, taint.value))
-    return None
+    taint = first_untolerated_taint(taints, tolerations)
+    return None if taint is None else unresolvable(untolerated_taint_reason(taint.key, taint.value))
 
 
 def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kwhatif.api.objects import Taint
+from kwhatif.api.objects import NodeSelectorTerm, RequiredNodeAffinity, Taint, Toleration, first_untolerated_taint
+from kwhatif.api.selectors import Requirement
 from kwhatif.snapshot.node_info import NodeInfo
 
 
@@ -95,3 +96,44 @@ class NodeTable:
         if found is None:
             found = self._value_index[key] = {v: i for i, v in enumerate(self.domains(key)[1])}
         return found
+
+    def requirement_rows(self, req: Requirement, rows: np.ndarray) -> np.ndarray:
+        """A label requirement (§5.4 operators) judged for many nodes: decided once per distinct
+        label value, then broadcast by the nodes' value ids."""
+        ids, values = self.domains(req.key)
+        absent = req.matches({})
+        if not values:
+            return np.full(rows.size, absent, dtype=bool)
+        per_value = np.fromiter((req.matches({req.key: v}) for v in values), dtype=bool, count=len(values))
+        at = ids[rows]
+        return np.where(at >= 0, per_value[np.maximum(at, 0)], absent)
+
+    def term_rows(self, term: NodeSelectorTerm, rows: np.ndarray) -> np.ndarray:
+        """NodeSelectorTerm.matches for many nodes (expressions on labels, fields on the name)."""
+        if not term.valid or term.is_empty:
+            return np.zeros(rows.size, dtype=bool)
+        ok = np.ones(rows.size, dtype=bool)
+        for req in term.match_expressions:
+            ok &= self.requirement_rows(req, rows)
+        for req in term.match_fields:
+            named = np.isin(rows, [self.index.get(v, -1) for v in req.values])
+            ok &= named if req.operator == "In" else ~named
+        return ok
+
+    def affinity_rows(self, affinity: RequiredNodeAffinity, rows: np.ndarray) -> np.ndarray:
+        """RequiredNodeAffinity.matches for many nodes."""
+        ok = np.ones(rows.size, dtype=bool)
+        for key, value in (affinity.node_selector or {}).items():
+            ok &= self.requirement_rows(Requirement(key, "In", (value,)), rows)
+        if affinity.required is not None:
+            any_term = np.zeros(rows.size, dtype=bool)
+            for term in affinity.required.terms:
+                any_term |= self.term_rows(term, rows)
+            ok &= any_term
+        return ok
+
+    def untolerated_rows(self, tolerations: tuple[Toleration, ...], rows: np.ndarray) -> np.ndarray:
+        """Whether each node has a NoSchedule/NoExecute taint the tolerations leave untolerated
+        (judged once per distinct taint set)."""
+        per_group = np.array([first_untolerated_taint(t, tolerations) is not None for t in self.taint_sets], dtype=bool)
+        return per_group[self.taint_group[rows]]

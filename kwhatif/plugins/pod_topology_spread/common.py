@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from kwhatif.api.objects import Pod, TopologySpreadConstraint, tolerates
+from kwhatif.api.objects import Pod, RequiredNodeAffinity, TopologySpreadConstraint
 from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
 import numpy as np
 
@@ -186,53 +186,6 @@ def build_default_constraints(
     return [_constraint(c, selector, True) for c in picked]
 
 
-# Node inclusion --------------------------------------------------------------------------------
-
-def required_node_affinity_matches(pod: Pod, node_labels: Labels, node_name: str) -> bool:
-    """`nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`: the nodeSelector map (when not
-    empty) and the required node affinity (when set) must both match (§5.4)."""
-    if pod.node_selector and not map_matches(pod.node_selector, node_labels):
-        return False
-    aff = pod.affinity
-    if aff is not None and aff.node_affinity is not None and aff.node_affinity.required is not None:
-        return aff.node_affinity.required.matches(node_labels, node_name)
-    return True
-
-
-def has_untolerated_do_not_schedule_taint(pod: Pod, node: NodeInfo) -> bool:
-    """A NoSchedule/NoExecute taint the pod does not tolerate (§5.2)."""
-    for taint in node.node.taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(pod.tolerations, taint):
-            return True
-    return False
-
-
-class NodeInclusion:
-    """`matchNodeInclusionPolicies` for one incoming pod: both node checks computed at most once
-    per node and shared by all constraints."""
-
-    __slots__ = ("pod", "need_affinity", "need_taints")
-
-    def __init__(self, pod: Pod, constraints: list[Constraint]) -> None:
-        self.pod = pod
-        self.need_affinity = any(c.node_affinity_policy == HONOR for c in constraints)
-        self.need_taints = any(c.node_taints_policy == HONOR for c in constraints)
-
-    def per_constraint(self, node: NodeInfo, constraints: list[Constraint]) -> list[bool]:
-        """For each constraint, whether the node passes its inclusion policies."""
-        affinity_ok = taints_ok = True
-        if self.need_affinity:
-            affinity_ok = required_node_affinity_matches(self.pod, node.node.labels, node.node.name)
-        if self.need_taints:
-            taints_ok = not has_untolerated_do_not_schedule_taint(self.pod, node)
-        if affinity_ok and taints_ok:
-            return [True] * len(constraints)
-        return [
-            (affinity_ok or c.node_affinity_policy != HONOR) and (taints_ok or c.node_taints_policy != HONOR)
-            for c in constraints
-        ]
-
-
 def node_has_all_keys(labels: Labels, constraints: list[Constraint]) -> bool:
     """`nodeLabelsMatchSpreadConstraints`."""
     for c in constraints:
@@ -244,34 +197,18 @@ def node_has_all_keys(labels: Labels, constraints: list[Constraint]) -> bool:
 # Counting over all nodes at once ----------------------------------------------------------------
 
 def inclusion_masks(pod: Pod, constraints: list[Constraint], table: NodeTable, rows: np.ndarray) -> list[np.ndarray]:
-    """`matchNodeInclusionPolicies` for every row and constraint: the node affinity check is done
-    per node only when some constraint honours it and the pod has node affinity or a selector;
-    the taint check once per distinct taint set."""
-    ones = np.ones(rows.size, dtype=bool)
-    affinity_ok = taints_ok = ones
-    if any(c.node_affinity_policy == HONOR for c in constraints) and _has_required_node_affinity(pod):
-        infos = table.infos
-        affinity_ok = np.fromiter(
-            (required_node_affinity_matches(pod, infos[r].node.labels, infos[r].name) for r in rows.tolist()),
-            dtype=bool, count=rows.size)
+    """`matchNodeInclusionPolicies` for every row and constraint: nodeAffinityPolicy Honor keeps
+    the nodes matching the pod's nodeSelector and required node affinity, nodeTaintsPolicy Honor
+    the nodes without a NoSchedule/NoExecute taint the pod does not tolerate."""
+    affinity_ok = taints_ok = np.ones(rows.size, dtype=bool)
+    if any(c.node_affinity_policy == HONOR for c in constraints):
+        required = RequiredNodeAffinity.of(pod)
+        if not required.is_empty:
+            affinity_ok = table.affinity_rows(required, rows)
     if any(c.node_taints_policy == HONOR for c in constraints):
-        per_group = np.array([not _untolerated(pod, taints) for taints in table.taint_sets], dtype=bool)
-        taints_ok = per_group[table.taint_group[rows]]
+        taints_ok = ~table.untolerated_rows(pod.tolerations, rows)
     return [(affinity_ok | (c.node_affinity_policy != HONOR)) & (taints_ok | (c.node_taints_policy != HONOR))
             for c in constraints]
-
-
-def _has_required_node_affinity(pod: Pod) -> bool:
-    aff = pod.affinity
-    return bool(pod.node_selector) or (
-        aff is not None and aff.node_affinity is not None and aff.node_affinity.required is not None)
-
-
-def _untolerated(pod: Pod, taints: tuple) -> bool:
-    for taint in taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(pod.tolerations, taint):
-            return True
-    return False
 
 
 def has_all_keys(table: NodeTable, rows: np.ndarray, constraints: list[Constraint]) -> np.ndarray:

@@ -20,9 +20,10 @@ from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.plugins.pod_topology_spread.common import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, PRE_FILTER_STATE_KEY, Constraint,
-    NodeInclusion, has_all_keys, inclusion_masks, matching_counts, node_has_all_keys,
+    has_all_keys, inclusion_masks, matching_counts, node_has_all_keys,
 )
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.table import NodeTable
 
 MAX_INT32 = 2147483647
 
@@ -71,18 +72,19 @@ class PreFilterState:
     incoming pod matches the constraint's own selector (selfMatch). Cloned for nominated pods
     and preemption dry runs, whose AddPod/RemovePod mutate the copy."""
 
-    __slots__ = ("constraints", "counts", "paths", "self_match")
+    __slots__ = ("constraints", "counts", "paths", "self_match", "table")
 
     def __init__(self, constraints: list[Constraint], counts: list[dict[str, int]],
-                 paths: list[CriticalPaths], self_match: list[int]) -> None:
+                 paths: list[CriticalPaths], self_match: list[int], table: NodeTable) -> None:
         self.constraints = constraints  # shared between clones: never mutated
         self.counts = counts
         self.paths = paths
         self.self_match = self_match
+        self.table = table  # the nodes' labels and taints, for AddPod/RemovePod's inclusion policies
 
     def clone(self) -> PreFilterState:
         return PreFilterState(self.constraints, [dict(c) for c in self.counts],
-                              [p.copy() for p in self.paths], self.self_match)
+                              [p.copy() for p in self.paths], self.self_match, self.table)
 
     def min_match(self, i: int) -> int:
         """`minMatchNum`: fewer domains than minDomains → the global minimum is 0."""
@@ -113,7 +115,7 @@ def compute_pre_filter_state(pod: PodInfo, constraints: list[Constraint], snapsh
         counts.append(domain)
         paths.append(p)
     self_match = [1 if c.matches(pod.pod.labels) else 0 for c in constraints]
-    return PreFilterState(constraints, counts, paths, self_match)
+    return PreFilterState(constraints, counts, paths, self_match, table)
 
 
 def update_with_pod(state: PreFilterState, updated: PodInfo, preemptor: PodInfo, node: NodeInfo, delta: int) -> None:
@@ -125,7 +127,9 @@ def update_with_pod(state: PreFilterState, updated: PodInfo, preemptor: PodInfo,
     constraints = state.constraints
     if not node_has_all_keys(labels, constraints):
         return
-    included = NodeInclusion(preemptor.pod, constraints).per_constraint(node, constraints)
+    table = state.table
+    included = [bool(m[0]) for m in inclusion_masks(preemptor.pod, constraints, table,
+                                                     np.array([table.index[node.name]], dtype=np.int64))]
     pod_labels = updated.pod.labels
     for i, c in enumerate(constraints):
         if not c.matches(pod_labels) or not included[i]:

@@ -1,0 +1,250 @@
+"""`kwhatif check`: do these workloads fit? Expand them, schedule their pods with the cluster's
+own pending pods in queue order, summarise per workload, and apply the CI policies
+(`--no-evictions`, `--headroom`, `--tolerate-node-loss`, `--tolerate-zone-loss`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+from kwhatif.api.objects import Node, Pod
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.engine import Simulation, is_bound, simulate
+from kwhatif.errors import InputError
+from kwhatif.framework.scheduler import PodResult
+from kwhatif.snapshot.cluster import Cluster
+from kwhatif.workloads import Expansion, apply_to_cluster, expand_objects
+
+HEADROOM_RESOURCES = ("cpu", "memory")
+ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+
+
+@dataclass
+class WorkloadSummary:
+    kind: str
+    namespace: str
+    name: str
+    pods: int
+    bound: int
+    pending: int
+    evictions: int
+    ok: bool
+    message: str | None
+    source: object = None
+    victims: list[str] = field(default_factory=list)
+
+    def data(self) -> dict:
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "pods": self.pods,
+                "bound": self.bound, "pending": self.pending, "evictions": self.evictions, "ok": self.ok,
+                "message": self.message, "victims": self.victims}
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+
+@dataclass
+class PolicyResult:
+    policy: str
+    ok: bool
+    messages: list[str] = field(default_factory=list)
+
+    def data(self) -> dict:
+        return {"policy": self.policy, "ok": self.ok, "messages": self.messages}
+
+
+@dataclass
+class CheckResult:
+    simulation: Simulation
+    workloads: list[WorkloadSummary]
+    policies: list[PolicyResult]
+    warnings: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return all(w.ok for w in self.workloads) and all(p.ok for p in self.policies)
+
+
+def parse_headroom(text: str) -> dict[str, Fraction]:
+    """`cpu=10%,memory=15%` (or fractions: `cpu=0.1`) → {resource: fraction}."""
+    out: dict[str, Fraction] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        match = re.fullmatch(r"(\d+(?:\.\d+)?)(%?)", value.strip())
+        if not sep or name.strip() not in HEADROOM_RESOURCES or not match:
+            raise InputError(f"--headroom: {part!r} is not RESOURCE=PERCENT% (resources: cpu, memory), "
+                             "e.g. cpu=10%,memory=15%")
+        amount = Fraction(match.group(1)) / (100 if match.group(2) else 1)
+        if amount > 1:
+            raise InputError(f"--headroom: {part!r}: the fraction to keep free cannot exceed 100%")
+        out[name.strip()] = amount
+    if not out:
+        raise InputError("--headroom: empty; e.g. cpu=10%,memory=15%")
+    return out
+
+
+def _victims(result: PodResult) -> list[str]:
+    return [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
+
+
+def _copy_cluster(cluster: Cluster) -> Cluster:
+    """A copy whose collections can change (objects are frozen and shared)."""
+    changes = {f.name: (getattr(cluster, f.name).copy()) for f in dataclasses.fields(cluster)}
+    return Cluster(**changes)
+
+
+def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
+                       profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
+                       ) -> tuple[Simulation, Expansion, list[str]]:
+    """Expand the workloads on `cluster`'s nodes and schedule their pods (cluster not changed)."""
+    cluster = _copy_cluster(cluster)
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
+    warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
+    sim = simulate(cluster, now, new_pods=expansion.pods, profiles=profiles)
+    return sim, expansion, warnings
+
+
+def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list[WorkloadSummary]:
+    """Per workload: its pods, how many stay bound (a pod bound, then evicted by a later
+    preemption, counts as pending), how many existing pods its preemptions evict."""
+    new_keys = {p.key for p in expansion.pods}
+    results = {r.pod.key: r for r in sim.results}
+    evicted = {v for r in sim.results for v in _victims(r)}
+    out = []
+    for group in expansion.groups:
+        keys = [p.key for p in group.pods]
+        placed = [k for k in keys if k in results and results[k].outcome == "bound" and k not in evicted]
+        victims = sorted({v for k in keys if k in results for v in _victims(results[k]) if v not in new_keys})
+        unplaced = [k for k in keys if k not in placed]
+        message = None
+        if unplaced:
+            first = results.get(unplaced[0])
+            if first is None:
+                message = "not scheduled"
+            elif unplaced[0] in evicted and first.outcome == "bound":
+                message = f"{unplaced[0]} was bound to {first.final.node if first.final else '?'} and then evicted by a later preemption"
+            else:
+                message = first.message or first.outcome
+        ok = not unplaced and not (no_evictions and victims)
+        if not unplaced and not ok:
+            message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"
+        w = group.workload
+        out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
+                                   len(victims), ok, message, w.source, victims))
+    return out
+
+
+def headroom_violations(sim: Simulation, new_pods: Sequence[Pod], headroom: dict[str, Fraction]) -> list[str]:
+    """Nodes that received a new pod and keep less than the required fraction free."""
+    placed = {r.pod.key: r.final.node for r in sim.results if r.outcome == "bound" and r.final and r.final.node}
+    nodes = sorted({placed[p.key] for p in new_pods if p.key in placed})
+    messages = []
+    for name in nodes:
+        info = sim.snapshot.by_name[name]
+        for resource in HEADROOM_RESOURCES:
+            if resource not in headroom:
+                continue
+            allocatable = info.allocatable.get(resource)
+            requested = info.requested.get(resource)
+            free = Fraction(allocatable - requested, allocatable) if allocatable else Fraction(0)
+            if free < headroom[resource]:
+                messages.append(
+                    f"node {name}: {resource} {_amount(resource, requested)} of {_amount(resource, allocatable)} "
+                    f"requested, {_percent(free)} free < {_percent(headroom[resource])} headroom")
+    return messages
+
+
+def _amount(resource: str, amount: int) -> str:
+    if resource == "cpu":
+        return f"{amount}m"
+    for unit, size in (("Gi", 1024 ** 3), ("Mi", 1024 ** 2), ("Ki", 1024)):
+        if amount % size == 0 and amount:
+            return f"{amount // size}{unit}"
+    return str(amount)
+
+
+def _percent(value: Fraction) -> str:
+    text = f"{float(value * 100):.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _without(cluster: Cluster, lost: set[str]) -> Cluster:
+    """The cluster after losing nodes: their pods owned by a controller are recreated (pending
+    again, as their controller would), bare pods are gone."""
+    out = _copy_cluster(cluster)
+    out.nodes = [n for n in cluster.nodes if n.name not in lost]
+    pods = []
+    for pod in cluster.pods:
+        if pod.node_name in lost and is_bound(pod):
+            if pod.controller_ref is None or pod.controller_ref.kind == "DaemonSet":
+                continue
+            pod = pod.evolve(node_name="", nominated_node_name="")
+        pods.append(pod)
+    out.pods = pods
+    return out
+
+
+def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
+                now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str) -> PolicyResult:
+    """Try each scenario; report the worst (most new pods left pending, the first on ties)."""
+    worst: tuple[int, str, int, str | None] | None = None
+    failing = 0
+    for label, lost in scenarios:
+        sim, expansion, _ = schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode)
+        summaries = summarise(sim, expansion, False)
+        pending = sum(w.pending for w in summaries)
+        total = sum(w.pods for w in summaries)
+        if pending:
+            failing += 1
+            first = next(w for w in summaries if w.pending)
+            if worst is None or pending > worst[0]:
+                worst = (pending, label, total, f"{first.ref}: {first.message}")
+    if not scenarios:
+        return PolicyResult(name, True, ["no scenario to try (no node, or no zone label)"])
+    if worst is None:
+        return PolicyResult(name, True, [f"every workload still fits in each of {len(scenarios)} scenarios"])
+    pending, label, total, detail = worst
+    return PolicyResult(name, False, [
+        f"{failing} of {len(scenarios)} scenarios fail; worst: {label}: {pending} of {total} new pods stay pending",
+        detail or ""])
+
+
+def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[tuple[str, set[str]]]:
+    if count != 1:
+        raise InputError(f"--tolerate-node-loss {count}: only 1 is supported yet (try each single node)")
+    return [(f"without node {n.name}", {n.name}) for n in sorted(nodes, key=lambda n: n.name)]
+
+
+def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
+    zones: dict[str, set[str]] = {}
+    for node in nodes:
+        zone = next((node.labels[k] for k in ZONE_LABELS if node.labels.get(k)), "")
+        if zone:
+            zones.setdefault(zone, set()).add(node.name)
+    return [(f"without zone {z} ({len(names)} nodes)", names) for z, names in sorted(zones.items())]
+
+
+def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
+              *, replicas_mode: str = "spec", no_evictions: bool = False,
+              headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False) -> CheckResult:
+    sim, expansion, warnings = schedule_workloads(cluster, objects, now, profiles, replicas_mode)
+    workloads = summarise(sim, expansion, no_evictions)
+    policies = []
+    if no_evictions:
+        victims = sorted({v for w in workloads for v in w.victims})
+        policies.append(PolicyResult("no-evictions", not victims,
+                                     [f"preemption would evict {', '.join(victims)}"] if victims else []))
+    if headroom:
+        violations = headroom_violations(sim, expansion.pods, headroom)
+        policies.append(PolicyResult("headroom", not violations, violations))
+    if node_loss:
+        policies.append(loss_policy(f"tolerate-node-loss={node_loss}", cluster,
+                                    node_loss_scenarios(cluster.nodes, node_loss), objects, now, profiles,
+                                    replicas_mode))
+    if zone_loss:
+        policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
+                                    now, profiles, replicas_mode))
+    return CheckResult(sim, workloads, policies, sim.warnings + warnings)

@@ -1,0 +1,38 @@
+"""JUnit XML for CI test reports: one testcase per workload (a failure carries the
+FailedScheduling message of its first pod that does not fit), one per policy."""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from kwhatif.render.check import workload_ref
+
+
+def to_junit(data: dict[str, Any]) -> str:
+    cases = []
+    for w in data["workloads"]:
+        case = ET.Element("testcase", {"classname": f"kwhatif.check.{w['kind']}", "name": workload_ref(w)})
+        if w["source"]:
+            case.set("file", w["source"]["file"])
+            if w["source"]["line"] is not None:
+                case.set("line", str(w["source"]["line"]))
+        if not w["ok"]:
+            failure = ET.SubElement(case, "failure", {"message": w["message"] or "does not fit", "type": "Unschedulable"})
+            failure.text = (f"{w['pods']} pods: {w['bound']} bound, {w['pending']} pending, "
+                            f"{w['evictions']} evictions\n{w['message'] or ''}")
+        cases.append(case)
+    for p in data["policies"]:
+        case = ET.Element("testcase", {"classname": "kwhatif.check.policy", "name": p["policy"]})
+        if not p["ok"]:
+            failure = ET.SubElement(case, "failure", {"message": p["messages"][0] if p["messages"] else "failed",
+                                                      "type": "Policy"})
+            failure.text = "\n".join(p["messages"])
+        cases.append(case)
+    failures = sum(1 for c in cases if c.find("failure") is not None)
+    suites = ET.Element("testsuites", {"name": "kwhatif check", "tests": str(len(cases)), "failures": str(failures)})
+    suite = ET.SubElement(suites, "testsuite", {"name": "kwhatif check", "tests": str(len(cases)),
+                                                "failures": str(failures), "errors": "0", "skipped": "0"})
+    suite.extend(cases)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

@@ -1,0 +1,127 @@
+"""Workloads → the pods their controllers would create (names, labels, ownerReferences, creation
+order), so that default spreading and (anti-)affinity see them as in the cluster.
+
+`load_workloads(paths)` reads manifests (workload kinds as `Workload`, every other kind through
+the cluster decoder, all schema-validated); `expand_objects` turns them into pods per workload;
+`apply_to_cluster` adds what the controllers and the manifests bring along (the ReplicaSet a
+Deployment creates, StatefulSets, claims, Services, PDBs, missing namespaces)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import BinaryIO, Sequence
+
+from kwhatif.api.objects import Namespace, Node, Pod
+from kwhatif.load.cluster import _PLACES, decode_docs
+from kwhatif.load.reader import read_inputs
+from kwhatif.load.refs import object_ref
+from kwhatif.load.schema import validate_object
+from kwhatif.snapshot.cluster import Cluster
+from kwhatif.workloads import cronjob, daemonset, deployment, hpa, job, replicaset, replicationcontroller, statefulset
+from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
+
+CONTROLLERS: dict[str, ModuleType] = {
+    "Deployment": deployment, "ReplicaSet": replicaset, "StatefulSet": statefulset, "DaemonSet": daemonset,
+    "Job": job, "CronJob": cronjob, "ReplicationController": replicationcontroller,
+}
+WORKLOAD_KINDS = frozenset(CONTROLLERS) | {hpa.KIND}
+NAMESPACE_LABEL = "kubernetes.io/metadata.name"
+# Namespaces every cluster has (created by the API server): added silently when a dump lacks them.
+SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
+
+__all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads"]
+
+
+@dataclass
+class Expansion:
+    groups: list[Expanded] = field(default_factory=list)
+    others: list[object] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def pods(self) -> list[Pod]:
+        return [p for g in self.groups for p in g.pods]
+
+
+def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
+    """Every object of the manifests in input order: `Workload`s for controller kinds, typed
+    objects for the rest (Pods, Services, PDBs, ...), each validated against its schema."""
+    docs = read_inputs(paths, stdin)
+    order = {doc.source: i for i, doc in enumerate(docs)}
+    workloads: list[object] = []
+    warnings: list[str] = []
+    rest = []
+    for doc in docs:
+        if doc.kind in WORKLOAD_KINDS:
+            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
+            workloads.append(decode_workload(doc.obj, doc.source))
+        else:
+            rest.append(doc)
+    others, more = decode_docs(rest, full_validation=True) if rest else ([], [])
+    objects = sorted(workloads + others, key=lambda o: order.get(getattr(o, "source", None), len(order)))
+    return objects, warnings + more
+
+
+def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) -> dict[tuple[str, str, str], int]:
+    by_key = {(o.kind, o.namespace, o.name): o for o in objects if isinstance(o, Workload)}
+    out = {}
+    for o in objects:
+        if isinstance(o, Workload) and o.kind == hpa.KIND:
+            key = hpa.target(o)
+            target = by_key.get(key)
+            if target is None or key[0] not in ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"):
+                warnings.append(f"{o.ref}: its target {key[0]}/{key[1]}/{key[2]} is not among the workloads; ignored")
+                continue
+            out[key] = hpa.replicas_for(o, target, mode)
+    return out
+
+
+def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
+                   replicas_mode: str = "spec") -> Expansion:
+    """Workloads and bare Pods → pods, grouped per workload in input order."""
+    out = Expansion()
+    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings))
+    for obj in objects:
+        if isinstance(obj, Workload):
+            if obj.kind in CONTROLLERS:
+                group = CONTROLLERS[obj.kind].expand(obj, ctx)
+                out.groups.append(group)
+                out.warnings.extend(group.warnings)
+        elif isinstance(obj, Pod):
+            out.groups.append(Expanded(Workload("Pod", "v1", obj.namespace, obj.name, obj.uid, {}, obj.source),
+                                       pods=[obj]))
+        else:
+            out.others.append(obj)
+    return out
+
+
+def expand(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
+           replicas_mode: str = "spec") -> list[Pod]:
+    """The pods the controllers of `objects` would create, in creation order."""
+    return expand_objects(objects, nodes, now, replicas_mode).pods
+
+
+def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
+    """Add to `cluster` the objects that come with the workloads; returns warnings (namespaces
+    created on the fly)."""
+    warnings: list[str] = []
+    for obj in expansion.others:
+        field_name, key = _PLACES[type(obj)]
+        target = getattr(cluster, field_name)
+        if key is None:
+            target.append(obj)
+        else:
+            target[key(obj)] = obj
+    for group in expansion.groups:
+        for controller in group.controllers:
+            cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
+        for claim in group.pvcs:
+            cluster.pvcs.setdefault((claim.namespace, claim.name), claim)
+        for pod in group.pods:
+            if pod.namespace not in cluster.namespaces:
+                cluster.namespaces[pod.namespace] = Namespace(pod.namespace, {NAMESPACE_LABEL: pod.namespace})
+                if pod.namespace not in SYSTEM_NAMESPACES:
+                    warnings.append(f"namespace {pod.namespace!r} is not in the snapshot: created for the workloads")
+    return warnings
+

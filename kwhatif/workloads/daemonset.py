@@ -1,0 +1,104 @@
+"""DaemonSet (apps/v1): one pod per node that should run it (daemon controller
+NodeShouldRunDaemonPod): the node matches the pod's required node affinity and nodeSelector, and
+the pod (with the DaemonSet default tolerations) tolerates every NoSchedule and NoExecute taint.
+
+Each pod is `<daemonset>-<5 chars>`, labelled `controller-revision-hash` and
+`pod-template-generation`, carries the default tolerations (AddOrUpdateDaemonPodTolerations) and
+is pinned to its node by required node affinity `matchFields metadata.name In [<node>]`, which
+replaces any required node selector terms of the template (ReplaceDaemonSetPodNodeNameNodeAffinity).
+Nodes are taken in name order."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kwhatif.api.objects import Controller, Node, Pod, tolerates
+from kwhatif.load.decode import label_selector
+from kwhatif.workloads.common import (
+    Context, Expanded, NameSet, Workload, make_pod, owner_reference, template_hash, template_labels, template_of,
+)
+from kwhatif.workloads.replicaset import check_selector
+
+KIND = "DaemonSet"
+REVISION_LABEL = "controller-revision-hash"
+GENERATION_LABEL = "pod-template-generation"
+
+DEFAULT_TOLERATIONS: tuple[dict[str, str], ...] = (
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
+)
+HOST_NETWORK_TOLERATION = {"key": "node.kubernetes.io/network-unavailable", "operator": "Exists", "effect": "NoSchedule"}
+
+
+def _same_toleration(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """v1helper MatchToleration: key, operator, value and effect equal."""
+    return all((a.get(k) or "") == (b.get(k) or "") for k in ("key", "operator", "value", "effect"))
+
+
+def with_default_tolerations(spec: dict[str, Any]) -> None:
+    """AddOrUpdateDaemonPodTolerations: add (or replace in place) each default toleration."""
+    tolerations = [t for t in (spec.get("tolerations") or [])]
+    defaults = list(DEFAULT_TOLERATIONS) + ([HOST_NETWORK_TOLERATION] if spec.get("hostNetwork") is True else [])
+    for default in defaults:
+        for i, existing in enumerate(tolerations):
+            if isinstance(existing, dict) and _same_toleration(existing, default):
+                tolerations[i] = dict(default)
+                break
+        else:
+            tolerations.append(dict(default))
+    spec["tolerations"] = tolerations
+
+
+def pin_to_node(spec: dict[str, Any], node_name: str) -> None:
+    """ReplaceDaemonSetPodNodeNameNodeAffinity."""
+    term = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node_name]}]}
+    affinity = spec.get("affinity") if isinstance(spec.get("affinity"), dict) else {}
+    node_affinity = affinity.get("nodeAffinity") if isinstance(affinity.get("nodeAffinity"), dict) else {}
+    node_affinity["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": [term]}
+    affinity["nodeAffinity"] = node_affinity
+    spec["affinity"] = affinity
+
+
+def should_run(pod: Pod, node: Node) -> bool:
+    """NodeShouldRunDaemonPod's predicates for a node without a pod of the set."""
+    if pod.node_name and pod.node_name != node.name:
+        return False
+    if pod.node_selector and any(node.labels.get(k) != v for k, v in pod.node_selector.items()):
+        return False
+    required = pod.affinity.node_affinity.required if pod.affinity and pod.affinity.node_affinity else None
+    if required is not None and not required.matches(node.labels, node.name):
+        return False
+    return all(tolerates(pod.tolerations, t) for t in node.taints if t.effect in ("NoSchedule", "NoExecute"))
+
+
+def expand(w: Workload, ctx: Context) -> Expanded:
+    f = w.fields
+    spec = w.spec
+    template = template_of(w, spec, "spec")
+    labels = template_labels(w, template, "spec.template")
+    controller = Controller(KIND, w.namespace, w.name, selector=label_selector(f, spec, "selector", "spec"),
+                            source=w.source)
+    check_selector(w, controller, labels)
+    generation = f.int(w.metadata, "generation", "metadata", 1) or 1
+    pod_labels = {**labels, REVISION_LABEL: template_hash(template), GENERATION_LABEL: str(generation)}
+    base_spec = copy.deepcopy(template.get("spec") or {})
+    if isinstance(base_spec, dict):
+        with_default_tolerations(base_spec)
+    owner = owner_reference("apps/v1", KIND, w.name, w.uid)
+    # The pod as NewPod builds it, before pinning: what the controller's predicates read.
+    probe = make_pod(w, template, "spec.template", f"{w.name}-", pod_labels, owner, spec=base_spec)
+    names = NameSet()
+    out = Expanded(w)
+    for node in sorted(ctx.nodes, key=lambda n: n.name):
+        if not should_run(probe, node):
+            continue
+        pod_spec = copy.deepcopy(base_spec)
+        pin_to_node(pod_spec, node.name)
+        name = names.generate(f"{w.name}-", f"{w.uid}/{node.name}")
+        out.pods.append(make_pod(w, template, "spec.template", name, pod_labels, owner, spec=pod_spec))
+    return out

@@ -1,0 +1,46 @@
+"""HorizontalPodAutoscaler (autoscaling/v1, v2): the replica count it imposes on its
+`scaleTargetRef` workload. `--replicas` chooses: `spec` (default) the workload's replicas kept
+within [minReplicas, maxReplicas] as the autoscaler would, `min` minReplicas, `max` maxReplicas.
+A target with 0 replicas has autoscaling disabled and stays at 0."""
+
+from __future__ import annotations
+
+from kwhatif.workloads.common import Workload, replicas
+
+KIND = "HorizontalPodAutoscaler"
+MODES = ("spec", "min", "max")
+
+
+def target(w: Workload) -> tuple[str, str, str]:
+    f = w.fields
+    ref = f.map(w.spec, "scaleTargetRef", "spec")
+    kind = f.str(ref, "kind", "spec.scaleTargetRef")
+    name = f.str(ref, "name", "spec.scaleTargetRef")
+    if not kind or not name:
+        raise f.error("spec.scaleTargetRef", "Required value: kind and name are required")
+    return (kind, w.namespace, name)
+
+
+def bounds(w: Workload) -> tuple[int, int]:
+    f = w.fields
+    low = f.int(w.spec, "minReplicas", "spec", 1)
+    high = f.int(w.spec, "maxReplicas", "spec")
+    if high is None:
+        raise f.error("spec.maxReplicas", "Required value")
+    if low is None or low < 1:
+        raise f.error("spec.minReplicas", f"Invalid value: {low}: must be greater than or equal to 1")
+    if high < low:
+        raise f.error("spec.maxReplicas", f"Invalid value: {high}: must be greater than or equal to `minReplicas`")
+    return low, high
+
+
+def replicas_for(hpa: Workload, workload: Workload, mode: str) -> int:
+    low, high = bounds(hpa)
+    current = replicas(workload)
+    if current == 0:
+        return 0
+    if mode == "max":
+        return high
+    if mode == "min":
+        return low
+    return max(low, min(high, current))

@@ -1,0 +1,190 @@
+"""`kwhatif check`: workloads expanded into pods, scheduled with the cluster's pending pods, one
+verdict per workload, CI policies, every output format and exit code.
+
+The cluster is described in conftest.py. Its own pending pods go first (urgent -> node-b, big
+stays pending, small -> node-b), so the workloads find free: node-a 2000-1500 = 500m,
+node-b 4000-2500-300-400 = 800m; node-c is tainted dedicated=gpu:NoSchedule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from xml.etree import ElementTree as ET
+
+import pytest
+import yaml
+
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, single_error_line
+
+CHECK = DATA / "check"
+ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
+WEB, API, SOLO, VIP = (str(CHECK / f"{n}.yaml") for n in ("web", "api", "solo", "vip"))
+
+# api's second replica (600m): node-a 500m free, node-b 800-600 = 200m free, node-c tainted; the
+# message has the shape of big's (conftest MSG_BIG_3), priority 0 has no victims.
+MSG_API = MSG_BIG_3
+# After losing node-b: node-a and node-c are left; node-a cannot hold 700m (urgent 300m moved
+# there: 2000-1500-300 = 200m free). Reasons sorted byte-wise: "1 Insufficient cpu" < "1 node(s)".
+MSG_WITHOUT_B = (
+    "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: gpu}. "
+    "no new claims to deallocate, preemption: 0/2 nodes are available: "
+    "1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
+)
+
+
+def _check(cli, *args: str, fmt: str = "json"):
+    result = cli(["check", *args, *ARGS, "-o", fmt])
+    return result, (json.loads(result.stdout) if fmt == "json" and result.stdout else None)
+
+
+def _workloads(data):
+    return [{k: w[k] for k in ("kind", "namespace", "name", "pods", "bound", "pending", "evictions", "ok")}
+            for w in data["workloads"]]
+
+
+@pytest.mark.parametrize("files, exit_code, workloads", [
+    ([WEB], 0, [("Deployment", "shop", "web", 1, 1, 0, 0, True)]),
+    ([API], 1, [("Deployment", "default", "api", 2, 1, 1, 0, False)]),
+    ([SOLO], 0, [("StatefulSet", "default", "solo", 1, 1, 0, 0, True)]),
+    # vip (priority 1000, 1500m) fits nowhere without preemption: one priority-0 pod is evicted.
+    ([VIP], 0, [("Deployment", "default", "vip", 1, 1, 0, 1, True)]),
+    ([WEB, API], 1, [("Deployment", "shop", "web", 1, 1, 0, 0, True),
+                     ("Deployment", "default", "api", 2, 1, 1, 0, False)]),
+])
+def test_json_summarises_each_workload_and_the_exit_code_says_whether_all_fit(cli, validate, files, exit_code, workloads):
+    result, data = _check(cli, *files)
+    assert result.exit_code == exit_code, result.stderr
+    validate(data)  # the schedule -o json document, plus workloads/policies/ok
+    keys = ("kind", "namespace", "name", "pods", "bound", "pending", "evictions", "ok")
+    assert _workloads(data) == [dict(zip(keys, w)) for w in workloads]
+    assert data["ok"] is (exit_code == 0)
+
+
+def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_controller_names(cli):
+    _, data = _check(cli, API)
+    pods = [r["pod"] for r in data["results"]]
+    assert pods[:3] == ["default/urgent", "default/big", "default/small"]
+    assert all(re.fullmatch(r"default/api-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}", p)
+               for p in pods[3:])
+    assert [r["outcome"] for r in data["results"][3:]] == ["bound", "unschedulable"]
+    assert data["results"][3]["node"] == "node-b"
+    assert data["workloads"][0]["message"] == MSG_API
+    assert data["workloads"][0]["source"] == {"file": API, "line": 9}  # the Service comes first
+
+
+@pytest.mark.parametrize("files, flags, exit_code, policies", [
+    ([VIP], ["--no-evictions"], 1, [{"policy": "no-evictions", "ok": False,
+                                     "messages": ["preemption would evict default/bound-a"]}]),
+    ([WEB], ["--no-evictions"], 0, [{"policy": "no-evictions", "ok": True, "messages": []}]),
+    # web (200m / 128Mi) ties node-a and node-b at 414 (TaintToleration 300; Fit node-a (15+71)/2 = 43,
+    # node-b (15+64)/2 = 39; Balanced node-a 100-|0.85-0.28125|/2*100 -> 71, node-b
+    # 100-|0.85-0.359375|/2*100 -> 75; spreading equal) and goes to node-a: 1700m of 2000m
+    # requested, 15% free (node-b would have been 3400m of 4000m, 15% too).
+    ([WEB], ["--headroom", "cpu=10%"], 0, [{"policy": "headroom", "ok": True, "messages": []}]),
+    ([WEB], ["--headroom", "cpu=20%,memory=5%"], 1, [{"policy": "headroom", "ok": False, "messages": [
+        "node node-a: cpu 1700m of 2000m requested, 15% free < 20% headroom"]}]),
+    # solo (700m) only fits node-b; losing node-a or node-c changes nothing.
+    ([SOLO], ["--tolerate-node-loss", "1"], 1, [{"policy": "tolerate-node-loss=1", "ok": False, "messages": [
+        "1 of 3 scenarios fail; worst: without node node-b: 1 of 1 new pods stay pending",
+        f"StatefulSet/default/solo: {MSG_WITHOUT_B}"]}]),
+    ([WEB], ["--tolerate-node-loss", "1"], 0, [{"policy": "tolerate-node-loss=1", "ok": True, "messages": [
+        "every workload still fits in each of 3 scenarios"]}]),
+    ([WEB], ["--tolerate-zone-loss"], 0, [{"policy": "tolerate-zone-loss", "ok": True, "messages": [
+        "no scenario to try (no node, or no zone label)"]}]),
+])
+def test_policies_can_fail_a_check_where_every_pod_fits(cli, files, flags, exit_code, policies):
+    result, data = _check(cli, *files, *flags)
+    assert result.exit_code == exit_code, result.stderr
+    assert data["policies"] == policies
+
+
+def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
+    # pair: 2 x 600m on 1-cpu nodes a1 (zone-a), b1 and b2 (zone-b): one replica per node.
+    # Without zone-a: b1 and b2 hold both. Without zone-b: a1 holds one, the other stays pending.
+    result = cli(["check", str(CHECK / "zonal" / "pair.yaml"), "-c", str(CHECK / "zonal" / "nodes.yaml"),
+                  "--now", NOW, "--tolerate-zone-loss", "-o", "json"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["policies"] == [{"policy": "tolerate-zone-loss", "ok": False, "messages": [
+        "1 of 2 scenarios fail; worst: without zone zone-b (2 nodes): 1 of 2 new pods stay pending",
+        "Deployment/default/pair: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."]}]
+
+
+def test_yaml_is_the_json_document(cli):
+    result_yaml = cli(["check", API, *ARGS, "-o", "yaml"])
+    _, data = _check(cli, API)
+    assert result_yaml.exit_code == 1
+    assert yaml.safe_load(result_yaml.stdout) == data
+
+
+def test_table_lists_pods_then_workloads_then_the_verdict(cli):
+    result = cli(["check", WEB, API, *ARGS])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "FAIL: 1/2 workloads fit"
+    assert re.search(r"^Deployment/default/api\s+2\s+1\s+1\s+FAIL$", result.stdout, re.M)
+    assert re.search(r"^Deployment/shop/web\s+1\s+1\s+0\s+ok$", result.stdout, re.M)
+
+
+def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
+    result = cli(["check", WEB, API, *ARGS, "-o", "junit", "--no-evictions"])
+    assert result.exit_code == 1
+    root = ET.fromstring(result.stdout)
+    assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", "3", "1")
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ["Deployment/shop/web", "Deployment/default/api", "no-evictions"]
+    assert [c.find("failure") is not None for c in cases] == [False, True, False]
+    failure = cases[1].find("failure")
+    assert failure.get("message") == MSG_API
+    assert (cases[1].get("file"), cases[1].get("line")) == (API, "9")
+
+
+def test_markdown_is_a_summary_table_for_a_pull_request_comment(cli):
+    result = cli(["check", WEB, API, *ARGS, "-o", "markdown"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "### ❌ kwhatif check: 1/2 workloads fit"
+    assert lines[2:6] == [
+        "| Workload | Pods | Bound | Pending | Evictions | Result |",
+        "|---|---:|---:|---:|---:|---|",
+        "| `Deployment/shop/web` | 1 | 1 | 0 | 0 | ✅ fits |",
+        f"| `Deployment/default/api` | 2 | 1 | 1 | 0 | ❌ {MSG_API} |",
+    ]
+
+
+def test_github_annotates_the_manifest_line_of_each_failing_workload(cli):
+    result = cli(["check", WEB, API, *ARGS, "-o", "github", "--headroom", "cpu=10%"])
+    assert result.exit_code == 1
+    # api's replica on node-b leaves 4000-3200-600 = 200m: 5% free. web went to node-a: 15% free.
+    assert result.stdout.splitlines() == [
+        f"::error file={API},line=9,title=kwhatif check%3A Deployment/default/api::"
+        f"Deployment/default/api: 1 of 2 pods do not fit: {MSG_API}",
+        "::error title=kwhatif policy headroom::node node-b: cpu 3800m of 4000m requested, 5%25 free < 10%25 headroom",
+        "FAIL: 1/2 workloads fit; policies failed: headroom",
+    ]
+
+
+def test_workloads_are_read_from_stdin(cli):
+    result = cli(["check", "-", *ARGS, "-o", "json"], input=(CHECK / "api.yaml").read_bytes())
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["workloads"][0]["source"] == {"file": "stdin", "line": 9}
+
+
+def test_a_namespace_missing_from_the_snapshot_is_created_with_a_warning(cli):
+    result = cli(["check", WEB, "-c", str(CLUSTER), "--now", NOW, "-o", "json"])
+    assert result.exit_code == 0
+    assert "kwhatif: warning: namespace 'shop' is not in the snapshot: created for the workloads" in result.stderr
+
+
+@pytest.mark.parametrize("args, error", [
+    ([str(CHECK / "bad-quantity.yaml")],
+     f"{CHECK / 'bad-quantity.yaml'}#0:1: Deployment/default/broken: spec.template.spec.containers[0].resources"
+     ".requests.cpu"),
+    ([WEB, "--headroom", "disk=10%"], "--headroom: 'disk=10%' is not RESOURCE=PERCENT%"),
+    ([WEB, "--tolerate-node-loss", "2"], "--tolerate-node-loss 2: only 1 is supported yet"),
+])
+def test_bad_input_exits_2_with_one_line(cli, args, error):
+    result = cli(["check", *args, *ARGS])
+    assert result.exit_code == 2
+    assert error in single_error_line(result.stderr)
