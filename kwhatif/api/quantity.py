@@ -134,13 +134,3 @@ def milli_value(q: Fraction) -> int:
 def value(q: Fraction) -> int:
     """`Value`: ceil(q), away from zero for negatives."""
     return math.ceil(q) if q >= 0 else math.floor(q)
-
-
-def format_quantity(q: Fraction) -> str:
-    """A compact human rendering for explanations (not used in scheduler texts)."""
-    if q.denominator == 1:
-        return str(q.numerator)
-    milli = q * 1000
-    if milli.denominator == 1:
-        return f"{milli.numerator}m"
-    return str(float(q))

@@ -46,10 +46,6 @@ class Status:
     def is_rejected(self) -> bool:
         return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
 
-    @property
-    def is_skip(self) -> bool:
-        return self.code == Code.SKIP
-
     def with_plugin(self, plugin: str) -> Status:
         return replace(self, plugin=plugin)
 
@@ -67,10 +63,6 @@ def unresolvable(*reasons: str) -> Status:
 
 def error(text: str) -> Status:
     return Status(Code.ERROR, (text,))
-
-
-def is_success(status: Status | None) -> bool:
-    return status is None or status.code == Code.SUCCESS
 
 
 class SchedulingError(Exception):

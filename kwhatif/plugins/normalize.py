@@ -28,3 +28,11 @@ def default_normalize_rows(scores: np.ndarray, reverse: bool) -> np.ndarray:
         return np.full_like(scores, MAX_NODE_SCORE) if reverse else scores
     value = MAX_NODE_SCORE * scores // top
     return MAX_NODE_SCORE - value if reverse else value
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """Go `math.Round`: halves go away from zero (`floor(x + 0.5)` is off for
+    0.49999999999999994, and Python's `round` goes to even)."""
+    magnitude = np.abs(x)
+    f = np.floor(magnitude)
+    return (np.sign(x) * (f + (magnitude - f >= 0.5))).astype(np.int64)

@@ -20,7 +20,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.pod_topology_spread import NAME, PodTopologySpread
 from kwhatif.plugins.pod_topology_spread.filtering import CriticalPaths
-from kwhatif.plugins.pod_topology_spread.scoring import round_half_away
+from kwhatif.plugins.normalize import round_half_away
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot

@@ -48,9 +48,6 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         self._index = NodeIndexCache()
         self._holder: dict = {}
 
-    def _namespaces(self) -> dict:
-        return self.handle.snapshot.cluster.namespaces
-
     # PreFilter / extensions / Filter ----------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:

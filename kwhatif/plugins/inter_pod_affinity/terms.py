@@ -106,10 +106,6 @@ class PodTerms:
     preferred_anti_affinity: tuple[WeightedTerm, ...]
     group_key: GroupKey
 
-    @property
-    def scores_others(self) -> bool:
-        """Whether this pod, as an existing pod, can add to another pod's score (§6.7 items 3–5)."""
-        return bool(self.required_affinity or self.preferred_affinity or self.preferred_anti_affinity)
 
 
 _BY_AFFINITY: dict[tuple[int, str], tuple[object, tuple]] = {}
@@ -225,13 +221,12 @@ def namespace_labels(namespaces: Mapping[str, Namespace], name: str) -> Mapping[
 class NodeIndex:
     """What one node contributes, derived from its pods; valid for one node generation."""
 
-    __slots__ = ("node_info", "generation", "_anti", "_scoring", "_groups")
+    __slots__ = ("node_info", "generation", "_anti", "_groups")
 
     def __init__(self, node_info: NodeInfo) -> None:
         self.node_info = node_info
         self.generation = node_info.generation
         self._anti: list[tuple[AffinityTerm, list[str]]] | None = None
-        self._scoring: ScoringTerms | None = None
         self._groups: list[tuple[GroupKey, str, Mapping[str, str], list[str]]] | None = None
 
     def required_anti_affinity(self) -> list[tuple[AffinityTerm, list[str]]]:
@@ -246,11 +241,6 @@ class NodeIndex:
             self._anti = list(by_term.items())
         return self._anti
 
-    def scoring(self) -> ScoringTerms:
-        if self._scoring is None:
-            self._scoring = ScoringTerms.of(self.node_info)
-        return self._scoring
-
     def groups(self) -> list[tuple[GroupKey, str, Mapping[str, str], list[str]]]:
         """The node's pods grouped by (namespace, labels): (key, namespace, labels, pod keys)."""
         if self._groups is None:
@@ -263,39 +253,6 @@ class NodeIndex:
                 entry[3].append(info.key)
             self._groups = list(by_key.values())
         return self._groups
-
-
-class ScoringTerms:
-    """Existing pods' terms that score the incoming pod, aggregated: term → how many occurrences
-    (required affinity), (term, weight) → occurrences (preferred affinity / anti-affinity)."""
-
-    __slots__ = ("required_affinity", "preferred_affinity", "preferred_anti_affinity")
-
-    def __init__(self) -> None:
-        self.required_affinity: dict[AffinityTerm, int] = {}
-        self.preferred_affinity: dict[tuple[AffinityTerm, int], int] = {}
-        self.preferred_anti_affinity: dict[tuple[AffinityTerm, int], int] = {}
-
-    @classmethod
-    def of(cls, node_info: NodeInfo) -> ScoringTerms:
-        out = cls()
-        for info in node_info.pods:
-            if not info.with_affinity:
-                continue
-            terms = pod_terms(info)
-            for t in terms.required_affinity:
-                out.required_affinity[t] = out.required_affinity.get(t, 0) + 1
-            for w in terms.preferred_affinity:
-                k = (w.term, w.weight)
-                out.preferred_affinity[k] = out.preferred_affinity.get(k, 0) + 1
-            for w in terms.preferred_anti_affinity:
-                k = (w.term, w.weight)
-                out.preferred_anti_affinity[k] = out.preferred_anti_affinity.get(k, 0) + 1
-        return out
-
-    @property
-    def empty(self) -> bool:
-        return not (self.required_affinity or self.preferred_affinity or self.preferred_anti_affinity)
 
 
 class NodeIndexCache:

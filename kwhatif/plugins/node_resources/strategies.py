@@ -12,6 +12,7 @@ import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.plugins.node_resources.resource_allocation import ResourceSpec
+from kwhatif.plugins.normalize import round_half_away
 
 Scorer = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], np.ndarray]
 MAX_CUSTOM_PRIORITY_SCORE = 10
@@ -72,12 +73,6 @@ def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[np.ndarray], np
             decided |= here
         return out
     return f
-
-
-def round_half_away(x: np.ndarray) -> np.ndarray:
-    """Go `math.Round` for x ≥ 0 (`floor(x + 0.5)` is off for 0.49999999999999994)."""
-    f = np.floor(x)
-    return (f + (x - f >= 0.5)).astype(np.int64)
 
 
 def requested_to_capacity_ratio(resources: tuple[ResourceSpec, ...], shape: Sequence[tuple[int, int]]) -> Scorer:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
+from kwhatif.plugins.normalize import round_half_away
 from kwhatif.plugins.pod_topology_spread.common import (
     LABEL_HOSTNAME, Constraint, has_all_keys, inclusion_masks, matching_counts, node_rows,
 )
@@ -46,13 +47,6 @@ class PreScoreState:
 
     def clone(self) -> PreScoreState:
         return self
-
-
-def round_half_away(x: float) -> int:
-    """Go `math.Round`: halves go away from zero (Python's `round` is half-to-even)."""
-    f = math.floor(abs(x))
-    r = f + 1 if abs(x) - f >= 0.5 else f
-    return int(r) if x >= 0 else -int(r)
 
 
 def topology_normalizing_weight(size: int) -> float:
@@ -117,8 +111,7 @@ def score_rows(s: PreScoreState, table: NodeTable, rows: np.ndarray) -> np.ndarr
         has_key = table.domains(c.topology_key)[0][rows] >= 0
         term = s.per_row[i][rows].astype(np.float64) * s.weights[i] + float(c.max_skew - 1)
         score = score + np.where(has_key, term, 0.0)
-    floor = np.floor(score)
-    raw = (floor + (score - floor >= 0.5)).astype(np.int64)
+    raw = round_half_away(score)
     if s.ignored:
         names = table.names
         raw[[names[r] in s.ignored for r in rows.tolist()]] = 0
