@@ -5,8 +5,8 @@ workloads to fit (smallest count, by galloping then binary search)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.check import _copy_cluster, schedule_workloads, summarise

@@ -5,10 +5,12 @@ own pending pods in queue order, summarise per workload, and apply the CI polici
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.config.profile import ProfileConfig
@@ -98,10 +100,10 @@ def _copy_cluster(cluster: Cluster) -> Cluster:
 
 def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
                        profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
-                       ) -> tuple[Simulation, Expansion, list[str]]:
+                       rollout: bool = False) -> tuple[Simulation, Expansion, list[str]]:
     """Expand the workloads on `cluster`'s nodes and schedule their pods (cluster not changed)."""
     cluster = _copy_cluster(cluster)
-    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, rollout)
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     sim = simulate(cluster, now, new_pods=expansion.pods, profiles=profiles)
     return sim, expansion, warnings
@@ -188,12 +190,14 @@ def _without(cluster: Cluster, lost: set[str]) -> Cluster:
 
 
 def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
-                now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str) -> PolicyResult:
+                now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
+                rollout: bool = False) -> PolicyResult:
     """Try each scenario; report the worst (most new pods left pending, the first on ties)."""
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
     for label, lost in scenarios:
-        sim, expansion, _ = schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode)
+        sim, expansion, _ = schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode,
+                                               rollout)
         summaries = summarise(sim, expansion, False)
         pending = sum(w.pending for w in summaries)
         total = sum(w.pods for w in summaries)
@@ -212,10 +216,21 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
         detail or ""])
 
 
+MAX_LOSS_SCENARIOS = 1000
+
+
 def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[tuple[str, set[str]]]:
-    if count != 1:
-        raise InputError(f"--tolerate-node-loss {count}: only 1 is supported yet (try each single node)")
-    return [(f"without node {n.name}", {n.name}) for n in sorted(nodes, key=lambda n: n.name)]
+    """Every set of `count` nodes, in name order (C(n, count) scenarios, at most
+    MAX_LOSS_SCENARIOS)."""
+    names = sorted(n.name for n in nodes)
+    if count > len(names):
+        raise InputError(f"--tolerate-node-loss {count}: the cluster has only {len(names)} nodes")
+    total = math.comb(len(names), count)
+    if total > MAX_LOSS_SCENARIOS:
+        raise InputError(f"--tolerate-node-loss {count}: {total} combinations of {len(names)} nodes to try; "
+                         f"kwhatif tries at most {MAX_LOSS_SCENARIOS}")
+    return [(f"without node{'s' if count > 1 else ''} {', '.join(lost)}", set(lost))
+            for lost in itertools.combinations(names, count)]
 
 
 def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
@@ -228,9 +243,9 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
-              *, replicas_mode: str = "spec", no_evictions: bool = False,
+              *, replicas_mode: str = "spec", rollout: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False) -> CheckResult:
-    sim, expansion, warnings = schedule_workloads(cluster, objects, now, profiles, replicas_mode)
+    sim, expansion, warnings = schedule_workloads(cluster, objects, now, profiles, replicas_mode, rollout)
     workloads = summarise(sim, expansion, no_evictions)
     policies = []
     if no_evictions:
@@ -243,8 +258,8 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
     if node_loss:
         policies.append(loss_policy(f"tolerate-node-loss={node_loss}", cluster,
                                     node_loss_scenarios(cluster.nodes, node_loss), objects, now, profiles,
-                                    replicas_mode))
+                                    replicas_mode, rollout))
     if zone_loss:
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
-                                    now, profiles, replicas_mode))
+                                    now, profiles, replicas_mode, rollout))
     return CheckResult(sim, workloads, policies, sim.warnings + warnings)

@@ -9,7 +9,8 @@ through `**kw`, so a test can set any field without a new builder.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from kwhatif.api.objects import (
     Container,
@@ -142,3 +143,13 @@ def make_toleration(
     return Toleration(
         key=key, operator=operator, value=value, effect=effect, toleration_seconds=seconds
     )
+
+
+@dataclass
+class Handle:
+    """What a plugin may reach (kwhatif.framework.interfaces.Handle), for tests that build plugins
+    directly."""
+
+    snapshot: Any = None
+    framework: Any = None
+    now: str = "2025-01-01T00:00:00Z"

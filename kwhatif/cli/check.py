@@ -3,7 +3,7 @@ answers (how many more copies fit, how many nodes of a template to add)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import click
 
@@ -12,14 +12,22 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.main import (
-    _config_warnings, _now, _run, _scheduler_config, _warn, cluster_option, config_option, main, now_option,
+    _config_warnings,
+    _now,
+    _run,
+    _scheduler_config,
+    _warn,
+    cluster_option,
+    config_option,
+    main,
+    now_option,
     quiet_option,
 )
 from kwhatif.config.profile import default_profile, without_plugin
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_cluster, load_objects
-from kwhatif.render.check import check_data, check_table
 from kwhatif.render.capacity import add_node_table, capacity_table
+from kwhatif.render.check import check_data, check_table
 from kwhatif.render.github import to_github
 from kwhatif.render.junit import to_junit
 from kwhatif.render.markdown import to_markdown
@@ -59,12 +67,15 @@ def _workloads(paths: Sequence[str], quiet: bool) -> list[object]:
 @click.option("--tolerate-zone-loss", "zone_loss", is_flag=True,
               help="The workloads must still fit after losing any one zone (topology.kubernetes.io/zone).")
 @replicas_option
+@click.option("--rollout", is_flag=True,
+              help="The Deployments update running ones: RollingUpdate adds maxSurge pods of the new template "
+                   "beside the old pods; Recreate deletes the old pods (by selector) and creates every replica.")
 @now_option
 @quiet_option
 @config_option
 def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no_evictions: bool,
-          headroom: str | None, node_loss: int, zone_loss: bool, replicas_mode: str, now: str | None, quiet: bool,
-          config_file: str | None) -> None:
+          headroom: str | None, node_loss: int, zone_loss: bool, replicas_mode: str, rollout: bool, now: str | None,
+          quiet: bool, config_file: str | None) -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
@@ -74,7 +85,8 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
         clock = _now(now)
         cluster = load_cluster(clusters)
         objects = _workloads(workload_files, quiet)
-        result = run_check(cluster, objects, clock, profiles, replicas_mode=replicas_mode, no_evictions=no_evictions,
+        result = run_check(cluster, objects, clock, profiles, replicas_mode=replicas_mode, rollout=rollout,
+                           no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
         _warn([] if quiet else config_warnings + result.warnings, quiet)
         data = check_data(result)

@@ -21,7 +21,7 @@ from kwhatif.snapshot.table import NodeTable
 
 
 class Nominator(Protocol):
-    def nominated_for(self, node_name: str) -> list[PodInfo]: ...
+    def nominated_for(self, node_name: str, pod: PodInfo | None = None) -> list[PodInfo]: ...
 
     def nominated_nodes(self) -> list[str]: ...
 
@@ -177,12 +177,9 @@ class Framework:
         """Filter many nodes at once (the fast path): each node still meets the plugins in order
         and stops at its first rejection, but a plugin that can judge all nodes from the node
         table does so in one step. Nodes with nominated pods that matter take the per-node path."""
-        priority = pod.pod.effective_priority
         rejected: list[tuple[NodeInfo, Status]] = []
         passed: set[str] = set()
-        reserved = {name for name in self.nominator.nominated_nodes()
-                    if any(p.key != pod.key and p.pod.effective_priority >= priority
-                           for p in self.nominator.nominated_for(name))}
+        reserved = {name for name in self.nominator.nominated_nodes() if self.nominator.nominated_for(name, pod)}
         batch_nodes = nodes
         if reserved:
             batch_nodes = []
@@ -228,11 +225,7 @@ class Framework:
 
     def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         """§2.1: with nominated pods of priority ≥ the pod's added, then again without them."""
-        priority = pod.pod.effective_priority
-        nominated = [
-            p for p in self.nominator.nominated_for(node.name)
-            if p.key != pod.key and p.pod.effective_priority >= priority
-        ]
+        nominated = self.nominator.nominated_for(node.name, pod)
         if not nominated:
             return self.run_filter(state, pod, node)
         state_with = state.clone()

@@ -66,8 +66,14 @@ class Nominator:
         self._by_node: dict[str, list[PodInfo]] = {}
         self._node_of: dict[str, str] = {}
 
-    def nominated_for(self, node_name: str) -> list[PodInfo]:
-        return self._by_node.get(node_name, [])
+    def nominated_for(self, node_name: str, pod: PodInfo | None = None) -> list[PodInfo]:
+        """The pods nominated to the node; given `pod`, only those that reserve room against it:
+        other pods of greater or equal priority (§2.1)."""
+        found = self._by_node.get(node_name, [])
+        if pod is None:
+            return found
+        priority = pod.pod.effective_priority
+        return [p for p in found if p.key != pod.key and p.pod.effective_priority >= priority]
 
     def nominated_nodes(self) -> list[str]:
         return [name for name, pods in self._by_node.items() if pods]
@@ -277,9 +283,6 @@ class Scheduler:
         for node, status in rejected:
             statuses.statuses[node.name] = status
         attempt.diagnosis.unschedulable_plugins.update({s.plugin for _, s in rejected})
-        tried = self.nominator.node_of(pod.key)  # the nominated node may have failed the fast path
-        if tried and any(n.name == tried for n in feasible):
-            statuses.statuses.pop(tried, None)
         return feasible
 
     def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],

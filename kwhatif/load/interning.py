@@ -55,7 +55,10 @@ class Interner:
                 return compute()
             ids.append(id(value) if value is not None else 0)
         memo_key = ("all", tuple(ids)) + key
-        found = self._decoded.get(memo_key)
+        try:
+            found = self._decoded.get(memo_key)
+        except TypeError:  # an unhashable value in `key` (a mapping where a string belongs): decoding says so
+            return compute()
         if found is None:
             found = self._decoded[memo_key] = compute()
         return found

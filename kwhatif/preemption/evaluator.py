@@ -150,9 +150,7 @@ class Evaluator:
                 return None, Status(Code.ERROR, (text,)), report
             diagnosis = Diagnosis(node_to_status=dry_run_statuses)
             return "", Status(Code.UNSCHEDULABLE, (fit_error_message(self.snapshot.num_nodes, diagnosis),)), report
-        ordered = [c for c in report.candidates if c.num_pdb_violations == 0] + \
-                  [c for c in report.candidates if c.num_pdb_violations > 0]
-        report.chosen, report.decided_by, report.tied = pick_candidate(ordered, self.now)
+        report.chosen, report.decided_by, report.tied = pick_candidate(report.candidates, self.now)
         return report.chosen.node, Status(Code.SUCCESS), report
 
 

@@ -25,6 +25,6 @@ def to_markdown(data: dict[str, Any]) -> str:
             detail = "; ".join(m for m in p["messages"] if m)
             lines.append(f"| `{p['policy']}` | {'✅' if p['ok'] else '❌'} {_cell(detail)} |")
     cluster = data["cluster"]
-    lines += ["", f"<sub>{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, "
-                  f"{cluster['pending_pods']} pods scheduled ({data['version']} decisions, by kwhatif)</sub>"]
+    lines += ["", (f"<sub>{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, "
+                  f"{cluster['pending_pods']} pods scheduled ({data['version']} decisions, by kwhatif)</sub>")]
     return "\n".join(lines) + "\n"

@@ -8,9 +8,10 @@ Deployment creates, StatefulSets, claims, Services, PDBs, missing namespaces).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import BinaryIO, Sequence
+from typing import BinaryIO
 
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.load.cluster import _PLACES, decode_docs
@@ -18,7 +19,16 @@ from kwhatif.load.reader import read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
 from kwhatif.snapshot.cluster import Cluster
-from kwhatif.workloads import cronjob, daemonset, deployment, hpa, job, replicaset, replicationcontroller, statefulset
+from kwhatif.workloads import (
+    cronjob,
+    daemonset,
+    deployment,
+    hpa,
+    job,
+    replicaset,
+    replicationcontroller,
+    statefulset,
+)
 from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
 
 CONTROLLERS: dict[str, ModuleType] = {
@@ -52,10 +62,18 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple
     workloads: list[object] = []
     warnings: list[str] = []
     rest = []
+    seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
         if doc.kind in WORKLOAD_KINDS:
             warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
-            workloads.append(decode_workload(doc.obj, doc.source))
+            workload = decode_workload(doc.obj, doc.source)
+            key = (workload.kind, workload.namespace, workload.name)
+            if key in seen:  # kubectl apply semantics, as for cluster objects: the last one wins
+                warnings.append(f"{doc.source}: {workload.ref}: duplicate of the object at {seen[key].source}; "
+                                "the last one wins")
+                workloads.remove(seen[key])
+            seen[key] = workload
+            workloads.append(workload)
         else:
             rest.append(doc)
     others, more = decode_docs(rest, full_validation=True) if rest else ([], [])
@@ -78,10 +96,11 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) ->
 
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
-                   replicas_mode: str = "spec") -> Expansion:
-    """Workloads and bare Pods → pods, grouped per workload in input order."""
+                   replicas_mode: str = "spec", rollout: bool = False) -> Expansion:
+    """Workloads and bare Pods → pods, grouped per workload in input order. `rollout`: the
+    Deployments update running ones (see `Context.rollout`)."""
     out = Expansion()
-    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings))
+    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings), rollout)
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:
@@ -114,6 +133,13 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
         else:
             target[key(obj)] = obj
     for group in expansion.groups:
+        for namespace, selector in group.replaces:
+            old = [p for p in cluster.pods if p.namespace == namespace and selector is not None
+                   and not selector.is_empty and selector.matches(p.labels)]
+            if old:
+                gone = {id(p) for p in old}
+                cluster.pods = [p for p in cluster.pods if id(p) not in gone]
+                warnings.append(f"{group.workload.ref}: the Recreate rollout deletes its {len(old)} running pod(s) first")
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
         for claim in group.pvcs:

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from kwhatif.api.objects import Controller, Node, PersistentVolumeClaim, Pod
+from kwhatif.api.selectors import LabelSelector
 from kwhatif.errors import InputError, Source
 from kwhatif.load.decode import decode_pod
 from kwhatif.load.fields import Fields
@@ -190,6 +191,8 @@ class Expanded:
     controllers: list[Controller] = field(default_factory=list)
     pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    replaces: list[tuple[str, LabelSelector]] = field(default_factory=list)
+    """(namespace, selector) of existing pods the controller deletes first (a Recreate rollout)."""
 
 
 @dataclass
@@ -200,3 +203,6 @@ class Context:
     nodes: list[Node]
     now: str = "1970-01-01T00:00:00Z"
     replicas_override: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    rollout: bool = False
+    """Deployments are updates of running ones: RollingUpdate adds maxSurge pods of the new
+    template; Recreate deletes the old pods, then creates every replica."""

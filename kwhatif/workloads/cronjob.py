@@ -16,7 +16,7 @@ KIND = "CronJob"
 
 
 def job_name(w: Workload, now: str) -> str:
-    when = datetime.fromisoformat(now.upper().replace("Z", "+00:00"))
+    when = datetime.fromisoformat(now.upper())
     return f"{w.name}-{int(when.timestamp()) // 60}"
 
 

@@ -16,7 +16,15 @@ from typing import Any
 from kwhatif.api.objects import Controller, Node, Pod, tolerates
 from kwhatif.load.decode import label_selector
 from kwhatif.workloads.common import (
-    Context, Expanded, NameSet, Workload, make_pod, owner_reference, template_hash, template_labels, template_of,
+    Context,
+    Expanded,
+    NameSet,
+    Workload,
+    make_pod,
+    owner_reference,
+    template_hash,
+    template_labels,
+    template_of,
 )
 from kwhatif.workloads.replicaset import check_selector
 

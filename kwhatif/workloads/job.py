@@ -10,7 +10,14 @@ from __future__ import annotations
 import copy
 
 from kwhatif.workloads.common import (
-    Context, Expanded, NameSet, Workload, make_pod, owner_reference, template_labels, template_of,
+    Context,
+    Expanded,
+    NameSet,
+    Workload,
+    make_pod,
+    owner_reference,
+    template_labels,
+    template_of,
 )
 
 KIND = "Job"

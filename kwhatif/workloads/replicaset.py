@@ -7,7 +7,15 @@ from __future__ import annotations
 from kwhatif.api.objects import Controller
 from kwhatif.load.decode import label_selector
 from kwhatif.workloads.common import (
-    Context, Expanded, NameSet, Workload, make_pod, owner_reference, replicas, template_labels, template_of,
+    Context,
+    Expanded,
+    NameSet,
+    Workload,
+    make_pod,
+    owner_reference,
+    replicas,
+    template_labels,
+    template_of,
 )
 
 KIND = "ReplicaSet"

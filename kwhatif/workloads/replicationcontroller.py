@@ -6,7 +6,15 @@ from __future__ import annotations
 from kwhatif.api.objects import Controller
 from kwhatif.api.selectors import map_matches
 from kwhatif.workloads.common import (
-    Context, Expanded, NameSet, Workload, make_pod, owner_reference, replicas, template_labels, template_of,
+    Context,
+    Expanded,
+    NameSet,
+    Workload,
+    make_pod,
+    owner_reference,
+    replicas,
+    template_labels,
+    template_of,
 )
 
 KIND = "ReplicationController"

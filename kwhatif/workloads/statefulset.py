@@ -16,7 +16,15 @@ from kwhatif.api.objects import PersistentVolumeClaim
 from kwhatif.errors import InputError
 from kwhatif.load.decode import decode_controller, decode_pvc
 from kwhatif.workloads.common import (
-    Context, Expanded, Workload, make_pod, owner_reference, replicas, template_hash, template_labels, template_of,
+    Context,
+    Expanded,
+    Workload,
+    make_pod,
+    owner_reference,
+    replicas,
+    template_hash,
+    template_labels,
+    template_of,
 )
 from kwhatif.workloads.replicaset import check_selector
 

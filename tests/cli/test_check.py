@@ -90,6 +90,14 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
         f"StatefulSet/default/solo: {MSG_WITHOUT_B}"]}]),
     ([WEB], ["--tolerate-node-loss", "1"], 0, [{"policy": "tolerate-node-loss=1", "ok": True, "messages": [
         "every workload still fits in each of 3 scenarios"]}]),
+    # Any 2 of the 3 nodes: {a, b} leaves only the tainted node-c (web pending); {a, c} leaves
+    # node-b (fits); {b, c} leaves node-a, where urgent (300m) moves first and leaves 200m: web
+    # (200m) still fits. The worst (first of the largest) is {a, b}.
+    ([WEB], ["--tolerate-node-loss", "2"], 1, [{"policy": "tolerate-node-loss=2", "ok": False, "messages": [
+        "1 of 3 scenarios fail; worst: without nodes node-a, node-b: 1 of 1 new pods stay pending",
+        ("Deployment/shop/web: 0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. "
+        "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
+        "scheduling.")]}]),
     ([WEB], ["--tolerate-zone-loss"], 0, [{"policy": "tolerate-zone-loss", "ok": True, "messages": [
         "no scenario to try (no node, or no zone label)"]}]),
 ])
@@ -107,8 +115,8 @@ def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
     assert result.exit_code == 1
     assert json.loads(result.stdout)["policies"] == [{"policy": "tolerate-zone-loss", "ok": False, "messages": [
         "1 of 2 scenarios fail; worst: without zone zone-b (2 nodes): 1 of 2 new pods stay pending",
-        "Deployment/default/pair: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
-        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."]}]
+        ("Deployment/default/pair: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")]}]
 
 
 def test_yaml_is_the_json_document(cli):
@@ -123,8 +131,8 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[-1] == "FAIL: 1/2 workloads fit"
-    assert re.search(r"^Deployment/default/api\s+2\s+1\s+1\s+FAIL$", result.stdout, re.M)
-    assert re.search(r"^Deployment/shop/web\s+1\s+1\s+0\s+ok$", result.stdout, re.M)
+    assert re.search(r"^Deployment/default/api\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Deployment/shop/web\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
 
 
 def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
@@ -158,8 +166,8 @@ def test_github_annotates_the_manifest_line_of_each_failing_workload(cli):
     assert result.exit_code == 1
     # api's replica on node-b leaves 4000-3200-600 = 200m: 5% free. web went to node-a: 15% free.
     assert result.stdout.splitlines() == [
-        f"::error file={API},line=9,title=kwhatif check%3A Deployment/default/api::"
-        f"Deployment/default/api: 1 of 2 pods do not fit: {MSG_API}",
+        (f"::error file={API},line=9,title=kwhatif check%3A Deployment/default/api::"
+        f"Deployment/default/api: 1 of 2 pods do not fit: {MSG_API}"),
         "::error title=kwhatif policy headroom::node node-b: cpu 3800m of 4000m requested, 5%25 free < 10%25 headroom",
         "FAIL: 1/2 workloads fit; policies failed: headroom",
     ]
@@ -179,12 +187,30 @@ def test_a_namespace_missing_from_the_snapshot_is_created_with_a_warning(cli):
 
 @pytest.mark.parametrize("args, error", [
     ([str(CHECK / "bad-quantity.yaml")],
-     f"{CHECK / 'bad-quantity.yaml'}#0:1: Deployment/default/broken: spec.template.spec.containers[0].resources"
-     ".requests.cpu"),
+     (f"{CHECK / 'bad-quantity.yaml'}#0:1: Deployment/default/broken: spec.template.spec.containers[0].resources"
+     ".requests.cpu")),
     ([WEB, "--headroom", "disk=10%"], "--headroom: 'disk=10%' is not RESOURCE=PERCENT%"),
-    ([WEB, "--tolerate-node-loss", "2"], "--tolerate-node-loss 2: only 1 is supported yet"),
+    ([WEB, "--tolerate-node-loss", "4"], "--tolerate-node-loss 4: the cluster has only 3 nodes"),
 ])
 def test_bad_input_exits_2_with_one_line(cli, args, error):
     result = cli(["check", *args, *ARGS])
     assert result.exit_code == 2
     assert error in single_error_line(result.stderr)
+
+
+def test_a_rolling_update_only_needs_room_for_max_surge_new_pods(cli):
+    # api has 2 replicas and the default maxSurge 25%: ceil(0.5) = 1 new pod (600m) beside the old
+    # ones, which node-b (800m free) takes; a fresh install needs both and fails.
+    result, data = _check(cli, API, "--rollout")
+    assert result.exit_code == 0
+    assert _workloads(data) == [{"kind": "Deployment", "namespace": "default", "name": "api", "pods": 1, "bound": 1,
+                                 "pending": 0, "evictions": 0, "ok": True}]
+
+
+def test_statefulset_claims_are_created_and_provisioned_with_the_default_storage_class(cli):
+    # The claims data-db-0 and data-db-1 have no class: the default (WaitForFirstConsumer) applies,
+    # so VolumeBinding lets every node through and both 100m replicas fit.
+    result, data = _check(cli, str(CHECK / "db-with-claims.yaml"))
+    assert result.exit_code == 0
+    assert [r["pod"] for r in data["results"][3:]] == ["default/db-0", "default/db-1"]
+    assert [r["outcome"] for r in data["results"][3:]] == ["bound", "bound"]

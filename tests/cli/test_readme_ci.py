@@ -12,7 +12,7 @@ from tests.cli.conftest import DATA, REPO, as_list_json, cluster_documents
 
 def readme_command() -> list[str]:
     text = (REPO / "README.md").read_text()
-    block = re.search(r"<!-- ci-example -->\n```yaml\n(.*?)```", text, re.S).group(1)
+    block = re.search(r"<!-- ci-example -->\n```yaml\n(.*?)```", text, re.DOTALL).group(1)
     [line] = [ln for ln in block.splitlines() if "run: kwhatif check" in ln]
     return shlex.split(line.split("run:", 1)[1])
 

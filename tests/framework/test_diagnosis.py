@@ -9,8 +9,6 @@ preemption does, with absent nodes reported as `Preemption is not helpful for sc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -20,8 +18,9 @@ from kwhatif.framework.interfaces import PostFilterPlugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code, Status, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources import DynamicResources
+from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
-from tests.builders import make_pod
+from tests.builders import Handle, make_pod
 
 U = Code.UNSCHEDULABLE
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
@@ -143,18 +142,6 @@ TAINT = "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }
 AFFINITY_SUBSET = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 
 
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
-
-
-class _NoNominations:
-    def nominated_for(self, node_name: str) -> list:
-        return []
-
-
 class PreemptionStandIn(PostFilterPlugin):
     """DefaultPreemption's no-candidate answer: a FitError text over the dry-run statuses, absent
     nodes counted as not helpful, prefixed with `preemption: `."""
@@ -179,7 +166,7 @@ def failed_scheduling(filter_statuses: NodeToStatus, dry_run: dict[str, Status],
     if dra_pre_filter_ran:
         dra.pre_filter(state, pod, [])
     fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, PreemptionStandIn(3, dry_run)]),
-                    _NoNominations())
+                    Nominator())
     _, status = fwk.run_post_filter(state, pod, filter_statuses)
     post = status.message if status.code != Code.SUCCESS else ""
     return fit_error_message(3, Diagnosis(filter_statuses, pre_filter_msg=pre_filter_msg, post_filter_msg=post))
@@ -239,7 +226,7 @@ def test_a_successful_preemption_leaves_only_the_filter_part():
     dra = DynamicResources(None, Handle())
     dra.pre_filter(state, pod, [])
     statuses = nts(same(3, unschedulable("Insufficient cpu"), "n"))
-    fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, Succeeds(None, Handle())]), _NoNominations())
+    fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, Succeeds(None, Handle())]), Nominator())
     _, status = fwk.run_post_filter(state, pod, statuses)
     post = status.message if status.code != Code.SUCCESS else ""
     assert fit_error_message(3, Diagnosis(statuses, post_filter_msg=post)) == \

@@ -45,8 +45,11 @@ HANDLE = Handle()
 class Nominator:
     by_node: dict[str, list[PodInfo]] = field(default_factory=dict)
 
-    def nominated_for(self, node_name: str) -> list[PodInfo]:
-        return self.by_node.get(node_name, [])
+    def nominated_for(self, node_name: str, pod: PodInfo | None = None) -> list[PodInfo]:
+        found = self.by_node.get(node_name, [])
+        if pod is None:
+            return found
+        return [p for p in found if p.key != pod.key and p.pod.effective_priority >= pod.pod.effective_priority]
 
     def nominated_nodes(self) -> list[str]:
         return [name for name, pods in self.by_node.items() if pods]

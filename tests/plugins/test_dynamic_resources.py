@@ -8,8 +8,6 @@ state fails and PostFilter returns an Error `not found`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -20,21 +18,10 @@ from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code, Status, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources import DynamicResources
 from kwhatif.snapshot.cluster import Cluster
+from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
-
-
-class _NoNominations:
-    def nominated_for(self, node_name: str) -> list:
-        return []
+from tests.builders import Handle, make_node, make_pod
 
 
 class EarlyPreFilter(PreFilterPlugin):
@@ -72,7 +59,7 @@ def test_post_filter_after_the_pre_filter_runner(early_status, expected):
     snap = _snapshot()
     handle = Handle(snap)
     dra = DynamicResources(None, handle)
-    fwk = Framework("default-scheduler", PluginSet(pre_filter=[EarlyPreFilter(early_status), dra]), _NoNominations())
+    fwk = Framework("default-scheduler", PluginSet(pre_filter=[EarlyPreFilter(early_status), dra]), Nominator())
     state = CycleState()
     pod = PodInfo.of(make_pod("p"))
     fwk.run_pre_filter(state, pod, snap.node_infos)

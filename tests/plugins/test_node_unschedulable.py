@@ -6,8 +6,6 @@ edge cases of §5.2 applied to the `node.kubernetes.io/unschedulable:NoSchedule`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -17,24 +15,13 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.node_unschedulable import NodeUnschedulable
 from kwhatif.plugins.taint_toleration import TaintToleration
 from kwhatif.snapshot.cluster import Cluster
+from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod, make_taint, make_toleration
+from tests.builders import Handle, make_node, make_pod, make_taint, make_toleration
 
 UNSCHEDULABLE = "node(s) were unschedulable"
 KEY = "node.kubernetes.io/unschedulable"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
-
-
-class _NoNominations:
-    def nominated_for(self, node_name: str) -> list:
-        return []
 
 
 def _filter(pod, node):
@@ -80,7 +67,7 @@ def test_a_cordoned_node_with_the_taint_reports_unschedulable_not_the_taint():
     handle = Handle(snap)
     fwk = Framework("default-scheduler",
                     PluginSet(filter=[NodeUnschedulable(None, handle), TaintToleration(None, handle)]),
-                    _NoNominations())
+                    Nominator())
     status = fwk.run_filter(CycleState(), PodInfo.of(make_pod("p")), snap.by_name["n1"])
     assert (status.code, status.reasons, status.plugin) == (
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (UNSCHEDULABLE,), "NodeUnschedulable")

@@ -3,28 +3,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code
 from kwhatif.plugins.scheduling_gates import SchedulingGates
+from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
-from tests.builders import make_pod
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
-
-
-class _NoNominations:
-    def nominated_for(self, node_name: str) -> list:
-        return []
+from tests.builders import Handle, make_pod
 
 
 @pytest.mark.parametrize("gates, expected", [
@@ -41,7 +28,7 @@ def test_pre_enqueue(gates, expected):
 
 
 def test_the_runner_stamps_the_blocking_plugin():
-    fwk = Framework("default-scheduler", PluginSet(pre_enqueue=[SchedulingGates(None, Handle())]), _NoNominations())
+    fwk = Framework("default-scheduler", PluginSet(pre_enqueue=[SchedulingGates(None, Handle())]), Nominator())
     status = fwk.run_pre_enqueue(PodInfo.of(make_pod("p", scheduling_gates=("g",))))
     assert (status.plugin, status.message) == ("SchedulingGates", "waiting for scheduling gates: [g]")
     assert fwk.run_pre_enqueue(PodInfo.of(make_pod("q"))) is None

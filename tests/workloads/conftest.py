@@ -7,16 +7,15 @@ alphabet of k8s.io/apimachinery/pkg/util/rand ("bcdfghjklmnpqrstvwxz2456789").""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import yaml
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
-from kwhatif.workloads import Expansion, expand_objects
+from kwhatif.workloads import WORKLOAD_KINDS, Expansion, expand_objects
 from kwhatif.workloads.common import decode_workload
-from kwhatif.workloads import WORKLOAD_KINDS
 
 NOW = "2026-01-01T00:00:00Z"
 ALPHABET = "[bcdfghjklmnpqrstvwxz2456789]"
@@ -32,12 +31,12 @@ def objects(text: str) -> list[object]:
     return out
 
 
-def expand_text(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec") -> Expansion:
-    return expand_objects(objects(text), nodes, NOW, replicas_mode)
+def expand_text(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec", rollout: bool = False) -> Expansion:
+    return expand_objects(objects(text), nodes, NOW, replicas_mode, rollout)
 
 
-def pods_of(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec") -> list[Pod]:
-    return expand_text(text, nodes, replicas_mode).pods
+def pods_of(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec", rollout: bool = False) -> list[Pod]:
+    return expand_text(text, nodes, replicas_mode, rollout).pods
 
 
 def matches(pattern: str, text: str) -> bool:

@@ -58,8 +58,8 @@ def pinned(pod):
     ("", ["n1", "n3", "n4", "n5"]),
     ("nodeSelector: {disk: ssd}", ["n3", "n4", "n5"]),
     ("tolerations: [{key: gpu, operator: Exists}]", ["n1", "n2", "n3", "n4", "n5"]),
-    ("affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
-     "[{matchExpressions: [{key: disk, operator: In, values: [hdd]}]}]}}}", ["n1"]),
+    (("affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+     "[{matchExpressions: [{key: disk, operator: In, values: [hdd]}]}]}}}"), ["n1"]),
 ])
 def test_one_pod_per_admitted_node_in_node_name_order_pinned_by_match_fields(extra, expected_nodes):
     pods = pods_of(AGENT.replace("EXTRA", extra), nodes())

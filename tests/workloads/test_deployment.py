@@ -86,3 +86,52 @@ def test_a_bad_quantity_in_the_template_names_the_template_field():
         pods_of(web().replace("100m", "lots"))
     assert err.value.obj == "Deployment/shop/web"
     assert err.value.field == "spec.template.spec.containers[0].resources.requests.cpu"
+
+
+ROLLING = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  STRATEGY
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+"""
+
+
+@pytest.mark.parametrize("strategy, expected", [
+    # "maxSurge ... defaults to 25%": ceil(4 x 25%) = 1 (the docs: "the absolute number is
+    # calculated from the percentage by rounding up").
+    ("", 1),
+    ("strategy: {rollingUpdate: {maxSurge: 2}}", 2),
+    ("strategy: {rollingUpdate: {maxSurge: 30%}}", 2),   # ceil(1.2)
+    ("strategy: {rollingUpdate: {maxSurge: 10}}", 4),    # the new ReplicaSet never exceeds replicas
+    ("strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}", 0),
+    ("strategy: {type: Recreate}", 4),
+])
+def test_a_rollout_adds_max_surge_pods_or_every_replica_for_recreate(strategy, expected):
+    assert len(pods_of(ROLLING.replace("STRATEGY", strategy), rollout=True)) == expected
+
+
+def test_a_recreate_rollout_deletes_the_running_pods_it_selects():
+    from kwhatif.snapshot.cluster import Cluster
+    from kwhatif.workloads import apply_to_cluster
+    from tests.builders import make_pod
+    old = [make_pod("web-old-1", labels={"app": "web"}, node_name="n1"),
+           make_pod("other", labels={"app": "db"}, node_name="n1"),
+           make_pod("web-elsewhere", ns="prod", labels={"app": "web"}, node_name="n1")]
+    cluster = Cluster(pods=list(old))
+    warnings = apply_to_cluster(cluster, expand_text(ROLLING.replace("STRATEGY", "strategy: {type: Recreate}"),
+                                                     rollout=True))
+    assert [p.name for p in cluster.pods] == ["other", "web-elsewhere"]
+    assert warnings == ["Deployment/default/web: the Recreate rollout deletes its 1 running pod(s) first"]
+
+
+def test_max_surge_and_max_unavailable_both_zero_is_refused():
+    text = ROLLING.replace("STRATEGY", "strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}")
+    with pytest.raises(InputError) as err:
+        pods_of(text, rollout=True)
+    assert err.value.field == "spec.strategy.rollingUpdate.maxUnavailable"

@@ -45,3 +45,14 @@ def test_missing_namespaces_are_created_with_a_warning_and_objects_join_the_clus
     assert cluster.namespaces["tools"] == Namespace("tools", {"kubernetes.io/metadata.name": "tools"})
     assert [s.name for s in cluster.services] == ["rs"]
     assert list(cluster.controllers) == [("ReplicaSet", "default", "rs")]
+
+
+def test_a_workload_given_twice_is_expanded_once_the_last_one_winning(tmp_path):
+    from kwhatif.workloads import load_workloads
+    rs = MIXED.split("---")[1]
+    (tmp_path / "a.yaml").write_text(rs)
+    (tmp_path / "b.yaml").write_text(rs.replace("replicas: 1", "replicas: 2"))
+    objects, warnings = load_workloads([str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")])
+    assert [(o.kind, o.spec["replicas"]) for o in objects] == [("ReplicaSet", 2)]
+    assert warnings == [f"{tmp_path / 'b.yaml'}#0:2: ReplicaSet/default/rs: duplicate of the object at "
+                        f"{tmp_path / 'a.yaml'}#0:2; the last one wins"]
