@@ -101,6 +101,8 @@ class Prepared:
 
     def run(self) -> Simulation:
         results = self.scheduler.run(self.queue)
+        for result in results:
+            result.incomplete = needs_missing_plugin(result, self.missing)
         return Simulation(results, self.scheduler.snapshot, self.missing, self.warnings, self.bound)
 
 

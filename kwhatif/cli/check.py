@@ -134,6 +134,7 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
         objects = _workloads(workload_files, quiet)
         if add_node:
             result = nodes_to_add(cluster, objects, _template_node(add_node), clock, profiles, maximum, replicas_mode)
+            _warn([] if quiet else config_warnings, quiet)
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED
             table = add_node_table

@@ -48,6 +48,7 @@ class PodResult:
     outcome: str
     attempts: list[Attempt] = field(default_factory=list)
     message: str | None = None
+    incomplete: list[str] = field(default_factory=list)  # unimplemented plugins this result may depend on
 
     @property
     def final(self) -> Attempt | None:

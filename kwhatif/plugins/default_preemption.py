@@ -12,7 +12,7 @@ from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import PostFilterPlugin, PostFilterResult
 from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import Evaluator
-from kwhatif.preemption.ordering import parse_time
+from kwhatif.api.timestamps import parse_time
 from kwhatif.snapshot.pod_info import PodInfo
 
 NAME = "DefaultPreemption"

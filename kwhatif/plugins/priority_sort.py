@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from kwhatif.api.timestamps import parse_time
 from kwhatif.framework.interfaces import QueueSortPlugin
 from kwhatif.snapshot.pod_info import PodInfo
 
@@ -14,15 +15,8 @@ NAME = "PrioritySort"
 _EPOCH = datetime.min.replace(tzinfo=timezone.utc)
 
 
-def _timestamp(text: str) -> datetime:
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else _EPOCH
-    except ValueError:
-        return _EPOCH
-
-
 class PrioritySort(QueueSortPlugin):
     name = NAME
 
     def sort_key(self, pod: PodInfo, arrival: int) -> tuple:
-        return (-pod.pod.effective_priority, _timestamp(pod.pod.creation_timestamp), arrival)
+        return (-pod.pod.effective_priority, parse_time(pod.pod.creation_timestamp) or _EPOCH, arrival)

@@ -9,17 +9,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from kwhatif.api.objects import Pod
+from kwhatif.api.timestamps import parse_time
 
 _FAR_FUTURE = datetime.max.replace(tzinfo=timezone.utc)
-
-
-def parse_time(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 def start_time(pod: Pod, now: datetime) -> datetime:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.engine import Simulation, needs_missing_plugin
+from kwhatif.engine import Simulation
 from kwhatif.framework.scheduler import Attempt, PodResult
 
 VERSION = "kube-scheduler v1.34.1"
@@ -66,7 +66,7 @@ def attempt_data(attempt: Attempt) -> dict[str, Any]:
     return data
 
 
-def pod_result_data(result: PodResult, missing: list[str]) -> dict[str, Any]:
+def pod_result_data(result: PodResult) -> dict[str, Any]:
     pod = result.pod
     data: dict[str, Any] = {"pod": pod.key, "priority": pod.effective_priority}
     final, first = result.final, result.first
@@ -78,14 +78,13 @@ def pod_result_data(result: PodResult, missing: list[str]) -> dict[str, Any]:
         data["preemption"] = _preemption(first)
         if len(result.attempts) > 1:
             data["attempts"] = [attempt_data(a) for a in result.attempts]
-    incomplete = needs_missing_plugin(result, missing)
-    if incomplete:
-        data["incomplete"] = incomplete
+    if result.incomplete:
+        data["incomplete"] = result.incomplete
     return data
 
 
 def simulation_data(sim: Simulation) -> dict[str, Any]:
-    results = [pod_result_data(r, sim.missing_plugins) for r in sim.results]
+    results = [pod_result_data(r) for r in sim.results]
     counts: dict[str, int] = {}
     for r in results:
         counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1

@@ -214,3 +214,11 @@ def test_statefulset_claims_are_created_and_provisioned_with_the_default_storage
     assert result.exit_code == 0
     assert [r["pod"] for r in data["results"][3:]] == ["default/db-0", "default/db-1"]
     assert [r["outcome"] for r in data["results"][3:]] == ["bound", "bound"]
+
+
+def test_a_daemonset_pod_is_created_and_bound_on_each_admitted_node(cli):
+    result, data = _check(cli, str(CHECK / "agent.yaml"))
+    assert result.exit_code == 0
+    assert [r["node"] for r in data["results"][3:]] == ["node-a", "node-b"]  # nodes in name order, pinned
+    assert _workloads(data) == [{"kind": "DaemonSet", "namespace": "default", "name": "agent", "pods": 2,
+                                 "bound": 2, "pending": 0, "evictions": 0, "ok": True}]

@@ -10,7 +10,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, Handle, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import SKIP, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, pod_request_vector, table_pairs,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -75,9 +75,8 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        request = state.read(_PRE_SCORE_KEY)
-        allocs, reqs = node_pairs(node, self.resources, request, use_requested=True)
-        return int(balanced_score(reqs, allocs)[0])
+        table = self.handle.snapshot.table
+        return int(self.score_rows(state, pod, table, np.array([table.index[node.name]], dtype=np.int64))[0])
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         allocs, reqs = table_pairs(table, rows, self.resources, state.read(_PRE_SCORE_KEY), use_requested=True)

@@ -15,7 +15,7 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, pod_request_vector, table_pairs,
 )
 from kwhatif.plugins.node_resources.strategies import (
     Scorer, least_allocated, most_allocated, requested_to_capacity_ratio,
@@ -148,9 +148,8 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        request = state.get(_PRE_SCORE_KEY) or pod_request_vector(pod, self.resources, use_requested=False)
-        allocs, reqs = node_pairs(node, self.resources, request, use_requested=False)
-        return int(self.scorer(reqs, allocs)[0])
+        table = self.handle.snapshot.table
+        return int(self.score_rows(state, pod, table, np.array([table.index[node.name]], dtype=np.int64))[0])
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         request = state.read(_PRE_SCORE_KEY)

@@ -12,7 +12,6 @@ import numpy as np
 
 from kwhatif.api.quantity import milli_value, value
 from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
-from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
 
@@ -62,30 +61,3 @@ def table_pairs(table: NodeTable, rows: np.ndarray, resources: tuple[ResourceSpe
         allocs.append(alloc)
         reqs.append(np.where(alloc != 0, used + pod_req, 0))
     return allocs, reqs
-
-
-def node_pairs(node: NodeInfo, resources: tuple[ResourceSpec, ...], pod_request: tuple[int, ...],
-               use_requested: bool) -> Pairs:
-    """The same pairs for one node from its NodeInfo (the per-node path)."""
-    allocs, reqs = [], []
-    for spec, pod_req in zip(resources, pod_request):
-        alloc, req = _pair(node, spec.name, pod_req, use_requested)
-        allocs.append(np.array([alloc], dtype=np.int64))
-        reqs.append(np.array([req if alloc else 0], dtype=np.int64))
-    return allocs, reqs
-
-
-def _pair(node: NodeInfo, name: str, pod_req: int, use_requested: bool) -> tuple[int, int]:
-    if pod_req == 0 and is_scalar_resource(name):
-        return 0, 0
-    if name == CPU:
-        used = node.requested.milli_cpu if use_requested else node.non_zero_cpu
-        return node.allocatable.milli_cpu, used + pod_req
-    if name == MEMORY:
-        used = node.requested.memory if use_requested else node.non_zero_mem
-        return node.allocatable.memory, used + pod_req
-    if name == EPHEMERAL:
-        return node.allocatable.ephemeral_storage, node.requested.ephemeral_storage + pod_req
-    if name in node.allocatable.scalars:
-        return node.allocatable.scalars[name], node.requested.scalars.get(name, 0) + pod_req
-    return 0, 0
