@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from kwhatif.api.objects import Node, Pod
 from kwhatif.check import _copy_cluster, schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import _admit, _as_created, prepare
+from kwhatif.engine import admit, as_created, prepare
 from kwhatif.errors import InputError
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
@@ -95,8 +95,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     stop = None
     copies = 0
     while copies < maximum:
-        pod = _as_created(make(copies), now)
-        [(admitted, rejected)] = _admit([pod], cluster, created=True)
+        pod = as_created(make(copies), now)
+        [(admitted, rejected)] = admit([pod], cluster, created=True)
         if rejected:
             stop = rejected
             break

@@ -65,7 +65,7 @@ class Simulation:
     initial_bound: int = 0
 
 
-def _admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Pod, str | None]]:
+def admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Pod, str | None]]:
     out = []
     for pod in pods:
         try:
@@ -76,7 +76,37 @@ def _admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[P
     return out
 
 
-def _as_created(pod: Pod, now: str) -> Pod:
+def _amount(resource: str, value: int) -> str:
+    """Millicores as cores when whole; bytes with the largest exact binary suffix."""
+    if resource == "cpu":
+        return str(value // 1000) if value % 1000 == 0 else f"{value}m"
+    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
+        for suffix, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+            if value and value % size == 0:
+                return f"{value // size}{suffix}"
+    return str(value)
+
+
+def overcommitted_nodes(snapshot: Snapshot) -> list[str]:
+    """Nodes whose bound pods request more than they have: kept (the dump says they run there),
+    with a warning, since every later placement there will fail."""
+    warnings = []
+    for info in sorted(snapshot.node_infos, key=lambda n: n.name):
+        used, alloc = info.requested, info.allocatable
+        pairs = [("cpu", used.milli_cpu, alloc.milli_cpu), ("memory", used.memory, alloc.memory),
+                 ("ephemeral-storage", used.ephemeral_storage, alloc.ephemeral_storage),
+                 ("pods", len(info.pods), info.allowed_pods)]
+        pairs += [(name, n, alloc.scalars.get(name, 0)) for name, n in sorted(used.scalars.items())]
+        over = [f"{name} {_amount(name, want)} requested, {_amount(name, have)} allocatable"
+                for name, want, have in pairs if want > have and want > 0]
+        if over:
+            where = f"{info.node.source}: " if info.node.source else ""
+            warnings.append(f"{where}Node/{info.name}: its bound pods request more than it has ({'; '.join(over)}); "
+                            "kept, since the dump says they run there")
+    return warnings
+
+
+def as_created(pod: Pod, now: str) -> Pod:
     """A manifest pod as the API server stores it: created now (its queue timestamp)."""
     return pod if pod.creation_timestamp else pod.evolve(creation_timestamp=now)
 
@@ -117,13 +147,10 @@ def prepare(
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation)."""
-    warnings = list(cluster.warnings)
-    bound = [p for p in cluster.pods if is_bound(p)]
-    unknown_nodes = {p.node_name for p in bound} - {n.name for n in cluster.nodes}
-    if unknown_nodes:
-        warnings.append(f"pods bound to nodes missing from the snapshot are set aside: {', '.join(sorted(unknown_nodes))}")
-        bound = [p for p in bound if p.node_name not in unknown_nodes]
+    known = {n.name for n in cluster.nodes}
+    bound = [p for p in cluster.pods if is_bound(p) and p.node_name in known]  # others: warned at load
     snapshot = Snapshot.build(cluster, bound)
+    warnings = list(cluster.warnings) + overcommitted_nodes(snapshot)
     nominator = Nominator()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []
@@ -131,8 +158,8 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
-    queue = _admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
-    queue += _admit([_as_created(p, now) for p in new_pods], cluster, created=True)
+    queue = admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
+    queue += admit([as_created(p, now) for p in new_pods], cluster, created=True)
     return Prepared(scheduler, queue, missing, warnings, len(bound))
 
 

@@ -26,9 +26,7 @@ from kwhatif.api.objects import (
     Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
     PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
 )
-from fractions import Fraction
 
-from kwhatif.api.resources import pod_requests
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
 from kwhatif.load.interning import Interner, interning
@@ -121,54 +119,17 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
 }
 
 
-def _quantity(value: Fraction) -> str:
-    if value.denominator == 1:
-        return str(value.numerator)
-    milli = value * 1000
-    return f"{milli.numerator // milli.denominator}m" if milli.denominator == 1 else str(float(value))
-
-
 def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
-    """Warnings about bound pods the snapshot cannot account for normally: bound to a node missing
-    from the snapshot, or (together) requesting more than their node's allocatable."""
-    by_name = {node.name: node for node in nodes}
-    warnings: list[str] = []
-    per_node: dict[str, dict[tuple, int]] = {}  # node → requests key → number of pods
-    memo: dict[tuple, tuple[Pod, dict[str, Fraction] | None]] = {}
+    """Bound pods the snapshot cannot account for: bound to a node missing from the snapshot (the
+    scheduler's cache keeps their usage aside). Nodes whose pods request more than they have are
+    reported by the engine, from the snapshot's own aggregates."""
+    known = {node.name for node in nodes}
+    warnings = []
     for pod in pods:
-        if not pod.node_name or pod.phase in ("Succeeded", "Failed"):
-            continue
-        if pod.node_name not in by_name:
+        if pod.node_name and pod.node_name not in known and pod.phase not in ("Succeeded", "Failed"):
             where = f"{pod.source}: " if pod.source else ""
             warnings.append(f'{where}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
                             "in the snapshot; its usage is set aside")
-            continue
-        # identical pods of a dump share their (interned) containers: their requests are summed once
-        key = (id(pod.containers), id(pod.init_containers), id(pod.overhead), id(pod.pod_requests))
-        if key not in memo:
-            memo[key] = (pod, None)
-        counts = per_node.setdefault(pod.node_name, {})
-        counts[key] = counts.get(key, 0) + 1
-    used: dict[str, dict[str, Fraction]] = {}
-    for node_name, counts in per_node.items():
-        total: dict[str, Fraction] = {"pods": Fraction(sum(counts.values()))}
-        for key, n in counts.items():
-            pod, requests = memo[key]
-            if requests is None:
-                requests = pod_requests(pod)
-                memo[key] = (pod, requests)
-            for name, q in requests.items():
-                total[name] = total.get(name, Fraction(0)) + q * n
-        used[node_name] = total
-    for node_name in sorted(used):
-        node = by_name[node_name]
-        total = used[node_name]
-        over = [f"{name} {_quantity(q)} requested, {_quantity(node.allocatable.get(name, Fraction(0)))} allocatable"
-                for name, q in sorted(total.items()) if q > node.allocatable.get(name, Fraction(0)) and q > 0]
-        if over:
-            where = f"{node.source}: " if node.source else ""
-            warnings.append(f"{where}Node/{node_name}: its bound pods request more than it has ({'; '.join(over)}); "
-                            "kept, since the dump says they run there")
     return warnings
 
 
