@@ -90,7 +90,8 @@ class RawDoc:
 
     __slots__ = ("_obj", "source", "raw", "kind")
 
-    def __init__(self, obj: dict | None, source: Source, raw: bytes | None = None, kind: str | None = None) -> None:
+    def __init__(self, obj: dict | None, source: Source, raw: bytes | msgspec.Raw | None = None,
+                 kind: str | None = None) -> None:
         self._obj = obj
         self.source = source
         self.raw = raw
@@ -99,7 +100,7 @@ class RawDoc:
     @property
     def obj(self) -> dict:
         if self._obj is None:
-            self._obj = orjson.loads(self.raw)
+            self._obj = orjson.loads(memoryview(self.raw))
         return self._obj
 
     def __repr__(self) -> str:
@@ -254,6 +255,19 @@ _LIST_DECODER = msgspec.json.Decoder(_ListProbe)
 _ITEM_DECODER = msgspec.json.Decoder(_ItemProbe)
 
 
+# kubectl (and the API server) write `apiVersion` then `kind` first: read the kind off the start.
+_LEADING_KIND = re.compile(rb'\{\s*"apiVersion"\s*:\s*"[^"\\]*"\s*,\s*"kind"\s*:\s*"([A-Za-z0-9]+)"')
+
+
+def _item_kind(raw: msgspec.Raw) -> object:
+    """A List item's kind: from its first two keys when they are apiVersion and kind (kubectl's
+    order), else by reading the item's top-level keys."""
+    match = _LEADING_KIND.match(memoryview(raw))
+    if match is not None:
+        return match.group(1).decode()
+    return _ITEM_DECODER.decode(raw).kind
+
+
 def _json_list_items(text: bytes, file: str) -> list[RawDoc] | None:
     """A JSON `kind: List` dump (`kubectl get -o json`), its items kept as undecoded bytes: the
     fast path for big dumps. None when the file is anything else, or is not plain valid JSON —
@@ -263,9 +277,8 @@ def _json_list_items(text: bytes, file: str) -> list[RawDoc] | None:
         if not isinstance(probe.kind, str) or not probe.kind.endswith("List") or probe.items is None:
             return None
         docs = []
-        for index, item in enumerate(probe.items):
-            raw = bytes(item)
-            kind = _ITEM_DECODER.decode(raw).kind if raw[:1] == b"{" else None
+        for index, raw in enumerate(probe.items):
+            kind = _item_kind(raw)
             if not isinstance(kind, str) or kind.endswith("List"):
                 return None  # kindless items of typed lists, nested lists, odd items: general path
             docs.append(RawDoc(None, Source(file, 0, None, index), raw, kind))
