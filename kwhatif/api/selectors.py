@@ -95,8 +95,13 @@ class LabelSelector:
         return True
 
     def with_requirements(self, extra: tuple[Requirement, ...]) -> LabelSelector:
-        """This selector ANDed with more requirements (matchLabelKeys merging)."""
-        return LabelSelector(self.requirements + extra)
+        """This selector ANDed with more requirements."""
+        return LabelSelector(self.requirements + extra) if extra else self
+
+    def with_label_keys(self, keys: tuple[str, ...], labels: Labels, operator: str = "In") -> LabelSelector:
+        """matchLabelKeys (`In`) / mismatchLabelKeys (`NotIn`) merging: for each listed key the
+        pod has, `key operator (pod's value)` ANDed with the selector (§10.6, §5.11)."""
+        return self.with_requirements(tuple(Requirement(k, operator, (labels[k],)) for k in keys if k in labels))
 
     def describe(self) -> str:
         """The selector in kubectl's string form, for explanations."""

@@ -14,7 +14,6 @@ from kwhatif.api.objects import (
     Container, LimitRange, Pod, PodAffinityRules, PodAffinityTerm, PriorityClass, RuntimeClass,
     Toleration, TopologySpreadConstraint,
 )
-from kwhatif.api.selectors import Requirement
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),
@@ -147,9 +146,8 @@ def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
 def _merge_term_keys(term: PodAffinityTerm, labels: Mapping[str, str]) -> PodAffinityTerm:
     if term.label_selector is None or not (term.match_label_keys or term.mismatch_label_keys):
         return term
-    extra = tuple(Requirement(k, "In", (labels[k],)) for k in term.match_label_keys if k in labels)
-    extra += tuple(Requirement(k, "NotIn", (labels[k],)) for k in term.mismatch_label_keys if k in labels)
-    return replace(term, label_selector=term.label_selector.with_requirements(extra))
+    selector = term.label_selector.with_label_keys(term.match_label_keys, labels)
+    return replace(term, label_selector=selector.with_label_keys(term.mismatch_label_keys, labels, "NotIn"))
 
 
 def _merge_rules(rules: PodAffinityRules | None, labels: Mapping[str, str]) -> PodAffinityRules | None:
@@ -164,8 +162,7 @@ def _merge_rules(rules: PodAffinityRules | None, labels: Mapping[str, str]) -> P
 def _merge_spread_keys(c: TopologySpreadConstraint, labels: Mapping[str, str]) -> TopologySpreadConstraint:
     if c.label_selector is None or not c.match_label_keys:
         return c
-    extra = tuple(Requirement(k, "In", (labels[k],)) for k in c.match_label_keys if k in labels)
-    return replace(c, label_selector=c.label_selector.with_requirements(extra))
+    return replace(c, label_selector=c.label_selector.with_label_keys(c.match_label_keys, labels))
 
 
 def merge_label_keys(pod: Pod) -> Pod:

@@ -108,15 +108,7 @@ class Constraint:
 def merge_match_label_keys(selector: LabelSelector | None, keys: tuple[str, ...], labels: Labels) -> LabelSelector | None:
     """`mergeLabelSetWithSelector`: `key = pod's value` for every listed key the pod has, ANDed
     with the selector. A null selector has no requirements to merge with and stays 'nothing'."""
-    if not keys or selector is None:
-        return selector
-    wanted: dict[str, str] = {}
-    for key in keys:
-        if key in labels:
-            wanted[key] = labels[key]
-    if not wanted:
-        return selector
-    return LabelSelector(selector_from_map(wanted).requirements + selector.requirements)
+    return selector.with_label_keys(keys, labels) if selector is not None else None
 
 
 def filter_constraints(
