@@ -6,7 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig, default_profile
@@ -129,8 +129,8 @@ class Prepared:
     warnings: list[str]
     bound: int
 
-    def run(self) -> Simulation:
-        results = self.scheduler.run(self.queue)
+    def run(self, progress: Callable[[int, int], None] | None = None) -> Simulation:
+        results = self.scheduler.run(self.queue, progress)
         for result in results:
             result.incomplete = needs_missing_plugin(result, self.missing)
         return Simulation(results, self.scheduler.snapshot, self.missing, self.warnings, self.bound)
@@ -168,7 +168,8 @@ def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulati
     arguments, then run. With `explain`, scheduling stops once those pods have been decided;
     `fast=False` is the plain per-node path (same results); `sample` examines only as many nodes
     as kube-scheduler would (§7) instead of all of them."""
-    return prepare(cluster, now, *args, **options).run()
+    progress = options.pop("progress", None)
+    return prepare(cluster, now, *args, **options).run(progress)
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

@@ -12,6 +12,7 @@ import click
 
 from kwhatif import __version__
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.progress import Progress
 from kwhatif.config.profile import default_profile, without_plugin
 from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, default_scheduler_config, load_scheduler_config
 from kwhatif.engine import Simulation, simulate
@@ -137,7 +138,8 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
         config = _scheduler_config(config_file)
         cluster = load_cluster(clusters)
         _strict(_config_warnings(config) + cluster.warnings, strict)
-        sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample)
+        sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample,
+                       progress=Progress("scheduling", quiet))
         _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
@@ -178,7 +180,7 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
         profiles = list(config.profiles) if config else [default_profile()]
         if no_preemption:
             profiles = [without_plugin(p, "DefaultPreemption") for p in profiles]
-        sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles)
+        sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles, progress=Progress("scheduling", quiet))
         _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)

@@ -4,6 +4,7 @@ and carrying out a preemption with one immediate retry (§9.8-9.9)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
@@ -135,9 +136,11 @@ class Scheduler:
         sorter = fwk.plugins.queue_sort[0]
         return [p for _, p in sorted(((sorter.sort_key(p, i), p) for i, p in enumerate(pods)), key=lambda t: t[0])]
 
-    def run(self, pending: list[tuple[Pod, str | None]]) -> list[PodResult]:
+    def run(self, pending: list[tuple[Pod, str | None]],
+            progress: Callable[[int, int], None] | None = None) -> list[PodResult]:
         """Schedule pods in queue order. A pod paired with a rejection text (admission refused
-        it) keeps its place in the queue but is reported as skipped with that text."""
+        it) keeps its place in the queue but is reported as skipped with that text. `progress`
+        hears (pods done, pods in the queue) after each pod."""
         infos = [PodInfo.of(pod) for pod, _ in pending]
         rejection = {id(info): msg for info, (_, msg) in zip(infos, pending) if msg}
         for info in infos:
@@ -152,6 +155,8 @@ class Scheduler:
             else:
                 results.append(self.schedule_pod(info))
             waiting.discard(info.key)
+            if progress is not None:
+                progress(len(results), len(infos))
             if self.explain and not waiting:
                 break  # what comes later in the queue cannot change an explained pod's result
         return results
