@@ -66,8 +66,14 @@ class Simulation:
 
 
 def admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Pod, str | None]]:
-    out = []
+    """Each pod after the API server's admission, or with the text of its refusal. A pod created
+    from a manifest into a namespace the snapshot lacks is refused as NamespaceLifecycle refuses it
+    (judged only when the input has Namespace objects at all: a bare pod list says nothing)."""
+    out: list[tuple[Pod, str | None]] = []
     for pod in pods:
+        if created and cluster.namespaces and pod.namespace not in cluster.namespaces:
+            out.append((pod, f'admission: namespaces "{pod.namespace}" not found'))
+            continue
         try:
             out.append((admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
                                   cluster.limit_ranges, created=created), None))

@@ -197,3 +197,17 @@ def test_no_preemption_answers_whether_it_fits_without_evicting(cli, validate):
     assert vip["preemption"] == {"nominated_node": None, "victims": []}
     assert "attempts" not in vip
     assert result.exit_code == 1  # the placed pod does not fit
+
+
+def test_a_pod_for_a_namespace_the_cluster_lacks_is_refused(cli, tmp_path):
+    # NamespaceLifecycle admission: creating a pod in a namespace that does not exist fails with
+    # `namespaces "<ns>" not found`; the run goes on (the cluster's own pods are still scheduled).
+    pod = tmp_path / "stray.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: stray, namespace: nowhere}\n"
+                   "spec:\n  containers: [{name: c, image: nginx}]\n")
+    namespace = tmp_path / "ns.yaml"
+    namespace.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n")
+    result, data = _place(cli, str(pod), cluster=(*CLUSTER_ARGS, "-c", str(namespace)))
+    stray = by_pod(data)["nowhere/stray"]
+    assert (stray["outcome"], stray["message"]) == ("skipped", 'admission: namespaces "nowhere" not found')
+    assert result.exit_code == 1
