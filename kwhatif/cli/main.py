@@ -136,7 +136,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters)
+        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
         _strict(_config_warnings(config) + cluster.warnings, strict)
         sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample,
                        progress=Progress("scheduling", quiet))
@@ -174,7 +174,7 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters)
+        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
         _strict(_config_warnings(config) + cluster.warnings, strict)
         pods = _read_pods(pod_files, strict)
         profiles = list(config.profiles) if config else [default_profile()]
@@ -203,7 +203,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters)
+        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
         _strict(_config_warnings(config) + cluster.warnings, strict)
         pods = _read_pods(pod_files, strict) if pod_files else []
         sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}),
