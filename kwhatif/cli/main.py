@@ -169,8 +169,9 @@ def _read_pods(paths: Sequence[str], strict: bool = False) -> list[Pod]:
 @click.option("--no-preemption", is_flag=True,
               help="Turn DefaultPreemption off: would the pods fit without evicting anyone?")
 @strict_option
+@sample_option
 def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
-          config_file: str | None, no_preemption: bool, strict: bool = False) -> None:
+          config_file: str | None, no_preemption: bool, strict: bool = False, sample: bool = False) -> None:
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
         config = _scheduler_config(config_file)
@@ -180,7 +181,8 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
         profiles = list(config.profiles) if config else [default_profile()]
         if no_preemption:
             profiles = [without_plugin(p, "DefaultPreemption") for p in profiles]
-        sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles, progress=Progress("scheduling", quiet))
+        sim = simulate(cluster, _now(now), new_pods=pods, profiles=profiles, sample=sample,
+                       progress=Progress("scheduling", quiet))
         _strict(sim.warnings, strict)
         _warn([] if quiet else _config_warnings(config) + sim.warnings, quiet)
         _emit(simulation_data(sim), output)
