@@ -206,3 +206,13 @@ class Context:
     rollout: bool = False
     """Deployments are updates of running ones: RollingUpdate adds maxSurge pods of the new
     template; Recreate deletes the old pods, then creates every replica."""
+
+
+def replica_pods(w: Workload, ctx: Context, template: dict[str, Any], labels: dict[str, str],
+                 owner: dict[str, Any]) -> list[Pod]:
+    """The pods a ReplicaSet-like controller creates: `replicas` (or the override) copies of the
+    template named `<name>-<5 chars>`."""
+    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    names = NameSet()
+    return [make_pod(w, template, "spec.template", names.generate(f"{w.name}-", f"{w.uid}/{i}"), labels, owner)
+            for i in range(count)]

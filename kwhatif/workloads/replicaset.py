@@ -9,11 +9,9 @@ from kwhatif.load.decode import label_selector
 from kwhatif.workloads.common import (
     Context,
     Expanded,
-    NameSet,
     Workload,
-    make_pod,
     owner_reference,
-    replicas,
+    replica_pods,
     template_labels,
     template_of,
 )
@@ -38,11 +36,7 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     controller = Controller(KIND, w.namespace, w.name, selector=label_selector(w.fields, spec, "selector", "spec"),
                             source=w.source)
     check_selector(w, controller, labels)
-    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
     owner = owner_reference("apps/v1", KIND, w.name, w.uid)
-    names = NameSet()
     out = Expanded(w, controllers=[controller])
-    for i in range(count):
-        name = names.generate(f"{w.name}-", f"{w.uid}/{i}")
-        out.pods.append(make_pod(w, template, "spec.template", name, labels, owner))
+    out.pods.extend(replica_pods(w, ctx, template, labels, owner))
     return out

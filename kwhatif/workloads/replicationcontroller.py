@@ -8,11 +8,9 @@ from kwhatif.api.selectors import map_matches
 from kwhatif.workloads.common import (
     Context,
     Expanded,
-    NameSet,
     Workload,
-    make_pod,
     owner_reference,
-    replicas,
+    replica_pods,
     template_labels,
     template_of,
 )
@@ -30,11 +28,7 @@ def expand(w: Workload, ctx: Context) -> Expanded:
         raise f.error("spec.selector", "Required value")
     if not map_matches(selector, labels):
         raise f.error("spec.template.metadata.labels", "Invalid value: selector does not match template labels")
-    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
     owner = owner_reference("v1", KIND, w.name, w.uid)
-    names = NameSet()
     out = Expanded(w, controllers=[Controller(KIND, w.namespace, w.name, map_selector=selector, source=w.source)])
-    for i in range(count):
-        name = names.generate(f"{w.name}-", f"{w.uid}/{i}")
-        out.pods.append(make_pod(w, template, "spec.template", name, labels, owner))
+    out.pods.extend(replica_pods(w, ctx, template, labels, owner))
     return out
