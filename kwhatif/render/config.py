@@ -11,8 +11,8 @@ from tabulate import tabulate
 from kwhatif.config.profile import KUBE_POINTS, ProfileConfig
 from kwhatif.config.scheduler_config import SchedulerConfig
 
-NODES_NOTE = ("kwhatif examines every feasible node; percentageOfNodesToScore only matters to "
-              "kube-scheduler from 100 nodes up (reference §7)")
+NODES_NOTE = ("kwhatif examines every node unless run with --sample-like-scheduler; "
+              "percentageOfNodesToScore only matters from 100 nodes up (reference §7)")
 
 
 def _plugins(profile: ProfileConfig) -> dict[str, list[dict[str, Any]]]:
