@@ -11,7 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
-from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, pod_terms
+from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, parsed_terms
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -27,16 +27,21 @@ class TermIndex:
         self._arrays: dict[TermKey, tuple[np.ndarray, np.ndarray]] = {}
         self._position = len(snapshot.journal)
         table = snapshot.table
+        # Replicas share their parsed terms: count (terms, node row) pairs first, then add each
+        # distinct pair's keys once.
+        pairs: dict[tuple[int, int], list] = {}
         for key, info in snapshot.pod_infos.items():
             if info.with_affinity:
-                self._change(info, table.index[snapshot.placed[key]], 1)
+                parts = parsed_terms(info.pod)
+                entry = pairs.setdefault((id(parts), table.index[snapshot.placed[key]]), [parts, 0])
+                entry[1] += 1
+        for (_, row), (parts, n) in pairs.items():
+            self._add(_keys(parts), row, n)
 
     def _change(self, info: PodInfo, row: int, delta: int) -> None:
-        terms = pod_terms(info)
-        keys = [(REQUIRED_AFFINITY, t, 0) for t in terms.required_affinity]
-        keys += [(REQUIRED_ANTI_AFFINITY, t, 0) for t in terms.required_anti_affinity]
-        keys += [(PREFERRED_AFFINITY, w.term, w.weight) for w in terms.preferred_affinity]
-        keys += [(PREFERRED_ANTI_AFFINITY, w.term, w.weight) for w in terms.preferred_anti_affinity]
+        self._add(_keys(parsed_terms(info.pod)), row, delta)
+
+    def _add(self, keys: list[TermKey], row: int, delta: int) -> None:
         for key in keys:
             rows = self._per_row.setdefault(key, {})
             n = rows.get(row, 0) + delta
@@ -65,6 +70,17 @@ class TermIndex:
                     np.fromiter(per_row.keys(), dtype=np.int64, count=len(per_row)),
                     np.fromiter(per_row.values(), dtype=np.int64, count=len(per_row)))
             yield key, arrays[0], arrays[1]
+
+
+def _keys(parts: tuple) -> list[TermKey]:
+    """The index keys of a pod's (required affinity, required anti-affinity, preferred affinity,
+    preferred anti-affinity) terms."""
+    required, required_anti, preferred, preferred_anti = parts
+    keys = [(REQUIRED_AFFINITY, t, 0) for t in required]
+    keys += [(REQUIRED_ANTI_AFFINITY, t, 0) for t in required_anti]
+    keys += [(PREFERRED_AFFINITY, w.term, w.weight) for w in preferred]
+    keys += [(PREFERRED_ANTI_AFFINITY, w.term, w.weight) for w in preferred_anti]
+    return keys
 
 
 def term_index(holder: dict, snapshot: Snapshot) -> TermIndex:

@@ -111,7 +111,7 @@ class PodTerms:
 _BY_AFFINITY: dict[tuple[int, str], tuple[object, tuple]] = {}
 
 
-def _parsed_terms(pod: Pod) -> tuple:
+def parsed_terms(pod: Pod) -> tuple:
     """The four term lists, remembered per (affinity object, namespace): replicas decoded from a
     dump share their affinity object, and the terms depend only on it and the namespace."""
     aff = pod.affinity
@@ -136,7 +136,7 @@ def pod_terms(info: PodInfo) -> PodTerms:
     cached = info.derived.get(NAME)
     if cached is None:
         pod = info.pod
-        cached = info.derived[NAME] = PodTerms(*_parsed_terms(pod), (pod.namespace, frozenset(pod.labels.items())))
+        cached = info.derived[NAME] = PodTerms(*parsed_terms(pod), (pod.namespace, frozenset(pod.labels.items())))
     return cached
 
 
