@@ -136,15 +136,20 @@ def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
     return warnings
 
 
+def add_object(cluster: Cluster, obj: object) -> None:
+    """Put a typed object where its kind goes in the cluster (a mapping entry replaces an equal key)."""
+    field_name, key = _PLACES[type(obj)]
+    target = getattr(cluster, field_name)
+    if key is None:
+        target.append(obj)
+    else:
+        target[key(obj)] = obj
+
+
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:
     cluster = Cluster(warnings=list(warnings or []))
     for obj in objects:
-        field_name, key = _PLACES[type(obj)]
-        target = getattr(cluster, field_name)
-        if key is None:
-            target.append(obj)
-        else:
-            target[key(obj)] = obj
+        add_object(cluster, obj)
     cluster.warnings.extend(bound_pod_warnings(cluster.nodes, cluster.pods))
     return cluster
 

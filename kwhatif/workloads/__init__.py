@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import BinaryIO
 
 from kwhatif.api.objects import Namespace, Node, Pod
-from kwhatif.load.cluster import _PLACES, decode_docs
+from kwhatif.load.cluster import add_object, decode_docs
 from kwhatif.load.reader import read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
@@ -126,12 +126,7 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
     created on the fly)."""
     warnings: list[str] = []
     for obj in expansion.others:
-        field_name, key = _PLACES[type(obj)]
-        target = getattr(cluster, field_name)
-        if key is None:
-            target.append(obj)
-        else:
-            target[key(obj)] = obj
+        add_object(cluster, obj)
     for group in expansion.groups:
         for namespace, selector in group.replaces:
             old = [p for p in cluster.pods if p.namespace == namespace and selector is not None

@@ -22,7 +22,6 @@ from kwhatif.api.objects import (
     PersistentVolumeClaim,
     StorageClass,
 )
-from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_volume_limits import (
     NodeVolumeLimits,
@@ -32,9 +31,8 @@ from kwhatif.plugins.node_volume_limits import (
 )
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.snapshot.cluster import Cluster
-from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import filter_outcomes, make_node, make_pod
 
 EBS = "ebs.csi.aws.com"
 EXCEED = (Code.UNSCHEDULABLE, "node(s) exceed max volume count")
@@ -96,16 +94,7 @@ def run(p, running=RUNNING):
         csi_nodes={"n1": CSINode("n1", (CSINodeDriver(EBS, 2),)), "n3": CSINode("n3", (CSINodeDriver(EBS),))},
     )
     snapshot = Snapshot.build(cluster, list(running))
-    plugin = NodeVolumeLimits(None, Handle(snapshot))
-    state, info = CycleState(), PodInfo.of(p)
-    _, status = plugin.pre_filter(state, info, snapshot.node_infos)
-    if status is not None:
-        return "skip" if status.code == Code.SKIP else (status.code, status.message)
-    out = {}
-    for node in snapshot.node_infos:
-        s = plugin.filter(state, info, node)
-        out[node.name] = None if s is None else (s.code, s.message)
-    return out
+    return filter_outcomes(NodeVolumeLimits(None, Handle(snapshot)), snapshot, p)
 
 
 CASES = [

@@ -20,7 +20,7 @@ from kwhatif.plugins.volume_restrictions import VolumeRestrictions
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import filter_outcomes, make_node, make_pod
 
 DISK = "node(s) had no available disk"
 RWOP = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"
@@ -71,16 +71,7 @@ def setup(bound=(), pvcs=()) -> tuple[VolumeRestrictions, Snapshot]:
 
 def outcome(plugin: VolumeRestrictions, snapshot: Snapshot, p, state: CycleState | None = None):
     """"skip", (code, message) for a PreFilter rejection, or {node: (code, reason) | None}."""
-    state = state or CycleState()
-    info = PodInfo.of(p)
-    _, status = plugin.pre_filter(state, info, snapshot.node_infos)
-    if status is not None:
-        return "skip" if status.code == Code.SKIP else (status.code, status.message)
-    out = {}
-    for node in snapshot.node_infos:
-        s = plugin.filter(state, info, node)
-        out[node.name] = None if s is None else (s.code, s.message)
-    return out
+    return filter_outcomes(plugin, snapshot, p, state)
 
 
 DISK_CASES = [
