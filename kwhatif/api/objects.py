@@ -229,8 +229,12 @@ class OwnerReference:
     controller: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pod:
+    """Treated as immutable (changed only through `evolve`), but not frozen: a frozen dataclass
+    sets each of its 36 fields through object.__setattr__, 6 µs a pod instead of 1.5, a second
+    on a dump of 150,000 pods."""
+
     namespace: str
     name: str
     uid: str = ""

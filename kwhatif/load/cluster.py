@@ -29,8 +29,7 @@ from kwhatif.api.objects import (
 
 from kwhatif.errors import Source
 from kwhatif.load.decode import decode
-from kwhatif.load.interning import Interner, interning
-from kwhatif.load.raw_pods import pod_manifest
+from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
 from kwhatif.load.reader import RawDoc, read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
@@ -48,14 +47,14 @@ UNKNOWN_FIELD_CHECK_LIMIT = 1000
 """Cluster inputs with at most this many objects are checked for unknown fields (see above)."""
 
 
-def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], interner: Interner,
+def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,
                 unknown_fields: bool = False) -> object | None:
     """One document to its typed object. Pods of a big JSON List are read from their bytes
     (the structural check is the reader's types); everything else from the parsed object."""
     if doc.raw is not None and doc.kind == "Pod" and not full_validation:
-        manifest = pod_manifest(doc.raw, interner)
-        if manifest is not None:
-            return decode(manifest, doc.source)
+        pod = pods.read(doc.raw, doc.source)
+        if pod is not None:
+            return pod
     if full_validation:
         warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
     else:
@@ -81,22 +80,22 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
     objects: list[object | None] = []
     warnings: list[str] = []
     unknown: dict[str, int] = {}
-    with interning() as interner:
-        for index, doc in enumerate(docs):
-            if progress is not None and index % 10000 == 0:
-                progress(index, len(docs))
-            obj = _decode_doc(doc, full_validation, warnings, interner, unknown_fields)
-            if obj is None:
-                kind = str(doc.kind)
-                unknown[kind] = unknown.get(kind, 0) + 1
-                continue
-            ident = _identity(obj)
-            if ident in seen:
-                index, first = seen[ident]
-                warnings.append(f"{doc.source}: {object_ref(doc.obj)}: duplicate of the object at {first}; the last one wins")
-                objects[index] = None
-            seen[ident] = (len(objects), doc.source)
-            objects.append(obj)
+    pods = PodReader()
+    for index, doc in enumerate(docs):
+        if progress is not None and index % 10000 == 0:
+            progress(index, len(docs))
+        obj = _decode_doc(doc, full_validation, warnings, pods, unknown_fields)
+        if obj is None:
+            kind = str(doc.kind)
+            unknown[kind] = unknown.get(kind, 0) + 1
+            continue
+        ident = _identity(obj)
+        if ident in seen:
+            index, first = seen[ident]
+            warnings.append(f"{doc.source}: {object_ref(doc.obj)}: duplicate of the object at {first}; the last one wins")
+            objects[index] = None
+        seen[ident] = (len(objects), doc.source)
+        objects.append(obj)
     if unknown:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(unknown.items()))
         warnings.append(f"ignored kinds kwhatif does not read: {kinds}")

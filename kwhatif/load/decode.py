@@ -23,7 +23,6 @@ from kwhatif.api.objects import (
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields
-from kwhatif.load.interning import once, once_all
 from kwhatif.load.refs import object_ref
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -298,37 +297,111 @@ def _owner(f: Fields, raw: dict, path: str) -> OwnerReference:
                           f.bool(raw, "controller", path))
 
 
-# The spec fields a pod's template decides (everything but spec.nodeName): replicas share them.
-_TEMPLATE_OBJECTS = ("containers", "initContainers", "overhead", "resources", "nodeSelector", "affinity",
-                     "tolerations", "topologySpreadConstraints", "schedulingGates", "volumes", "resourceClaims")
-_TEMPLATE_SCALARS = ("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName",
-                     "hostNetwork")
+READ_CONDITIONS = ("PodResizePending", "DisruptionTarget")
+"""The only pod conditions scheduling reads: an Infeasible resize (§4.7) and a preemption in
+progress (§9.1). The others (Ready, Initialized...) differ from pod to pod and are not kept."""
 
 
-def _pod_template(f: Fields, spec: dict) -> dict[str, Any]:
-    """The Pod fields decoded from the spec, but for the node name."""
-    host_network = f.bool(spec, "hostNetwork", "spec")
-    pod_res = f.opt_map(spec, "resources", "spec")
+def pod_labels(f: Fields, meta: dict) -> dict[str, str]:
+    return f.str_map(meta, "labels", "metadata")
+
+
+def pod_annotations(f: Fields, meta: dict) -> dict[str, str]:
+    return f.str_map(meta, "annotations", "metadata")
+
+
+def owner_references(f: Fields, meta: dict) -> tuple[OwnerReference, ...]:
+    return f.items(meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))
+
+
+def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
+    conditions = f.items(status, "conditions", "status", lambda e, p: PodCondition(
+        f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))
+    return tuple(c for c in conditions if c.type in READ_CONDITIONS)
+
+
+def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:
+    """The statuses of `key` (`containerStatuses`, `initContainerStatuses`) that report requests
+    (an in-place resize, §4.7); the others change nothing and are not kept."""
+    statuses = f.items(status, key, "status", lambda e, p: _status_resources(f, e, p))
+    return tuple(s for s in statuses if s.requests is not None)
+
+
+def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
     return dict(
         scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
         priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
+        host_network=f.bool(spec, "hostNetwork", "spec"),
+    )
+
+
+def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
+    host_network = f.bool(spec, "hostNetwork", "spec")
+    return dict(
         containers=f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)),
         init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
+    )
+
+
+def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:
+    pod_res = f.opt_map(spec, "resources", "spec")
+    return dict(
         overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
         pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
         pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
-        node_selector=f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None,
-        affinity=_affinity(f, spec),
-        tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)),
-        topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
-                                            lambda e, p: _spread_constraint(f, e, p)),
-        scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)),
-        host_network=host_network,
-        volumes=tuple(f.list(spec, "volumes", "spec")),
-        resource_claims=tuple(f.list(spec, "resourceClaims", "spec")),
     )
+
+
+def _node_selector_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(node_selector=f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None)
+
+
+def _tolerations_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)))
+
+
+def _gates_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)))
+
+
+def _affinity_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(affinity=_affinity(f, spec))
+
+
+def _spread_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
+                                                    lambda e, p: _spread_constraint(f, e, p)))
+
+
+def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(volumes=tuple(f.list(spec, "volumes", "spec")),
+                resource_claims=tuple(f.list(spec, "resourceClaims", "spec")))
+
+
+TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, Any]]], ...] = (
+    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork"),
+     _scheduling_part),
+    (("containers", "initContainers", "hostNetwork"), _containers_part),
+    (("overhead", "resources"), _resources_part),
+    (("nodeSelector",), _node_selector_part),
+    (("affinity",), _affinity_part),
+    (("tolerations",), _tolerations_part),
+    (("topologySpreadConstraints",), _spread_part),
+    (("schedulingGates",), _gates_part),
+    (("volumes", "resourceClaims"), _storage_part),
+)
+"""The Pod fields a pod's spec decides but for the node name, in parts, each with the spec fields
+it reads: what the replicas of one template share. A big dump's reader decodes each part once per
+distinct text of those fields (DaemonSet pods differ only in their affinity's node name)."""
+
+
+def pod_template(f: Fields, spec: dict) -> dict[str, Any]:
+    template: dict[str, Any] = {}
+    for _fields, part in TEMPLATE_PARTS:
+        template.update(part(f, spec))
+    return template
 
 
 def decode_pod(obj: dict, source: Source | None) -> Pod:
@@ -336,31 +409,20 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
     meta, namespace, name = _metadata(f, obj)
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
-
-    def shared(parent: dict, key: str, compute: Callable[[], Any]) -> Any:
-        return once(parent.get(key), (key,), compute)
-
-    template = once_all(tuple(spec.get(k) for k in _TEMPLATE_OBJECTS),
-                        tuple(spec.get(k) for k in _TEMPLATE_SCALARS), lambda: _pod_template(f, spec))
     return Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
-        labels=shared(meta, "labels", lambda: f.str_map(meta, "labels", "metadata")),
-        annotations=shared(meta, "annotations", lambda: f.str_map(meta, "annotations", "metadata")),
+        labels=pod_labels(f, meta), annotations=pod_annotations(f, meta),
         creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
         deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
-        owner_references=shared(meta, "ownerReferences", lambda: f.items(
-            meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))),
+        owner_references=owner_references(f, meta),
         node_name=f.str(spec, "nodeName", "spec"),
         phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
         nominated_node_name=f.str(status, "nominatedNodeName", "status"),
-        conditions=shared(status, "conditions", lambda: f.items(status, "conditions", "status", lambda e, p: PodCondition(
-            f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))),
-        container_statuses=shared(status, "containerStatuses", lambda: f.items(
-            status, "containerStatuses", "status", lambda e, p: _status_resources(f, e, p))),
-        init_container_statuses=shared(status, "initContainerStatuses", lambda: f.items(
-            status, "initContainerStatuses", "status", lambda e, p: _status_resources(f, e, p))),
+        conditions=pod_conditions(f, status),
+        container_statuses=container_statuses(f, status, "containerStatuses"),
+        init_container_statuses=container_statuses(f, status, "initContainerStatuses"),
         source=source,
-        **template,
+        **pod_template(f, spec),
     )
 
 

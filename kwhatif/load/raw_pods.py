@@ -1,138 +1,205 @@
-"""Pods of a big JSON dump, read from their bytes (the fast path of `kubectl get -o json` dumps).
+"""Pods of a big JSON dump (`kubectl get -o json`), decoded from their bytes: the loader's fast path.
 
-Only the fields `decode_pod` reads are extracted; sub-objects that replicas share are parsed once
-per distinct text through the interner, so `decode_pod` decodes each template once. Whatever this
-reader cannot take (a field of an unexpected JSON type) goes back to the general path, which
-words the error."""
+A dump's pods are mostly replicas. Their specs are the same text but for `spec.nodeName`, and the
+replicas of one ReplicaSet share their labels and owner references as well. So each distinct spec
+text (without its nodeName), labels text, annotations text, owner-references text and container
+status resources is decoded once, by the general path's own functions (same checks, same errors,
+naming the first pod that has it), and every other pod costs one msgspec pass over its bytes and
+the assembly of a `Pod`: about 5 µs instead of 50.
+
+Whatever this reader cannot take (a field of an unexpected JSON type, a missing name) makes it
+answer None: the general path then decodes that pod, and words the error.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import re
+from typing import Any, Callable
 
 import msgspec
+import orjson
 
-from kwhatif.load.interning import Interner
+from kwhatif.api.objects import Pod, PodCondition
+from kwhatif.errors import Source
+from kwhatif.load.decode import (
+    READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
+)
+from kwhatif.load.fields import Fields
 
 _NULL = msgspec.Raw(b"null")
 
 
 class _Meta(msgspec.Struct):
-    name: Any = None
-    generateName: Any = None
-    namespace: Any = None
-    uid: Any = None
-    creationTimestamp: Any = None
-    deletionTimestamp: Any = None
+    name: str | None = None
+    namespace: str | None = None
+    uid: str | None = None
+    creationTimestamp: str | None = None
+    deletionTimestamp: str | None = None
     labels: msgspec.Raw = _NULL
     annotations: msgspec.Raw = _NULL
     ownerReferences: msgspec.Raw = _NULL
 
 
-class _Spec(msgspec.Struct):
-    nodeName: Any = None
-    schedulerName: Any = None
-    priority: Any = None
-    priorityClassName: Any = None
-    preemptionPolicy: Any = None
-    runtimeClassName: Any = None
-    hostNetwork: Any = None
-    containers: msgspec.Raw = _NULL
-    initContainers: msgspec.Raw = _NULL
-    overhead: msgspec.Raw = _NULL
-    resources: msgspec.Raw = _NULL
-    nodeSelector: msgspec.Raw = _NULL
-    affinity: msgspec.Raw = _NULL
-    tolerations: msgspec.Raw = _NULL
-    topologySpreadConstraints: msgspec.Raw = _NULL
-    schedulingGates: msgspec.Raw = _NULL
-    volumes: msgspec.Raw = _NULL
-    resourceClaims: msgspec.Raw = _NULL
-
-
 class _ContainerStatus(msgspec.Struct):
-    name: Any = None
+    name: str | None = None
     resources: msgspec.Raw = _NULL
     allocatedResources: msgspec.Raw = _NULL
 
 
 class _Condition(msgspec.Struct):
-    type: Any = None
-    status: Any = None
-    reason: Any = None
+    type: str | None = None
+    status: str | None = None
+    reason: str | None = None
 
 
 class _Status(msgspec.Struct):
-    phase: Any = None
-    startTime: Any = None
-    nominatedNodeName: Any = None
+    phase: str | None = None
+    startTime: str | None = None
+    nominatedNodeName: str | None = None
     conditions: list[_Condition] | None = None
     containerStatuses: list[_ContainerStatus] | None = None
     initContainerStatuses: list[_ContainerStatus] | None = None
 
 
 class _Pod(msgspec.Struct):
-    apiVersion: Any = None
-    kind: Any = None
+    apiVersion: str | None = None
+    kind: str | None = None
     metadata: _Meta | None = None
-    spec: _Spec | None = None
+    spec: msgspec.Raw = _NULL
     status: _Status | None = None
 
 
-_DECODER = msgspec.json.Decoder(_Pod)
-_SHARED_META = ("labels", "annotations", "ownerReferences")
-_SHARED_SPEC = ("containers", "initContainers", "overhead", "resources", "nodeSelector", "affinity", "tolerations",
-                "topologySpreadConstraints", "schedulingGates", "volumes", "resourceClaims")
+class _NodeName(msgspec.Struct):
+    nodeName: str | None = None
 
 
-def _fields(struct: msgspec.Struct, scalars: tuple[str, ...], shared: tuple[str, ...], interner: Interner) -> dict:
-    out = {name: value for name in scalars if (value := getattr(struct, name)) is not None}
-    for name in shared:
-        raw = bytes(getattr(struct, name))
-        if raw != b"null":
-            out[name] = interner.parse(raw)
-    return out
+_SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))
+_SpecParts = msgspec.defstruct("_SpecParts", [(name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS])
+"""The spec fields the template parts read, each as its text."""
+
+_POD_FIELDS = tuple(f.name for f in dataclasses.fields(Pod))
+_TEMPLATE_FIELDS = _POD_FIELDS[_POD_FIELDS.index("scheduler_name"):_POD_FIELDS.index("phase")]
+"""The Pod fields a template decides, in their order: they sit together between node_name and
+phase, so a Pod is made positionally, the per-pod values around the template's (the loader's
+tests check the result against the general path's, field by field)."""
+
+_POD = msgspec.json.Decoder(_Pod)
+_NODE_NAME = msgspec.json.Decoder(_NodeName)
+_SPEC_PARTS = msgspec.json.Decoder(_SpecParts)
+_NODE_NAME_FIELD = re.compile(rb'"nodeName"\s*:\s*"([^"\\]*)"')
+_NO_STATUS = _Status()
+_UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError)
 
 
-# The only pod conditions scheduling reads: an Infeasible resize (§4.7) and a preemption in
-# progress (§9.1); the others (Ready, Initialized...) differ per pod and are not kept.
-_READ_CONDITIONS = ("PodResizePending", "DisruptionTarget")
+def template_key(spec: bytes, node_name: str | None) -> bytes:
+    """The spec's text without its `"nodeName": "<node>"` member: one text for every replica of a
+    template. Only when that member is the spec's only `"nodeName"` key and its value is written
+    plainly; otherwise the whole text (which shares nothing, and is still right)."""
+    at = spec.find(b'"nodeName"') if node_name else -1
+    if at < 0 or spec.find(b'"nodeName"', at + 1) >= 0:
+        return spec
+    match = _NODE_NAME_FIELD.match(spec, at)
+    if match is None or match.group(1) != node_name.encode():
+        return spec
+    return spec[:match.start()] + spec[match.end():]
 
 
-def _statuses(items: list[_ContainerStatus] | None, interner: Interner) -> list[dict] | None:
-    """Container statuses that report resources (in-place resize, §4.7); the others change
-    nothing and are not kept."""
-    if items is None:
-        return None
-    kept = tuple((s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items
-                 if bytes(s.resources) != b"null" or bytes(s.allocatedResources) != b"null")
-    return interner.shared(("statuses", kept), lambda: [
-        _fields(s, ("name",), ("resources", "allocatedResources"), interner) for s in items
-        if bytes(s.resources) != b"null" or bytes(s.allocatedResources) != b"null"])
+class PodReader:
+    """Decodes the pods of one load from their bytes, remembering each distinct part it decoded
+    (a part's cache maps its text to its decoded value)."""
+
+    __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod")
+
+    def __init__(self) -> None:
+        self._specs: dict[bytes, tuple] = {}
+        self._template_parts: dict[tuple, dict[str, Any]] = {}
+        self._labels: dict[bytes, dict[str, str]] = {}
+        self._annotations: dict[bytes, dict[str, str]] = {}
+        self._owners: dict[bytes, tuple] = {}
+        self._statuses: dict[tuple, tuple] = {}
+        self._pod: tuple[Source | None, str, str] = (None, "", "")
+
+    def read(self, raw: bytes | memoryview | msgspec.Raw, source: Source | None) -> Pod | None:
+        """The pod, or None when the general path must decode it."""
+        try:
+            pod = _POD.decode(raw)
+            meta = pod.metadata
+            if not pod.apiVersion or pod.kind != "Pod" or meta is None or not meta.name:
+                return None
+            spec = bytes(pod.spec)
+            if not spec.startswith(b"{"):
+                return None
+            node_name = _NODE_NAME.decode(spec).nodeName
+        except _UNDECODABLE:
+            return None
+        status = pod.status if pod.status is not None else _NO_STATUS
+        namespace = meta.namespace or "default"
+        self._pod = (source, namespace, meta.name)
+        # The parts in the general path's order, so that a pod with several faults gets its error.
+        labels = self._metadata_part(self._labels, meta.labels, "labels", pod_labels)
+        annotations = self._metadata_part(self._annotations, meta.annotations, "annotations", pod_annotations)
+        owners = self._metadata_part(self._owners, meta.ownerReferences, "ownerReferences", owner_references)
+        statuses = self._container_statuses("containerStatuses", status.containerStatuses)
+        init_statuses = self._container_statuses("initContainerStatuses", status.initContainerStatuses)
+        template = self._specs.get(key := template_key(spec, node_name))
+        if template is None:
+            template = self._specs[key] = self._template(spec)
+        return Pod(  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
+            namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
+            meta.deletionTimestamp, owners, node_name or "", *template,
+            status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
+            statuses, init_statuses, source,
+        )
+
+    def _fields(self) -> Fields:
+        """The current pod's `Fields`, for the errors of a part decoded for the first time."""
+        source, namespace, name = self._pod
+        return Fields(source, f"Pod/{namespace}/{name}")
+
+    def _metadata_part(self, cache: dict[bytes, Any], raw: msgspec.Raw, field: str,
+                       decode: Callable[[Fields, dict], Any]) -> Any:
+        """A metadata field decoded by `decode(fields, metadata)` once per distinct text."""
+        text = bytes(raw)
+        found = cache.get(text)
+        if found is None:
+            found = cache[text] = decode(self._fields(), {field: orjson.loads(text)})
+        return found
+
+    def _template(self, spec: bytes) -> tuple:
+        """A spec seen for the first time: its parts are decoded once per distinct text of the
+        fields each reads, so DaemonSet pods (whose specs differ in their affinity's node name)
+        share everything else."""
+        parts = _SPEC_PARTS.decode(spec)
+        parsed: dict | None = None
+        template: dict[str, Any] = {}
+        for index, (names, decode) in enumerate(TEMPLATE_PARTS):
+            key = (index, *(bytes(getattr(parts, name)) for name in names))
+            fragment = self._template_parts.get(key)
+            if fragment is None:
+                parsed = orjson.loads(spec) if parsed is None else parsed
+                fragment = self._template_parts[key] = decode(self._fields(), parsed)
+            template.update(fragment)
+        return tuple(template[name] for name in _TEMPLATE_FIELDS)
+
+    def _container_statuses(self, field: str, items: list[_ContainerStatus] | None) -> tuple:
+        """Container statuses that report resources (in-place resize, §4.7), decoded once per
+        distinct (name, resources, allocatedResources); the rest of a status differs per pod and
+        scheduling does not read it."""
+        if not items:
+            return ()
+        key = (field, *((s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items))
+        found = self._statuses.get(key)
+        if found is None:
+            found = self._statuses[key] = container_statuses(self._fields(), {field: [
+                {"name": name, "resources": orjson.loads(resources), "allocatedResources": orjson.loads(allocated)}
+                for name, resources, allocated in key[1:]]}, field)
+        return found
 
 
-def pod_manifest(raw: bytes, interner: Interner) -> dict | None:
-    """The pod as the dict `decode_pod` reads (only its fields), or None to use the general path."""
-    try:
-        pod = _DECODER.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
-    obj: dict[str, Any] = {"apiVersion": pod.apiVersion, "kind": pod.kind}
-    if pod.metadata is not None:
-        obj["metadata"] = _fields(pod.metadata, ("name", "generateName", "namespace", "uid", "creationTimestamp",
-                                                 "deletionTimestamp"), _SHARED_META, interner)
-    if pod.spec is not None:
-        obj["spec"] = _fields(pod.spec, ("nodeName", "schedulerName", "priority", "priorityClassName",
-                                         "preemptionPolicy", "runtimeClassName", "hostNetwork"), _SHARED_SPEC, interner)
-    if pod.status is not None:
-        status = _fields(pod.status, ("phase", "startTime", "nominatedNodeName"), (), interner)
-        if pod.status.conditions is not None:
-            read = tuple((c.type, c.status, c.reason) for c in pod.status.conditions if c.type in _READ_CONDITIONS)
-            status["conditions"] = interner.shared(("conditions", read), lambda: [
-                {k: v for k, v in zip(("type", "status", "reason"), c) if v is not None} for c in read])
-        for key, items in (("containerStatuses", pod.status.containerStatuses),
-                           ("initContainerStatuses", pod.status.initContainerStatuses)):
-            decoded = _statuses(items, interner)
-            if decoded is not None:
-                status[key] = decoded
-        obj["status"] = status
-    return obj
+def _read_conditions(conditions: list[_Condition] | None) -> tuple[PodCondition, ...]:
+    """The conditions scheduling reads (READ_CONDITIONS), as the general path keeps them."""
+    if not conditions:
+        return ()
+    return tuple(PodCondition(c.type or "", c.status or "", c.reason or "") for c in conditions
+                 if c.type in READ_CONDITIONS)
