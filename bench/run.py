@@ -9,7 +9,6 @@ load, and place of a Deployment-like batch of 500 identical pods. Run: `make ben
 from __future__ import annotations
 
 import argparse
-import gc
 import resource
 import subprocess
 import sys
@@ -71,10 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     path = workload(args.nodes, args.pods_per_node, args.pending)
     print(f"workload: {path.name} ({path.stat().st_size / 2**20:.0f} MiB)")
-    gc.disable()  # a dump allocates millions of small objects: collection passes only cost time
     cluster, _ = timed("load (parse + validate + decode)", lambda: load_cluster([str(path)]))
-    gc.enable()
-    gc.freeze()
     if args.constrained:
         cluster.pods = [p for p in cluster.pods if p.node_name or _constrained(p)]
     prepared, _ = timed("snapshot build + admission", lambda: prepare(cluster, NOW))

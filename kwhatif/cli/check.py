@@ -12,6 +12,7 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.main import (
+    _load_cluster,
     _config_warnings,
     _now,
     _run,
@@ -25,7 +26,7 @@ from kwhatif.cli.main import (
 )
 from kwhatif.config.profile import default_profile, without_plugin
 from kwhatif.errors import InputError
-from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.load.cluster import load_objects
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
 from kwhatif.render.github import to_github
@@ -83,7 +84,7 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
         limits = parse_headroom(headroom) if headroom is not None else None
         profiles, config_warnings = _profiles(config_file)
         clock = _now(now)
-        cluster = load_cluster(clusters)
+        cluster = _load_cluster(clusters, quiet)
         objects = _workloads(workload_files, quiet)
         result = run_check(cluster, objects, clock, profiles, replicas_mode=replicas_mode, rollout=rollout,
                            no_evictions=no_evictions,
@@ -130,7 +131,7 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
     def action() -> int:
         profiles, config_warnings = _profiles(config_file, no_preemption)
         clock = _now(now)
-        cluster = load_cluster(clusters)
+        cluster = _load_cluster(clusters, quiet)
         objects = _workloads(workload_files, quiet)
         if add_node:
             result = nodes_to_add(cluster, objects, _template_node(add_node), clock, profiles, maximum, replicas_mode)

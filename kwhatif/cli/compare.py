@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.main import (
+    _load_cluster,
     _now, _read_pods, _run, _scheduler_config, cluster_option, main, now_option, quiet_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.engine import simulate
-from kwhatif.load.cluster import load_cluster
 from kwhatif.render.compare import comparison_data, comparison_table
 from kwhatif.render.writers import to_json, to_yaml
 
@@ -30,7 +30,7 @@ def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: 
     profile (or --against), and show where each pod lands in each run."""
     def action() -> int:
         config, against = _scheduler_config(config_file), _scheduler_config(against_file)
-        cluster = load_cluster(clusters)
+        cluster = _load_cluster(clusters, quiet)
         pods = _read_pods(pod_files) if pod_files else []
         clock = _now(now)
         baseline = simulate(cluster, clock, new_pods=pods, profiles=against.profiles if against else None)

@@ -19,6 +19,7 @@ from kwhatif.engine import Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.snapshot.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.render.config import config_data, config_table
 from kwhatif.render.results import simulation_data
@@ -136,7 +137,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+        cluster = _load_cluster(clusters, quiet)
         _strict(_config_warnings(config) + cluster.warnings, strict)
         sim = simulate(cluster, _now(now), profiles=config.profiles if config else None, sample=sample,
                        progress=Progress("scheduling", quiet))
@@ -145,6 +146,10 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
         _emit(simulation_data(sim), output)
         return _exit_code(sim)
     _run(action)
+
+
+def _load_cluster(clusters: Sequence[str], quiet: bool) -> Cluster:
+    return load_cluster(clusters, progress=Progress("loading objects", quiet))
 
 
 def _read_pods(paths: Sequence[str], strict: bool = False) -> list[Pod]:
@@ -175,7 +180,7 @@ def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no
     """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
     def action() -> int:
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+        cluster = _load_cluster(clusters, quiet)
         _strict(_config_warnings(config) + cluster.warnings, strict)
         pods = _read_pods(pod_files, strict)
         profiles = list(config.profiles) if config else [default_profile()]
@@ -205,7 +210,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         config = _scheduler_config(config_file)
-        cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+        cluster = _load_cluster(clusters, quiet)
         _strict(_config_warnings(config) + cluster.warnings, strict)
         pods = _read_pods(pod_files, strict) if pod_files else []
         sim = simulate(cluster, _now(now), new_pods=pods, explain=frozenset({key}),

@@ -34,7 +34,6 @@ def has_required_anti_affinity(pod: Pod) -> bool:
 
 
 _VECTORS: dict[tuple, tuple[Resources, int, int]] = {}
-_BY_IDENTITY: dict[tuple[int, ...], tuple[tuple, tuple[Resources, int, int]]] = {}
 _MAX_VECTORS = 65536
 
 
@@ -59,14 +58,7 @@ def _resource_signature(pod: Pod) -> tuple:
 
 
 def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
-    """(requests, non-zero cpu, non-zero memory). Replicas share their template's resources, so
-    a dump of 150,000 pods has a few hundred distinct vectors: they are computed once each. The
-    shared Resources objects are never mutated."""
-    parts = (pod.containers, pod.init_containers, pod.overhead, pod.pod_requests, pod.container_statuses,
-             pod.init_container_statuses, pod.conditions)
-    by_identity = _BY_IDENTITY.get(tuple(map(id, parts)))
-    if by_identity is not None and all(a is b for a, b in zip(by_identity[0], parts)):
-        return by_identity[1]  # a replica whose decoded template objects are shared (fast JSON path)
+    """(requests, non-zero cpu, non-zero memory), computed once per distinct resource signature."""
     key = _resource_signature(pod)
     found = _VECTORS.get(key)
     if found is None:
@@ -74,9 +66,33 @@ def _request_vectors(pod: Pod) -> tuple[Resources, int, int]:
         found = (Resources.from_list(pod_requests(pod, use_status=True)), cpu, mem)
         if len(_VECTORS) < _MAX_VECTORS:
             _VECTORS[key] = found
-    if len(_BY_IDENTITY) < _MAX_VECTORS:
-        _BY_IDENTITY[tuple(map(id, parts))] = (parts, found)
     return found
+
+
+_Derived = tuple[Resources, int, int, tuple[HostPort, ...], bool, bool]
+_BY_TEMPLATE: dict[tuple[int, ...], tuple[tuple, _Derived]] = {}
+
+
+def _template_parts(pod: Pod) -> tuple:
+    """The pod fields PodInfo derives from: the replicas of a template share these objects."""
+    return (pod.containers, pod.init_containers, pod.overhead, pod.pod_requests, pod.container_statuses,
+            pod.init_container_statuses, pod.conditions, pod.affinity)
+
+
+def _derived(pod: Pod) -> _Derived:
+    """What PodInfo derives from a pod, remembered by the identity of its template parts: a dump
+    of 150,000 pods has a few thousand templates, whose replicas share their decoded objects.
+    An entry is reused only for equal parts (ids can be recycled once a pod is gone)."""
+    parts = _template_parts(pod)
+    key = tuple(map(id, parts))
+    entry = _BY_TEMPLATE.get(key)
+    if entry is not None and entry[0] == parts:
+        return entry[1]
+    derived = (*_request_vectors(pod), wanted_host_ports(pod), has_pod_affinity(pod), has_required_anti_affinity(pod))
+    if len(_BY_TEMPLATE) >= _MAX_VECTORS:
+        _BY_TEMPLATE.clear()
+    _BY_TEMPLATE[key] = (parts, derived)
+    return derived
 
 
 @dataclass(eq=False, slots=True)
@@ -96,16 +112,7 @@ class PodInfo:
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
         """Aggregates use status resources of pods already running (§4.7)."""
-        requests, cpu, mem = _request_vectors(pod)
-        return cls(
-            pod=pod,
-            requests=requests,
-            non_zero_cpu=cpu,
-            non_zero_mem=mem,
-            host_ports=wanted_host_ports(pod),
-            with_affinity=has_pod_affinity(pod),
-            with_required_anti_affinity=has_required_anti_affinity(pod),
-        )
+        return cls(pod, *_derived(pod))
 
     @property
     def key(self) -> str:

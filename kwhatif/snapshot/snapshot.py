@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kwhatif.api.objects import Node, Pod
+from kwhatif.memory import long_lived_allocations
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -85,6 +86,11 @@ class Snapshot:
 
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+        with long_lived_allocations():  # see kwhatif.memory
+            return cls._build(cluster, bound)
+
+    @classmethod
+    def _build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
         table = NodeTable(infos)
         snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), table,

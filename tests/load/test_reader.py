@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwhatif.errors import InputError
+from kwhatif.load import reader
 from kwhatif.load.reader import MAX_DEPTH, RawDoc, _Loader, parse_bytes, read_inputs
 
 POD_A = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n"
@@ -131,6 +132,46 @@ def test_the_same_input_gives_the_same_output_twice(tmp_path, monkeypatch):
     first = read_inputs(["d"])
     assert first == read_inputs(["d"])
     assert [d.source.file for d in first] == ["d/1.yaml", "d/10.yaml", "d/2.yaml", "d/3.yaml"]
+
+
+MAPPED = [
+    # (case, file bytes): read with every JSON file memory-mapped, as big dumps are, and without
+    ("a kubectl List", orjson.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}]})),
+    ("a typed list whose items lack their kind",
+     b'{"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "a"}}]}'),
+    ("a UTF-8 BOM", b"\xef\xbb\xbf" + orjson.dumps({"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "a"}}]})),
+    ("UTF-16", '{"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "a"}}]}'.encode("utf-16")),
+    ("a single object", b'{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}}'),
+    ("broken JSON", b'{"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "a"}},'),
+    ("an empty file", b""),
+]
+
+
+@pytest.mark.parametrize("case, data", MAPPED, ids=[m[0] for m in MAPPED])
+def test_a_mapped_json_file_reads_as_a_read_one(tmp_path, monkeypatch, case, data):
+    (tmp_path / "dump.json").write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+
+    def outcome():
+        try:
+            return [(d.kind, d.obj, str(d.source)) for d in read_inputs(["dump.json"])]
+        except InputError as err:
+            return str(err)
+
+    read = outcome()
+    monkeypatch.setattr(reader, "MAP_THRESHOLD", 0)
+    assert outcome() == read
+
+
+def test_a_big_json_list_is_memory_mapped(tmp_path, monkeypatch):
+    (tmp_path / "dump.json").write_bytes(orjson.dumps({"kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}}]}))
+    monkeypatch.setattr(reader, "MAP_THRESHOLD", 0)
+    monkeypatch.setattr(reader, "_read_file", lambda file: pytest.fail(f"{file} was read, not mapped"))
+    docs = read_inputs([str(tmp_path / "dump.json")])
+    assert [(d.kind, d.obj["metadata"]["name"]) for d in docs] == [("Pod", "a")]
 
 
 STDIN = [
