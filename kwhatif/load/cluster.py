@@ -86,6 +86,7 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
         if progress is not None and index % 10000 == 0:
             progress(index, len(docs))
         obj = _decode_doc(doc, full_validation, warnings, pods, unknown_fields)
+        doc.release()  # a big List's items are decoded one at a time
         if obj is None:
             kind = str(doc.kind)
             unknown[kind] = unknown.get(kind, 0) + 1

@@ -47,7 +47,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import msgspec
 import orjson
@@ -64,7 +64,8 @@ EXTENSIONS = (".yaml", ".yml", ".json")
 """Files read from a folder (kubectl's list; case-sensitive like kubectl)."""
 
 MAP_THRESHOLD = 16 << 20
-"""JSON files from this size (bytes) are memory-mapped for the List fast path."""
+"""JSON and YAML files from this size (bytes) are memory-mapped, and read item by item when they
+are a List (see `_mapped_list`)."""
 
 YAML_RETRY_LIMIT = 16 << 20
 """Input that looks like JSON but is not is retried as YAML only below this size (bytes)."""
@@ -90,24 +91,31 @@ _BOMS = (  # longest first: the UTF-32-LE BOM starts with the UTF-16-LE one
 class RawDoc:
     """One Kubernetes object as decoded from a manifest, and where it came from.
 
-    Items of a big JSON List arrive as their undecoded bytes (`raw`, with the `kind` the List
-    probe read): decoders that know the kind read only the fields they need from the bytes, and
-    `obj` decodes the whole item only when something asks for it."""
+    Items of a big List arrive undecoded, with the `kind` the List probe read: a JSON item as its
+    bytes (`raw`; decoders that know the kind read only the fields they need from them), a YAML
+    item with the `parse` that builds it. `obj` decodes the whole item when something asks for it,
+    and `release` forgets that decoding again, so a big load holds one item's dict at a time."""
 
-    __slots__ = ("_obj", "source", "raw", "kind")
+    __slots__ = ("_obj", "source", "raw", "kind", "_parse")
 
     def __init__(self, obj: dict | None, source: Source, raw: bytes | msgspec.Raw | None = None,
-                 kind: str | None = None) -> None:
+                 kind: str | None = None, parse: Callable[[], dict] | None = None) -> None:
         self._obj = obj
         self.source = source
         self.raw = raw
         self.kind = kind if kind is not None else (obj.get("kind") if isinstance(obj, dict) else None)
+        self._parse = parse
 
     @property
     def obj(self) -> dict:
         if self._obj is None:
-            self._obj = orjson.loads(memoryview(self.raw))
+            self._obj = self._parse() if self._parse is not None else orjson.loads(memoryview(self.raw))
         return self._obj
+
+    def release(self) -> None:
+        """Drop the decoded item if it can be decoded again (a List item read from its text)."""
+        if self.raw is not None or self._parse is not None:
+            self._obj = None
 
     def __repr__(self) -> str:
         return f"RawDoc({self.kind!r}, {self.source})"
@@ -131,7 +139,7 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[Raw
             docs.extend(parse_bytes(data, STDIN_NAME))
             continue
         for file in _expand_path(path):
-            mapped = _mapped_json_list(file) if file.endswith(".json") else None
+            mapped = _mapped_list(file)
             if mapped is None:
                 mapped = parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None)
             docs.extend(mapped)
@@ -199,12 +207,15 @@ def _expand_path(path: str) -> list[str]:
     return [full for _key, full in found]
 
 
-def _mapped_json_list(file: str) -> list[RawDoc] | None:
-    """The items of a big `kubectl get -o json` dump, read through a read-only memory map rather
-    than copied into memory: its pages stay the kernel's (page cache, given back under memory
-    pressure) and are read as the parser reaches them, and the items keep pointing into them until
-    they are decoded. None for a small file or anything but a plain valid JSON List, which the
-    plain read then takes (and words any error)."""
+def _mapped_list(file: str) -> list[RawDoc] | None:
+    """The items of a big List file (`kubectl get -o json` or `-o yaml`), read through a read-only
+    memory map rather than copied into memory: its pages stay the kernel's (page cache, given back
+    under memory pressure) and are read as the parser reaches them; each item keeps pointing into
+    them until it is decoded. None for a small file or anything but a List these readers take,
+    which the plain read then takes (and words any error)."""
+    is_json = file.endswith(".json")
+    if not is_json and not file.endswith((".yaml", ".yml")):
+        return None
     try:
         with open(file, "rb") as handle:
             if os.fstat(handle.fileno()).st_size < MAP_THRESHOLD:
@@ -213,7 +224,7 @@ def _mapped_json_list(file: str) -> list[RawDoc] | None:
     except (OSError, ValueError):
         return None
     with collector_paused():
-        return _json_list_items(mapped, file)
+        return _json_list_items(mapped, file) if is_json else _yaml_list_items(mapped, file)
 
 
 def _read_file(file: str) -> bytes:
@@ -504,6 +515,8 @@ class _Loader(yaml.CSafeLoader):  # type: ignore[misc]
         finally:
             self.constructed_objects = {}
             self.recursive_objects = {}
+            memo.clear()
+            build = None  # type: ignore[assignment]  # the recursive closure is a cycle: break it
 
     def construct_plain_text(self, node: Node) -> str:
         return self.construct_scalar(node)
@@ -647,6 +660,100 @@ def _allowed_alias_ratio(decoded: int) -> float:
     if decoded >= high:
         return 0.10
     return 0.99 - 0.89 * (decoded - low) / (high - low)
+
+
+# ----------------------------------------------------------------- big YAML Lists, item by item ----
+
+# kubectl's YAML List: top-level keys at column 0, `items:` among them, each item a `- ` line at
+# column 0 followed by its indented lines. Anything else (a document marker, another key) ends it.
+_YAML_ITEMS_KEY = re.compile(rb"^items:[ \t]*\r?\n", re.M)
+_YAML_ITEM_START = re.compile(rb"^-(?:[ \t]|\r?$)", re.M)
+_YAML_ITEMS_END = re.compile(rb"^(?![ \t#\r\n]|-[ \t\r\n])", re.M)
+_YAML_ITEM_KIND = re.compile(rb"^(?:- |  )kind:[ \t]*([\"']?)([A-Za-z0-9]+)\1[ \t]*\r?$", re.M)
+_YAML_ANCHOR = re.compile(rb"(?:^|[ \t\[{,])&[^ \t\r\n,\[\]{}]", re.M)
+_AT_BYTE = re.compile(r"( at byte )(\d+)")
+_ON_LINE = re.compile(r"( on line )(\d+)")
+
+
+def _yaml_list_items(text: mmap.mmap, file: str) -> list[RawDoc] | None:
+    """The items of a big YAML List laid out as kubectl prints it, each kept as its text and parsed
+    only when decoded: memory then holds one item's YAML nodes at a time instead of the whole
+    document's (ten times the text: 2 GB for a 60 MB dump). None for anything else, which the
+    whole-document parse takes. Items parsed apart cannot share anchors, so a file that may define
+    one (an `&` opening a word) takes the whole parse too. Items get no line (as JSON items), but
+    an error inside one names its line."""
+    key = _YAML_ITEMS_KEY.search(text)
+    if key is None or text[:1] in (b"\xef", b"\xff", b"\xfe") or text.find(b"\0") >= 0:
+        return None  # BOMs and NULs: the plain path decodes or refuses them
+    end_match = _YAML_ITEMS_END.search(text, key.end())
+    end = end_match.start() if end_match is not None else len(text)
+    starts = [m.start() for m in _YAML_ITEM_START.finditer(text, key.end(), end)]
+    if not starts or text.find(b"&") >= 0 and _YAML_ANCHOR.search(text) is not None:
+        return None
+    if text[key.end():starts[0]].strip(b" \t\r\n") and not _only_comments(text[key.end():starts[0]]):
+        return None
+    try:
+        header = list(_parse_yaml(text[:key.start()] + text[end:], file))
+    except InputError:
+        return None
+    if len(header) != 1 or not isinstance(header[0][1], dict) or not _is_list({**header[0][1], "items": []}):
+        return None
+    listing = header[0][1]
+    item_kind = listing["kind"][: -len("List")] if listing["kind"] != "List" else None
+    docs = []
+    view = memoryview(text)
+    for index, (start, stop) in enumerate(zip(starts, starts[1:] + [end])):
+        kind = _YAML_ITEM_KIND.search(text, start, stop)
+        parse = _YamlItem(view[start:stop], text, start, file, index, item_kind, listing.get("apiVersion"))
+        docs.append(RawDoc(None, Source(file, 0, None, index), kind=kind.group(2).decode() if kind else None,
+                           parse=parse))
+        if kind is None:
+            docs[-1].kind = docs[-1].obj.get("kind")
+    return docs
+
+
+def _only_comments(text: bytes) -> bool:
+    return all(not line.strip() or line.lstrip().startswith(b"#") for line in text.splitlines())
+
+
+class _YamlItem:
+    """Parses one item of a big YAML List from its text (see `_yaml_list_items`)."""
+
+    __slots__ = ("text", "whole", "offset", "file", "index", "item_kind", "api_version")
+
+    def __init__(self, text: memoryview, whole: mmap.mmap, offset: int, file: str, index: int,
+                 item_kind: str | None, api_version: Any) -> None:
+        self.text, self.whole, self.offset, self.file, self.index = text, whole, offset, file, index
+        self.item_kind, self.api_version = item_kind, api_version
+
+    def __call__(self) -> dict:
+        try:
+            documents = list(_parse_yaml(bytes(self.text), self.file))
+        except InputError as err:
+            raise self._placed(err) from None
+        value = documents[0][1] if len(documents) == 1 else None
+        item = value[0] if isinstance(value, list) and len(value) == 1 else value
+        if not isinstance(item, dict):
+            raise InputError(f"List item must be an object, not {_shape(item)}", self._source(1))
+        if self.item_kind and "kind" not in item:
+            item["kind"] = self.item_kind
+            if "apiVersion" not in item and isinstance(self.api_version, str):
+                item["apiVersion"] = self.api_version
+        return item
+
+    def _source(self, line: int | None) -> Source:
+        first = self._first_line()
+        return Source(self.file, 0, first + line - 1 if line is not None else first, self.index)
+
+    def _placed(self, err: InputError) -> InputError:
+        """An error of the item's own parse, placed in the file: its line, and its byte offset."""
+        first = self._first_line()
+        message = _AT_BYTE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + self.offset}", err.message)
+        message = _ON_LINE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + first - 1}", message)
+        return InputError(message, self._source(err.source.line if err.source else None), err.obj, err.field)
+
+    def _first_line(self) -> int:
+        return self.whole[:self.offset].count(b"\n") + 1
 
 
 # --------------------------------------------------------------------------- documents → docs ----

@@ -97,10 +97,11 @@ class Snapshot:
                    PodGroups(len(infos)))
         for pod in bound:
             info = PodInfo.of(pod)
-            snap.by_name[pod.node_name].add_pod(info)
-            snap.placed[pod.key] = pod.node_name
-            snap.pod_infos[pod.key] = info
-            snap.groups.change(info, table.index[pod.node_name], 1)
+            node_name, key = pod.node_name, pod.key
+            snap.by_name[node_name].add_pod(info)
+            snap.placed[key] = node_name
+            snap.pod_infos[key] = info
+            snap.groups.change(info, table.index[node_name], 1)
         for row in range(len(table)):
             table.refresh(row)
         return snap

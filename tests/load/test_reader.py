@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import time
 
 import orjson
@@ -508,3 +509,53 @@ def test_the_fast_builder_agrees_with_pyyaml_on_random_objects(obj, share):
         obj = {**obj, "status": obj["spec"]}  # the same dict twice: safe_dump writes an anchor
     built, constructed = built_and_constructed(yaml.safe_dump(obj, allow_unicode=True))
     assert built == constructed == [obj]
+
+
+YAML_LIST = (b'apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n'
+             b'  spec:\n    containers:\n    - name: c\n      args:\n      - |\n        line one\n        - not an item\n'
+             b'# a comment at column 0\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n\n'
+             b'kind: List\nmetadata:\n  resourceVersion: ""\n')
+
+MAPPED_YAML = [
+    # (case, file bytes): a big YAML List is read item by item; the outcome is the whole parse's
+    ("kubectl's -o yaml List", YAML_LIST),
+    ("a typed list whose items lack their kind", b"apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n    name: a\n"),
+    ("items sharing an anchor take the whole parse",
+     b"kind: List\nitems:\n- kind: Pod\n  metadata: &m {name: a}\n- kind: Node\n  metadata: *m\n"),
+    ("a syntax error in an item", YAML_LIST.replace(b"    name: n\n", b"    name: n: m\n")),
+    ("a duplicate key in an item", YAML_LIST.replace(b"    name: n\n", b"    name: n\n    name: m\n")),
+    ("invalid UTF-8 in an item", YAML_LIST.replace(b"name: n", b"name: \xff")),
+    ("a NUL byte", YAML_LIST.replace(b"name: n", b"name: \x00")),
+    ("an item that is not a mapping", b"kind: List\nitems:\n- just a string\n"),
+    ("a second document after the List", YAML_LIST + b"---\nkind: Pod\nmetadata: {name: b}\n"),
+    ("not a List", b"kind: ConfigMap\nitems:\n- a\n- b\nmetadata: {name: c}\n"),
+]
+
+
+@pytest.mark.parametrize("case, data", MAPPED_YAML, ids=[m[0] for m in MAPPED_YAML])
+def test_a_big_yaml_list_reads_as_the_whole_parse(tmp_path, monkeypatch, case, data):
+    # Items read apart carry no line (as JSON items do); an error inside one names its line, and
+    # the item too (`.items[N]`, which the whole parse cannot tell).
+    (tmp_path / "dump.yaml").write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+
+    def outcome():
+        try:
+            return [(d.kind, d.obj, d.source.file, d.source.doc, d.source.item) for d in read_inputs(["dump.yaml"])]
+        except InputError as err:
+            return re.sub(r"\.items\[\d+\]", "", str(err))
+
+    whole = outcome()
+    monkeypatch.setattr(reader, "MAP_THRESHOLD", 0)
+    assert outcome() == whole
+
+
+def test_a_big_yaml_list_is_parsed_item_by_item(tmp_path, monkeypatch):
+    (tmp_path / "dump.yaml").write_bytes(YAML_LIST)
+    monkeypatch.setattr(reader, "MAP_THRESHOLD", 0)
+    docs = read_inputs([str(tmp_path / "dump.yaml")])
+    assert [(d.kind, d.source.item) for d in docs] == [("Pod", 0), ("Node", 1)]
+    assert all(d._obj is None for d in docs)  # nothing parsed until decoded
+    assert docs[0].obj["spec"]["containers"][0]["args"] == ["line one\n- not an item\n"]
+    docs[0].release()
+    assert docs[0]._obj is None
