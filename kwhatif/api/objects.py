@@ -229,6 +229,20 @@ class OwnerReference:
     controller: bool = False
 
 
+INLINE_DISK_IDS: dict[str, str] = {
+    "gcePersistentDisk": "pdName", "awsElasticBlockStore": "volumeID", "iscsi": "iqn", "rbd": "image",
+    "cinder": "volumeID", "azureDisk": "diskURI", "azureFile": "shareName", "vsphereVolume": "volumePath",
+    "portworxVolume": "volumeID",
+}
+"""In-tree volume sources the volume plugins read (disk conflicts, attach limits), with the field
+that identifies the disk."""
+
+SCHEDULING_VOLUME_SOURCES = ("persistentVolumeClaim", "ephemeral", *INLINE_DISK_IDS)
+"""The volume sources scheduling reads. A pod keeps only its volumes with one of them: the others
+(projected service-account tokens, config maps, emptyDirs) differ from pod to pod by name and
+change nothing."""
+
+
 @dataclass(slots=True)
 class Pod:
     """Treated as immutable (changed only through `evolve`), but not frozen: a frozen dataclass

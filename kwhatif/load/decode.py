@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
+    SCHEDULING_VOLUME_SOURCES,
     Affinity, ClaimRef, Container, ContainerPort, ContainerStatusResources, Controller, CSIDriver, CSINode,
     CSINodeDriver, ImageState, LimitRange, LimitRangeItem, Namespace, Node, NodeAffinity, NodeSelector,
     NodeSelectorTerm, OwnerReference, PersistentVolume, PersistentVolumeClaim, Pod, PodAffinityRules,
@@ -376,7 +377,8 @@ def _spread_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
-    return dict(volumes=tuple(f.list(spec, "volumes", "spec")),
+    volumes = f.items(spec, "volumes", "spec", lambda e, p: e)
+    return dict(volumes=tuple(v for v in volumes if any(v.get(k) is not None for k in SCHEDULING_VOLUME_SOURCES)),
                 resource_claims=tuple(f.list(spec, "resourceClaims", "spec")))
 
 

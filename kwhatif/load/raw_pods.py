@@ -14,13 +14,12 @@ answer None: the general path then decodes that pod, and words the error.
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, Callable
 
 import msgspec
 import orjson
 
-from kwhatif.api.objects import Pod, PodCondition
+from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
 from kwhatif.load.decode import (
     READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
@@ -62,21 +61,53 @@ class _Status(msgspec.Struct):
     initContainerStatuses: list[_ContainerStatus] | None = None
 
 
+class _Container(msgspec.Struct, omit_defaults=True):
+    """The container fields a template reads (decode._container): not its env, mounts, probes..."""
+    name: msgspec.Raw = _NULL
+    image: msgspec.Raw = _NULL
+    resources: msgspec.Raw = _NULL
+    ports: msgspec.Raw = _NULL
+    restartPolicy: msgspec.Raw = _NULL
+
+
+_SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))
+_LISTS = {"containers": list[_Container] | None, "initContainers": list[_Container] | None,
+          "volumes": list[msgspec.Raw] | None}
+_Spec = msgspec.defstruct(
+    "_Spec", [("nodeName", str | None, None)] + [
+        (name, _LISTS[name], None) if name in _LISTS else (name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS],
+    omit_defaults=True)
+"""The spec fields a template reads, with nodeName. Encoded again without nodeName and without
+the volumes scheduling does not read, they are the template's key: the same text for every
+replica, although each replica's service-account token volume and mounts have a name of its own."""
+
+_SpecParts = msgspec.defstruct("_SpecParts", [(name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS])
+"""The spec fields the template parts read, each as its text."""
+
+
 class _Pod(msgspec.Struct):
     apiVersion: str | None = None
     kind: str | None = None
     metadata: _Meta | None = None
-    spec: msgspec.Raw = _NULL
+    spec: _Spec | None = None
     status: _Status | None = None
 
 
-class _NodeName(msgspec.Struct):
-    nodeName: str | None = None
+_VOLUME_SOURCES = tuple(f'"{name}"'.encode() for name in SCHEDULING_VOLUME_SOURCES)
 
 
-_SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))
-_SpecParts = msgspec.defstruct("_SpecParts", [(name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS])
-"""The spec fields the template parts read, each as its text."""
+def template_key(spec: msgspec.Struct) -> bytes | None:
+    """The spec's text as a template decides it: the fields a template reads, without nodeName,
+    and only the volumes that may have a source scheduling reads (decoding keeps those alone).
+    None when a volume is not an object (the general path words that)."""
+    volumes = spec.volumes
+    if volumes:
+        texts = [bytes(v) for v in volumes]
+        if not all(text.startswith(b"{") for text in texts):
+            return None
+        volumes = [v for v, text in zip(volumes, texts) if any(source in text for source in _VOLUME_SOURCES)] or None
+    return _ENCODER.encode(msgspec.structs.replace(spec, nodeName=None, volumes=volumes))
+
 
 _POD_FIELDS = tuple(f.name for f in dataclasses.fields(Pod))
 _TEMPLATE_FIELDS = _POD_FIELDS[_POD_FIELDS.index("scheduler_name"):_POD_FIELDS.index("phase")]
@@ -85,24 +116,10 @@ phase, so a Pod is made positionally, the per-pod values around the template's (
 tests check the result against the general path's, field by field)."""
 
 _POD = msgspec.json.Decoder(_Pod)
-_NODE_NAME = msgspec.json.Decoder(_NodeName)
 _SPEC_PARTS = msgspec.json.Decoder(_SpecParts)
-_NODE_NAME_FIELD = re.compile(rb'"nodeName"\s*:\s*"([^"\\]*)"')
+_ENCODER = msgspec.json.Encoder()
 _NO_STATUS = _Status()
 _UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError)
-
-
-def template_key(spec: bytes, node_name: str | None) -> bytes:
-    """The spec's text without its `"nodeName": "<node>"` member: one text for every replica of a
-    template. Only when that member is the spec's only `"nodeName"` key and its value is written
-    plainly; otherwise the whole text (which shares nothing, and is still right)."""
-    at = spec.find(b'"nodeName"') if node_name else -1
-    if at < 0 or spec.find(b'"nodeName"', at + 1) >= 0:
-        return spec
-    match = _NODE_NAME_FIELD.match(spec, at)
-    if match is None or match.group(1) != node_name.encode():
-        return spec
-    return spec[:match.start()] + spec[match.end():]
 
 
 class PodReader:
@@ -124,14 +141,13 @@ class PodReader:
         """The pod, or None when the general path must decode it."""
         try:
             pod = _POD.decode(raw)
-            meta = pod.metadata
-            if not pod.apiVersion or pod.kind != "Pod" or meta is None or not meta.name:
-                return None
-            spec = bytes(pod.spec)
-            if not spec.startswith(b"{"):
-                return None
-            node_name = _NODE_NAME.decode(spec).nodeName
         except _UNDECODABLE:
+            return None
+        meta, spec = pod.metadata, pod.spec
+        if not pod.apiVersion or pod.kind != "Pod" or meta is None or not meta.name or spec is None:
+            return None
+        key = template_key(spec)
+        if key is None:
             return None
         status = pod.status if pod.status is not None else _NO_STATUS
         namespace = meta.namespace or "default"
@@ -142,12 +158,12 @@ class PodReader:
         owners = self._metadata_part(self._owners, meta.ownerReferences, "ownerReferences", owner_references)
         statuses = self._container_statuses("containerStatuses", status.containerStatuses)
         init_statuses = self._container_statuses("initContainerStatuses", status.initContainerStatuses)
-        template = self._specs.get(key := template_key(spec, node_name))
+        template = self._specs.get(key)
         if template is None:
-            template = self._specs[key] = self._template(spec)
+            template = self._specs[key] = self._template(key)
         return Pod(  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
-            meta.deletionTimestamp, owners, node_name or "", *template,
+            meta.deletionTimestamp, owners, spec.nodeName or "", *template,
             status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
             statuses, init_statuses, source,
         )
@@ -167,9 +183,9 @@ class PodReader:
         return found
 
     def _template(self, spec: bytes) -> tuple:
-        """A spec seen for the first time: its parts are decoded once per distinct text of the
-        fields each reads, so DaemonSet pods (whose specs differ in their affinity's node name)
-        share everything else."""
+        """A template seen for the first time (`spec` is its key): its parts are decoded once per
+        distinct text of the fields each reads, so DaemonSet pods (whose specs differ in their
+        affinity's node name) share everything else."""
         parts = _SPEC_PARTS.decode(spec)
         parsed: dict | None = None
         template: dict[str, Any] = {}

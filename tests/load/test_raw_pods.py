@@ -58,6 +58,23 @@ def pod(name: str, node: str | None = "n1", **spec: object) -> dict:
     return obj
 
 
+def kubectl_pod(name: str, node: str | None, claim: str | None = None) -> dict:
+    """A replica as the API server returns it: a service-account token volume and mount named for
+    the pod, env and probes, a sidecar init container, and maybe a claim."""
+    token = f"kube-api-access-{name[-5:]}"
+    volumes = [{"name": token, "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}},
+               {"name": "cfg", "configMap": {"name": "web"}}]
+    if claim:
+        volumes.append({"name": "data", "persistentVolumeClaim": {"claimName": claim}})
+    mounts = [{"name": token, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": True}]
+    return pod(name, node, volumes=volumes, containers=[
+        {"name": "web", "image": "nginx", "env": [{"name": "POD", "value": name}], "volumeMounts": mounts,
+         "livenessProbe": {"httpGet": {"path": "/", "port": 80}},
+         "resources": {"requests": {"cpu": "250m"}}, "ports": [{"containerPort": 80, "hostPort": 8080}]}],
+        initContainers=[{"name": "proxy", "image": "envoy", "restartPolicy": "Always", "volumeMounts": mounts,
+                         "resources": {"requests": {"cpu": "50m"}}}])
+
+
 def daemon_pod(name: str, node: str) -> dict:
     return pod(name, node, affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
         "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}}})
@@ -119,6 +136,11 @@ CASES = [
       with_statuses(pod("dis-1", "n2"), [], [{"type": "Ready", "status": "True"},
                                              {"type": "DisruptionTarget", "status": "True",
                                               "reason": "PreemptionByScheduler"}])], False),
+    ("pods as the API server returns them: token volumes, mounts, sidecars, claims",
+     [kubectl_pod("web-aaaaa", "n1"), kubectl_pod("web-bbbbb", "n2"), kubectl_pod("db-0", "n1", claim="data-db-0"),
+      kubectl_pod("db-1", None, claim="data-db-1")], False),
+    ("a volume whose name mentions a source it does not have",
+     [pod("odd-1", "n1", volumes=[{"name": "ephemeral", "emptyDir": {}}])], False),
     ("a pod in the default namespace by omission", [{**pod("np-1", "n1"), "metadata": {"name": "np-1"}}], False),
 ]
 
@@ -131,10 +153,11 @@ def test_pods_read_from_bytes_equal_the_general_decoding(case, items, indent):
 
 
 def test_replicas_share_their_decoded_template():
-    fast, _general, docs = fast_and_general(dump([pod("web-1", "n1"), pod("web-2", "n2"),
+    fast, _general, docs = fast_and_general(dump([kubectl_pod("web-aaaaa", "n1"), kubectl_pod("web-bbbbb", "n2"),
                                                   daemon_pod("ds-1", "n1"), daemon_pod("ds-2", "n2")]))
     web1, web2, ds1, ds2 = fast
     assert web1.containers is web2.containers and web1.labels is web2.labels
+    assert web1.volumes == () and web1.init_containers is web2.init_containers
     assert ds1.containers is ds2.containers  # only the affinity differs between DaemonSet pods
     assert ds1.affinity != ds2.affinity
     assert all(PodReader().read(d.raw, d.source) is not None for d in docs)
@@ -151,6 +174,7 @@ ERROR_CASES = [
      with_statuses(pod("bad-6"), [{"name": "web", "resources": {"requests": {"cpu": "10Q"}}}])),
     ("a spec that is a list", {**pod("bad-7"), "spec": []}),
     ("a toleration the API server refuses", pod("bad-8", tolerations=[{"operator": "Exists", "value": "v"}])),
+    ("a volume that is not an object", pod("bad-9", volumes=["data"])),
 ]
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kwhatif.api.objects import (
+    INLINE_DISK_IDS,
     ClaimRef,
     CSIDriver,
     CSINode,
@@ -118,9 +119,6 @@ class PodVolumes:
 
 NO_VOLUMES = PodVolumes()
 _DERIVED_KEY = "volumes"
-_ID_FIELDS = {"gcePersistentDisk": "pdName", "awsElasticBlockStore": "volumeID", "iscsi": "iqn",
-              "rbd": "image", "cinder": "volumeID", "azureDisk": "diskURI", "azureFile": "shareName",
-              "vsphereVolume": "volumePath", "portworxVolume": "volumeID"}
 
 
 def _str(raw: Mapping, key: str) -> str:
@@ -132,7 +130,7 @@ def _inline_disk(kind: str, raw: Any) -> InlineDisk:
     raw = raw if isinstance(raw, dict) else {}
     monitors = raw.get("monitors") if kind == "rbd" else None
     return InlineDisk(
-        kind=kind, ident=_str(raw, _ID_FIELDS[kind]), read_only=raw.get("readOnly") is True,
+        kind=kind, ident=_str(raw, INLINE_DISK_IDS[kind]), read_only=raw.get("readOnly") is True,
         pool=(_str(raw, "pool") or "rbd") if kind == "rbd" else "",  # API default pool "rbd"
         monitors=frozenset(m for m in monitors if isinstance(m, str)) if isinstance(monitors, list) else frozenset(),
     )
@@ -156,7 +154,7 @@ def _parse(info: PodInfo) -> PodVolumes:
         elif volume.get("ephemeral") is not None:
             refs.append(VolumeRef(name, "ephemeral", f"{pod.name}-{name}"))  # ephemeral.VolumeClaimName
         else:
-            kind = next((k for k in _ID_FIELDS if volume.get(k) is not None), None)
+            kind = next((k for k in INLINE_DISK_IDS if volume.get(k) is not None), None)
             if kind is not None:
                 refs.append(VolumeRef(name, kind, disk=_inline_disk(kind, volume[kind])))
     return PodVolumes(
