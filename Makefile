@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED := ../shared/conformance
 
-.PHONY: demo test venv sync-conformance bench clean
+.PHONY: demo test venv sync-conformance bench profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ sync-conformance:
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# A sampled profile of the whole benchmark (flame graph in bench/profile.svg).
+profile: venv
+	$(BIN)/python -m pip install --quiet -e '.[profile]'
+	$(BIN)/py-spy record --rate 200 --output bench/profile.svg -- $(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

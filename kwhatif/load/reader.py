@@ -31,6 +31,10 @@ What is read, and how (kubectl's behaviour is the reference):
   libyaml's recursive composer cannot overflow the C stack. Documents using anchors are checked for
   alias bombs with go-yaml's rule ("excessive aliasing": more than 99 % of the expanded nodes come
   from aliases below 400,000 nodes, 10 % above 4,000,000) and for recursive aliases.
+- A big (`MAP_THRESHOLD`) `.yaml`/`.yml` List laid out as `kubectl get -o yaml` prints it is read
+  item by item from a memory map (`_yaml_list_items`): composing the whole document would take ten
+  times the file in memory. Its items get no line unless an error names one; a file whose text
+  may define an anchor is parsed whole, as items parsed apart cannot share anchors.
 - Each document must be a mapping; empty documents are skipped. `kind: List`, and `kind: XxxList`
   with an `items` key (`PodList`, `NodeList`...), expand to their items; items of a typed list that
   lack `kind`/`apiVersion` get them from the list (API server dumps omit them). A List item keeps
@@ -665,12 +669,12 @@ def _allowed_alias_ratio(decoded: int) -> float:
 # ----------------------------------------------------------------- big YAML Lists, item by item ----
 
 # kubectl's YAML List: top-level keys at column 0, `items:` among them, each item a `- ` line at
-# column 0 followed by its indented lines. Anything else (a document marker, another key) ends it.
-_YAML_ITEMS_KEY = re.compile(rb"^items:[ \t]*\r?\n", re.M)
-_YAML_ITEM_START = re.compile(rb"^-(?:[ \t]|\r?$)", re.M)
-_YAML_ITEMS_END = re.compile(rb"^(?![ \t#\r\n]|-[ \t\r\n])", re.M)
-_YAML_ITEM_KIND = re.compile(rb"^(?:- |  )kind:[ \t]*([\"']?)([A-Za-z0-9]+)\1[ \t]*\r?$", re.M)
-_YAML_ANCHOR = re.compile(rb"(?:^|[ \t\[{,])&[^ \t\r\n,\[\]{}]", re.M)
+# column 0 followed by its indented lines. Any other line at column 0 (a key, a document marker)
+# ends the items.
+_COLUMN_0 = re.compile(rb"\n[^ \t\r\n]")
+_YAML_KIND_VALUE = re.compile(rb"[ \t]*([\"']?)([A-Za-z0-9]+)\1[ \t]*\r?")
+_ANCHOR_BEFORE = frozenset(b" \t\r\n[{,")
+_ANCHOR_NOT_AFTER = frozenset(b" \t\r\n,[]{}")
 _AT_BYTE = re.compile(r"( at byte )(\d+)")
 _ON_LINE = re.compile(r"( on line )(\d+)")
 
@@ -682,18 +686,17 @@ def _yaml_list_items(text: mmap.mmap, file: str) -> list[RawDoc] | None:
     whole-document parse takes. Items parsed apart cannot share anchors, so a file that may define
     one (an `&` opening a word) takes the whole parse too. Items get no line (as JSON items), but
     an error inside one names its line."""
-    key = _YAML_ITEMS_KEY.search(text)
-    if key is None or text[:1] in (b"\xef", b"\xff", b"\xfe") or text.find(b"\0") >= 0:
+    if text[:1] in (b"\xef", b"\xff", b"\xfe") or text.find(b"\0") >= 0 or _may_define_anchor(text):
         return None  # BOMs and NULs: the plain path decodes or refuses them
-    end_match = _YAML_ITEMS_END.search(text, key.end())
-    end = end_match.start() if end_match is not None else len(text)
-    starts = [m.start() for m in _YAML_ITEM_START.finditer(text, key.end(), end)]
-    if not starts or text.find(b"&") >= 0 and _YAML_ANCHOR.search(text) is not None:
-        return None
-    if text[key.end():starts[0]].strip(b" \t\r\n") and not _only_comments(text[key.end():starts[0]]):
+    items_key = 0 if text[:6] == b"items:" else text.find(b"\nitems:") + 1
+    key_end = text.find(b"\n", items_key) if items_key or text[:6] == b"items:" else -1
+    if key_end < 0 or text[items_key + 6:key_end].strip():
+        return None  # no `items:` at column 0 alone on its line, followed by its block sequence
+    starts, end = _yaml_item_starts(text, key_end)
+    if not starts or not _only_comments(text[key_end:starts[0]]):
         return None
     try:
-        header = list(_parse_yaml(text[:key.start()] + text[end:], file))
+        header = list(_parse_yaml(text[:items_key] + text[end:], file))
     except InputError:
         return None
     if len(header) != 1 or not isinstance(header[0][1], dict) or not _is_list({**header[0][1], "items": []}):
@@ -703,13 +706,55 @@ def _yaml_list_items(text: mmap.mmap, file: str) -> list[RawDoc] | None:
     docs = []
     view = memoryview(text)
     for index, (start, stop) in enumerate(zip(starts, starts[1:] + [end])):
-        kind = _YAML_ITEM_KIND.search(text, start, stop)
         parse = _YamlItem(view[start:stop], text, start, file, index, item_kind, listing.get("apiVersion"))
-        docs.append(RawDoc(None, Source(file, 0, None, index), kind=kind.group(2).decode() if kind else None,
-                           parse=parse))
-        if kind is None:
-            docs[-1].kind = docs[-1].obj.get("kind")
+        doc = RawDoc(None, Source(file, 0, None, index), kind=_yaml_item_kind(text, start, stop), parse=parse)
+        if doc.kind is None:
+            doc.kind = doc.obj.get("kind")
+            doc.release()
+        docs.append(doc)
     return docs
+
+
+def _yaml_item_starts(text: mmap.mmap, after: int) -> tuple[list[int], int]:
+    """Where each item starts (its `-` at column 0), and where the items end."""
+    starts = []
+    for match in _COLUMN_0.finditer(text, after):
+        at = match.start() + 1
+        head = text[at:at + 2]
+        if head[:1] == b"#":
+            continue
+        if head[:1] == b"-" and head[1:2] in (b" ", b"\t", b"\r", b"\n", b""):
+            starts.append(at)
+            continue
+        return starts, at
+    return starts, len(text)
+
+
+def _yaml_item_kind(text: mmap.mmap, start: int, stop: int) -> str | None:
+    """The item's `kind` as written on its own line right under the item (a hint for counting
+    kinds; decoding reads the parsed item)."""
+    if text[start:start + 7] == b"- kind:":
+        value = start + 7
+    else:
+        found = text.find(b"\n  kind:", start, stop)
+        if found < 0:
+            return None
+        value = found + 9
+    line_end = text.find(b"\n", value, stop)
+    match = _YAML_KIND_VALUE.fullmatch(text[value:line_end if line_end >= 0 else stop])
+    return match.group(2).decode() if match else None
+
+
+def _may_define_anchor(text: mmap.mmap) -> bool:
+    """Whether an `&` opens a word somewhere (an anchor, or text that looks like one)."""
+    at = text.find(b"&")
+    while at >= 0:
+        before = text[at - 1] if at else ord("\n")
+        after = text[at + 1] if at + 1 < len(text) else ord(" ")
+        if before in _ANCHOR_BEFORE and after not in _ANCHOR_NOT_AFTER:
+            return True
+        at = text.find(b"&", at + 1)
+    return False
 
 
 def _only_comments(text: bytes) -> bool:
