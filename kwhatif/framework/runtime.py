@@ -65,11 +65,19 @@ class Scores:
 
     @cached_property
     def by_node(self) -> dict[str, dict[str, int]]:
-        columns = {p: a.tolist() for p, a in self.per_plugin.items()}
-        return {name: {p: col[i] for p, col in columns.items()} for i, name in enumerate(self.names)}
+        return self.node_scores()
 
     @cached_property
     def totals(self) -> dict[str, int]:
+        return self.node_totals()
+
+    def node_scores(self) -> dict[str, dict[str, int]]:
+        """Per node, per plugin (not kept: writing 1,000 pods' scores on 5,000 nodes would
+        otherwise hold them all; `by_node` keeps them for repeated lookups)."""
+        columns = {p: a.tolist() for p, a in self.per_plugin.items()}
+        return {name: {p: col[i] for p, col in columns.items()} for i, name in enumerate(self.names)}
+
+    def node_totals(self) -> dict[str, int]:
         return dict(zip(self.names, self.total.tolist()))
 
 

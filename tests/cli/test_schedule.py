@@ -351,3 +351,18 @@ def test_warnings_go_to_stderr_and_quiet_silences_them(cli):
     quiet = cli([*args, "-q"])
     assert quiet.stderr == ""
     assert quiet.stdout == loud.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["--no-node-detail"]], ids=["node detail", "no node detail"])
+def test_json_is_written_pod_by_pod_as_one_document(cli, args):
+    # The CLI streams JSON one pod at a time; the bytes are those of the whole document at once.
+    from kwhatif.engine import simulate
+    from kwhatif.load.cluster import load_cluster
+    from kwhatif.render.results import simulation_data
+    from kwhatif.render.writers import to_json
+
+    result = cli(["schedule", "-c", str(CLUSTER), "-o", "json", "--now", NOW, *args])
+    whole = to_json(simulation_data(simulate(load_cluster([str(CLUSTER)]), NOW), node_detail=not args))
+    assert result.stdout == whole
+    if args:
+        assert all("scores" not in r and "filter" not in r for r in json.loads(whole)["results"])

@@ -1,0 +1,73 @@
+"""Issue 7: kwhatif never writes to a cluster, because it never talks to one.
+
+kwhatif has no live capture: it reads files and standard input only (a dump comes from the user's
+own `kubectl get -o json`). Two proofs: no module of the package imports anything that could reach
+a network or start a program, and every command runs to its answer with sockets and subprocesses
+made to fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kwhatif.cli.main import main
+from tests.cli.conftest import CLUSTER, DATA, NOW
+
+REPO = Path(__file__).parent.parent.parent
+PACKAGE = REPO / "kwhatif"
+SAMPLES = REPO / "samples"
+
+FORBIDDEN = ("socket", "ssl", "http", "urllib.request", "requests", "httpx", "aiohttp", "asyncio", "subprocess",
+             "multiprocessing", "kubernetes", "pty", "ftplib", "smtplib", "telnetlib", "xmlrpc", "webbrowser")
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_no_module_can_reach_a_network_or_run_a_program():
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        bad = sorted(n for n in _imports(path) if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
+        if bad:
+            found[str(path.relative_to(PACKAGE))] = bad
+    assert found == {}
+    assert PACKAGE.joinpath("cli", "main.py").exists()  # the walk did see the package
+
+
+CHECK = DATA / "check"
+COMMANDS = [
+    ["schedule", "-c", str(CLUSTER), "-o", "json"],
+    ["place", str(DATA / "place" / "web.yaml"), "-c", str(CLUSTER), "-o", "json"],
+    ["explain", "default/big", "-c", str(CLUSTER)],
+    ["check", str(CHECK / "web.yaml"), "-c", str(CLUSTER), "-o", "json"],
+    ["capacity", str(CHECK / "copy.yaml"), "-c", str(CLUSTER), "-o", "json"],
+    ["compare", "-c", str(CLUSTER), "--config", str(SAMPLES / "bin-packing.config.yaml")],
+    ["config", "show"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_every_command_answers_without_network_or_subprocess(monkeypatch, args):
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("kwhatif tried to open a connection or start a program")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    result = CliRunner().invoke(main, [*args, "--now", NOW, "-q"] if args[0] != "config" else args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1), result.output
