@@ -3,8 +3,9 @@
 Generates (once, into bench/data/, gitignored) the issue-5 cluster as `kubectl get -o json`
 prints it in full: 4-space indent, every pod with its own service-account token volume, mounts,
 env and container statuses (`gen_scenarios.py scale --detail full --indent 4`: 1.37 GB). Then runs
-`kwhatif schedule` on it with stderr on a pseudo-terminal (so that progress shows, as a user sees
-it) and prints the wall time, the peak RSS of the run, its exit status and the progress lines.
+`kwhatif schedule` on it (table output) with stderr on a pseudo-terminal (so that progress shows,
+as a user sees it) and prints the wall time, the peak RSS of the run, its exit status and the
+progress shown.
 `--format yaml` does the same with a YAML List (smaller by default: YAML parses ~50 times slower).
 
 Run: `python bench/big_dump.py [--format yaml] [--nodes N --pods-per-node P]`.
@@ -67,13 +68,16 @@ def main() -> None:
     path = dump(args.format, nodes, args.pods_per_node)
     print(f"dump: {path.name} ({path.stat().st_size / 2**20:.0f} MiB)")
     status, shown, seconds = run_on_a_terminal(
-        [str(KWHATIF), "schedule", "-c", str(path), "-o", "json", "--now", "2026-01-01T00:00:00Z"])
+        [str(KWHATIF), "schedule", "-c", str(path), "--now", "2026-01-01T00:00:00Z"])
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     updates = [u for u in re.split(r"[\r\n]+", shown) if u.strip()]
     print(f"kwhatif schedule: exit {status}, {seconds:.1f} s, peak RSS {peak:.0f} MiB")
-    print(f"progress updates on the terminal: {len(updates)}; last ones:")
-    for update in updates[-4:]:
-        print(f"  {update}")
+    print(f"progress updates on the terminal: {len(updates)}; the first and last of each step:")
+    steps: dict[str, list[str]] = {}
+    for update in updates:
+        steps.setdefault(update.split(":")[0], []).append(update)
+    for shown_updates in steps.values():
+        print("  " + "  ...  ".join(dict.fromkeys((shown_updates[0], shown_updates[-1]))))
 
 
 if __name__ == "__main__":
