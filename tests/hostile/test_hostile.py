@@ -14,11 +14,13 @@ import time
 from pathlib import Path
 from typing import Callable
 
+import orjson
 import pytest
 import yaml
 from click.testing import CliRunner
 
 from kwhatif.cli.main import main
+from kwhatif.load import reader
 
 HERE = Path(__file__).parent
 FILES = HERE / "files"
@@ -89,7 +91,35 @@ def _same_name_5000(tmp: Path) -> Path:
     return path
 
 
+def _big_json_list(tmp: Path) -> Path:
+    """A 17 MB `kubectl get -o json` List (memory-mapped, pods read from their bytes), whose last
+    pod has a bad quantity."""
+    pods = [_pod(f"p-{i}") for i in range(110_000)] + [_pod("bad", cpu="1.5.3")]
+    path = tmp / "big.json"
+    path.write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, *pods]}))
+    assert path.stat().st_size > reader.MAP_THRESHOLD
+    return path
+
+
+def _big_yaml_list(tmp: Path) -> Path:
+    """A 17 MB `kubectl get -o yaml` List (read item by item), whose third item is broken on its
+    line 16: `metadata: {name: [bad}` never closes its flow sequence."""
+    head = ("apiVersion: v1\nitems:\n"
+            "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-1\n  status:\n"
+            "    allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n")
+    pod = ("- apiVersion: v1\n  kind: Pod\n  metadata: {{name: p-{i}, namespace: default}}\n  spec:\n"
+           "    containers: [{{name: app, image: 'app:1'}}]\n")
+    items = [pod.format(i=1), "- apiVersion: v1\n  kind: Pod\n  metadata: {name: [bad}\n"]
+    items += [pod.format(i=i) for i in range(2, 160_000)]
+    path = tmp / "big.yaml"
+    path.write_text(head + "".join(items) + "kind: List\nmetadata: {resourceVersion: ''}\n")
+    assert path.stat().st_size > reader.MAP_THRESHOLD
+    return path
+
+
 GENERATORS: dict[str, Callable[[Path], Path]] = {
+    "big-json-list": _big_json_list,
+    "big-yaml-list": _big_yaml_list,
     "folder-with-dangling-link": _folder_with_dangling_link,
     "utf16-bom": _utf16_bom,
     "utf8-bom": _utf8_bom,
