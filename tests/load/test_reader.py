@@ -136,7 +136,7 @@ def test_the_same_input_gives_the_same_output_twice(tmp_path, monkeypatch):
 
 
 MAPPED = [
-    # (case, file bytes): read with every JSON file memory-mapped, as big dumps are, and without
+    # (case, file bytes): JSON files read memory-mapped, as big dumps are, and read whole
     ("a kubectl List", orjson.dumps({"apiVersion": "v1", "kind": "List", "items": [
         {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}},
         {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}]})),
@@ -148,22 +148,6 @@ MAPPED = [
     ("broken JSON", b'{"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "a"}},'),
     ("an empty file", b""),
 ]
-
-
-@pytest.mark.parametrize("case, data", MAPPED, ids=[m[0] for m in MAPPED])
-def test_a_mapped_json_file_reads_as_a_read_one(tmp_path, monkeypatch, case, data):
-    (tmp_path / "dump.json").write_bytes(data)
-    monkeypatch.chdir(tmp_path)
-
-    def outcome():
-        try:
-            return [(d.kind, d.obj, str(d.source)) for d in read_inputs(["dump.json"])]
-        except InputError as err:
-            return str(err)
-
-    read = outcome()
-    monkeypatch.setattr(reader, "MAP_THRESHOLD", 0)
-    assert outcome() == read
 
 
 def test_a_big_json_list_is_memory_mapped(tmp_path, monkeypatch):
@@ -532,16 +516,18 @@ MAPPED_YAML = [
 ]
 
 
-@pytest.mark.parametrize("case, data", MAPPED_YAML, ids=[m[0] for m in MAPPED_YAML])
-def test_a_big_yaml_list_reads_as_the_whole_parse(tmp_path, monkeypatch, case, data):
-    # Items read apart carry no line (as JSON items do); an error inside one names its line, and
-    # the item too (`.items[N]`, which the whole parse cannot tell).
-    (tmp_path / "dump.yaml").write_bytes(data)
+@pytest.mark.parametrize("name, case, data", [("dump.json", *m) for m in MAPPED] + [("dump.yaml", *m) for m in MAPPED_YAML],
+                         ids=[f"json: {m[0]}" for m in MAPPED] + [f"yaml: {m[0]}" for m in MAPPED_YAML])
+def test_a_big_file_reads_as_a_small_one(tmp_path, monkeypatch, name, case, data):
+    # Memory-mapped (every file counts as big) or read whole: the same objects, the same errors.
+    # YAML items read apart carry no line (as JSON items never do); an error inside one names its
+    # line, and the item too (`.items[N]`, which the whole parse cannot tell).
+    (tmp_path / name).write_bytes(data)
     monkeypatch.chdir(tmp_path)
 
     def outcome():
         try:
-            return [(d.kind, d.obj, d.source.file, d.source.doc, d.source.item) for d in read_inputs(["dump.yaml"])]
+            return [(d.kind, d.obj, d.source.file, d.source.doc, d.source.item) for d in read_inputs([name])]
         except InputError as err:
             return re.sub(r"\.items\[\d+\]", "", str(err))
 
