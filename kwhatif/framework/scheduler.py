@@ -30,7 +30,7 @@ class Attempt:
     message: str | None = None
     reason: str | None = None
     num_nodes: int = 0
-    feasible_nodes: list[str] = field(default_factory=list)
+    feasible: list[NodeInfo] = field(default_factory=list)
     scored_by_scheduler: bool = False
     nominated_fast_path: bool = False
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
@@ -39,6 +39,11 @@ class Attempt:
     preemption: PostFilterResult | None = None
     post_filter_ran: bool = False
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+    @property
+    def feasible_nodes(self) -> list[str]:
+        """The feasible nodes' names, sorted: made only when asked for (5,000 names a pod)."""
+        return sorted(n.name for n in self.feasible)
 
 
 @dataclass
@@ -232,7 +237,7 @@ class Scheduler:
         feasible = self._nominated_node_fast_path(fwk, state, pod, attempt)
         if feasible is None:
             feasible = self._filter_nodes(fwk, state, pod, pre_result, attempt)
-        attempt.feasible_nodes = sorted(n.name for n in feasible)
+        attempt.feasible = feasible
         if not feasible:
             if state.explain:
                 self._insights(fwk, state, pod, [], attempt)

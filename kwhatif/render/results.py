@@ -53,7 +53,7 @@ def attempt_data(attempt: Attempt, node_detail: bool = True) -> dict[str, Any]:
         "message": attempt.message,
         "reason": attempt.reason,
         "num_nodes": attempt.num_nodes,
-        "num_feasible": len(attempt.feasible_nodes),
+        "num_feasible": len(attempt.feasible),
         "scored_by_scheduler": attempt.scored_by_scheduler,
     }
     if attempt.nominated_fast_path:
