@@ -19,6 +19,7 @@ from kwhatif.api.objects import Container, Pod
 from kwhatif.api.quantity import parse_resource_quantity
 from kwhatif.engine import prepare, simulate
 from kwhatif.load.cluster import load_cluster
+from kwhatif.memory import keep_for_the_run
 
 HERE = Path(__file__).parent
 GENERATOR = HERE.parent.parent / "shared" / "tools" / "gen_scenarios.py"
@@ -71,6 +72,7 @@ def main() -> None:
     path = workload(args.nodes, args.pods_per_node, args.pending)
     print(f"workload: {path.name} ({path.stat().st_size / 2**20:.0f} MiB)")
     cluster, _ = timed("load (parse + validate + decode)", lambda: load_cluster([str(path)]))
+    keep_for_the_run()  # as the CLI does once the cluster is loaded
     if args.constrained:
         cluster.pods = [p for p in cluster.pods if p.node_name or _constrained(p)]
     prepared, _ = timed("snapshot build + admission", lambda: prepare(cluster, NOW))

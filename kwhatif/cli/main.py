@@ -19,6 +19,7 @@ from kwhatif.engine import Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.memory import keep_for_the_run
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.render.config import config_data, config_table
@@ -165,7 +166,10 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 
 
 def _load_cluster(clusters: Sequence[str], quiet: bool) -> Cluster:
-    return load_cluster(clusters, progress=Progress("loading objects", quiet))
+    """The cluster, which lives for the whole run (see `kwhatif.memory`)."""
+    cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+    keep_for_the_run()
+    return cluster
 
 
 def _read_pods(paths: Sequence[str], strict: bool = False) -> list[Pod]:

@@ -4,6 +4,7 @@ and carrying out a preemption with one immediate retry (§9.8-9.9)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from kwhatif.api.objects import Pod
@@ -40,7 +41,7 @@ class Attempt:
     post_filter_ran: bool = False
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def feasible_nodes(self) -> list[str]:
         """The feasible nodes' names, sorted: made only when asked for (5,000 names a pod)."""
         return sorted(n.name for n in self.feasible)

@@ -28,7 +28,7 @@ from kwhatif.api.objects import (
 )
 
 from kwhatif.errors import Source
-from kwhatif.memory import long_lived_allocations
+from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
@@ -166,6 +166,6 @@ def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_valid
 
 def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> Cluster:
-    with long_lived_allocations():
+    with collector_paused():  # see kwhatif.memory
         objects, warnings = load_objects(paths, stdin, full_validation, progress)
         return build_cluster(objects, warnings)

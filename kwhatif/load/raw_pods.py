@@ -98,14 +98,16 @@ _VOLUME_SOURCES = tuple(f'"{name}"'.encode() for name in SCHEDULING_VOLUME_SOURC
 
 def template_key(spec: msgspec.Struct) -> bytes | None:
     """The spec's text as a template decides it: the fields a template reads, without nodeName,
-    and only the volumes that may have a source scheduling reads (decoding keeps those alone).
+    and only the volumes that may have a source scheduling reads (decoding keeps those alone; a
+    volume with an escape in its text is kept, as its keys may be spelled with one).
     None when a volume is not an object (the general path words that)."""
     volumes = spec.volumes
     if volumes:
         texts = [bytes(v) for v in volumes]
         if not all(text.startswith(b"{") for text in texts):
             return None
-        volumes = [v for v, text in zip(volumes, texts) if any(source in text for source in _VOLUME_SOURCES)] or None
+        volumes = [v for v, text in zip(volumes, texts)
+                   if b"\\u" in text or any(source in text for source in _VOLUME_SOURCES)] or None
     return _ENCODER.encode(msgspec.structs.replace(spec, nodeName=None, volumes=volumes))
 
 

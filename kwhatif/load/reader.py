@@ -143,9 +143,10 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[Raw
             docs.extend(parse_bytes(data, STDIN_NAME))
             continue
         for file in _expand_path(path):
-            mapped = _mapped_list(file)
+            mapped, probed = _mapped_list(file)
             if mapped is None:
-                mapped = parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None)
+                mapped = parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None,
+                                     list_probed=probed)
             docs.extend(mapped)
     if not docs:
         names = ", ".join(STDIN_NAME if p == "-" else p for p in paths)
@@ -153,16 +154,16 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[Raw
     return docs
 
 
-def parse_bytes(data: bytes, file: str, is_json: bool | None = None) -> list[RawDoc]:
+def parse_bytes(data: bytes, file: str, is_json: bool | None = None, list_probed: bool = False) -> list[RawDoc]:
     """The objects in one file's bytes; `file` names it in sources. `is_json=None` sniffs the content.
 
     Unlike `read_inputs`, an input without objects gives an empty list. The cyclic garbage collector
     is paused meanwhile (see `kwhatif.memory`)."""
     with collector_paused():
-        return _parse_bytes(data, file, is_json)
+        return _parse_bytes(data, file, is_json, list_probed)
 
 
-def _parse_bytes(data: bytes, file: str, is_json: bool | None) -> list[RawDoc]:
+def _parse_bytes(data: bytes, file: str, is_json: bool | None, list_probed: bool) -> list[RawDoc]:
     text = _decode(data, file)
     sniffed = is_json is None
     if sniffed:
@@ -171,7 +172,7 @@ def _parse_bytes(data: bytes, file: str, is_json: bool | None) -> list[RawDoc]:
         is_json = first in (b"{", b"[", "{", "[")
     if not is_json:
         return list(_expand_documents(_parse_yaml(text, file), file, from_json=False))
-    listed = _json_list_items(text, file) if isinstance(text, bytes) else None
+    listed = _json_list_items(text, file) if isinstance(text, bytes) and not list_probed else None
     if listed is not None:
         return listed
     try:
@@ -211,24 +212,24 @@ def _expand_path(path: str) -> list[str]:
     return [full for _key, full in found]
 
 
-def _mapped_list(file: str) -> list[RawDoc] | None:
+def _mapped_list(file: str) -> tuple[list[RawDoc] | None, bool]:
     """The items of a big List file (`kubectl get -o json` or `-o yaml`), read through a read-only
     memory map rather than copied into memory: its pages stay the kernel's (page cache, given back
     under memory pressure) and are read as the parser reaches them; each item keeps pointing into
     them until it is decoded. None for a small file or anything but a List these readers take,
-    which the plain read then takes (and words any error)."""
+    which the plain read then takes (and words any error); with whether a JSON List probe ran."""
     is_json = file.endswith(".json")
     if not is_json and not file.endswith((".yaml", ".yml")):
-        return None
+        return None, False
     try:
         with open(file, "rb") as handle:
             if os.fstat(handle.fileno()).st_size < MAP_THRESHOLD:
-                return None
+                return None, False
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
-        return None
+        return None, False
     with collector_paused():
-        return _json_list_items(mapped, file) if is_json else _yaml_list_items(mapped, file)
+        return (_json_list_items(mapped, file), True) if is_json else (_yaml_list_items(mapped, file), False)
 
 
 def _read_file(file: str) -> bytes:
@@ -711,6 +712,8 @@ def _yaml_list_items(text: mmap.mmap, file: str) -> list[RawDoc] | None:
         if doc.kind is None:
             doc.kind = doc.obj.get("kind")
             doc.release()
+        if isinstance(doc.kind, str) and doc.kind.endswith("List"):
+            return None  # a List in the List: the whole parse expands it
         docs.append(doc)
     return docs
 

@@ -82,11 +82,11 @@ def _template_parts(pod: Pod) -> tuple:
 def _derived(pod: Pod) -> _Derived:
     """What PodInfo derives from a pod, remembered by the identity of its template parts: a dump
     of 150,000 pods has a few thousand templates, whose replicas share their decoded objects.
-    An entry is reused only for equal parts (ids can be recycled once a pod is gone)."""
+    Each entry holds its parts, so their ids cannot be reused by other objects meanwhile."""
     parts = _template_parts(pod)
     key = tuple(map(id, parts))
     entry = _BY_TEMPLATE.get(key)
-    if entry is not None and entry[0] == parts:
+    if entry is not None:
         return entry[1]
     derived = (*_request_vectors(pod), wanted_host_ports(pod), has_pod_affinity(pod), has_required_anti_affinity(pod))
     if len(_BY_TEMPLATE) >= _MAX_VECTORS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kwhatif.api.objects import Node, Pod
-from kwhatif.memory import long_lived_allocations
+from kwhatif.memory import collector_paused
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -86,7 +86,7 @@ class Snapshot:
 
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
-        with long_lived_allocations():  # see kwhatif.memory
+        with collector_paused():  # see kwhatif.memory
             return cls._build(cluster, bound)
 
     @classmethod

@@ -110,6 +110,8 @@ def fast_and_general(data: bytes) -> tuple[list | str, list | str, list[RawDoc]]
 
 
 # An escaped key is the same key to a JSON parser; the reader must not mistake it.
+ESCAPED_CLAIM = orjson.dumps(pod("claim-1", "n1", volumes=[{"name": "d", "persistentVolumeClaim": {"claimName": "c"}}])
+                             ).replace(b'"persistentVolumeClaim"', b'"persistentVolume\\u0043laim"')
 ESCAPED = orjson.dumps(pod("esc-1", "n1", nodeSelector={"nodeName": "n1"})).replace(
     b'"nodeName":"n1","priority"', b'"node\\u004eame":"n1","priority"')
 
@@ -139,6 +141,7 @@ CASES = [
     ("pods as the API server returns them: token volumes, mounts, sidecars, claims",
      [kubectl_pod("web-aaaaa", "n1"), kubectl_pod("web-bbbbb", "n2"), kubectl_pod("db-0", "n1", claim="data-db-0"),
       kubectl_pod("db-1", None, claim="data-db-1")], False),
+    ("a claim whose key is written with an escape", [ESCAPED_CLAIM, pod("claim-2", "n2")], False),
     ("a volume whose name mentions a source it does not have",
      [pod("odd-1", "n1", volumes=[{"name": "ephemeral", "emptyDir": {}}])], False),
     ("a pod in the default namespace by omission", [{**pod("np-1", "n1"), "metadata": {"name": "np-1"}}], False),

@@ -513,6 +513,8 @@ MAPPED_YAML = [
     ("an item that is not a mapping", b"kind: List\nitems:\n- just a string\n"),
     ("a second document after the List", YAML_LIST + b"---\nkind: Pod\nmetadata: {name: b}\n"),
     ("not a List", b"kind: ConfigMap\nitems:\n- a\n- b\nmetadata: {name: c}\n"),
+    ("a List in the List", b"kind: List\nitems:\n- kind: Node\n  metadata: {name: n}\n- kind: List\n  items:\n"
+                           b"  - kind: Pod\n    metadata: {name: a}\n"),
 ]
 
 
@@ -562,3 +564,18 @@ def test_parsing_leaves_no_reference_cycles():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_a_load_and_a_simulation_leave_the_collector_as_they_found_it(tmp_path):
+    # They pause it while they allocate; freezing is the CLI's call alone (kwhatif.memory): a
+    # library caller simulating many times would otherwise keep each run's garbage for ever.
+    import gc
+
+    from kwhatif.engine import simulate
+    from kwhatif.load.cluster import load_cluster
+
+    (tmp_path / "c.yaml").write_bytes(YAML_LIST)
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    simulate(load_cluster([str(tmp_path / "c.yaml")]), "2026-01-01T00:00:00Z")
+    assert gc.isenabled() == enabled
+    assert gc.get_freeze_count() <= frozen  # objects frozen by an earlier CLI test may be freed meanwhile
