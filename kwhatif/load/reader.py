@@ -583,6 +583,11 @@ def _reader_error(err: yaml.reader.ReaderError, text: bytes | str, file: str, do
 def _yaml_error(err: yaml.MarkedYAMLError, file: str, doc: int) -> InputError:
     mark = err.problem_mark or err.context_mark
     problem = err.problem or ""
+    if "exceeded maximum nesting depth" in problem:
+        # The libyaml bundled with recent PyYAML wheels stops at 1,000 levels in its scanner, which
+        # reads flow collections ahead of the events our composer counts: same refusal, one wording.
+        return InputError(f"nesting deeper than {MAX_DEPTH} levels",
+                          Source(file, doc, mark.line + 1 if mark is not None else None))
     prefix = "YAML syntax error"
     if problem.startswith("could not determine a constructor for the tag"):
         tag = problem.rsplit(" ", 1)[-1].strip("'\"")

@@ -19,6 +19,7 @@ TaintToleration (3 x 100) + NodeResourcesFit + NodeResourcesBalancedAllocation +
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -35,6 +36,15 @@ CLUSTER = DATA / "cluster"
 REPO = HERE.parent.parent
 SCHEMA_PATH = REPO / "schemas" / "schedule-output.schema.json"
 NOW = "2026-01-01T00:00:00Z"
+
+
+def executable(name: str) -> str:
+    """The console script installed beside the interpreter running the tests (the project's `.venv`).
+
+    Never the bare name: whatever else is on PATH (another install, nothing at all on a bare
+    machine) must not decide which kwhatif the tests run.
+    """
+    return str(Path(sys.executable).parent / name)
 
 # The cluster as several -c options: the folder without node-c (2 nodes).
 TWO_NODE_ARGS = [

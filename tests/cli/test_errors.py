@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.cli.conftest import DATA, NOW, single_error_line
+from tests.cli.conftest import DATA, NOW, executable, single_error_line
 
 # (files given with -c, texts the one error line must contain)
 CASES = {
@@ -110,7 +110,7 @@ def test_bad_usage_exits_2(cli, args):
                                   "exists-with-value"])
 def test_real_executable_bad_input(case):
     files, must_contain = CASES[case]
-    cmd = ["kwhatif", "schedule", *[a for f in files for a in ("-c", f)], "--now", NOW]
+    cmd = [executable("kwhatif"), "schedule", *[a for f in files for a in ("-c", f)], "--now", NOW]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=DATA, timeout=120)
     _assert_bad_input(proc.returncode, proc.stdout, proc.stderr, must_contain)
 

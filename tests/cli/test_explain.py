@@ -11,7 +11,7 @@ import subprocess
 
 import yaml
 
-from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, single_error_line, totals
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, executable, single_error_line, totals
 
 CLUSTER_ARGS = ["-c", str(CLUSTER), "--now", NOW]
 TAINT_REASON = "node(s) had untolerated taint {dedicated: gpu}"
@@ -114,12 +114,12 @@ def test_invalid_now_is_bad_input(cli):
 
 
 def test_real_executable_explain():
-    proc = subprocess.run(["kwhatif", "explain", "shop/nope", "-c", "cluster", "--now", NOW],
+    proc = subprocess.run([executable("kwhatif"), "explain", "shop/nope", "-c", "cluster", "--now", NOW],
                           capture_output=True, text=True, cwd=DATA, timeout=120)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stdout + proc.stderr
     assert single_error_line(proc.stderr)
-    proc = subprocess.run(["kwhatif", "explain", "default/small", "-c", "cluster", "--now", NOW],
+    proc = subprocess.run([executable("kwhatif"), "explain", "default/small", "-c", "cluster", "--now", NOW],
                           capture_output=True, text=True, cwd=DATA, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert TAINT_REASON in proc.stdout

@@ -13,7 +13,7 @@ import subprocess
 
 import yaml
 
-from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, by_pod, totals
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, by_pod, executable, totals
 
 PLACE = DATA / "place"
 WEB = str(PLACE / "web.yaml")
@@ -135,7 +135,7 @@ def test_wide_shows_the_admission_message(cli):
 
 
 def test_real_executable_place():
-    proc = subprocess.run(["kwhatif", "place", "place/web.yaml", "place/batch/", "-c", "cluster", "--now", NOW,
+    proc = subprocess.run([executable("kwhatif"), "place", "place/web.yaml", "place/batch/", "-c", "cluster", "--now", NOW,
                            "-o", "json"], capture_output=True, text=True, cwd=DATA, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr

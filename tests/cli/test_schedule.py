@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from tests.cli.conftest import (
-    CLUSTER, DATA, MSG_BIG_2, MSG_BIG_3, NOW, TWO_NODE_ARGS, as_list_json, by_pod, cluster_documents, totals,
+    CLUSTER, DATA, MSG_BIG_2, MSG_BIG_3, NOW, TWO_NODE_ARGS, as_list_json, by_pod, cluster_documents, executable,
+    totals,
 )
 
 S = "schedule"
@@ -296,7 +297,7 @@ def _run(cmd: list[str], input: str | None = None, env: dict | None = None) -> s
 
 
 def test_real_kwhatif_executable(validate):
-    proc = _run(["kwhatif", "schedule", "-c", "cluster", "--now", NOW, "-o", "json"])
+    proc = _run([executable("kwhatif"), "schedule", "-c", "cluster", "--now", NOW, "-o", "json"])
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     data = json.loads(proc.stdout)
@@ -305,15 +306,15 @@ def test_real_kwhatif_executable(validate):
 
 
 def test_real_kwhatif_stdin(list_json_all):
-    proc = _run(["kwhatif", "schedule", "-c", "-", "--now", NOW, "-o", "json"], input=list_json_all)
+    proc = _run([executable("kwhatif"), "schedule", "-c", "-", "--now", NOW, "-o", "json"], input=list_json_all)
     assert proc.returncode == 1, proc.stderr
     _check_folder_results(json.loads(proc.stdout))
 
 
 def test_kubectl_plugin_executable_gives_the_same_output():
     args = ["schedule", "-c", "cluster", "--now", NOW, "-o", "wide"]
-    direct = _run(["kwhatif", *args])
-    plugin = _run(["kubectl-whatif", *args])
+    direct = _run([executable("kwhatif"), *args])
+    plugin = _run([executable("kubectl-whatif"), *args])
     assert plugin.returncode == direct.returncode == 1
     assert plugin.stdout == direct.stdout
     assert MSG_BIG_3 in plugin.stdout
@@ -321,7 +322,7 @@ def test_kubectl_plugin_executable_gives_the_same_output():
 
 @pytest.mark.parametrize("fmt", ["json", "table", "wide", "yaml"])
 def test_two_runs_are_byte_identical(fmt):
-    args = ["kwhatif", "schedule", "-c", "cluster", "--now", NOW, "-o", fmt]
+    args = [executable("kwhatif"), "schedule", "-c", "cluster", "--now", NOW, "-o", fmt]
     # different hash seeds: no set/dict-order accident may show in the output
     first, second = _run(args, env={"PYTHONHASHSEED": "1"}), _run(args, env={"PYTHONHASHSEED": "2"})
     assert first.returncode == second.returncode == 1
