@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig, default_profile
-from kwhatif.framework.interfaces import Plugin
+from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
@@ -18,10 +18,6 @@ from kwhatif.plugins.registry import REGISTRY
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
 
-_POINT_FIELDS = {
-    "preEnqueue": "pre_enqueue", "queueSort": "queue_sort", "preFilter": "pre_filter", "filter": "filter",
-    "postFilter": "post_filter", "preScore": "pre_score", "score": "score", "reserve": "reserve",
-}
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
 
 
@@ -35,17 +31,19 @@ class ProfileHandle:
 
 
 def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator, now: str) -> Framework:
-    """Instantiate each plugin of the profile once and place it at its extension points."""
+    """Instantiate each plugin of the profile once, with its typed arguments, and place it at the
+    extension points the runner calls."""
     handle = ProfileHandle(snapshot, now)
     instances: dict[str, Plugin] = {}
     plugin_set = PluginSet(weights=dict(profile.weights))
-    for point, names in profile.points.items():
-        if point not in _POINT_FIELDS:
+    for point_name, names in profile.points.items():
+        point = POINTS_BY_NAME[point_name]
+        if point.runner_field is None:
             continue
         for name in names:
             if name not in instances:
-                instances[name] = REGISTRY[name](profile.args.get(name), handle)
-            getattr(plugin_set, _POINT_FIELDS[point]).append(instances[name])
+                instances[name] = REGISTRY[name](profile.plugin_args.get(name), handle)
+            plugin_set.add(point, instances[name])
     percentage = profile.percentage_of_nodes_to_score
     if percentage is None:
         percentage = profile.global_percentage_of_nodes_to_score
@@ -60,7 +58,6 @@ class Simulation:
 
     results: list[PodResult]
     snapshot: Snapshot
-    missing_plugins: list[str]
     warnings: list[str]
     initial_bound: int = 0
 
@@ -139,7 +136,7 @@ class Prepared:
         results = self.scheduler.run(self.queue, progress)
         for result in results:
             result.incomplete = needs_missing_plugin(result, self.missing)
-        return Simulation(results, self.scheduler.snapshot, self.missing, self.warnings, self.bound)
+        return Simulation(results, self.scheduler.snapshot, self.warnings, self.bound)
 
 
 def prepare(

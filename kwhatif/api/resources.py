@@ -7,11 +7,11 @@ boundaries.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import Container, ContainerStatusResources, Pod, ResourceList
 from kwhatif.api.quantity import milli_value, value
 
@@ -23,12 +23,6 @@ DEFAULT_MILLI_CPU = 100
 DEFAULT_MEMORY = 200 * 1024 * 1024
 _DEFAULTS: dict[str, Fraction] = {CPU: Fraction(DEFAULT_MILLI_CPU, 1000), MEMORY: Fraction(DEFAULT_MEMORY)}
 
-_QUALIFIED_NAME = re.compile(
-    r"^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*/)?"
-    r"[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
-)
-
-
 def is_scalar_resource(name: str) -> bool:
     """Extended, hugepages, prefixed-native and attachable-volume names count (§4.5)."""
     if name.startswith("hugepages-") or name.startswith("attachable-volumes-"):
@@ -36,13 +30,8 @@ def is_scalar_resource(name: str) -> bool:
     if "kubernetes.io/" in name:
         return True
     if "/" in name and not name.startswith("requests."):
-        return _is_qualified(f"requests.{name}")
+        return not is_qualified_name(f"requests.{name}")
     return False
-
-
-def _is_qualified(name: str) -> bool:
-    prefix, _, local = name.rpartition("/")
-    return len(local) <= 63 and len(prefix) <= 253 and _QUALIFIED_NAME.match(name) is not None
 
 
 def is_pod_level_resource(name: str) -> bool:

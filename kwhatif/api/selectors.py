@@ -6,21 +6,15 @@ A `None` selector matches nothing and an empty one matches everything; plain lab
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Mapping
+
+from kwhatif.api.names import is_valid_label_value
 
 Labels = Mapping[str, str]
 
 LABEL_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 NODE_OPERATORS = LABEL_OPERATORS + ("Gt", "Lt")
-
-
-_LABEL_VALUE = re.compile(r"^(?:(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-
-
-def is_valid_label_value(text: str) -> bool:
-    return len(text) <= 63 and _LABEL_VALUE.match(text) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +29,7 @@ class Requirement:
     def parses_as_label_selector(self) -> bool:
         """Whether apimachinery's labels.NewRequirement accepts it: every value a valid label
         value, and Gt/Lt values integers. The scheduler drops node selector terms that fail."""
-        if not all(is_valid_label_value(v) for v in self.values):
+        if any(is_valid_label_value(v) for v in self.values):
             return False
         return self.operator not in ("Gt", "Lt") or all(parse_int64(v) is not None for v in self.values)
 

@@ -12,26 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from kwhatif.config.args import ARG_SCHEMAS, aggregate, default_args, go_quote, validate_fit_args
-from kwhatif.framework.interfaces import EXTENSION_POINTS
+from kwhatif.config.args import ARG_SCHEMAS, build_args, default_args, validate_fit_args
+from kwhatif.config.field import aggregate
+from kwhatif.config.golang import go_quote
+from kwhatif.framework.interfaces import EXTENSION_POINTS, FRAMEWORK_ORDER, MAX_NODE_SCORE, POINTS
 from kwhatif.plugins.registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, REGISTRY
 
 # Every extension point of a KubeSchedulerProfile's `plugins`, in the v1 field order.
-KUBE_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
-               "reserve", "permit", "preBind", "bind", "postBind")
+KUBE_POINTS = tuple(p.name for p in POINTS)
 MULTI_POINT = "multiPoint"
 PLUGIN_SETS = (MULTI_POINT,) + KUBE_POINTS
-
-# The order NewFramework walks extension points (getExtensionPoints), which decides which error
-# is reported first; with the Go interface name used in those errors.
-FRAMEWORK_ORDER = ("preFilter", "filter", "postFilter", "reserve", "preScore", "score", "preBind", "bind",
-                   "postBind", "permit", "preEnqueue", "queueSort")
-INTERFACE_NAMES = {
-    "preEnqueue": "PreEnqueuePlugin", "queueSort": "QueueSortPlugin", "preFilter": "PreFilterPlugin",
-    "filter": "FilterPlugin", "postFilter": "PostFilterPlugin", "preScore": "PreScorePlugin",
-    "score": "ScorePlugin", "reserve": "ReservePlugin", "permit": "PermitPlugin", "preBind": "PreBindPlugin",
-    "bind": "BindPlugin", "postBind": "PostBindPlugin",
-}
 
 # The in-tree registry of v1.34.1 and the extension points each plugin's Go type implements.
 KUBE_PLUGINS: dict[str, frozenset[str]] = {
@@ -56,7 +46,6 @@ KUBE_PLUGINS: dict[str, frozenset[str]] = {
     "DefaultBinder": frozenset({"bind"}),
 }
 
-MAX_NODE_SCORE = 100
 MAX_TOTAL_SCORE = 2**63 - 1
 
 
@@ -69,12 +58,14 @@ class PluginRef:
 
 
 @dataclass(frozen=True)
-class PluginSet:
+class PluginSetConfig:
+    """One set of a profile's `plugins` (config.PluginSet): enabled and disabled entries."""
+
     enabled: tuple[PluginRef, ...] = ()
     disabled: tuple[PluginRef, ...] = ()
 
 
-Plugins = dict[str, PluginSet]
+Plugins = dict[str, PluginSetConfig]
 
 
 class ProfileError(Exception):
@@ -87,14 +78,17 @@ class ProfileConfig:
     `score`, ...) to the plugins kwhatif implements there, in execution order; `extension_points`
     is kube-scheduler's full view (every extension point, every plugin); plugins kube-scheduler
     would run that kwhatif does not implement are listed in `missing` (results say so rather than
-    pretend). `args` holds the defaulted v1 arguments per plugin. `percentage_of_nodes_to_score`
-    is the profile's own value (None: unset, the global one applies); kwhatif examines every
-    node whatever these say (reference §7)."""
+    pretend). `args` holds the defaulted v1 arguments per plugin (what `config show` prints),
+    `plugin_args` the typed arguments the engine hands to the plugin factories (built for the
+    plugins kube-scheduler would create; a plugin absent there takes its defaults).
+    `percentage_of_nodes_to_score` is the profile's own value (None: unset, the global one
+    applies); kwhatif examines every node whatever these say (reference §7)."""
 
     scheduler_name: str = DEFAULT_SCHEDULER_NAME
     points: dict[str, list[str]] = field(default_factory=dict)
     weights: dict[str, int] = field(default_factory=dict)
     args: dict[str, dict[str, Any]] = field(default_factory=dict)
+    plugin_args: dict[str, Any] = field(default_factory=dict)
     percentage_of_nodes_to_score: int | None = None
     missing: list[str] = field(default_factory=list)
     extension_points: dict[str, list[str]] = field(default_factory=dict)
@@ -106,12 +100,12 @@ class ProfileConfig:
 
 def default_plugins() -> Plugins:
     """getDefaultPlugins(): one MultiPoint list (§1.2), every other set empty."""
-    sets = {name: PluginSet() for name in PLUGIN_SETS}
-    sets[MULTI_POINT] = PluginSet(tuple(PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT))
+    sets = {name: PluginSetConfig() for name in PLUGIN_SETS}
+    sets[MULTI_POINT] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT))
     return sets
 
 
-def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
+def merge_plugin_set(default: PluginSetConfig, custom: PluginSetConfig) -> PluginSetConfig:
     """mergePluginSet: defaults minus the custom `disabled` ones (all with `*`); a default the user
     also enables is replaced in place by the user's entry (the last one of that name); the other
     custom plugins follow in the user's order, duplicates included."""
@@ -129,13 +123,13 @@ def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
                 replaced.add(i)
             enabled.append(plugin)
     enabled.extend(p for i, p in enumerate(custom.enabled) if i not in replaced)
-    return PluginSet(tuple(enabled), tuple(disabled))
+    return PluginSetConfig(tuple(enabled), tuple(disabled))
 
 
 def merge_plugins(default: Plugins, custom: Plugins | None) -> Plugins:
     if custom is None:
         return dict(default)
-    return {name: merge_plugin_set(default.get(name, PluginSet()), custom.get(name, PluginSet()))
+    return {name: merge_plugin_set(default.get(name, PluginSetConfig()), custom.get(name, PluginSetConfig()))
             for name in PLUGIN_SETS}
 
 
@@ -169,9 +163,9 @@ def expand_plugins(plugins: Plugins, plugin_config: Sequence[tuple[str, Any]] = 
             raise ProfileError(f'initializing plugin "NodeResourcesFit": {message}')
 
     points: dict[str, list[str]] = {p: [] for p in KUBE_POINTS}
-    for point in FRAMEWORK_ORDER:  # updatePluginList
-        kind = INTERFACE_NAMES[point]
-        for plugin in plugins.get(point, PluginSet()).enabled:
+    for extension_point in FRAMEWORK_ORDER:  # updatePluginList
+        point, kind = extension_point.name, extension_point.interface
+        for plugin in plugins.get(point, PluginSetConfig()).enabled:
             if plugin.name not in KUBE_PLUGINS:
                 raise ProfileError(f'{kind} "{plugin.name}" does not exist')
             if not _implements(plugin.name, point):
@@ -180,12 +174,12 @@ def expand_plugins(plugins: Plugins, plugin_config: Sequence[tuple[str, Any]] = 
                 raise ProfileError(f'plugin "{plugin.name}" already registered as "{kind}"')
             points[point].append(plugin.name)
 
-    multi = plugins.get(MULTI_POINT, PluginSet()).enabled
+    multi = plugins.get(MULTI_POINT, PluginSetConfig()).enabled
     if multi:
-        for point in FRAMEWORK_ORDER:  # expandMultiPointPlugins
-            kind = INTERFACE_NAMES[point]
+        for extension_point in FRAMEWORK_ORDER:  # expandMultiPointPlugins
+            point, kind = extension_point.name, extension_point.interface
             explicit = points[point]
-            disabled = {p.name for p in plugins.get(point, PluginSet()).disabled}
+            disabled = {p.name for p in plugins.get(point, PluginSetConfig()).disabled}
             if "*" in disabled:
                 continue
             overrides: list[str] = []
@@ -213,7 +207,7 @@ def expand_plugins(plugins: Plugins, plugin_config: Sequence[tuple[str, Any]] = 
 
     weights: dict[str, int] = {}
     total = 0
-    for plugin in plugins.get("score", PluginSet()).enabled + multi:  # getScoreWeights
+    for plugin in plugins.get("score", PluginSetConfig()).enabled + multi:  # getScoreWeights
         if not _implements(plugin.name, "score") or plugin.name in weights:
             continue
         weights[plugin.name] = plugin.weight or 1
@@ -234,8 +228,10 @@ def build_profile(scheduler_name: str, plugins: Plugins, plugin_config: Sequence
     points = {point: [n for n in extension_points.get(point, []) if _runs(n, point)] for point in EXTENSION_POINTS}
     listed = {n for names in extension_points.values() for n in names}
     args = {name: value for name, value in plugin_config if value is not None and name in KUBE_PLUGINS}
+    plugin_args = {name: build_args(name, value) for name, value in args.items()
+                   if name in listed and name in ARG_SCHEMAS}
     return ProfileConfig(
-        scheduler_name=scheduler_name, points=points, weights=weights, args=args,
+        scheduler_name=scheduler_name, points=points, weights=weights, args=args, plugin_args=plugin_args,
         percentage_of_nodes_to_score=percentage_of_nodes_to_score,
         missing=sorted(n for n in listed if n not in REGISTRY), extension_points=extension_points,
         global_percentage_of_nodes_to_score=global_percentage,
@@ -267,10 +263,10 @@ def expand(multi_point: list[tuple[str, int | None]], explicit: dict[str, list[t
     """A MultiPoint list plus explicit per-point entries and disabled names (no merge with the
     defaults): (kwhatif points, weights, missing plugins). Kept for callers that build profiles
     by hand; raises ProfileError like the framework does."""
-    plugins: Plugins = {name: PluginSet() for name in PLUGIN_SETS}
-    plugins[MULTI_POINT] = PluginSet(tuple(PluginRef(n, w) for n, w in multi_point))
+    plugins: Plugins = {name: PluginSetConfig() for name in PLUGIN_SETS}
+    plugins[MULTI_POINT] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in multi_point))
     for point in KUBE_POINTS:
-        plugins[point] = PluginSet(tuple(PluginRef(n, w) for n, w in (explicit or {}).get(point, [])),
+        plugins[point] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in (explicit or {}).get(point, [])),
                                    tuple(PluginRef(n) for n in sorted((disabled or {}).get(point, set()))))
     profile = build_profile(DEFAULT_SCHEDULER_NAME, plugins, ())
     return profile.points, profile.weights, profile.missing

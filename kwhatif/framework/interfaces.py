@@ -41,8 +41,10 @@ class Plugin(ABC):
 
     name: str = ""
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
-        self.args = args or {}
+    def __init__(self, args: Any, handle: Handle) -> None:
+        """`args`: the plugin's typed arguments (the frozen `<Name>Args` dataclass its module
+        declares, built by the configuration), None for its defaults; plugins without arguments
+        ignore it, as kube-scheduler's factories do."""
         self.handle = handle
 
 
@@ -162,14 +164,42 @@ class BindPlugin(Plugin):
     def bind(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None: ...
 
 
-EXTENSION_POINTS: dict[str, type[Plugin]] = {
-    "preEnqueue": PreEnqueuePlugin,
-    "queueSort": QueueSortPlugin,
-    "preFilter": PreFilterPlugin,
-    "filter": FilterPlugin,
-    "postFilter": PostFilterPlugin,
-    "preScore": PreScorePlugin,
-    "score": ScorePlugin,
-    "reserve": ReservePlugin,
-    "bind": BindPlugin,
-}
+@dataclass(frozen=True)
+class ExtensionPoint:
+    """One extension point of kube-scheduler's framework: `name` is its field in a profile's
+    `plugins` (v1), `interface` the Go interface named in NewFramework's errors, `plugin_type`
+    kwhatif's interface for it (None: kwhatif runs no plugin there) and `runner_field` the
+    PluginSet list the runner calls (None: the runner does not call that point)."""
+
+    name: str
+    interface: str
+    plugin_type: type[Plugin] | None = None
+    runner_field: str | None = None
+
+
+# Every extension point, in the order of the v1 `Plugins` fields (the one table the
+# configuration, the engine and `config show` derive theirs from).
+POINTS: tuple[ExtensionPoint, ...] = (
+    ExtensionPoint("preEnqueue", "PreEnqueuePlugin", PreEnqueuePlugin, "pre_enqueue"),
+    ExtensionPoint("queueSort", "QueueSortPlugin", QueueSortPlugin, "queue_sort"),
+    ExtensionPoint("preFilter", "PreFilterPlugin", PreFilterPlugin, "pre_filter"),
+    ExtensionPoint("filter", "FilterPlugin", FilterPlugin, "filter"),
+    ExtensionPoint("postFilter", "PostFilterPlugin", PostFilterPlugin, "post_filter"),
+    ExtensionPoint("preScore", "PreScorePlugin", PreScorePlugin, "pre_score"),
+    ExtensionPoint("score", "ScorePlugin", ScorePlugin, "score"),
+    ExtensionPoint("reserve", "ReservePlugin", ReservePlugin, "reserve"),
+    ExtensionPoint("permit", "PermitPlugin"),
+    ExtensionPoint("preBind", "PreBindPlugin"),
+    ExtensionPoint("bind", "BindPlugin", BindPlugin),
+    ExtensionPoint("postBind", "PostBindPlugin"),
+)
+POINTS_BY_NAME: dict[str, ExtensionPoint] = {p.name: p for p in POINTS}
+
+# The order NewFramework walks extension points (getExtensionPoints), which decides which
+# error is reported first.
+FRAMEWORK_ORDER: tuple[ExtensionPoint, ...] = tuple(POINTS_BY_NAME[name] for name in (
+    "preFilter", "filter", "postFilter", "reserve", "preScore", "score", "preBind", "bind", "postBind", "permit",
+    "preEnqueue", "queueSort"))
+
+# The extension points kwhatif has plugin interfaces for, by name.
+EXTENSION_POINTS: dict[str, type[Plugin]] = {p.name: p.plugin_type for p in POINTS if p.plugin_type is not None}

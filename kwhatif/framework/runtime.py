@@ -11,8 +11,8 @@ import numpy as np
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import (
-    MAX_NODE_SCORE, BatchFilter, BatchScore, FilterPlugin, NodeExplainer, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin,
-    PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin,
+    MAX_NODE_SCORE, BatchFilter, BatchScore, ExtensionPoint, FilterPlugin, NodeExplainer, Plugin, PostFilterPlugin,
+    PostFilterResult, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin,
 )
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -30,7 +30,8 @@ class Nominator(Protocol):
 
 @dataclass
 class PluginSet:
-    """A profile's plugins per extension point, in execution order, and the score weights."""
+    """A profile's plugins per extension point, in execution order, and the score weights: one
+    list per ExtensionPoint with a `runner_field` (interfaces.POINTS)."""
 
     pre_enqueue: list[PreEnqueuePlugin] = field(default_factory=list)
     queue_sort: list[QueueSortPlugin] = field(default_factory=list)
@@ -41,6 +42,12 @@ class PluginSet:
     score: list[ScorePlugin] = field(default_factory=list)
     reserve: list[ReservePlugin] = field(default_factory=list)
     weights: dict[str, int] = field(default_factory=dict)
+
+    def add(self, point: ExtensionPoint, plugin: Plugin) -> None:
+        """Place a plugin at an extension point the runner calls (one with a `runner_field`)."""
+        if point.runner_field is None:
+            raise ValueError(f"the runner does not call {point.name} plugins")
+        getattr(self, point.runner_field).append(plugin)
 
 
 class Scores:

@@ -5,6 +5,7 @@ The plugin is a thin adapter: the flow lives in `kwhatif.preemption`. Its messag
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from kwhatif.framework.cycle_state import CycleState
@@ -17,6 +18,15 @@ from kwhatif.snapshot.pod_info import PodInfo
 
 NAME = "DefaultPreemption"
 PREFIX = "preemption: "
+
+
+@dataclass(frozen=True)
+class DefaultPreemptionArgs:
+    """DefaultPreemptionArgs with kube-scheduler's defaults (§1.4). kwhatif dry-runs every
+    candidate node, so the plugin does not read them."""
+
+    min_candidate_nodes_percentage: int = 10
+    min_candidate_nodes_absolute: int = 100
 
 
 class DefaultPreemption(PostFilterPlugin):

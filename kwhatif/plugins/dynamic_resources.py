@@ -7,6 +7,8 @@ UnschedulableAndUnresolvable, its state was never written and its PostFilter fai
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import PostFilterPlugin, PostFilterResult, PreFilterPlugin, PreFilterResult
@@ -18,6 +20,15 @@ NAME = "DynamicResources"
 _STATE_KEY = "PreFilter" + NAME
 NO_CLAIMS_TO_DEALLOCATE = "no new claims to deallocate"
 STATE_NOT_FOUND = "not found"
+
+
+@dataclass(frozen=True)
+class DynamicResourcesArgs:
+    """DynamicResourcesArgs with kube-scheduler's default: `filter_timeout` in nanoseconds
+    (10s, DRASchedulerFilterTimeout is on in 1.34). Only the messages are modelled, so the
+    plugin does not read it."""
+
+    filter_timeout: int = 10_000_000_000
 
 
 class DynamicResources(PreFilterPlugin, PostFilterPlugin):

@@ -9,12 +9,13 @@ add to the score."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
-from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm, RequiredNodeAffinity
-from kwhatif.config.args import added_affinity
+from kwhatif.api.objects import (
+    NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm, RequiredNodeAffinity,
+)
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
@@ -30,6 +31,15 @@ ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
 _PRE_SCORE_KEY = "PreScore" + NAME
+
+
+@dataclass(frozen=True)
+class NodeAffinityArgs:
+    """NodeAffinityArgs: the scheduler-enforced `addedAffinity` (None: unset). Its `required`
+    is None when unset (a selector without terms is set and admits no node); its `preferred` is
+    None when the list is empty, and keeps only terms with a weight and a requirement."""
+
+    added_affinity: NodeAffinitySpec | None = None
 
 
 def required_node_affinity(pod: PodInfo) -> RequiredNodeAffinity:
@@ -61,9 +71,10 @@ _REJECTED = unresolvable(ERR_REASON_POD)
 class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin):
     name = NAME
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+    def __init__(self, args: NodeAffinityArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
-        added = added_affinity(self.args)
+        self.args = args or NodeAffinityArgs()
+        added = self.args.added_affinity or NodeAffinitySpec()
         # None when unset; a required selector without terms is set and admits no node.
         self.added_required: NodeSelector | None = added.required
         self.added_preferred: tuple[PreferredSchedulingTerm, ...] | None = added.preferred

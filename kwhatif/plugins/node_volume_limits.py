@@ -221,7 +221,7 @@ def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
 class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
 
-    def __init__(self, args: dict | None, handle: Handle) -> None:
+    def __init__(self, args: object, handle: Handle) -> None:
         super().__init__(args, handle)
         # node name -> (key, attached volumes, attached count per driver) for the snapshot's own
         # node infos; copies made by preemption are recomputed.

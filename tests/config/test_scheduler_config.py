@@ -23,9 +23,10 @@ from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, Node
     PreferredSchedulingTerm
 from kwhatif.api.selectors import Requirement
 from kwhatif.cli.main import main
-from kwhatif.config.args import added_affinity, default_args, format_duration, parse_duration
+from kwhatif.config.args import default_args, plugin_args
+from kwhatif.config.golang import format_duration, parse_duration
 from kwhatif.config.profile import (
-    KUBE_POINTS, MULTI_POINT, PLUGIN_SETS, PluginRef, PluginSet, ProfileError, default_plugins, default_profile,
+    KUBE_POINTS, MULTI_POINT, PLUGIN_SETS, PluginRef, PluginSetConfig, ProfileError, default_plugins, default_profile,
     expand_plugins, merge_plugin_set, merge_plugins,
 )
 from kwhatif.config.scheduler_config import ConfigError, default_scheduler_config, parse_scheduler_config
@@ -47,8 +48,8 @@ def refs(*items: str | tuple[str, int]) -> tuple[PluginRef, ...]:
     return tuple(PluginRef(i) if isinstance(i, str) else PluginRef(*i) for i in items)
 
 
-def pset(enabled: tuple = (), disabled: tuple = ()) -> PluginSet:
-    return PluginSet(refs(*enabled), refs(*disabled))
+def pset(enabled: tuple = (), disabled: tuple = ()) -> PluginSetConfig:
+    return PluginSetConfig(refs(*enabled), refs(*disabled))
 
 
 def config(body: str = "") -> Any:
@@ -112,8 +113,8 @@ def test_default_plugins_are_the_v1_34_multipoint_list():
 BASE = ("PrioritySort", "DefaultBinder")
 
 
-def plugins(multi: tuple = BASE, **points: PluginSet) -> dict[str, PluginSet]:
-    sets = {name: PluginSet() for name in PLUGIN_SETS}
+def plugins(multi: tuple = BASE, **points: PluginSetConfig) -> dict[str, PluginSetConfig]:
+    sets = {name: PluginSetConfig() for name in PLUGIN_SETS}
     sets[MULTI_POINT] = pset(multi)
     sets.update(points)
     return sets
@@ -792,7 +793,7 @@ ADDED_FILTER_CASES = [
 @pytest.mark.parametrize("args, pod, labels, want", ADDED_FILTER_CASES)
 def test_added_affinity_filter(args, pod, labels, want):
     snap = Snapshot.build(Cluster(nodes=[make_node("n1", labels=labels)]), [])
-    plugin = NodeAffinity(args, Handle(snap))
+    plugin = NodeAffinity(plugin_args("NodeAffinity", args), Handle(snap))
     info, state = PodInfo.of(pod), CycleState()
     _, status = plugin.pre_filter(state, info, snap.node_infos)
     if "requiredDuringSchedulingIgnoredDuringExecution" in args["addedAffinity"]:
@@ -804,7 +805,7 @@ def test_added_affinity_filter(args, pod, labels, want):
 def test_added_preferred_terms_are_added_to_the_score():
     nodes = [make_node("n1", labels={"zone": "a", "ssd": "yes"}), make_node("n2", labels={"zone": "b", "ssd": "yes"})]
     snap = Snapshot.build(Cluster(nodes=nodes), [])
-    plugin = NodeAffinity(PREFER_ZONE_A, Handle(snap))
+    plugin = NodeAffinity(plugin_args("NodeAffinity", PREFER_ZONE_A), Handle(snap))
     term = NodeSelectorTerm((Requirement("ssd", "Exists"),))
     pod = PodInfo.of(make_pod("p", affinity=Affinity(node_affinity=NodeAffinitySpec(
         preferred=(PreferredSchedulingTerm(3, term),)))))
@@ -815,7 +816,7 @@ def test_added_preferred_terms_are_added_to_the_score():
 
 def test_added_preferred_terms_score_pods_without_preferred_terms():
     snap = Snapshot.build(Cluster(nodes=[make_node("n1", labels={"zone": "a"}), make_node("n2")]), [])
-    plugin = NodeAffinity(PREFER_ZONE_A, Handle(snap))
+    plugin = NodeAffinity(plugin_args("NodeAffinity", PREFER_ZONE_A), Handle(snap))
     pod, state = PodInfo.of(make_pod("p")), CycleState()
     assert plugin.pre_score(state, pod, snap.node_infos) is None
     assert [plugin.score(state, pod, n) for n in snap.node_infos] == [5, 0]
@@ -823,14 +824,14 @@ def test_added_preferred_terms_score_pods_without_preferred_terms():
 
 def test_without_added_affinity_a_plain_pod_skips_pre_filter_and_pre_score():
     snap = Snapshot.build(Cluster(nodes=[make_node("n1")]), [])
-    plugin = NodeAffinity({}, Handle(snap))
+    plugin = NodeAffinity(None, Handle(snap))
     pod, state = PodInfo.of(make_pod("p")), CycleState()
     assert plugin.pre_filter(state, pod, snap.node_infos)[1].code == Code.SKIP
     assert plugin.pre_score(state, pod, snap.node_infos).code == Code.SKIP
 
 
 def test_added_affinity_drops_zero_weight_and_empty_preferred_terms():
-    added = added_affinity(PREFER_ZONE_A)
+    added = plugin_args("NodeAffinity", PREFER_ZONE_A).added_affinity
     assert added.required is None and [t.weight for t in added.preferred] == [5]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_resources.balanced_allocation import NodeResourcesBalancedAllocation
@@ -56,7 +57,7 @@ def cpu_memory_gpu(name: str = "p", node: str = ""):
 
 def run(args, pod, nodes, bound=()):
     snap = Snapshot.build(Cluster(nodes=list(nodes)), list(bound))
-    plugin = NodeResourcesBalancedAllocation(args, Handle(snap))
+    plugin = NodeResourcesBalancedAllocation(plugin_args(NodeResourcesBalancedAllocation.name, args), Handle(snap))
     info = PodInfo.of(pod)
     state = CycleState()
     infos = [snap.by_name[n.name] for n in nodes]

@@ -17,6 +17,7 @@ from kwhatif.api.objects import (
     Affinity, Namespace, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm,
 )
 from kwhatif.api.selectors import LabelSelector, Requirement, selector_from_map
+from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.inter_pod_affinity import (
@@ -91,7 +92,7 @@ class Handle:
 def make_plugin(nodes, bound, namespaces=(), args=None) -> tuple[InterPodAffinity, Snapshot]:
     cluster = Cluster(nodes=list(nodes), namespaces={n.name: n for n in namespaces})
     snap = Snapshot.build(cluster, list(bound))
-    return InterPodAffinity(args or {}, Handle(snap)), snap
+    return InterPodAffinity(plugin_args(InterPodAffinity.name, args), Handle(snap)), snap
 
 
 def outcome(status):

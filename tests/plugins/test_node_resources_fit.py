@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_resources.fit import NodeResourcesFit
@@ -75,7 +76,7 @@ def go_node(name: str = "node", milli_cpu=10, memory=20, pods=32, ext_a=5, stora
 
 def run_filter(pod, node, bound=(), args=None):
     snap = Snapshot.build(Cluster(nodes=[node]), list(bound))
-    plugin = NodeResourcesFit(args, Handle(snap))
+    plugin = NodeResourcesFit(plugin_args(NodeResourcesFit.name, args), Handle(snap))
     info = PodInfo.of(pod)
     state = CycleState()
     _, status = plugin.pre_filter(state, info, snap.node_infos)
@@ -404,7 +405,7 @@ def req(cpu: str, memory: str, name: str = "c", **extra):
 
 def scores(args, pod, nodes, bound=()):
     snap = Snapshot.build(Cluster(nodes=list(nodes)), list(bound))
-    plugin = NodeResourcesFit(args, Handle(snap))
+    plugin = NodeResourcesFit(plugin_args(NodeResourcesFit.name, args), Handle(snap))
     info = PodInfo.of(pod)
     state = CycleState()
     infos = [snap.by_name[n.name] for n in nodes]

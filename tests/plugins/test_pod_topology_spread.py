@@ -16,6 +16,7 @@ from kwhatif.api.objects import (
     TopologySpreadConstraint,
 )
 from kwhatif.api.selectors import LabelSelector, Requirement
+from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.pod_topology_spread import NAME, PodTopologySpread
@@ -79,7 +80,7 @@ def build(nodes, bound=(), services=(), controllers=(), args=None):
         Cluster(nodes=list(nodes), services=list(services),
                 controllers={(c.kind, c.namespace, c.name): c for c in controllers}),
         list(bound))
-    return snap, PodTopologySpread(args, SimpleNamespace(snapshot=snap))
+    return snap, PodTopologySpread(plugin_args(NAME, args), SimpleNamespace(snapshot=snap))
 
 
 def outcome(status):

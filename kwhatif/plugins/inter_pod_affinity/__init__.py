@@ -7,7 +7,7 @@ pods that have no preferred terms of their own.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,22 +29,29 @@ from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 
 __all__ = [
-    "NAME", "InterPodAffinity", "ERR_REASON_AFFINITY", "ERR_REASON_ANTI_AFFINITY",
+    "NAME", "InterPodAffinity", "InterPodAffinityArgs", "ERR_REASON_AFFINITY", "ERR_REASON_ANTI_AFFINITY",
     "ERR_REASON_EXISTING_ANTI_AFFINITY", "PRE_FILTER_KEY", "PRE_SCORE_KEY",
 ]
 
-DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
+
+
+@dataclass(frozen=True)
+class InterPodAffinityArgs:
+    """InterPodAffinityArgs with kube-scheduler's defaults (§1.4)."""
+
+    hard_pod_affinity_weight: int = 1
+    ignore_preferred_terms_of_existing_pods: bool = False
 
 
 class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
                        PreFilterExtensions, NodeExplainer):
     name = NAME
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+    def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
-        weight = self.args.get("hardPodAffinityWeight")
-        self.hard_pod_affinity_weight = DEFAULT_HARD_POD_AFFINITY_WEIGHT if weight is None else int(weight)
-        self.ignore_preferred_terms_of_existing_pods = bool(self.args.get("ignorePreferredTermsOfExistingPods", False))
+        self.args = args or InterPodAffinityArgs()
+        self.hard_pod_affinity_weight = self.args.hard_pod_affinity_weight
+        self.ignore_preferred_terms_of_existing_pods = self.args.ignore_preferred_terms_of_existing_pods
         self._index = NodeIndexCache()
         self._holder: dict = {}
 

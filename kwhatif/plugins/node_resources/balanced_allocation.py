@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -18,6 +19,14 @@ from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeResourcesBalancedAllocation"
 _PRE_SCORE_KEY = "PreScore" + NAME
+
+
+@dataclass(frozen=True)
+class NodeResourcesBalancedAllocationArgs:
+    """NodeResourcesBalancedAllocationArgs: the resources whose fractions are balanced (cpu and
+    memory by default, §1.4)."""
+
+    resources: tuple[ResourceSpec, ...] = DEFAULT_RESOURCES
 
 
 def balanced_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
@@ -61,10 +70,10 @@ def _first_two(fractions: list[np.ndarray], present: list[np.ndarray]) -> tuple[
 class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
     name = NAME
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+    def __init__(self, args: NodeResourcesBalancedAllocationArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
-        self.resources = tuple(ResourceSpec(r["name"], r.get("weight") or 1)
-                               for r in self.args.get("resources") or ()) or DEFAULT_RESOURCES
+        self.args = args or NodeResourcesBalancedAllocationArgs()
+        self.resources = self.args.resources
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         """Best-effort pods (nothing requested) are not scored: it would pile them on one node."""

@@ -4,8 +4,6 @@ how full would the node be (§6.4, by the configured scoring strategy)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 
 from kwhatif.api.resources import Resources, pod_requests
@@ -25,9 +23,31 @@ from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeResourcesFit"
+LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO = "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"
+SCORING_STRATEGY_TYPES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
 TOO_MANY_PODS = "Too many pods"
 _PRE_FILTER_KEY = "PreFilter" + NAME
 _PRE_SCORE_KEY = "PreScore" + NAME
+
+
+@dataclass(frozen=True)
+class ScoringStrategy:
+    """v1 ScoringStrategy: the strategy type, the resources it weighs, and for
+    RequestedToCapacityRatio its shape as (utilization, score) points."""
+
+    type: str = LEAST_ALLOCATED
+    resources: tuple[ResourceSpec, ...] = DEFAULT_RESOURCES
+    shape: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class NodeResourcesFitArgs:
+    """NodeResourcesFitArgs with kube-scheduler's defaults (§1.4): LeastAllocated over cpu and
+    memory, weight 1 each; nothing ignored."""
+
+    ignored_resources: tuple[str, ...] = ()
+    ignored_resource_groups: tuple[str, ...] = ()
+    scoring_strategy: ScoringStrategy = ScoringStrategy()
 
 
 def insufficient(resource: str) -> str:
@@ -81,18 +101,13 @@ def _is_ignored(name: str, ignored: frozenset[str], groups: frozenset[str]) -> b
     return name in ignored or name.split("/", 1)[0] in groups
 
 
-def build_scorer(args: dict[str, Any]) -> tuple[tuple[ResourceSpec, ...], Scorer]:
-    """The configured strategy (LeastAllocated with cpu/memory weight 1 by default, §1.4)."""
-    strategy = args.get("scoringStrategy") or {}
-    resources = tuple(ResourceSpec(r["name"], r.get("weight") or 1) for r in strategy.get("resources") or ()) \
-        or DEFAULT_RESOURCES
-    kind = strategy.get("type") or "LeastAllocated"
-    if kind == "MostAllocated":
-        return resources, most_allocated(resources)
-    if kind == "RequestedToCapacityRatio":
-        shape = [(p["utilization"], p["score"]) for p in strategy["requestedToCapacityRatio"]["shape"]]
-        return resources, requested_to_capacity_ratio(resources, shape)
-    return resources, least_allocated(resources)
+def build_scorer(strategy: ScoringStrategy) -> Scorer:
+    """The configured strategy's scorer."""
+    if strategy.type == MOST_ALLOCATED:
+        return most_allocated(strategy.resources)
+    if strategy.type == REQUESTED_TO_CAPACITY_RATIO:
+        return requested_to_capacity_ratio(strategy.resources, list(strategy.shape))
+    return least_allocated(strategy.resources)
 
 
 def _amount(resource: str, value: int) -> str:
@@ -119,11 +134,13 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
                        NodeExplainer):
     name = NAME
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+    def __init__(self, args: NodeResourcesFitArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
-        self.ignored = frozenset(self.args.get("ignoredResources") or ())
-        self.ignored_groups = frozenset(self.args.get("ignoredResourceGroups") or ())
-        self.resources, self.scorer = build_scorer(self.args)
+        self.args = args or NodeResourcesFitArgs()
+        self.ignored = frozenset(self.args.ignored_resources)
+        self.ignored_groups = frozenset(self.args.ignored_resource_groups)
+        self.resources = self.args.scoring_strategy.resources
+        self.scorer = build_scorer(self.args.scoring_strategy)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:

@@ -8,8 +8,6 @@ selector (Services / ReplicationController / ReplicaSet / StatefulSet).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
@@ -23,7 +21,7 @@ from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
 from kwhatif.plugins.pod_topology_spread.common import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, NAME, PRE_FILTER_STATE_KEY,
-    PRE_SCORE_STATE_KEY, PodConstraints, pod_constraints, resolve_args,
+    PRE_SCORE_STATE_KEY, PodConstraints, PodTopologySpreadArgs, pod_constraints, resolve_args,
 )
 from kwhatif.plugins.pod_topology_spread.filtering import (
     PreFilterState, compute_pre_filter_state, explain_filter, filter_node, read_state, update_with_pod,
@@ -34,6 +32,7 @@ from kwhatif.plugins.pod_topology_spread.scoring import (
 
 __all__ = [
     "NAME", "ERR_REASON_CONSTRAINTS_NOT_MATCH", "ERR_REASON_NODE_LABEL_NOT_MATCH", "PodTopologySpread",
+    "PodTopologySpreadArgs",
 ]
 
 
@@ -58,8 +57,9 @@ class _Extensions(PreFilterExtensions):
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, BatchScore, NodeExplainer):
     name = NAME
 
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
+    def __init__(self, args: PodTopologySpreadArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
+        self.args = args or PodTopologySpreadArgs()
         self.default_constraints, self.system_defaulted = resolve_args(self.args)
         self._extensions = _Extensions()
 

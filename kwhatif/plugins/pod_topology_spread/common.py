@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from kwhatif.api.objects import Pod, RequiredNodeAffinity, TopologySpreadConstraint
 from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
@@ -257,32 +257,18 @@ def pod_constraints(plugin: Any, info: PodInfo, defaults: tuple[TopologySpreadCo
     return result
 
 
-def parse_default_constraints(raw: Any) -> tuple[TopologySpreadConstraint, ...]:
-    """`defaultConstraints` of PodTopologySpreadArgs: raw dicts shaped like a pod's
-    topologySpreadConstraints without labelSelector (validated by the configuration loader)."""
-    out = []
-    for item in raw or ():
-        if isinstance(item, TopologySpreadConstraint):
-            out.append(item)
-            continue
-        item = dict(item)
-        out.append(TopologySpreadConstraint(
-            max_skew=int(item.get("maxSkew", 0)),
-            topology_key=str(item.get("topologyKey", "")),
-            when_unsatisfiable=str(item.get("whenUnsatisfiable", "")),
-            label_selector=None,
-            min_domains=int(item["minDomains"]) if item.get("minDomains") is not None else None,
-            node_affinity_policy=item.get("nodeAffinityPolicy"),
-            node_taints_policy=item.get("nodeTaintsPolicy"),
-            match_label_keys=tuple(item.get("matchLabelKeys") or ()),
-        ))
-    return tuple(out)
+@dataclass(frozen=True)
+class PodTopologySpreadArgs:
+    """PodTopologySpreadArgs: `defaulting_type` System (the default, v1
+    `SetDefaults_PodTopologySpreadArgs`) or List (then `default_constraints` apply; they carry no
+    label selector)."""
+
+    default_constraints: tuple[TopologySpreadConstraint, ...] = ()
+    defaulting_type: str = SYSTEM_DEFAULTING
 
 
-def resolve_args(args: Mapping[str, Any]) -> tuple[tuple[TopologySpreadConstraint, ...], bool]:
-    """(default constraints, systemDefaulted). defaultingType defaults to System (v1
-    `SetDefaults_PodTopologySpreadArgs`); System replaces any list with the system defaults."""
-    defaulting = args.get("defaultingType") or SYSTEM_DEFAULTING
-    if defaulting == SYSTEM_DEFAULTING:
+def resolve_args(args: PodTopologySpreadArgs) -> tuple[tuple[TopologySpreadConstraint, ...], bool]:
+    """(default constraints, systemDefaulted): System replaces any list with the system defaults."""
+    if args.defaulting_type == SYSTEM_DEFAULTING:
         return SYSTEM_DEFAULT_CONSTRAINTS, True
-    return parse_default_constraints(args.get("defaultConstraints")), False
+    return args.default_constraints, False

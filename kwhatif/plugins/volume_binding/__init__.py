@@ -23,13 +23,11 @@ affinity is checked, and PreBind's API round trips are not simulated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from kwhatif.api.objects import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     FilterPlugin,
-    Handle,
     NodeExplainer,
     PreFilterPlugin,
     PreFilterResult,
@@ -122,11 +120,16 @@ def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[Persistent
     return claims, None
 
 
+@dataclass(frozen=True)
+class VolumeBindingArgs:
+    """VolumeBindingArgs with kube-scheduler's default (§1.4). kwhatif does not simulate PreBind's
+    wait, so the timeout is not read; `shape` needs the StorageCapacityScoring gate (off)."""
+
+    bind_timeout_seconds: int = 600
+
+
 class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, NodeExplainer):
     name = NAME
-
-    def __init__(self, args: dict[str, Any] | None, handle: Handle) -> None:
-        super().__init__(args, handle)
 
     # PreFilter / Filter ---------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
