@@ -22,11 +22,7 @@ class ConfigError(Exception):
     """A configuration kube-scheduler refuses; `str(err)` is kube-scheduler's own error text."""
 
 
-
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-
-
-# -- decoding ------------------------------------------------------------------------------
 
 
 class _Fatal(Exception):

@@ -62,7 +62,6 @@ def defaulted_profiles(config: Mapping[str, Any]) -> list[DefaultedProfile]:
     return profiles
 
 
-
 def with_defaults(config: dict[str, Any]) -> dict[str, Any]:
     """SetDefaults_KubeSchedulerConfiguration for the scheduler-wide fields."""
     out = dict(config)

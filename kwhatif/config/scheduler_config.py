@@ -51,8 +51,6 @@ class SchedulerConfig:
     warnings: list[str] = field(default_factory=list)
 
 
-
-
 def parse_scheduler_config(text: str, source: str | None = None) -> SchedulerConfig:
     """Decode, default, validate and build the profiles of a configuration file's text."""
     config = with_defaults(decode_scheduler_config(text))

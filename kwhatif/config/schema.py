@@ -13,7 +13,8 @@ SCHEME = "k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/scheme.go:30"
 
 _PLUGIN = Struct("Plugin", "v1.Plugin", {"name": STRING, "weight": INT32})
 _PLUGIN_SET = Struct("PluginSet", "v1.PluginSet", {"enabled": ListOf(_PLUGIN), "disabled": ListOf(_PLUGIN)})
-_PLUGINS = Struct("Plugins", "v1.Plugins", {name: _PLUGIN_SET for name in tuple(p.name for p in POINTS) + ("multiPoint",)})
+_PLUGINS = Struct("Plugins", "v1.Plugins",
+                  {name: _PLUGIN_SET for name in tuple(p.name for p in POINTS) + ("multiPoint",)})
 _PROFILE = Struct("KubeSchedulerProfile", "v1.KubeSchedulerProfile", {
     "schedulerName": STRING, "percentageOfNodesToScore": INT32, "plugins": _PLUGINS,
     "pluginConfig": ListOf(Struct("PluginConfig", "v1.PluginConfig", {"name": STRING, "args": Raw()})),

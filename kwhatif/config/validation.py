@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
+from kwhatif.api.names import is_qualified_name
 from kwhatif.config.args import ARG_SCHEMAS, validate_args
 from kwhatif.config.defaulting import DefaultedProfile
 from kwhatif.config.field import child, duplicate, index, invalid, is_extended_resource_name, required
 from kwhatif.config.golang import GoText, format_duration, go_quote, parse_duration
 from kwhatif.config.profile import KUBE_POINTS, PluginRef, PluginSetConfig
 from kwhatif.config.schema import API_VERSION
-from kwhatif.api.names import is_qualified_name
 
 # Plugins removed from the v1 API: refused by name in plugin sets and pluginConfig.
 INVALID_PLUGINS = ("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits")

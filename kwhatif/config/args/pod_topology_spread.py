@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from kwhatif.api.objects import TopologySpreadConstraint
-from kwhatif.config.field import child, duplicate, forbidden, index, invalid, not_supported, required, validate_label_name
+from kwhatif.config.field import (
+    child, duplicate, forbidden, index, invalid, not_supported, required, validate_label_name,
+)
 from kwhatif.config.types import INT32, STRING, TYPE_META, ListOf, MapOf, Struct, named
 from kwhatif.plugins.pod_topology_spread import PodTopologySpreadArgs
 
