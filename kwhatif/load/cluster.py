@@ -26,7 +26,7 @@ from kwhatif.api.objects import (
     Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
     PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
 )
-
+from kwhatif.api.cluster import Cluster
 from kwhatif.errors import Source
 from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
@@ -34,7 +34,6 @@ from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
 from kwhatif.load.reader import RawDoc, read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
-from kwhatif.snapshot.cluster import Cluster
 
 
 def _identity(obj: object) -> tuple:

@@ -34,7 +34,7 @@ from kwhatif.framework.interfaces import EXTENSION_POINTS
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_affinity import NodeAffinity
 from kwhatif.plugins.registry import REGISTRY
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -22,7 +22,7 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.inter_pod_affinity import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, NAME, InterPodAffinity,
 )
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

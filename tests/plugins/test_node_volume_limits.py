@@ -30,7 +30,7 @@ from kwhatif.plugins.node_volume_limits import (
     pv_handle,
 )
 from kwhatif.plugins.volume_binding.storage import InlineDisk
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import filter_outcomes, make_node, make_pod
 

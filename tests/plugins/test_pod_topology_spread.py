@@ -21,7 +21,7 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.pod_topology_spread import NAME, PodTopologySpread
 from kwhatif.plugins.pod_topology_spread.filtering import CriticalPaths
 from kwhatif.plugins.normalize import round_half_away
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod, make_taint, make_toleration

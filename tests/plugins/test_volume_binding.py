@@ -32,7 +32,7 @@ from kwhatif.plugins.volume_binding.storage import (
     ANN_SELECTED_NODE,
     storage_of,
 )
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -23,7 +23,7 @@ from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import potential_nodes
 from kwhatif.render.results import simulation_data
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from tests.builders import make_node, make_pod, make_taint
 from tests.preemption import NOW, Env
 

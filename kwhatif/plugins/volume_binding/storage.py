@@ -31,7 +31,7 @@ from kwhatif.api.objects import (
 from kwhatif.snapshot.pod_info import PodInfo
 
 if TYPE_CHECKING:
-    from kwhatif.snapshot.cluster import Cluster
+    from kwhatif.api.cluster import Cluster
     from kwhatif.snapshot.snapshot import Snapshot
 
 ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
