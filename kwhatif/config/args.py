@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
 from kwhatif.api.selectors import Requirement
 
 # -- Go value formatting --------------------------------------------------------------------

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any, BinaryIO, Callable, Sequence
 
 from kwhatif.api.objects import (
-    Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
+    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
+from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import Source
 from kwhatif.memory import collector_paused

@@ -12,15 +12,20 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from kwhatif.api.objects import (
-    SCHEDULING_VOLUME_SOURCES,
-    Affinity, ClaimRef, Container, ContainerPort, ContainerStatusResources, Controller, CSIDriver, CSINode,
-    CSINodeDriver, ImageState, LimitRange, LimitRangeItem, Namespace, Node, NodeAffinity, NodeSelector,
-    NodeSelectorTerm, OwnerReference, PersistentVolume, PersistentVolumeClaim, Pod, PodAffinityRules,
-    PodAffinityTerm, PodCondition, PodDisruptionBudget, PreferredSchedulingTerm, PriorityClass,
-    RuntimeClass, Service, StorageClass, Taint, Toleration, TopologySelectorRequirement,
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm, PodAffinityRules, PodAffinityTerm, PreferredSchedulingTerm,
     TopologySpreadConstraint, WeightedPodAffinityTerm,
 )
+from kwhatif.api.objects import (
+    SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, Controller, ImageState, LimitRange,
+    LimitRangeItem, Namespace, Node, OwnerReference, Pod, PodCondition, PodDisruptionBudget, PriorityClass,
+    RuntimeClass, Service,
+)
+from kwhatif.api.storage import (
+    ClaimRef, CSIDriver, CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass,
+    TopologySelectorRequirement,
+)
+from kwhatif.api.tolerations import Taint, Toleration
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields

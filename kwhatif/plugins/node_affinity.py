@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from kwhatif.api.objects import NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm, RequiredNodeAffinity
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm, RequiredNodeAffinity
+from kwhatif.api.objects import Pod
 from kwhatif.config.args import added_affinity
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (

@@ -12,7 +12,8 @@ from typing import Any
 
 import orjson
 
-from kwhatif.api.objects import Controller, Node, PersistentVolumeClaim, Pod
+from kwhatif.api.objects import Controller, Node, Pod
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.api.selectors import LabelSelector
 from kwhatif.errors import InputError, Source
 from kwhatif.load.decode import decode_pod

@@ -19,8 +19,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, \
-    PreferredSchedulingTerm
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.cli.main import main
 from kwhatif.config.args import added_affinity, default_args, format_duration, parse_duration

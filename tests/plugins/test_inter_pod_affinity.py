@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity, Namespace, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm,
-)
+from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm
+from kwhatif.api.objects import Namespace
 from kwhatif.api.selectors import LabelSelector, Requirement, selector_from_map
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, \
-    PreferredSchedulingTerm
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code

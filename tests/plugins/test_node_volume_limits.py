@@ -15,13 +15,7 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import (
-    CSINode,
-    CSINodeDriver,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-)
+from kwhatif.api.storage import CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_volume_limits import (
     NodeVolumeLimits,

@@ -11,10 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity, Controller, NodeAffinity, NodeSelector, NodeSelectorTerm, OwnerReference, Service,
-    TopologySpreadConstraint,
-)
+from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm, TopologySpreadConstraint
+from kwhatif.api.objects import Controller, OwnerReference, Service
 from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code

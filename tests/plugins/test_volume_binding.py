@@ -13,14 +13,9 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import (
-    ClaimRef,
-    NodeSelector,
-    NodeSelectorTerm,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-    TopologySelectorRequirement,
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
+from kwhatif.api.storage import (
+    ClaimRef, PersistentVolume, PersistentVolumeClaim, StorageClass, TopologySelectorRequirement,
 )
 from kwhatif.api.quantity import parse_resource_quantity
 from kwhatif.api.selectors import LabelSelector, Requirement

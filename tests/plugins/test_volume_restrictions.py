@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import PersistentVolumeClaim
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_restrictions import VolumeRestrictions

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_zone import VolumeZone, label_zones_to_set

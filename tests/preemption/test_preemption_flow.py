@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity,
-    NodeAffinity,
-    NodeSelector,
-    NodeSelectorTerm,
-    PriorityClass,
-)
+from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm
+from kwhatif.api.objects import PriorityClass
 from kwhatif.api.selectors import Requirement
 from kwhatif.engine import simulate
 from kwhatif.framework.diagnosis import NodeToStatus
