@@ -32,7 +32,8 @@ from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
-from kwhatif.load.reader import RawDoc, read_inputs
+from kwhatif.load.documents import RawDoc
+from kwhatif.load.reader import read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
 

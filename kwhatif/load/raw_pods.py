@@ -21,7 +21,7 @@ import orjson
 
 from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
-from kwhatif.load.decode import (
+from kwhatif.load.pods import (
     READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
 )
 from kwhatif.load.fields import Fields

@@ -45,7 +45,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from kwhatif.errors import InputError
-from kwhatif.load.reader import RawDoc
+from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "k8s"

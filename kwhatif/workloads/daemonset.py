@@ -15,7 +15,7 @@ from typing import Any
 
 from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.tolerations import tolerates
-from kwhatif.load.decode import label_selector
+from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import (
     Context,
     Expanded,

@@ -14,7 +14,8 @@ import copy
 
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError
-from kwhatif.load.decode import decode_controller, decode_pvc
+from kwhatif.load.decode import decode_controller
+from kwhatif.load.storage import decode_pvc
 from kwhatif.workloads.common import (
     Context,
     Expanded,
