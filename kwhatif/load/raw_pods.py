@@ -62,7 +62,7 @@ class _Status(msgspec.Struct):
 
 
 class _Container(msgspec.Struct, omit_defaults=True):
-    """The container fields a template reads (decode._container): not its env, mounts, probes..."""
+    """The container fields a template reads (pods._container): not its env, mounts, probes..."""
     name: msgspec.Raw = _NULL
     image: msgspec.Raw = _NULL
     resources: msgspec.Raw = _NULL

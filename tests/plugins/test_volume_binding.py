@@ -337,7 +337,7 @@ def test_an_explicitly_empty_class_is_not_defaulted() -> None:
     assert storage_of(snapshot).pvc("default", "a").storage_class_name == ""
 
 
-# Decoding the storage kinds (kwhatif.load.decode) ----------------------------------------------
+# Decoding the storage kinds (kwhatif.load.storage) ----------------------------------------------
 
 def test_a_pvc_manifest_keeps_what_binding_reads() -> None:
     from kwhatif.load.decode import decode
