@@ -13,7 +13,7 @@ from kwhatif.check import _copy_cluster, schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import admit, as_created, prepare
 from kwhatif.errors import InputError
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet

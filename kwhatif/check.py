@@ -17,7 +17,7 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Simulation, is_bound, simulate
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import PodResult
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import Expansion, apply_to_cluster, expand_objects
 
 HEADROOM_RESOURCES = ("cpu", "memory")

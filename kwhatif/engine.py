@@ -15,7 +15,7 @@ from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.plugins.registry import REGISTRY
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
 
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")

@@ -15,15 +15,8 @@ from typing import Any, Mapping
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.snapshot.pod_info import PodInfo
-from kwhatif.api.objects import (
-    Container,
-    ContainerStatusResources,
-    Node,
-    Pod,
-    PodCondition,
-    Taint,
-    Toleration,
-)
+from kwhatif.api.objects import Container, ContainerStatusResources, Node, Pod, PodCondition
+from kwhatif.api.tolerations import Taint, Toleration
 from kwhatif.api.quantity import parse_resource_quantity
 
 Quantity = str | int | float | Fraction

@@ -20,7 +20,7 @@ from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.load.cluster import load_cluster, load_objects
 from kwhatif.memory import keep_for_the_run
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.render.config import config_data, config_table
 from kwhatif.render.results import pod_result_data, simulation_data, simulation_head

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from kwhatif.api.objects import (
-    Container, LimitRange, Pod, PodAffinityRules, PodAffinityTerm, PriorityClass, RuntimeClass,
-    Toleration, TopologySpreadConstraint,
-)
+from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint
+from kwhatif.api.objects import Container, LimitRange, Pod, PriorityClass, RuntimeClass
+from kwhatif.api.tolerations import Toleration
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),

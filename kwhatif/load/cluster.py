@@ -23,18 +23,18 @@ from __future__ import annotations
 from typing import Any, BinaryIO, Callable, Sequence
 
 from kwhatif.api.objects import (
-    Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
+    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
-
+from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.cluster import Cluster
 from kwhatif.errors import Source
 from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
-from kwhatif.load.reader import RawDoc, read_inputs
+from kwhatif.load.documents import RawDoc
+from kwhatif.load.reader import read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
-from kwhatif.snapshot.cluster import Cluster
 
 
 def _identity(obj: object) -> tuple:

@@ -11,7 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from kwhatif.api.quantity import QuantityError, parse_resource_quantity
 from kwhatif.errors import InputError, Source
-from kwhatif.load.refs import describe_value
+from kwhatif.load.refs import describe_value, object_ref
 
 T = TypeVar("T")
 
@@ -101,3 +101,15 @@ class Fields:
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
+
+
+def object_fields(obj: dict, source: Source | None) -> tuple[Fields, dict, str, str]:
+    """A reader for one object, with its metadata, namespace (`default` when unset) and name
+    (required): how every decoder starts."""
+    f = Fields(source, object_ref(obj))
+    meta = f.map(obj, "metadata", "")
+    name = f.str(meta, "name", "metadata")
+    if not name:
+        raise f.error("metadata.name", "name or generateName is required")
+    namespace = f.str(meta, "namespace", "metadata") or "default"
+    return f, meta, namespace, name

@@ -21,7 +21,7 @@ import orjson
 
 from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
-from kwhatif.load.decode import (
+from kwhatif.load.pods import (
     READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
 )
 from kwhatif.load.fields import Fields
@@ -62,7 +62,7 @@ class _Status(msgspec.Struct):
 
 
 class _Container(msgspec.Struct, omit_defaults=True):
-    """The container fields a template reads (decode._container): not its env, mounts, probes..."""
+    """The container fields a template reads (pods._container): not its env, mounts, probes..."""
     name: msgspec.Raw = _NULL
     image: msgspec.Raw = _NULL
     resources: msgspec.Raw = _NULL

@@ -45,7 +45,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from kwhatif.errors import InputError
-from kwhatif.load.reader import RawDoc
+from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "k8s"
@@ -101,12 +101,11 @@ def validate_object(doc: RawDoc) -> list[str]:
     warnings: list[tuple[tuple, str]] = []
     violations: list[tuple[tuple, ValidationError]] = []
     for error in validator.iter_errors(obj):
-        if error.validator == "additionalProperties" and error.validator_value is False:
-            for key in _unknown_keys(error):
-                path = list(error.absolute_path) + [key]
-                warnings.append((_order_key(obj, path), f'unknown field "{_field_path(path)}"'))
-        else:
+        unknown = _unknown_fields(obj, error)
+        if unknown is None:
             violations.append((_order_key(obj, list(error.absolute_path)), error))
+        else:
+            warnings.extend(unknown)
     if violations:
         violations.sort(key=lambda pair: (pair[0], _RANK.get(pair[1].validator, 9), pair[1].message))
         error = violations[0][1]
@@ -129,12 +128,21 @@ def unknown_field_warnings(doc: RawDoc) -> list[str]:
         return []
     warnings: list[tuple[tuple, str]] = []
     for error in validator.iter_errors(obj):
-        if error.validator == "additionalProperties" and error.validator_value is False:
-            for key in _unknown_keys(error):
-                path = list(error.absolute_path) + [key]
-                warnings.append((_order_key(obj, path), f'unknown field "{_field_path(path)}"'))
+        warnings.extend(_unknown_fields(obj, error) or ())
     warnings.sort()
     return [text for _key, text in warnings]
+
+
+def _unknown_fields(obj: dict, error: ValidationError) -> list[tuple[tuple, str]] | None:
+    """The unknown-field warnings (with their order keys) an `additionalProperties: false` error
+    stands for; None for any other error, which is a violation."""
+    if error.validator != "additionalProperties" or error.validator_value is not False:
+        return None
+    warnings = []
+    for key in _unknown_keys(error):
+        path = list(error.absolute_path) + [key]
+        warnings.append((_order_key(obj, path), f'unknown field "{_field_path(path)}"'))
+    return warnings
 
 
 def schema_file_name(api_version: str, kind: str) -> str:

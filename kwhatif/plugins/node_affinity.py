@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kwhatif.api.objects import (
-    NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm, RequiredNodeAffinity,
+from kwhatif.api.affinity import (
+    NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm, RequiredNodeAffinity,
 )
+from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,

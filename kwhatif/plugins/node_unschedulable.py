@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kwhatif.api.objects import Taint, tolerates
+from kwhatif.api.tolerations import Taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from kwhatif.api.objects import CSINode, PersistentVolume, PersistentVolumeClaim
+from kwhatif.api.storage import CSINode, PersistentVolume, PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     FilterPlugin,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kwhatif.api.objects import Taint, Toleration, first_untolerated_taint, tolerates
+from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import Status, unresolvable

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.memory import collector_paused
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.groups import PodGroups

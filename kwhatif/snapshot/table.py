@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kwhatif.api.objects import NodeSelectorTerm, RequiredNodeAffinity, Taint, Toleration, first_untolerated_taint
+from kwhatif.api.affinity import NodeSelectorTerm, RequiredNodeAffinity
+from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.api.selectors import Requirement
 from kwhatif.snapshot.node_info import NodeInfo
 

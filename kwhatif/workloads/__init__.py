@@ -18,7 +18,7 @@ from kwhatif.load.cluster import add_object, decode_docs
 from kwhatif.load.reader import read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import (
     cronjob,
     daemonset,

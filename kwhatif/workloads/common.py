@@ -12,10 +12,11 @@ from typing import Any
 
 import orjson
 
-from kwhatif.api.objects import Controller, Node, PersistentVolumeClaim, Pod
+from kwhatif.api.objects import Controller, Node, Pod
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.api.selectors import LabelSelector
 from kwhatif.errors import InputError, Source
-from kwhatif.load.decode import decode_pod
+from kwhatif.load.pods import decode_pod
 from kwhatif.load.fields import Fields
 from kwhatif.load.refs import object_ref
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kwhatif.api.objects import Controller, Node, Pod, tolerates
-from kwhatif.load.decode import label_selector
+from kwhatif.api.objects import Controller, Node, Pod
+from kwhatif.api.tolerations import tolerates
+from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import (
     Context,
     Expanded,

@@ -8,7 +8,7 @@ import copy
 import re
 
 from kwhatif.errors import InputError
-from kwhatif.load.decode import label_selector
+from kwhatif.load.selectors import label_selector
 from kwhatif.workloads import replicaset
 from kwhatif.workloads.common import (
     Context,

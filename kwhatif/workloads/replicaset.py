@@ -5,7 +5,7 @@ ReplicaSet (controller: true)."""
 from __future__ import annotations
 
 from kwhatif.api.objects import Controller
-from kwhatif.load.decode import label_selector
+from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import (
     Context,
     Expanded,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import copy
 
-from kwhatif.api.objects import PersistentVolumeClaim
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError
-from kwhatif.load.decode import decode_controller, decode_pvc
+from kwhatif.load.decode import decode_controller
+from kwhatif.load.storage import decode_pvc
 from kwhatif.workloads.common import (
     Context,
     Expanded,

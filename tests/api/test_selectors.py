@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import NodeSelector, NodeSelectorTerm
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.selectors import LabelSelector, Requirement, map_matches, selector_from_map
 
 REQUIREMENTS = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import tolerates
+from kwhatif.api.tolerations import tolerates
 from tests.builders import make_taint, make_toleration
 
 GPU_NS = make_taint("gpu", "true", "NoSchedule")

@@ -19,8 +19,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, \
-    PreferredSchedulingTerm
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.cli.main import main
 from kwhatif.config.args import default_args, plugin_args
@@ -35,7 +36,7 @@ from kwhatif.framework.interfaces import EXTENSION_POINTS
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_affinity import NodeAffinity
 from kwhatif.plugins.registry import REGISTRY
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -21,7 +21,7 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import SKIP, Code, SchedulingError, Status, error, unresolvable, unschedulable
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot

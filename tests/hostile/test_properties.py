@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import decode_docs
-from kwhatif.load.decode import label_selector, label_value_error, qualified_name_error
+from kwhatif.load.selectors import label_selector, label_value_error, qualified_name_error
 from kwhatif.load.fields import Fields
 from kwhatif.load.reader import parse_bytes
 

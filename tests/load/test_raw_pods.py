@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import decode_docs
 from kwhatif.load.raw_pods import PodReader
-from kwhatif.load.reader import RawDoc, parse_bytes
+from kwhatif.load.documents import RawDoc
+from kwhatif.load.reader import parse_bytes
 from tests.hostile.test_properties import VALID_POD, mutated_objects
 
 REPLICA = {

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 
 from kwhatif.errors import InputError
 from kwhatif.load import reader
-from kwhatif.load.reader import MAX_DEPTH, RawDoc, _Loader, parse_bytes, read_inputs
+from kwhatif.load.documents import RawDoc
+from kwhatif.load.reader import parse_bytes, read_inputs
+from kwhatif.load.yaml_text import MAX_DEPTH, _Loader
 
 POD_A = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n"
 POD_B = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n"

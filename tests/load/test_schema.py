@@ -15,7 +15,7 @@ import pytest
 
 from kwhatif.errors import InputError, Source
 from kwhatif.load import schema
-from kwhatif.load.reader import RawDoc
+from kwhatif.load.documents import RawDoc
 from kwhatif.load.schema import known_kinds, validate_light, validate_object
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from kwhatif.framework.interfaces import PreFilterPlugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code, Status, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources import DynamicResources
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot

@@ -18,7 +18,7 @@ import pytest
 from kwhatif.api.objects import ImageState
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.plugins.image_locality import ImageLocality, normalized_image_name
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_container, make_node, make_pod

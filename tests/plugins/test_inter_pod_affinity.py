@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity, Namespace, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm,
-)
+from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm
+from kwhatif.api.objects import Namespace
 from kwhatif.api.selectors import LabelSelector, Requirement, selector_from_map
 from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
@@ -23,7 +22,7 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.inter_pod_affinity import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, NAME, InterPodAffinity,
 )
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, \
-    PreferredSchedulingTerm
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_affinity import NodeAffinity
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

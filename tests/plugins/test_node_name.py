@@ -10,7 +10,7 @@ import pytest
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_name import NodeName
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -15,7 +15,7 @@ from kwhatif.api.objects import ContainerPort
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_ports import NodePorts
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_container, make_node, make_pod, make_sidecar

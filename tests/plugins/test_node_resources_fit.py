@@ -24,7 +24,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_resources.fit import NodeResourcesFit
 from kwhatif.plugins.node_resources.strategies import broken_linear
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible

@@ -14,7 +14,7 @@ from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_unschedulable import NodeUnschedulable
 from kwhatif.plugins.taint_toleration import TaintToleration
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.framework.scheduler import Nominator
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot

@@ -15,13 +15,7 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import (
-    CSINode,
-    CSINodeDriver,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-)
+from kwhatif.api.storage import CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_volume_limits import (
     NodeVolumeLimits,
@@ -30,7 +24,7 @@ from kwhatif.plugins.node_volume_limits import (
     pv_handle,
 )
 from kwhatif.plugins.volume_binding.storage import InlineDisk
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import filter_outcomes, make_node, make_pod
 

@@ -11,10 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity, Controller, NodeAffinity, NodeSelector, NodeSelectorTerm, OwnerReference, Service,
-    TopologySpreadConstraint,
-)
+from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm, TopologySpreadConstraint
+from kwhatif.api.objects import Controller, OwnerReference, Service
 from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
@@ -22,7 +20,7 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.pod_topology_spread import NAME, PodTopologySpread
 from kwhatif.plugins.pod_topology_spread.filtering import CriticalPaths
 from kwhatif.plugins.normalize import round_half_away
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod, make_taint, make_toleration

@@ -13,14 +13,9 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import (
-    ClaimRef,
-    NodeSelector,
-    NodeSelectorTerm,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-    TopologySelectorRequirement,
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
+from kwhatif.api.storage import (
+    ClaimRef, PersistentVolume, PersistentVolumeClaim, StorageClass, TopologySelectorRequirement,
 )
 from kwhatif.api.quantity import parse_resource_quantity
 from kwhatif.api.selectors import LabelSelector, Requirement
@@ -32,7 +27,7 @@ from kwhatif.plugins.volume_binding.storage import (
     ANN_SELECTED_NODE,
     storage_of,
 )
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod
@@ -342,7 +337,7 @@ def test_an_explicitly_empty_class_is_not_defaulted() -> None:
     assert storage_of(snapshot).pvc("default", "a").storage_class_name == ""
 
 
-# Decoding the storage kinds (kwhatif.load.decode) ----------------------------------------------
+# Decoding the storage kinds (kwhatif.load.storage) ----------------------------------------------
 
 def test_a_pvc_manifest_keeps_what_binding_reads() -> None:
     from kwhatif.load.decode import decode

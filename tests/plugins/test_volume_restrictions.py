@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import PersistentVolumeClaim
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_restrictions import VolumeRestrictions
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import filter_outcomes, make_node, make_pod

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_zone import VolumeZone, label_zones_to_set
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod

@@ -25,7 +25,7 @@ from kwhatif.framework.scheduler import Nominator
 from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import Evaluator
 from kwhatif.preemption.ordering import parse_time
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_pod

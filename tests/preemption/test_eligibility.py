@@ -19,7 +19,7 @@ from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.status import Code, Status, unresolvable
 from kwhatif.preemption.evaluator import eligibility
 from kwhatif.render.results import simulation_data
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from tests.builders import make_node, make_pod
 from tests.preemption import (

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity,
-    NodeAffinity,
-    NodeSelector,
-    NodeSelectorTerm,
-    PriorityClass,
-)
+from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm
+from kwhatif.api.objects import PriorityClass
 from kwhatif.api.selectors import Requirement
 from kwhatif.engine import simulate
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import potential_nodes
 from kwhatif.render.results import simulation_data
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from tests.builders import make_node, make_pod, make_taint
 from tests.preemption import NOW, Env
 

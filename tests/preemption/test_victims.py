@@ -15,13 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import (
-    Affinity,
-    ContainerPort,
-    PodAffinityRules,
-    PodAffinityTerm,
-    TopologySpreadConstraint,
-)
+from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint
+from kwhatif.api.objects import ContainerPort
 from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.framework.status import Code
 from kwhatif.preemption.ordering import importance_key

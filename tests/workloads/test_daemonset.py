@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import OwnerReference, Taint, Toleration
+from kwhatif.api.objects import OwnerReference
+from kwhatif.api.tolerations import Taint, Toleration
 from kwhatif.api.selectors import Requirement
 from tests.builders import make_node
 from tests.workloads.conftest import HASH, SUFFIX, matches, pods_of

@@ -117,7 +117,7 @@ def test_a_rollout_adds_max_surge_pods_or_every_replica_for_recreate(strategy, e
 
 
 def test_a_recreate_rollout_deletes_the_running_pods_it_selects():
-    from kwhatif.snapshot.cluster import Cluster
+    from kwhatif.api.cluster import Cluster
     from kwhatif.workloads import apply_to_cluster
     from tests.builders import make_pod
     old = [make_pod("web-old-1", labels={"app": "web"}, node_name="n1"),

@@ -4,7 +4,7 @@ order), and namespaces missing from the snapshot are created with a warning."""
 from __future__ import annotations
 
 from kwhatif.api.objects import Namespace
-from kwhatif.snapshot.cluster import Cluster
+from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import apply_to_cluster
 from tests.workloads.conftest import expand_text
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from kwhatif.api.names import is_qualified_name, is_valid_label_value
-from kwhatif.api.objects import NodeAffinity, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
+from kwhatif.api.affinity import NodeAffinity, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
 from kwhatif.api.selectors import Requirement
 from kwhatif.config.field import child, index, invalid, key, not_supported
 from kwhatif.config.golang import go_strings

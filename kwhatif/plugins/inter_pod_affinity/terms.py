@@ -28,7 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from kwhatif.api.objects import Namespace, Pod, PodAffinityTerm
+from kwhatif.api.affinity import PodAffinityTerm
+from kwhatif.api.objects import Namespace, Pod
 from kwhatif.api.selectors import LabelSelector
 import numpy as np
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from kwhatif.api.objects import Pod, RequiredNodeAffinity, TopologySpreadConstraint
+from kwhatif.api.affinity import RequiredNodeAffinity, TopologySpreadConstraint
+from kwhatif.api.objects import Pod
 from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
 import numpy as np
 

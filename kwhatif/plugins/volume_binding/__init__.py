@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kwhatif.api.objects import PersistentVolumeClaim
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     FilterPlugin,

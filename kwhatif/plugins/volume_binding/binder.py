@@ -18,12 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from kwhatif.api.objects import (
-    Node,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-)
+from kwhatif.api.objects import Node
+from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.plugins.volume_binding.storage import (
     ANN_SELECTED_NODE,
     NOT_SUPPORTED_PROVISIONER,

@@ -19,19 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kwhatif.api.objects import (
-    INLINE_DISK_IDS,
-    ClaimRef,
-    CSIDriver,
-    CSINode,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-)
+from kwhatif.api.objects import INLINE_DISK_IDS
+from kwhatif.api.storage import ClaimRef, CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.snapshot.pod_info import PodInfo
 
 if TYPE_CHECKING:
-    from kwhatif.snapshot.cluster import Cluster
+    from kwhatif.api.cluster import Cluster
     from kwhatif.snapshot.snapshot import Snapshot
 
 ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kwhatif.api.objects import (
-    Controller, CSIDriver, CSINode, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, PriorityClass, RuntimeClass, Service, StorageClass,
+    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
+from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 
 
 @dataclass

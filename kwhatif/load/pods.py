@@ -1,0 +1,284 @@
+"""Pod manifests → `Pod`s, with API defaulting (§10.5). The spec is decoded in parts
+(`TEMPLATE_PARTS`), the unit the big-dump reader (`kwhatif.load.raw_pods`) shares between replicas."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kwhatif.api.affinity import (
+    Affinity, NodeAffinity, NodeSelector, PodAffinityRules, PodAffinityTerm, PreferredSchedulingTerm,
+    TopologySpreadConstraint, WeightedPodAffinityTerm,
+)
+from kwhatif.api.objects import (
+    SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
+)
+from kwhatif.api.tolerations import Toleration
+from kwhatif.errors import Source
+from kwhatif.load.fields import Fields, object_fields
+from kwhatif.load.selectors import label_selector, node_term
+
+
+def toleration(f: Fields, raw: dict, path: str) -> Toleration:
+    op = f.str(raw, "operator", path)
+    value = f.str(raw, "value", path)
+    if op not in ("", "Equal", "Exists"):
+        raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: \"Equal\", \"Exists\"")
+    if op == "Exists" and value:
+        raise f.error(f"{path}.operator", "value must be empty when `operator` is 'Exists'")
+    key = f.str(raw, "key", path)
+    if not key and op != "Exists":
+        raise f.error(f"{path}.operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"")
+    return Toleration(key, op, value, f.str(raw, "effect", path), f.int(raw, "tolerationSeconds", path))
+
+
+def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
+    required = None
+    req_raw = f.opt_map(raw, "requiredDuringSchedulingIgnoredDuringExecution", path)
+    if req_raw is not None:
+        req_path = f"{path}.requiredDuringSchedulingIgnoredDuringExecution"
+        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path, lambda e, p: node_term(f, e, p)))
+    preferred = None
+    if raw.get("preferredDuringSchedulingIgnoredDuringExecution") is not None:
+        preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", path, lambda e, p: PreferredSchedulingTerm(
+            _weight(f, e, p), node_term(f, f.map(e, "preference", p), f"{p}.preference")))
+    return NodeAffinity(required, preferred)
+
+
+def _weight(f: Fields, raw: dict, path: str) -> int:
+    weight = f.int(raw, "weight", path, 0) or 0
+    if not 1 <= weight <= 100:
+        raise f.error(f"{path}.weight", "must be in the range 1-100")
+    return weight
+
+
+def _pod_affinity_term(f: Fields, raw: dict, path: str) -> PodAffinityTerm:
+    topology_key = f.str(raw, "topologyKey", path)
+    if not topology_key:
+        raise f.error(f"{path}.topologyKey", "can not be empty")
+    return PodAffinityTerm(
+        label_selector=label_selector(f, raw, "labelSelector", path),
+        topology_key=topology_key,
+        namespaces=f.str_list(raw, "namespaces", path),
+        namespace_selector=label_selector(f, raw, "namespaceSelector", path),
+        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
+        mismatch_label_keys=f.str_list(raw, "mismatchLabelKeys", path),
+    )
+
+
+def _pod_affinity_rules(f: Fields, parent: dict, key: str, path: str) -> PodAffinityRules | None:
+    raw = f.opt_map(parent, key, path)
+    if raw is None:
+        return None
+    rules_path = f"{path}.{key}"
+    required = f.items(raw, "requiredDuringSchedulingIgnoredDuringExecution", rules_path,
+                       lambda e, p: _pod_affinity_term(f, e, p))
+    preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", rules_path,
+                        lambda e, p: WeightedPodAffinityTerm(
+                            _weight(f, e, p), _pod_affinity_term(f, f.map(e, "podAffinityTerm", p), f"{p}.podAffinityTerm")))
+    return PodAffinityRules(required, preferred)
+
+
+def _affinity(f: Fields, spec: dict) -> Affinity | None:
+    raw = f.opt_map(spec, "affinity", "spec")
+    if raw is None:
+        return None
+    node_raw = f.opt_map(raw, "nodeAffinity", "spec.affinity")
+    return Affinity(
+        node_affinity=_node_affinity(f, node_raw, "spec.affinity.nodeAffinity") if node_raw is not None else None,
+        pod_affinity=_pod_affinity_rules(f, raw, "podAffinity", "spec.affinity"),
+        pod_anti_affinity=_pod_affinity_rules(f, raw, "podAntiAffinity", "spec.affinity"),
+    )
+
+
+def _spread_constraint(f: Fields, raw: dict, path: str) -> TopologySpreadConstraint:
+    max_skew = f.int(raw, "maxSkew", path, 0) or 0
+    if max_skew <= 0:
+        raise f.error(f"{path}.maxSkew", f"Invalid value: {max_skew}: must be greater than zero")
+    when = f.str(raw, "whenUnsatisfiable", path)
+    if when not in ("DoNotSchedule", "ScheduleAnyway"):
+        raise f.error(f"{path}.whenUnsatisfiable", f"Unsupported value: {when!r}: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"")
+    topology_key = f.str(raw, "topologyKey", path)
+    if not topology_key:
+        raise f.error(f"{path}.topologyKey", "can not be empty")
+    min_domains = f.int(raw, "minDomains", path)
+    if min_domains is not None and min_domains <= 0:
+        raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: must be greater than zero")
+    return TopologySpreadConstraint(
+        max_skew=max_skew, topology_key=topology_key, when_unsatisfiable=when,
+        label_selector=label_selector(f, raw, "labelSelector", path), min_domains=min_domains,
+        node_affinity_policy=_policy(f, raw, "nodeAffinityPolicy", path),
+        node_taints_policy=_policy(f, raw, "nodeTaintsPolicy", path),
+        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
+    )
+
+
+def _policy(f: Fields, raw: dict, key: str, path: str) -> str | None:
+    value = f.opt_str(raw, key, path)
+    if value is not None and value not in ("Honor", "Ignore"):
+        raise f.error(f"{path}.{key}", f"Unsupported value: {value!r}: supported values: \"Honor\", \"Ignore\"")
+    return value
+
+
+def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
+    container_port = f.int(raw, "containerPort", path, 0) or 0
+    host_port = f.int(raw, "hostPort", path, 0) or 0
+    if host_network and host_port == 0:
+        host_port = container_port  # API defaulting for hostNetwork pods (§10.5)
+    return ContainerPort(container_port, host_port, f.str(raw, "protocol", path) or "TCP", f.str(raw, "hostIP", path))
+
+
+def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:
+    res = f.map(raw, "resources", path)
+    requests = f.resources(res, "requests", f"{path}.resources")
+    limits = f.resources(res, "limits", f"{path}.resources")
+    for name, q in limits.items():
+        requests.setdefault(name, q)  # requests default to limits (§10.5)
+    return Container(
+        name=f.str(raw, "name", path), image=f.str(raw, "image", path), requests=requests, limits=limits,
+        ports=f.items(raw, "ports", path, lambda e, p: _port(f, e, p, host_network)),
+        restart_policy=f.opt_str(raw, "restartPolicy", path),
+    )
+
+
+def _status_resources(f: Fields, raw: dict, path: str) -> ContainerStatusResources:
+    res = f.opt_map(raw, "resources", path)
+    allocated = f.resources(raw, "allocatedResources", path) if raw.get("allocatedResources") is not None else None
+    return ContainerStatusResources(
+        name=f.str(raw, "name", path),
+        requests=f.resources(res, "requests", f"{path}.resources") if res is not None else None,
+        allocated=allocated,
+    )
+
+
+def _owner(f: Fields, raw: dict, path: str) -> OwnerReference:
+    return OwnerReference(f.str(raw, "apiVersion", path), f.str(raw, "kind", path), f.str(raw, "name", path),
+                          f.bool(raw, "controller", path))
+
+
+READ_CONDITIONS = ("PodResizePending", "DisruptionTarget")
+"""The only pod conditions scheduling reads: an Infeasible resize (§4.7) and a preemption in
+progress (§9.1). The others (Ready, Initialized...) differ from pod to pod and are not kept."""
+
+
+def pod_labels(f: Fields, meta: dict) -> dict[str, str]:
+    return f.str_map(meta, "labels", "metadata")
+
+
+def pod_annotations(f: Fields, meta: dict) -> dict[str, str]:
+    return f.str_map(meta, "annotations", "metadata")
+
+
+def owner_references(f: Fields, meta: dict) -> tuple[OwnerReference, ...]:
+    return f.items(meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))
+
+
+def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
+    conditions = f.items(status, "conditions", "status", lambda e, p: PodCondition(
+        f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))
+    return tuple(c for c in conditions if c.type in READ_CONDITIONS)
+
+
+def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:
+    """The statuses of `key` (`containerStatuses`, `initContainerStatuses`) that report requests
+    (an in-place resize, §4.7); the others change nothing and are not kept."""
+    statuses = f.items(status, key, "status", lambda e, p: _status_resources(f, e, p))
+    return tuple(s for s in statuses if s.requests is not None)
+
+
+def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(
+        scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
+        priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
+        preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
+        runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
+        host_network=f.bool(spec, "hostNetwork", "spec"),
+    )
+
+
+def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
+    host_network = f.bool(spec, "hostNetwork", "spec")
+    return dict(
+        containers=f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)),
+        init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
+    )
+
+
+def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:
+    pod_res = f.opt_map(spec, "resources", "spec")
+    return dict(
+        overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
+        pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
+        pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
+    )
+
+
+def _node_selector_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(node_selector=f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None)
+
+
+def _tolerations_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(tolerations=f.items(spec, "tolerations", "spec", lambda e, p: toleration(f, e, p)))
+
+
+def _gates_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)))
+
+
+def _affinity_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(affinity=_affinity(f, spec))
+
+
+def _spread_part(f: Fields, spec: dict) -> dict[str, Any]:
+    return dict(topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
+                                                    lambda e, p: _spread_constraint(f, e, p)))
+
+
+def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
+    volumes = f.items(spec, "volumes", "spec", lambda e, p: e)
+    return dict(volumes=tuple(v for v in volumes if any(v.get(k) is not None for k in SCHEDULING_VOLUME_SOURCES)),
+                resource_claims=tuple(f.list(spec, "resourceClaims", "spec")))
+
+
+TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, Any]]], ...] = (
+    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork"),
+     _scheduling_part),
+    (("containers", "initContainers", "hostNetwork"), _containers_part),
+    (("overhead", "resources"), _resources_part),
+    (("nodeSelector",), _node_selector_part),
+    (("affinity",), _affinity_part),
+    (("tolerations",), _tolerations_part),
+    (("topologySpreadConstraints",), _spread_part),
+    (("schedulingGates",), _gates_part),
+    (("volumes", "resourceClaims"), _storage_part),
+)
+"""The Pod fields a pod's spec decides but for the node name, in parts, each with the spec fields
+it reads: what the replicas of one template share. A big dump's reader decodes each part once per
+distinct text of those fields (DaemonSet pods differ only in their affinity's node name)."""
+
+
+def pod_template(f: Fields, spec: dict) -> dict[str, Any]:
+    template: dict[str, Any] = {}
+    for _fields, part in TEMPLATE_PARTS:
+        template.update(part(f, spec))
+    return template
+
+
+def decode_pod(obj: dict, source: Source | None) -> Pod:
+    f, meta, namespace, name = object_fields(obj, source)
+    spec = f.map(obj, "spec", "")
+    status = f.map(obj, "status", "")
+    return Pod(
+        namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
+        labels=pod_labels(f, meta), annotations=pod_annotations(f, meta),
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
+        deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
+        owner_references=owner_references(f, meta),
+        node_name=f.str(spec, "nodeName", "spec"),
+        phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
+        nominated_node_name=f.str(status, "nominatedNodeName", "status"),
+        conditions=pod_conditions(f, status),
+        container_statuses=container_statuses(f, status, "containerStatuses"),
+        init_container_statuses=container_statuses(f, status, "initContainerStatuses"),
+        source=source,
+        **pod_template(f, spec),
+    )
