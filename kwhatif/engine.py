@@ -12,7 +12,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
-from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
+from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.snapshot.cluster import Cluster
@@ -34,7 +34,7 @@ class ProfileHandle:
         self.framework: Framework | None = None
 
 
-def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator, now: str) -> Framework:
+def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: NominatedPods, now: str) -> Framework:
     """Instantiate each plugin of the profile once and place it at its extension points."""
     handle = ProfileHandle(snapshot, now)
     instances: dict[str, Plugin] = {}
@@ -157,7 +157,7 @@ def prepare(
     bound = [p for p in cluster.pods if is_bound(p) and p.node_name in known]  # others: warned at load
     snapshot = Snapshot.build(cluster, bound)
     warnings = list(cluster.warnings) + overcommitted_nodes(snapshot)
-    nominator = Nominator()
+    nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []
     for profile in profiles or (default_profile(),):

@@ -18,6 +18,7 @@ from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, defaul
 from kwhatif.engine import Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import load_cluster, load_objects
 from kwhatif.memory import keep_for_the_run
 from kwhatif.snapshot.cluster import Cluster
@@ -79,7 +80,7 @@ def _warn(warnings: Sequence[str], quiet: bool) -> None:
 
 def _exit_code(sim: Simulation, keys: set[str] | None = None) -> int:
     relevant = [r for r in sim.results if keys is None or r.pod.key in keys]
-    return Exit.ALL_PLACED if all(r.outcome == "bound" for r in relevant) else Exit.NOT_ALL_PLACED
+    return Exit.ALL_PLACED if all(r.outcome == Outcome.BOUND for r in relevant) else Exit.NOT_ALL_PLACED
 
 
 def _emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
@@ -249,7 +250,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
             click.echo(to_json(data) if output == "json" else to_yaml(data), nl=False)
         else:
             click.echo(explanation_table(exp), nl=False)
-        return Exit.ALL_PLACED if result.outcome == "bound" else Exit.NOT_ALL_PLACED
+        return Exit.ALL_PLACED if result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     _run(action)
 
 
