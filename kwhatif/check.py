@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from kwhatif.api.objects import Node, Pod
+from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Simulation, is_bound, simulate
 from kwhatif.errors import InputError
@@ -154,18 +155,10 @@ def headroom_violations(sim: Simulation, new_pods: Sequence[Pod], headroom: dict
             free = Fraction(allocatable - requested, allocatable) if allocatable else Fraction(0)
             if free < headroom[resource]:
                 messages.append(
-                    f"node {name}: {resource} {_amount(resource, requested)} of {_amount(resource, allocatable)} "
-                    f"requested, {_percent(free)} free < {_percent(headroom[resource])} headroom")
+                    f"node {name}: {resource} {format_amount(resource, requested)} of "
+                    f"{format_amount(resource, allocatable)} requested, {_percent(free)} free < "
+                    f"{_percent(headroom[resource])} headroom")
     return messages
-
-
-def _amount(resource: str, amount: int) -> str:
-    if resource == "cpu":
-        return f"{amount}m"
-    for unit, size in (("Gi", 1024 ** 3), ("Mi", 1024 ** 2), ("Ki", 1024)):
-        if amount % size == 0 and amount:
-            return f"{amount // size}{unit}"
-    return str(amount)
 
 
 def _percent(value: Fraction) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from kwhatif.api.objects import Pod
+from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
@@ -84,13 +85,7 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Po
 
 def _amount(resource: str, value: int) -> str:
     """Millicores as cores when whole; bytes with the largest exact binary suffix."""
-    if resource == "cpu":
-        return str(value // 1000) if value % 1000 == 0 else f"{value}m"
-    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
-        for suffix, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-            if value and value % size == 0:
-                return f"{value // size}{suffix}"
-    return str(value)
+    return format_amount(resource, value, whole_cores=True)
 
 
 def overcommitted_nodes(snapshot: Snapshot) -> list[str]:
