@@ -12,6 +12,7 @@ from kwhatif.api.objects import Node, Pod
 from kwhatif.check import _copy_cluster, schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import admit, as_created, prepare
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.errors import InputError
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
@@ -101,8 +102,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
             stop = rejected
             break
         result = sched.schedule_pod(PodInfo.of(admitted))
-        if result.outcome != "bound":
-            stop = result.message or result.outcome
+        if result.outcome != Outcome.BOUND:
+            stop = result.message or result.outcome.value
             break
         node = result.final.node if result.final else None
         distribution[node or "?"] = distribution.get(node or "?", 0) + 1

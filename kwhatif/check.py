@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from kwhatif.api.objects import Node, Pod
+from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Simulation, is_bound, simulate
 from kwhatif.errors import InputError
-from kwhatif.framework.scheduler import PodResult
+from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import Expansion, apply_to_cluster, expand_objects
 
@@ -118,7 +119,7 @@ def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list
     out = []
     for group in expansion.groups:
         keys = [p.key for p in group.pods]
-        placed = [k for k in keys if k in results and results[k].outcome == "bound" and k not in evicted]
+        placed = [k for k in keys if k in results and results[k].outcome == Outcome.BOUND and k not in evicted]
         victims = sorted({v for k in keys if k in results for v in _victims(results[k]) if v not in new_keys})
         unplaced = [k for k in keys if k not in placed]
         message = None
@@ -126,10 +127,10 @@ def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list
             first = results.get(unplaced[0])
             if first is None:
                 message = "not scheduled"
-            elif unplaced[0] in evicted and first.outcome == "bound":
+            elif unplaced[0] in evicted and first.outcome == Outcome.BOUND:
                 message = f"{unplaced[0]} was bound to {first.final.node if first.final else '?'} and then evicted by a later preemption"
             else:
-                message = first.message or first.outcome
+                message = first.message or first.outcome.value
         ok = not unplaced and not (no_evictions and victims)
         if not unplaced and not ok:
             message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"
@@ -141,7 +142,7 @@ def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list
 
 def headroom_violations(sim: Simulation, new_pods: Sequence[Pod], headroom: dict[str, Fraction]) -> list[str]:
     """Nodes that received a new pod and keep less than the required fraction free."""
-    placed = {r.pod.key: r.final.node for r in sim.results if r.outcome == "bound" and r.final and r.final.node}
+    placed = {r.pod.key: r.final.node for r in sim.results if r.outcome == Outcome.BOUND and r.final and r.final.node}
     nodes = sorted({placed[p.key] for p in new_pods if p.key in placed})
     messages = []
     for name in nodes:
@@ -154,18 +155,10 @@ def headroom_violations(sim: Simulation, new_pods: Sequence[Pod], headroom: dict
             free = Fraction(allocatable - requested, allocatable) if allocatable else Fraction(0)
             if free < headroom[resource]:
                 messages.append(
-                    f"node {name}: {resource} {_amount(resource, requested)} of {_amount(resource, allocatable)} "
-                    f"requested, {_percent(free)} free < {_percent(headroom[resource])} headroom")
+                    f"node {name}: {resource} {format_amount(resource, requested)} of "
+                    f"{format_amount(resource, allocatable)} requested, {_percent(free)} free < "
+                    f"{_percent(headroom[resource])} headroom")
     return messages
-
-
-def _amount(resource: str, amount: int) -> str:
-    if resource == "cpu":
-        return f"{amount}m"
-    for unit, size in (("Gi", 1024 ** 3), ("Mi", 1024 ** 2), ("Ki", 1024)):
-        if amount % size == 0 and amount:
-            return f"{amount // size}{unit}"
-    return str(amount)
 
 
 def _percent(value: Fraction) -> str:

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from kwhatif.api.objects import Pod
+from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
-from kwhatif.framework.scheduler import Nominator, PodResult, Scheduler
+from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
@@ -30,7 +31,7 @@ class ProfileHandle:
         self.framework: Framework | None = None
 
 
-def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: Nominator, now: str) -> Framework:
+def build_framework(profile: ProfileConfig, snapshot: Snapshot, nominator: NominatedPods, now: str) -> Framework:
     """Instantiate each plugin of the profile once, with its typed arguments, and place it at the
     extension points the runner calls."""
     handle = ProfileHandle(snapshot, now)
@@ -81,13 +82,7 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Po
 
 def _amount(resource: str, value: int) -> str:
     """Millicores as cores when whole; bytes with the largest exact binary suffix."""
-    if resource == "cpu":
-        return str(value // 1000) if value % 1000 == 0 else f"{value}m"
-    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
-        for suffix, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-            if value and value % size == 0:
-                return f"{value // size}{suffix}"
-    return str(value)
+    return format_amount(resource, value, whole_cores=True)
 
 
 def overcommitted_nodes(snapshot: Snapshot) -> list[str]:
@@ -154,7 +149,7 @@ def prepare(
     bound = [p for p in cluster.pods if is_bound(p) and p.node_name in known]  # others: warned at load
     snapshot = Snapshot.build(cluster, bound)
     warnings = list(cluster.warnings) + overcommitted_nodes(snapshot)
-    nominator = Nominator()
+    nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []
     for profile in profiles or (default_profile(),):

@@ -134,3 +134,22 @@ def milli_value(q: Fraction) -> int:
 def value(q: Fraction) -> int:
     """`Value`: ceil(q), away from zero for negatives."""
     return math.ceil(q) if q >= 0 else math.floor(q)
+
+
+def format_amount(resource: str, amount: int, *, whole_cores: bool = False, exact: bool = True) -> str:
+    """A resource amount in the scheduler's units, for people: cpu in millicores (`whole_cores`:
+    whole cores as a bare number, `2` rather than `2000m`); bytes (memory, ephemeral-storage,
+    hugepages-*) with the largest binary suffix that divides them exactly, or with `exact=False`
+    rounded to Gi from 1Gi up and to Mi below (`1.50Gi`, `512Mi`); anything else as a count.
+
+    The flags exist because each message has always worded amounts its own way (overcommit
+    warnings: whole cores; explain's shortfalls: rounded bytes) and outputs must not change."""
+    if resource == "cpu":
+        return str(amount // 1000) if whole_cores and amount % 1000 == 0 else f"{amount}m"
+    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
+        if not exact:
+            return f"{amount / 2**30:.2f}Gi" if amount >= 2**30 else f"{amount / 2**20:.0f}Mi"
+        for suffix, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+            if amount and amount % size == 0:
+                return f"{amount // size}{suffix}"
+    return str(amount)

@@ -10,53 +10,31 @@ import click
 from kwhatif.api.objects import Node
 from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
-from kwhatif.cli.exit_codes import Exit
-from kwhatif.cli.main import (
-    _load_cluster,
-    _config_warnings,
-    _now,
-    _run,
-    _scheduler_config,
-    _warn,
-    cluster_option,
-    config_option,
-    main,
-    now_option,
-    quiet_option,
+from kwhatif.cli.common import (
+    CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, config_option, emit, load_inputs, now_option, profiles,
+    quiet_option, run, strict_option,
 )
-from kwhatif.config.profile import default_profile, without_plugin
+from kwhatif.cli.exit_codes import Exit
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
-from kwhatif.render.github import to_github
-from kwhatif.render.junit import to_junit
-from kwhatif.render.markdown import to_markdown
-from kwhatif.render.writers import to_json, to_yaml
+from kwhatif.render.writers import writer
 from kwhatif.workloads import load_workloads
 from kwhatif.workloads.hpa import MODES
 
-CHECK_FORMATS = ("table", "wide", "json", "yaml", "junit", "markdown", "github")
 replicas_option = click.option(
     "--replicas", "replicas_mode", type=click.Choice(MODES), default="spec", show_default=True,
     help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
 
 
-def _profiles(config_file: str | None, no_preemption: bool = False) -> tuple[list, list[str]]:
-    config = _scheduler_config(config_file)
-    profiles = list(config.profiles) if config else [default_profile()]
-    if no_preemption:
-        profiles = [without_plugin(p, "DefaultPreemption") for p in profiles]
-    return profiles, _config_warnings(config)
-
-
-def _workloads(paths: Sequence[str], quiet: bool) -> list[object]:
-    objects, warnings = load_workloads(paths)
-    _warn([] if quiet else warnings, quiet)
+def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
+    objects, found = load_workloads(paths)
+    warnings.report(found)
     return objects
 
 
-@main.command()
+@click.command()
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(CHECK_FORMATS), default="table", show_default=True)
@@ -74,44 +52,39 @@ def _workloads(paths: Sequence[str], quiet: bool) -> list[object]:
 @now_option
 @quiet_option
 @config_option
+@strict_option
 def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no_evictions: bool,
           headroom: str | None, node_loss: int, zone_loss: bool, replicas_mode: str, rollout: bool, now: str | None,
-          quiet: bool, config_file: str | None) -> None:
+          quiet: bool, config_file: str | None, strict: bool = False) -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
     def action() -> int:
         limits = parse_headroom(headroom) if headroom is not None else None
-        profiles, config_warnings = _profiles(config_file)
-        clock = _now(now)
-        cluster = _load_cluster(clusters, quiet)
-        objects = _workloads(workload_files, quiet)
-        result = run_check(cluster, objects, clock, profiles, replicas_mode=replicas_mode, rollout=rollout,
-                           no_evictions=no_evictions,
+        inputs = load_inputs(clusters, [config_file], now, quiet, strict)
+        objects = _workloads(workload_files, inputs.warnings)
+        result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
+                           rollout=rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
-        _warn([] if quiet else config_warnings + result.warnings, quiet)
-        data = check_data(result)
-        writers = {"json": to_json, "yaml": to_yaml, "junit": to_junit, "markdown": to_markdown,
-                   "github": lambda d: to_github(d, warnings=not quiet)}
-        text = writers[output](data) if output in writers else check_table(data, wide=output == "wide")
-        click.echo(text, nl=False)
+        inputs.finish(result.warnings)
+        emit(writer(output, check_table, quiet)(check_data(result)))
         return Exit.ALL_PLACED if result.ok else Exit.NOT_ALL_PLACED
-    _run(action)
+    run(action)
 
 
-def _template_node(path: str) -> Node:
-    objects, warnings = load_objects([path], full_validation=True)
-    _warn(warnings, False)
+def _template_node(path: str, warnings: Warnings) -> Node:
+    objects, found = load_objects([path], full_validation=True)
+    warnings.report(found)
     nodes = [o for o in objects if isinstance(o, Node)]
     if len(nodes) != 1:
         raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
     return nodes[0]
 
 
-@main.command(name="capacity")
+@click.command(name="capacity")
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
-@click.option("-o", "--output", type=click.Choice(("table", "json", "yaml")), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @click.option("--max", "maximum", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Stop after this many copies (or, with --add-node, this many added nodes).")
 @click.option("--add-node", "add_node", metavar="TEMPLATE.yaml",
@@ -122,30 +95,30 @@ def _template_node(path: str) -> Node:
 @now_option
 @quiet_option
 @config_option
+@strict_option
 def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, maximum: int,
                  add_node: str | None, no_preemption: bool, replicas_mode: str, now: str | None, quiet: bool,
-                 config_file: str | None) -> None:
+                 config_file: str | None, strict: bool = False) -> None:
     """How many more copies of the pod of POD_OR_WORKLOAD fit (placed one at a time until one does
     not), where they land and why the next one does not. With --add-node: how many such nodes to
     add for the workloads to fit (exit 1 when even --max nodes are not enough)."""
     def action() -> int:
-        profiles, config_warnings = _profiles(config_file, no_preemption)
-        clock = _now(now)
-        cluster = _load_cluster(clusters, quiet)
-        objects = _workloads(workload_files, quiet)
+        inputs = load_inputs(clusters, [config_file], now, quiet, strict)
+        chosen = profiles(inputs.config, no_preemption)
+        objects = _workloads(workload_files, inputs.warnings)
         if add_node:
-            result = nodes_to_add(cluster, objects, _template_node(add_node), clock, profiles, maximum, replicas_mode)
-            _warn([] if quiet else config_warnings, quiet)
+            template = _template_node(add_node, inputs.warnings)
+            result = nodes_to_add(inputs.cluster, objects, template, inputs.now, chosen, maximum, replicas_mode)
+            inputs.finish([])
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED
             table = add_node_table
         else:
-            copies = capacity(cluster, objects, clock, profiles, maximum, replicas_mode)
-            _warn([] if quiet else config_warnings + copies.warnings, quiet)
+            copies = capacity(inputs.cluster, objects, inputs.now, chosen, maximum, replicas_mode)
+            inputs.finish(copies.warnings)
             data = copies.data()
             code = Exit.ALL_PLACED
             table = capacity_table
-        text = {"json": to_json, "yaml": to_yaml}.get(output, table)(data)
-        click.echo(text, nl=False)
+        emit(writer(output, table)(data))
         return code
-    _run(action)
+    run(action)

@@ -4,39 +4,39 @@ from __future__ import annotations
 
 import click
 
-from kwhatif.cli.main import (
-    _load_cluster,
-    _now, _read_pods, _run, _scheduler_config, cluster_option, main, now_option, quiet_option,
+from kwhatif.cli.common import (
+    DATA_FORMATS, cluster_option, emit, load_inputs, now_option, profiles, quiet_option, read_pods, run,
+    strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.engine import simulate
 from kwhatif.render.compare import comparison_data, comparison_table
-from kwhatif.render.writers import to_json, to_yaml
+from kwhatif.render.writers import writer
 
 
-@main.command()
+@click.command()
 @click.argument("pod_files", nargs=-1)
 @cluster_option
 @click.option("--config", "config_file", required=True, metavar="FILE",
               help="The KubeSchedulerConfiguration to try.")
 @click.option("--against", "against_file", metavar="FILE",
               help="The configuration to compare with (default: kube-scheduler's default profile).")
-@click.option("-o", "--output", type=click.Choice(("table", "json", "yaml")), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @now_option
 @quiet_option
+@strict_option
 def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: str, against_file: str | None,
-            output: str, now: str | None, quiet: bool) -> None:
+            output: str, now: str | None, quiet: bool, strict: bool = False) -> None:
     """Schedule the pending pods (and POD_FILES) twice: under --config and under the default
     profile (or --against), and show where each pod lands in each run."""
     def action() -> int:
-        config, against = _scheduler_config(config_file), _scheduler_config(against_file)
-        cluster = _load_cluster(clusters, quiet)
-        pods = _read_pods(pod_files) if pod_files else []
-        clock = _now(now)
-        baseline = simulate(cluster, clock, new_pods=pods, profiles=against.profiles if against else None)
-        tried = simulate(cluster, clock, new_pods=pods, profiles=config.profiles)
+        inputs = load_inputs(clusters, [config_file, against_file], now, quiet, strict)
+        config, against = inputs.configs
+        pods = read_pods(pod_files, inputs.warnings) if pod_files else []
+        baseline = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(against))
+        tried = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(config))
+        inputs.finish(baseline.warnings)  # the cluster's, the same in both runs
         data = comparison_data(against_file or "default", baseline, config_file, tried)
-        text = {"json": to_json, "yaml": to_yaml}.get(output, comparison_table)(data)
-        click.echo(text, nl=False)
+        emit(writer(output, comparison_table)(data))
         return Exit.ALL_PLACED
-    _run(action)
+    run(action)

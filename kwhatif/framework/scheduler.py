@@ -4,6 +4,7 @@ and carrying out a preemption with one immediate retry (§9.8-9.9)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Callable
 
@@ -17,7 +18,17 @@ from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 
-BOUND, UNSCHEDULABLE, ERROR, GATED, SKIPPED = "bound", "unschedulable", "error", "gated", "skipped"
+
+class Outcome(StrEnum):
+    """What became of a pod. A `str` enum: outputs (JSON, YAML, tables, messages) show the value."""
+
+    BOUND = "bound"                  # a node was chosen and the pod assumed on it
+    UNSCHEDULABLE = "unschedulable"  # no feasible node (preemption may have nominated one)
+    ERROR = "error"                  # a SchedulingError (a plugin's internal error, Reserve failure)
+    GATED = "gated"                  # PreEnqueue kept it out of the active queue
+    SKIPPED = "skipped"              # not this scheduler's, being deleted, or refused by admission
+
+
 GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 
 
@@ -25,7 +36,7 @@ GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 class Attempt:
     """One scheduling attempt, with everything an explanation needs."""
 
-    outcome: str
+    outcome: Outcome
     node: str | None = None
     tied_nodes: list[str] = field(default_factory=list)
     message: str | None = None
@@ -52,7 +63,7 @@ class PodResult:
     """The outcome for one pending pod: the final attempt's fields; `attempts` when retried."""
 
     pod: Pod
-    outcome: str
+    outcome: Outcome
     attempts: list[Attempt] = field(default_factory=list)
     message: str | None = None
     incomplete: list[str] = field(default_factory=list)  # unimplemented plugins this result may depend on
@@ -66,7 +77,7 @@ class PodResult:
         return self.attempts[0] if self.attempts else None
 
 
-class Nominator:
+class NominatedPods:
     """Pods nominated to nodes (status.nominatedNodeName): they reserve room against pods of
     lower or equal priority (§2.1)."""
 
@@ -124,7 +135,7 @@ def num_feasible_nodes_to_find(num_nodes: int, percentage: int | None) -> int:
 class Scheduler:
     """Schedules pending pods on a snapshot, committing each placement before the next pod."""
 
-    def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: Nominator,
+    def __init__(self, snapshot: Snapshot, profiles: dict[str, Framework], nominator: NominatedPods,
                  now: str, explain: frozenset[str] = frozenset(), fast: bool = True, sample: bool = False) -> None:
         self.snapshot = snapshot
         self.fast = fast
@@ -157,7 +168,7 @@ class Scheduler:
         waiting = set(self.explain)
         for info in self.queue_order(infos):
             if id(info) in rejection:
-                results.append(PodResult(info.pod, SKIPPED, message=rejection[id(info)]))
+                results.append(PodResult(info.pod, Outcome.SKIPPED, message=rejection[id(info)]))
             else:
                 results.append(self.schedule_pod(info))
             waiting.discard(info.key)
@@ -173,18 +184,18 @@ class Scheduler:
         fwk = self.profiles.get(pod.scheduler_name)
         if fwk is None:
             served = ", ".join(self.profiles)
-            return PodResult(pod, SKIPPED, message=f'spec.schedulerName is "{pod.scheduler_name}"; not handled by {served}')
+            return PodResult(pod, Outcome.SKIPPED, message=f'spec.schedulerName is "{pod.scheduler_name}"; not handled by {served}')
         if pod.deletion_timestamp:
-            return PodResult(pod, SKIPPED, message=f"skip schedule deleting pod: {pod.key}")
+            return PodResult(pod, Outcome.SKIPPED, message=f"skip schedule deleting pod: {pod.key}")
         blocked = fwk.run_pre_enqueue(info)
         if blocked is not None:
             message = GATED_MESSAGE if blocked.plugin == "SchedulingGates" else blocked.message
-            return PodResult(pod, GATED, message=message)
-        result = PodResult(pod, UNSCHEDULABLE)
+            return PodResult(pod, Outcome.GATED, message=message)
+        result = PodResult(pod, Outcome.UNSCHEDULABLE)
         attempt = self.attempt(fwk, info)
         result.attempts.append(attempt)
         nominated = attempt.preemption.nominated_node if attempt.preemption else ""
-        if attempt.outcome != BOUND and nominated:
+        if attempt.outcome != Outcome.BOUND and nominated:
             info = self._carry_out_preemption(info, attempt.preemption)
             attempt = self.attempt(fwk, info)
             result.attempts.append(attempt)
@@ -207,8 +218,8 @@ class Scheduler:
             attempt = self._schedule_cycle(fwk, info)
         except SchedulingError as err:
             self.nominator.forget(info.key)
-            return Attempt(ERROR, message=str(err), reason="SchedulerError", num_nodes=self.snapshot.num_nodes)
-        if attempt.outcome == BOUND and attempt.node:
+            return Attempt(Outcome.ERROR, message=str(err), reason="SchedulerError", num_nodes=self.snapshot.num_nodes)
+        if attempt.outcome == Outcome.BOUND and attempt.node:
             self._assume(fwk, info, attempt.node)
         elif attempt.preemption is not None and attempt.preemption.nominated_node is not None:
             self.nominator.nominate(info, attempt.preemption.nominated_node)
@@ -223,7 +234,7 @@ class Scheduler:
 
     def _schedule_cycle(self, fwk: Framework, pod: PodInfo) -> Attempt:
         snap = self.snapshot
-        attempt = Attempt(UNSCHEDULABLE, num_nodes=snap.num_nodes)
+        attempt = Attempt(Outcome.UNSCHEDULABLE, num_nodes=snap.num_nodes)
         if snap.num_nodes == 0:
             attempt.message, attempt.reason = NO_NODES_MESSAGE, "Unschedulable"
             return attempt
@@ -340,7 +351,7 @@ class Scheduler:
         status = fwk.run_reserve(state, pod, attempt.node)
         if status is not None:
             raise SchedulingError(f'running Reserve plugin "{status.plugin}": {status.message}')
-        attempt.outcome = BOUND
+        attempt.outcome = Outcome.BOUND
         if state.explain:  # the chosen and tied nodes; a big cluster has too many feasible ones
             self._insights(fwk, state, pod, [self.snapshot.by_name[n] for n in attempt.tied_nodes], attempt)
         return attempt

@@ -17,8 +17,8 @@ def comparison_data(left_label: str, left: Simulation, right_label: str, right: 
         other = right_by_pod.get(r.pod.key)
         rows.append({
             "pod": r.pod.key,
-            left_label: {"outcome": r.outcome, "node": r.final.node if r.final else None},
-            right_label: {"outcome": other.outcome if other else None,
+            left_label: {"outcome": r.outcome.value, "node": r.final.node if r.final else None},
+            right_label: {"outcome": other.outcome.value if other else None,
                           "node": other.final.node if other and other.final else None},
         })
     changed = sum(1 for row in rows if row[left_label] != row[right_label])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.engine import Simulation
-from kwhatif.framework.scheduler import Attempt, PodResult
+from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 
 VERSION = "kube-scheduler v1.34.1"
 
@@ -47,7 +47,7 @@ def attempt_data(attempt: Attempt, node_detail: bool = True) -> dict[str, Any]:
     """The attempt's outcome; with `node_detail`, also its feasible nodes, each node's filter
     result and each feasible node's scores (on 5,000 nodes, a million entries for 1,000 pods)."""
     data: dict[str, Any] = {
-        "outcome": attempt.outcome,
+        "outcome": attempt.outcome.value,
         "node": attempt.node,
         "tied_nodes": attempt.tied_nodes,
         "message": attempt.message,
@@ -59,7 +59,7 @@ def attempt_data(attempt: Attempt, node_detail: bool = True) -> dict[str, Any]:
     if attempt.nominated_fast_path:
         data["nominated_node_fast_path"] = True
     if node_detail:
-        if attempt.outcome == "bound":
+        if attempt.outcome == Outcome.BOUND:
             data["feasible_nodes"] = attempt.feasible_nodes
         if attempt.diagnosis.node_to_status.statuses:
             data["filter"] = _filter(attempt)
@@ -75,7 +75,7 @@ def pod_result_data(result: PodResult, node_detail: bool = True) -> dict[str, An
     data: dict[str, Any] = {"pod": pod.key, "priority": pod.effective_priority}
     final, first = result.final, result.first
     if final is None:
-        data.update({"outcome": result.outcome, "node": None, "tied_nodes": [], "message": result.message,
+        data.update({"outcome": result.outcome.value, "node": None, "tied_nodes": [], "message": result.message,
                      "preemption": None})
     else:
         data.update(attempt_data(final, node_detail))
@@ -96,7 +96,7 @@ def simulation_head(sim: Simulation) -> dict[str, Any]:
     """What precedes the results in `simulation_data`."""
     counts: dict[str, int] = {}
     for result in sim.results:
-        outcome = result.final.outcome if result.final is not None else result.outcome
+        outcome = (result.final.outcome if result.final is not None else result.outcome).value
         counts[outcome] = counts.get(outcome, 0) + 1
     return {
         "version": VERSION,

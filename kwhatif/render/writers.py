@@ -1,41 +1,35 @@
-"""JSON and YAML writers for the structured results."""
+"""The one registry of output formats: `-o NAME` → the writer that turns a command's plain data
+into text. Commands look their writer up here (`writer`); which names a command accepts is its
+own `click.Choice`, so an unknown name never reaches the registry."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from functools import partial
+from typing import Any, Callable
 
-import orjson
-import yaml
+from kwhatif.render.github import to_github
+from kwhatif.render.json import to_json
+from kwhatif.render.junit import to_junit
+from kwhatif.render.markdown import to_markdown
+from kwhatif.render.yaml import to_yaml
 
+Writer = Callable[[Any], str]
 
-def to_json(data: Any) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
-
-
-def to_yaml(data: Any) -> str:
-    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
-                     default_flow_style=False, allow_unicode=True)
-
-
-def write_json_streamed(head: dict[str, Any], key: str, items: Iterable[Any], tail: dict[str, Any],
-                        write: Callable[[bytes], Any]) -> None:
-    """Write `to_json({**head, key: list(items), **tail})` piece by piece: each item is serialized
-    and dropped in turn, so a result of a gigabyte never sits whole in memory (1,000 pods with
-    their per-node detail on 5,000 nodes: 1.4 GB of JSON, 6 GB as Python objects)."""
-    members = [_member(k, v) for k, v in head.items()]
-    write(b"{\n" + b"".join(m + b",\n" for m in members) + b"  " + orjson.dumps(key) + b": [")
-    first = True
-    for item in items:
-        write((b"\n    " if first else b",\n    ") + _indented(orjson.dumps(item, option=orjson.OPT_INDENT_2), 4))
-        first = False
-    write(b"]" if first else b"\n  ]")
-    write(b"".join(b",\n" + _member(k, v) for k, v in tail.items()) + b"\n}\n")
+# The formats whose writer is the same for every command's data; `junit`, `markdown` and
+# `github` read `check` data. `table` and `wide` are each command's own table (its columns).
+WRITERS: dict[str, Writer] = {
+    "json": to_json, "yaml": to_yaml, "junit": to_junit, "markdown": to_markdown, "github": to_github,
+}
 
 
-def _member(key: str, value: Any) -> bytes:
-    return b"  " + orjson.dumps(key) + b": " + _indented(orjson.dumps(value, option=orjson.OPT_INDENT_2), 2)
-
-
-def _indented(text: bytes, spaces: int) -> bytes:
-    """orjson's indented text nested `spaces` deeper (a JSON string never holds a raw newline)."""
-    return text.replace(b"\n", b"\n" + b" " * spaces)
+def writer(output: str, table: Callable[..., str] | None = None, quiet: bool = False) -> Writer:
+    """The writer of `-o output`: the command's `table` for `table`, the table with whole
+    messages on one line for `wide`, else the registered format. `quiet` (`-q`) leaves out the
+    warnings a format prints itself (github's `::warning` lines)."""
+    if output == "table" and table is not None:
+        return table
+    if output == "wide" and table is not None:
+        return partial(table, wide=True)
+    if output == "github" and quiet:
+        return partial(to_github, warnings=False)
+    return WRITERS[output]

@@ -6,8 +6,8 @@ scheduled time; a suspended CronJob creates nothing."""
 from __future__ import annotations
 
 import copy
-from datetime import datetime
 
+from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.errors import InputError
 from kwhatif.workloads import job
 from kwhatif.workloads.common import Context, Expanded, Workload, deterministic_uid
@@ -16,7 +16,7 @@ KIND = "CronJob"
 
 
 def job_name(w: Workload, now: str) -> str:
-    when = datetime.fromisoformat(now.upper())
+    when = parse_rfc3339(now)
     return f"{w.name}-{int(when.timestamp()) // 60}"
 
 

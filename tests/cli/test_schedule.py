@@ -360,7 +360,7 @@ def test_json_is_written_pod_by_pod_as_one_document(cli, args):
     from kwhatif.engine import simulate
     from kwhatif.load.cluster import load_cluster
     from kwhatif.render.results import simulation_data
-    from kwhatif.render.writers import to_json
+    from kwhatif.render.json import to_json
 
     result = cli(["schedule", "-c", str(CLUSTER), "-o", "json", "--now", NOW, *args])
     whole = to_json(simulation_data(simulate(load_cluster([str(CLUSTER)]), NOW), node_detail=not args))

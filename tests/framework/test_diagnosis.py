@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import PostFilterPlugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code, Status, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources import DynamicResources
-from kwhatif.framework.scheduler import Nominator
+from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.snapshot.pod_info import PodInfo
 from tests.builders import Handle, make_pod
 
@@ -166,7 +166,7 @@ def failed_scheduling(filter_statuses: NodeToStatus, dry_run: dict[str, Status],
     if dra_pre_filter_ran:
         dra.pre_filter(state, pod, [])
     fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, PreemptionStandIn(3, dry_run)]),
-                    Nominator())
+                    NominatedPods())
     _, status = fwk.run_post_filter(state, pod, filter_statuses)
     post = status.message if status.code != Code.SUCCESS else ""
     return fit_error_message(3, Diagnosis(filter_statuses, pre_filter_msg=pre_filter_msg, post_filter_msg=post))
@@ -226,7 +226,7 @@ def test_a_successful_preemption_leaves_only_the_filter_part():
     dra = DynamicResources(None, Handle())
     dra.pre_filter(state, pod, [])
     statuses = nts(same(3, unschedulable("Insufficient cpu"), "n"))
-    fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, Succeeds(None, Handle())]), Nominator())
+    fwk = Framework("default-scheduler", PluginSet(post_filter=[dra, Succeeds(None, Handle())]), NominatedPods())
     _, status = fwk.run_post_filter(state, pod, statuses)
     post = status.message if status.code != Code.SUCCESS else ""
     assert fit_error_message(3, Diagnosis(statuses, post_filter_msg=post)) == \

@@ -18,7 +18,7 @@ from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code, Status, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources import DynamicResources
 from kwhatif.api.cluster import Cluster
-from kwhatif.framework.scheduler import Nominator
+from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
@@ -59,7 +59,7 @@ def test_post_filter_after_the_pre_filter_runner(early_status, expected):
     snap = _snapshot()
     handle = Handle(snap)
     dra = DynamicResources(None, handle)
-    fwk = Framework("default-scheduler", PluginSet(pre_filter=[EarlyPreFilter(early_status), dra]), Nominator())
+    fwk = Framework("default-scheduler", PluginSet(pre_filter=[EarlyPreFilter(early_status), dra]), NominatedPods())
     state = CycleState()
     pod = PodInfo.of(make_pod("p"))
     fwk.run_pre_filter(state, pod, snap.node_infos)

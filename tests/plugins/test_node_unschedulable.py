@@ -15,7 +15,7 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.node_unschedulable import NodeUnschedulable
 from kwhatif.plugins.taint_toleration import TaintToleration
 from kwhatif.api.cluster import Cluster
-from kwhatif.framework.scheduler import Nominator
+from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod, make_taint, make_toleration
@@ -67,7 +67,7 @@ def test_a_cordoned_node_with_the_taint_reports_unschedulable_not_the_taint():
     handle = Handle(snap)
     fwk = Framework("default-scheduler",
                     PluginSet(filter=[NodeUnschedulable(None, handle), TaintToleration(None, handle)]),
-                    Nominator())
+                    NominatedPods())
     status = fwk.run_filter(CycleState(), PodInfo.of(make_pod("p")), snap.by_name["n1"])
     assert (status.code, status.reasons, status.plugin) == (
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (UNSCHEDULABLE,), "NodeUnschedulable")

@@ -9,7 +9,7 @@ import pytest
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.status import Code
 from kwhatif.plugins.scheduling_gates import SchedulingGates
-from kwhatif.framework.scheduler import Nominator
+from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.snapshot.pod_info import PodInfo
 from tests.builders import Handle, make_pod
 
@@ -28,7 +28,7 @@ def test_pre_enqueue(gates, expected):
 
 
 def test_the_runner_stamps_the_blocking_plugin():
-    fwk = Framework("default-scheduler", PluginSet(pre_enqueue=[SchedulingGates(None, Handle())]), Nominator())
+    fwk = Framework("default-scheduler", PluginSet(pre_enqueue=[SchedulingGates(None, Handle())]), NominatedPods())
     status = fwk.run_pre_enqueue(PodInfo.of(make_pod("p", scheduling_gates=("g",))))
     assert (status.plugin, status.message) == ("SchedulingGates", "waiting for scheduling gates: [g]")
     assert fwk.run_pre_enqueue(PodInfo.of(make_pod("q"))) is None

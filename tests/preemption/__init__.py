@@ -21,7 +21,7 @@ from kwhatif.config.profile import default_profile
 from kwhatif.engine import build_framework
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
-from kwhatif.framework.scheduler import Nominator
+from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import Evaluator
 from kwhatif.preemption.ordering import parse_time
@@ -83,7 +83,7 @@ class Env:
                  nominated: Sequence[Pod] = ()) -> None:
         cluster = Cluster(nodes=list(nodes), pods=list(pods), pdbs=list(pdbs))
         self.snapshot = Snapshot.build(cluster, [p for p in pods if p.node_name])
-        self.nominator = Nominator()
+        self.nominator = NominatedPods()
         for pod in nominated:
             self.nominator.nominate(PodInfo.of(pod), pod.nominated_node_name)
         self.fwk = build_framework(default_profile(), self.snapshot, self.nominator, NOW)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
+from kwhatif.api.quantity import format_amount
 from kwhatif.api.resources import Resources, pod_requests
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
@@ -111,11 +112,7 @@ def build_scorer(strategy: ScoringStrategy) -> Scorer:
 
 
 def _amount(resource: str, value: int) -> str:
-    if resource == "cpu":
-        return f"{value}m"
-    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
-        return f"{value / 2**30:.2f}Gi" if value >= 2**30 else f"{value / 2**20:.0f}Mi"
-    return str(value)
+    return format_amount(resource, value, exact=False)
 
 
 def describe_shortfall(s: Shortfall) -> str:

@@ -1,0 +1,190 @@
+"""What every command shares: its options, the one preamble that loads its inputs, how warnings
+and `--strict` are treated, how errors end the run, and how results are written."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import click
+
+from kwhatif.api.objects import Pod
+from kwhatif.api.timestamps import parse_rfc3339
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.progress import Progress
+from kwhatif.config.profile import ProfileConfig, default_profile, without_plugin
+from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, load_scheduler_config
+from kwhatif.engine import Simulation
+from kwhatif.errors import InputError
+from kwhatif.framework.scheduler import Outcome
+from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.memory import keep_for_the_run
+from kwhatif.render.json import write_json_streamed
+from kwhatif.render.results import pod_result_data, simulation_data, simulation_head
+from kwhatif.render.table import results_table
+from kwhatif.render.writers import writer
+from kwhatif.api.cluster import Cluster
+
+# The -o values each command accepts (click refuses the others before any work).
+FORMATS = ("table", "wide", "json", "yaml")
+CHECK_FORMATS = FORMATS + ("junit", "markdown", "github")
+DATA_FORMATS = ("table", "json", "yaml")
+
+cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, required=True,
+                              help="Cluster dump or manifests: file, folder or - for stdin (repeatable).")
+output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
+node_detail_option = click.option(
+    "--node-detail/--no-node-detail", default=True, show_default=True,
+    help="JSON/YAML: each pod's feasible nodes, per-node filter results and per-node scores (on thousands "
+         "of nodes they are most of the output; the table never shows them).")
+now_option = click.option("--now", help="Simulation clock, RFC3339 (default: the current time).")
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or warning output.")
+strict_option = click.option("--strict", is_flag=True,
+                             help="Treat every warning (unknown fields, duplicates, pods bound to missing nodes...) "
+                                  "as an input error: exit 2.")
+config_option = click.option("--config", "config_file", metavar="FILE",
+                             help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) as kube-scheduler's "
+                                  "--config; invalid files are refused with kube-scheduler's error.")
+sample_option = click.option(
+    "--sample-like-scheduler", "sample", is_flag=True,
+    help="Examine only as many nodes as kube-scheduler would (percentageOfNodesToScore, adaptive by "
+         "default, with its rotating start): results may then differ from the full scan, as in a real cluster.")
+
+
+def run(action: Callable[[], int]) -> None:
+    """Run a command: input errors become one line and exit 2; nothing shows a traceback."""
+    try:
+        code = action()
+    except InputError as err:
+        click.echo(f"kwhatif: error: {err}", err=True)
+        code = Exit.BAD_INPUT
+    except ConfigError as err:  # kube-scheduler's own text, as it would fail at start-up
+        click.echo(str(err), err=True)
+        code = Exit.BAD_INPUT
+    except (KeyboardInterrupt, BrokenPipeError):
+        code = Exit.BAD_INPUT
+    except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
+        click.echo(f"kwhatif: internal error: {type(err).__name__}: {err} (please report this input)", err=True)
+        code = Exit.INTERNAL_ERROR
+    sys.exit(int(code))
+
+
+def clock(value: str | None) -> str:
+    """The simulation clock: RFC3339 with a zone offset (times are compared with the dump's)."""
+    if value is None:
+        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        parse_rfc3339(value)
+    except ValueError:
+        raise InputError(f"--now: {value!r} is not an RFC3339 time (e.g. 2026-01-01T00:00:00Z)") from None
+    return value
+
+
+@dataclass(frozen=True)
+class Warnings:
+    """How every command treats warnings: with `--strict` the first one is the run's one error line
+    (exit 2, the others counted); otherwise each goes to stderr as `kwhatif: warning: ...`, unless
+    `-q`."""
+
+    quiet: bool = False
+    strict: bool = False
+
+    def check(self, warnings: Sequence[str]) -> None:
+        """--strict: the first warning becomes the error."""
+        if self.strict and warnings:
+            more = len(warnings) - 1
+            rest = f" (and {more} more warning{'s' if more > 1 else ''})" if more else ""
+            raise InputError(f"--strict: {warnings[0]}{rest}")
+
+    def report(self, warnings: Sequence[str]) -> None:
+        """Checked against --strict, then printed (unless -q)."""
+        self.check(warnings)
+        if not self.quiet:
+            for w in warnings:
+                click.echo(f"kwhatif: warning: {w}", err=True)
+
+
+def scheduler_config(config_file: str | None) -> SchedulerConfig | None:
+    """The --config file, decoded, defaulted and validated (ConfigError otherwise)."""
+    return load_scheduler_config(config_file) if config_file else None
+
+
+def profiles(config: SchedulerConfig | None, no_preemption: bool = False) -> list[ProfileConfig]:
+    """The profiles to schedule with: the configuration's, or kube-scheduler's default one;
+    `--no-preemption` takes DefaultPreemption out of each."""
+    chosen = list(config.profiles) if config else [default_profile()]
+    return [without_plugin(p, "DefaultPreemption") for p in chosen] if no_preemption else chosen
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a command starts from, loaded by `load_inputs` in the one order every command
+    follows: the configurations (--config), the clock (--now), the cluster (-c); then the
+    configurations' and the cluster's warnings against --strict. They are printed with the run's
+    warnings (`finish`), which repeat the cluster's."""
+
+    configs: tuple[SchedulerConfig | None, ...]
+    now: str
+    cluster: Cluster
+    warnings: Warnings
+
+    @property
+    def config(self) -> SchedulerConfig | None:
+        return self.configs[0]
+
+    @property
+    def config_warnings(self) -> list[str]:
+        return [w for c in self.configs if c is not None for w in c.warnings]
+
+    def finish(self, run_warnings: Sequence[str]) -> None:
+        """The run's warnings against --strict (the configurations' were checked by `load_inputs`),
+        then printed with the configurations' (unless -q)."""
+        self.warnings.report(self.config_warnings + list(run_warnings))
+
+
+def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now: str | None,
+                quiet: bool, strict: bool) -> Inputs:
+    """The preamble of every command (see `Inputs`). The cluster lives for the whole run (see
+    `kwhatif.memory`)."""
+    configs = tuple(scheduler_config(f) for f in config_files)
+    when = clock(now)
+    cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+    keep_for_the_run()
+    inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
+    inputs.warnings.check(inputs.config_warnings + cluster.warnings)
+    return inputs
+
+
+def read_pods(paths: Sequence[str], warnings: Warnings) -> list[Pod]:
+    """Pods to place are hand-written manifests: validated in full against the schemas, unknown
+    fields warned about as kubectl does."""
+    objects, found = load_objects(paths, full_validation=True)
+    warnings.report(found)
+    pods = [o for o in objects if isinstance(o, Pod)]
+    if not pods:
+        raise InputError(f"no Pod objects in {', '.join(paths)}")
+    return pods
+
+
+def exit_code(sim: Simulation, keys: set[str] | None = None) -> int:
+    """0 when every pod (of `keys`, if given) is bound, else 1."""
+    relevant = [r for r in sim.results if keys is None or r.pod.key in keys]
+    return Exit.ALL_PLACED if all(r.outcome == Outcome.BOUND for r in relevant) else Exit.NOT_ALL_PLACED
+
+
+def emit(text: str) -> None:
+    click.echo(text, nl=False)
+
+
+def emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
+    """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
+    is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB)."""
+    if output == "json":
+        write_json_streamed(simulation_head(sim), "results", (pod_result_data(r, node_detail) for r in sim.results),
+                            {"warnings": sim.warnings}, sys.stdout.buffer.write)
+        sys.stdout.buffer.flush()
+    else:
+        data = simulation_data(sim, node_detail=node_detail and output == "yaml")
+        emit(writer(output, results_table)(data))

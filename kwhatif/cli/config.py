@@ -1,0 +1,30 @@
+"""`kwhatif config show`: the scheduler configuration kwhatif schedules with."""
+
+from __future__ import annotations
+
+import click
+
+from kwhatif.cli.common import DATA_FORMATS, Warnings, config_option, emit, run, scheduler_config
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.config.scheduler_config import default_scheduler_config
+from kwhatif.render.config import config_data, config_table
+from kwhatif.render.writers import writer
+
+
+@click.group(name="config")
+def config_group() -> None:
+    """The scheduler configuration kwhatif schedules with."""
+
+
+@config_group.command(name="show")
+@config_option
+@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
+def config_show(config_file: str | None, output: str) -> None:
+    """The effective profiles: plugins per extension point in order, score weights, plugin
+    arguments (kube-scheduler's defaults without --config)."""
+    def action() -> int:
+        config = scheduler_config(config_file) or default_scheduler_config()
+        Warnings().report(config.warnings)
+        emit(writer(output, lambda _: config_table(config))(config_data(config)))
+        return Exit.ALL_PLACED
+    run(action)

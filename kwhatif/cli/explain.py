@@ -1,0 +1,53 @@
+"""`kwhatif explain`: why one pod lands where it does, or stays pending."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import click
+
+from kwhatif.cli.common import (
+    cluster_option, config_option, emit, load_inputs, now_option, output_option, profiles,
+    quiet_option, read_pods, run, strict_option,
+)
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.engine import simulate
+from kwhatif.errors import InputError
+from kwhatif.explain.pod import explain
+from kwhatif.framework.scheduler import Outcome
+from kwhatif.render.results import simulation_data
+from kwhatif.render.table import explanation_table
+from kwhatif.render.writers import writer
+
+
+@click.command(name="explain")
+@click.argument("pod_ref")
+@cluster_option
+@click.option("-f", "--pod-file", "pod_files", multiple=True, help="Pods to place before explaining (repeatable).")
+@output_option
+@now_option
+@quiet_option
+@config_option
+@strict_option
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], output: str,
+                now: str | None, quiet: bool, config_file: str | None, strict: bool = False) -> None:
+    """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending."""
+    def action() -> int:
+        key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
+        inputs = load_inputs(clusters, [config_file], now, quiet, strict)
+        pods = read_pods(pod_files, inputs.warnings) if pod_files else []
+        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, explain=frozenset({key}),
+                       profiles=profiles(inputs.config))
+        inputs.finish(sim.warnings)
+        result = next((r for r in sim.results if r.pod.key == key), None)
+        if result is None:
+            raise InputError(f"{key}: not a pending pod of the snapshot (nor of the pods to place)")
+        exp = explain(result, [n.name for n in sim.snapshot.node_infos])
+        if output in ("table", "wide"):  # the explanation's messages are whole in both
+            emit(explanation_table(exp))
+        else:
+            data = next(d for d in simulation_data(sim)["results"] if d["pod"] == key)
+            data["explanation"] = {"attempts": [asdict(a) for a in exp.attempts], "preemption": exp.preemption}
+            emit(writer(output)(data))
+        return Exit.ALL_PLACED if result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
+    run(action)

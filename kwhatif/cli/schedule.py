@@ -1,0 +1,62 @@
+"""`kwhatif schedule` and `kwhatif place`: the cluster's pending pods, and pods to add, scheduled
+in queue order."""
+
+from __future__ import annotations
+
+import click
+
+from kwhatif.cli.common import (
+    cluster_option, config_option, emit_simulation, exit_code, load_inputs, node_detail_option, now_option,
+    output_option, profiles, quiet_option, read_pods, run, sample_option, strict_option,
+)
+from kwhatif.cli.progress import Progress
+from kwhatif.engine import simulate
+
+
+@click.command()
+@cluster_option
+@output_option
+@now_option
+@quiet_option
+@config_option
+@sample_option
+@strict_option
+@node_detail_option
+def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
+             sample: bool, strict: bool = False, node_detail: bool = True) -> None:
+    """Schedule every pending pod of the cluster in queue order."""
+    def action() -> int:
+        inputs = load_inputs(clusters, [config_file], now, quiet, strict)
+        sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
+                       progress=Progress("scheduling", quiet))
+        inputs.finish(sim.warnings)
+        emit_simulation(sim, output, node_detail)
+        return exit_code(sim)
+    run(action)
+
+
+@click.command()
+@click.argument("pod_files", nargs=-1, required=True)
+@cluster_option
+@output_option
+@now_option
+@quiet_option
+@config_option
+@click.option("--no-preemption", is_flag=True,
+              help="Turn DefaultPreemption off: would the pods fit without evicting anyone?")
+@strict_option
+@sample_option
+@node_detail_option
+def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
+          config_file: str | None, no_preemption: bool, strict: bool = False, sample: bool = False,
+          node_detail: bool = True) -> None:
+    """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
+    def action() -> int:
+        inputs = load_inputs(clusters, [config_file], now, quiet, strict)
+        pods = read_pods(pod_files, inputs.warnings)
+        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
+                       sample=sample, progress=Progress("scheduling", quiet))
+        inputs.finish(sim.warnings)
+        emit_simulation(sim, output, node_detail)
+        return exit_code(sim, {p.key for p in pods})
+    run(action)

@@ -1,0 +1,25 @@
+"""`python -m kwhatif` is the `kwhatif` console script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.cli.conftest import CLUSTER, NOW, executable
+
+
+def test_python_dash_m_prints_the_same_help_as_the_console_script():
+    module = subprocess.run([sys.executable, "-m", "kwhatif", "--help"], capture_output=True, text=True, timeout=60)
+    script = subprocess.run([executable("kwhatif"), "--help"], capture_output=True, text=True, timeout=60)
+    assert module.returncode == 0, module.stderr
+    assert module.stdout == script.stdout
+    assert module.stdout.startswith("Usage: kwhatif ")
+
+
+def test_python_dash_m_schedules_like_the_console_script():
+    # default/big stays pending on the 3-node folder (conftest: MSG_BIG_3), so both exit 1.
+    args = ["schedule", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]
+    module = subprocess.run([sys.executable, "-m", "kwhatif", *args], capture_output=True, text=True, timeout=60)
+    script = subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=60)
+    assert (module.returncode, module.stdout, module.stderr) == (script.returncode, script.stdout, script.stderr)
+    assert module.returncode == 1 and '"pod": "default/big"' in module.stdout
