@@ -10,9 +10,6 @@ With MB = 1048576: minT = 23 MB = 24117248; for two containers maxT = 2000 MB = 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.objects import ImageState
@@ -21,16 +18,9 @@ from kwhatif.plugins.image_locality import ImageLocality, normalized_image_name
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod
+from tests.builders import Handle, make_container, make_node, make_pod
 
 MB = 1024 * 1024
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def image(size_mb: int | float, *names: str) -> ImageState:

@@ -9,8 +9,6 @@ Every expected value is worked out by hand next to its case. Nodes used througho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from kwhatif.api.objects import (
@@ -25,7 +23,7 @@ from kwhatif.plugins.inter_pod_affinity import (
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 HOST = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -80,12 +78,6 @@ def ns(name: str, **labels: str) -> Namespace:
 
 
 NODES = [node("n1", "a"), node("n2", "a"), node("n3", "b"), node("nz")]
-
-
-@dataclass
-class Handle:
-    snapshot: Snapshot
-    framework: object = None
 
 
 def make_plugin(nodes, bound, namespaces=(), args=None) -> tuple[InterPodAffinity, Snapshot]:

@@ -9,9 +9,6 @@ as a label selector (invalid value, non-integer Gt/Lt) is marked invalid and nev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.objects import Affinity, NodeAffinity as NodeAffinitySpec, NodeSelector, NodeSelectorTerm, \
@@ -23,20 +20,13 @@ from kwhatif.plugins.node_affinity import NodeAffinity
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 REASON = "node(s) didn't match Pod's node affinity/selector"
 CONFLICT = "pod affinity terms conflict"
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
 REJECTED = (UU, (REASON,))
 SKIP = "skip"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def req(key: str, op: str, *values: str) -> Requirement:

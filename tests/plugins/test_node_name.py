@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.framework.cycle_state import CycleState
@@ -13,16 +10,9 @@ from kwhatif.plugins.node_name import NodeName
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 REASON = "node(s) didn't match the requested node name"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 @pytest.mark.parametrize("pod_node_name, node_name, expected", [

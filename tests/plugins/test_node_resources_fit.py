@@ -14,7 +14,6 @@ at all (so no non-zero defaults apply); both are reproduced literally.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from kwhatif.plugins.node_resources.strategies import broken_linear
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible
+from tests.builders import Handle, make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible
 
 U = Code.UNSCHEDULABLE
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
@@ -38,13 +37,6 @@ HUGE_A = "hugepages-2Mi"
 
 def insufficient(name: str) -> str:
     return f"Insufficient {name}"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 # Builders -------------------------------------------------------------------------------------

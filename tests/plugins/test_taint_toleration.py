@@ -9,9 +9,6 @@ gate: in 1.34 any operator other than ""/Equal/Exists never matches (§5.2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.framework.cycle_state import CycleState
@@ -20,16 +17,9 @@ from kwhatif.plugins.taint_toleration import TaintToleration
 from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod, make_taint as taint, make_toleration as tol
+from tests.builders import Handle, make_node, make_pod, make_taint as taint, make_toleration as tol
 
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def untolerated(key: str, value: str):
