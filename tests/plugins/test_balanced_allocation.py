@@ -18,6 +18,7 @@ from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_container, make_node, make_pod
+from tests.plugins.harness import score_nodes
 
 GPU = "nvidia.com/gpu"
 DEFAULT = {"resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]}
@@ -54,7 +55,7 @@ def run(args, pod, nodes, bound=()):
     if status is not None and status.code == Code.SKIP:
         return "skip"
     assert status is None or status.code == Code.SUCCESS
-    return {n.name: plugin.score(state, info, n) for n in infos}
+    return score_nodes(plugin, state, info, infos)
 
 
 CASES = [

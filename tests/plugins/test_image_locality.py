@@ -19,6 +19,7 @@ from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_container, make_node, make_pod
+from tests.plugins.harness import score_nodes
 
 MB = 1024 * 1024
 
@@ -40,7 +41,7 @@ def scores(the_pod, nodes) -> dict[str, int]:
     snap = Snapshot.build(Cluster(nodes=list(nodes)), [])
     plugin = ImageLocality(None, Handle(snap))
     info = PodInfo.of(the_pod)
-    return {n.name: plugin.score(CycleState(), info, snap.by_name[n.name]) for n in nodes}
+    return score_nodes(plugin, CycleState(), info, [snap.by_name[n.name] for n in nodes])
 
 
 NODE_40_300_2000 = (image(40, "gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"),

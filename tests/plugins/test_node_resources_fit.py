@@ -26,6 +26,7 @@ from kwhatif.snapshot.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible
+from tests.plugins.harness import filter_node, score_nodes
 
 U = Code.UNSCHEDULABLE
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
@@ -72,7 +73,7 @@ def run_filter(pod, node, bound=(), args=None):
     state = CycleState()
     _, status = plugin.pre_filter(state, info, snap.node_infos)
     assert status is None or status.code == Code.SUCCESS
-    status = plugin.filter(state, info, snap.by_name[node.name])
+    status = filter_node(plugin, state, info, snap.by_name[node.name])
     return None if status is None else (status.code, status.reasons)
 
 
@@ -401,7 +402,7 @@ def scores(args, pod, nodes, bound=()):
     state = CycleState()
     infos = [snap.by_name[n.name] for n in nodes]
     assert plugin.pre_score(state, info, infos) is None
-    return {n.name: plugin.score(state, info, n) for n in infos}
+    return score_nodes(plugin, state, info, infos)
 
 
 def strategy(kind, resources=None, shape=None):
