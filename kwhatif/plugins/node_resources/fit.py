@@ -15,10 +15,10 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
 )
 from kwhatif.plugins.node_resources.strategies import (
-    Scorer, least_allocated, most_allocated, requested_to_capacity_ratio,
+    Strategy, least_allocated, most_allocated, requested_to_capacity_ratio,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -81,7 +81,7 @@ def _is_ignored(name: str, ignored: frozenset[str], groups: frozenset[str]) -> b
     return name in ignored or name.split("/", 1)[0] in groups
 
 
-def build_scorer(args: dict[str, Any]) -> tuple[tuple[ResourceSpec, ...], Scorer]:
+def build_scorer(args: dict[str, Any]) -> tuple[tuple[ResourceSpec, ...], Strategy]:
     """The configured strategy (LeastAllocated with cpu/memory weight 1 by default, §1.4)."""
     strategy = args.get("scoringStrategy") or {}
     resources = tuple(ResourceSpec(r["name"], r.get("weight") or 1) for r in strategy.get("resources") or ()) \
@@ -148,8 +148,9 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        table = self.handle.snapshot.table
-        return int(self.score_rows(state, pod, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+        """The per-node reference: the strategy's one-node form over this NodeInfo."""
+        allocs, reqs = node_pairs(node, self.resources, state.read(_PRE_SCORE_KEY), use_requested=False)
+        return self.scorer.node(reqs, allocs)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         request = state.read(_PRE_SCORE_KEY)
