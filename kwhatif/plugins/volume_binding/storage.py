@@ -113,7 +113,6 @@ class PodVolumes:
     uses_claims: bool = False
     conflict_disks: tuple[InlineDisk, ...] = ()
     migratable: bool = False
-    pvc_names: tuple[str, ...] = ()
     has_volumes: bool = False
 
 
@@ -141,16 +140,13 @@ def _parse(info: PodInfo) -> PodVolumes:
     if not pod.volumes:
         return NO_VOLUMES
     refs: list[VolumeRef] = []
-    pvc_names: list[str] = []
+    claims = iter(info.pvc_names)  # one per persistentVolumeClaim volume, in order
     for volume in pod.volumes:
         if not isinstance(volume, dict):
             continue
         name = _str(volume, "name")
         if volume.get("persistentVolumeClaim") is not None:
-            claim = volume["persistentVolumeClaim"]
-            claim_name = _str(claim, "claimName") if isinstance(claim, dict) else ""
-            refs.append(VolumeRef(name, "pvc", claim_name))
-            pvc_names.append(claim_name)
+            refs.append(VolumeRef(name, "pvc", next(claims)))
         elif volume.get("ephemeral") is not None:
             refs.append(VolumeRef(name, "ephemeral", f"{pod.name}-{name}"))  # ephemeral.VolumeClaimName
         else:
@@ -160,8 +156,7 @@ def _parse(info: PodInfo) -> PodVolumes:
     return PodVolumes(
         refs=tuple(refs), uses_claims=any(r.kind in ("pvc", "ephemeral") for r in refs),
         conflict_disks=tuple(r.disk for r in refs if r.disk is not None and r.kind in CONFLICT_SOURCES),
-        migratable=any(r.kind in MIGRATABLE_SOURCES for r in refs), pvc_names=tuple(pvc_names),
-        has_volumes=True,
+        migratable=any(r.kind in MIGRATABLE_SOURCES for r in refs), has_volumes=True,
     )
 
 
