@@ -14,7 +14,6 @@ PV controller's retroactive assignment do.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,7 @@ from kwhatif.api.objects import (
     PersistentVolumeClaim,
     StorageClass,
 )
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 
 if TYPE_CHECKING:
@@ -294,15 +294,11 @@ class StorageIndex:
         self.generation += 1
 
 
-_INDEXES: dict[int, tuple[weakref.ref, StorageIndex]] = {}
+_INDEXES: dict[int, Any] = {}
 
 
 def storage_of(snapshot: Snapshot) -> StorageIndex:
-    """The storage view of this snapshot (built on first use, dropped with the snapshot)."""
-    key = id(snapshot)
-    entry = _INDEXES.get(key)
-    if entry is not None and entry[0]() is snapshot:
-        return entry[1]
-    index = StorageIndex(snapshot.cluster)
-    _INDEXES[key] = (weakref.ref(snapshot, lambda _ref, k=key: _INDEXES.pop(k, None)), index)
-    return index
+    """The storage view of this snapshot (built on first use, dropped with the snapshot); one per
+    snapshot, shared by every volume plugin (Reserve's bindings are seen by the others)."""
+    return for_snapshot(_INDEXES, id(snapshot), snapshot, lambda: StorageIndex(snapshot.cluster),
+                        drop_with_snapshot=True)
