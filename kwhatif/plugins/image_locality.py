@@ -8,6 +8,7 @@ from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, ScorePlugin
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -39,15 +40,16 @@ def calculate_priority(sum_scores: np.ndarray, num_containers: int) -> np.ndarra
 
 def _image_scores(pod: PodInfo, snapshot: Snapshot) -> list[tuple[str, int]]:
     """Per container image of the pod: its spread-scaled size, trunc(size × numNodes / total)."""
-    cached = pod.derived.get(NAME)
-    if cached is None or cached[0] is not snapshot:
-        scored = []
-        for image in pod_images(pod.pod):
-            summary = snapshot.images.get(image)
-            size = int(summary.size * (summary.num_nodes / snapshot.num_nodes)) if summary else 0
-            scored.append((image, size))
-        cached = pod.derived[NAME] = (snapshot, scored)
-    return cached[1]
+    return for_snapshot(pod.derived, NAME, snapshot, lambda: _scaled_sizes(pod, snapshot))
+
+
+def _scaled_sizes(pod: PodInfo, snapshot: Snapshot) -> list[tuple[str, int]]:
+    scored = []
+    for image in pod_images(pod.pod):
+        summary = snapshot.images.get(image)
+        size = int(summary.size * (summary.num_nodes / snapshot.num_nodes)) if summary else 0
+        scored.append((image, size))
+    return scored
 
 
 class ImageLocality(ScorePlugin, BatchScore):

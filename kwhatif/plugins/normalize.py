@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
@@ -36,3 +38,9 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
     magnitude = np.abs(x)
     f = np.floor(magnitude)
     return (np.sign(x) * (f + (magnitude - f >= 0.5))).astype(np.int64)
+
+
+def go_round(x: float) -> int:
+    """Go `math.Round` for one value, for the per-node paths: the float's exact decimal value
+    rounded half away from zero (an implementation independent of `round_half_away`)."""
+    return int(Decimal(x).to_integral_value(rounding=ROUND_HALF_UP))

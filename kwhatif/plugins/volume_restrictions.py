@@ -57,7 +57,7 @@ class PreFilterState:
         if self.rwop_claims:
             # conflictingPVCRefCountForPod matches claim names only, whatever the pod's namespace
             self.conflicting_ref_count += sign * sum(
-                1 for name in pod_volumes(info).pvc_names if name in self.rwop_claims)
+                1 for name in info.pvc_names if name in self.rwop_claims)
 
 
 def is_volume_conflict(disk: InlineDisk, other: InlineDisk) -> bool:
@@ -91,12 +91,12 @@ class VolumeRestrictions(PreFilterPlugin, FilterPlugin, PreFilterExtensions, Nod
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
         volumes = pod_volumes(pod)
-        if not volumes.pvc_names and not volumes.conflict_disks:
+        if not pod.pvc_names and not volumes.conflict_disks:
             return None, SKIP
         rwop: set[str] = set()
-        if volumes.pvc_names:
+        if pod.pvc_names:
             storage = storage_of(self.handle.snapshot)
-            for claim in volumes.pvc_names:
+            for claim in pod.pvc_names:
                 pvc = storage.pvc(pod.pod.namespace, claim)
                 if pvc is None:
                     return None, unresolvable(pvc_not_found(claim))

@@ -29,7 +29,6 @@ from kwhatif.framework.status import SKIP, Code, Status, unresolvable
 from kwhatif.plugins.volume_binding.storage import (
     claim_class,
     class_not_found,
-    pod_volumes,
     pv_not_found,
     pvc_not_found,
     storage_of,
@@ -72,7 +71,7 @@ class VolumeZone(PreFilterPlugin, FilterPlugin, NodeExplainer):
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
-        claims = pod_volumes(pod).pvc_names
+        claims = pod.pvc_names
         if not claims:
             return None, SKIP
         topologies, status = self.pv_topologies(pod, claims)

@@ -63,15 +63,13 @@ class NodeInfo:
                     del self.used_ports[(proto, port)]
         self.pods_with_affinity += sign * info.with_affinity
         self.pods_with_required_anti_affinity += sign * info.with_required_anti_affinity
-        for volume in info.pod.volumes:
-            claim = volume.get("persistentVolumeClaim") if isinstance(volume, dict) else None
-            if isinstance(claim, dict):
-                key = f"{info.pod.namespace}/{claim.get('claimName', '')}"
-                count = self.pvc_ref_counts.get(key, 0) + sign
-                if count > 0:
-                    self.pvc_ref_counts[key] = count
-                else:
-                    self.pvc_ref_counts.pop(key, None)
+        for claim in info.pvc_names:
+            key = f"{info.pod.namespace}/{claim}"
+            count = self.pvc_ref_counts.get(key, 0) + sign
+            if count > 0:
+                self.pvc_ref_counts[key] = count
+            else:
+                self.pvc_ref_counts.pop(key, None)
         self.generation += 1
 
     def port_conflicts(self, wanted: HostPort) -> bool:

@@ -22,6 +22,20 @@ def wanted_host_ports(pod: Pod) -> tuple[HostPort, ...]:
     return tuple(out)
 
 
+def claim_names(pod: Pod) -> tuple[str, ...]:
+    """The claimName of each persistentVolumeClaim volume, in volume order ("" when it is not a
+    string). Parsed once here: NodeInfo counts the claims in use, the volume plugins look them up."""
+    if not pod.volumes:
+        return ()
+    out = []
+    for volume in pod.volumes:
+        if isinstance(volume, dict) and volume.get("persistentVolumeClaim") is not None:
+            claim = volume["persistentVolumeClaim"]
+            name = claim.get("claimName") if isinstance(claim, dict) else None
+            out.append(name if isinstance(name, str) else "")
+    return tuple(out)
+
+
 def has_pod_affinity(pod: Pod) -> bool:
     """PodsWithAffinity membership (§4.4): podAffinity or podAntiAffinity is set."""
     aff = pod.affinity
@@ -97,8 +111,8 @@ def _derived(pod: Pod) -> _Derived:
 
 @dataclass(eq=False, slots=True)
 class PodInfo:
-    """A pod with its integer request vectors. `derived` holds per-plugin precomputation (e.g.
-    parsed affinity terms) so that it is done once per pod, not once per node."""
+    """A pod with its integer request vectors and PVC claim names. `derived` holds per-plugin
+    precomputation (e.g. parsed affinity terms) so that it is done once per pod, not once per node."""
 
     pod: Pod
     requests: Resources
@@ -108,11 +122,12 @@ class PodInfo:
     with_affinity: bool
     with_required_anti_affinity: bool
     derived: dict[str, Any] = field(default_factory=dict)
+    pvc_names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
         """Aggregates use status resources of pods already running (§4.7)."""
-        return cls(pod, *_derived(pod))
+        return cls(pod, *_derived(pod), pvc_names=claim_names(pod))
 
     @property
     def key(self) -> str:

@@ -68,10 +68,6 @@ class NodeTable:
             self._scalar_req[name] = np.array([i.requested.scalars.get(name, 0) for i in self.infos], dtype=np.int64)
         return self._scalar_alloc[name], self._scalar_req[name]
 
-    def has_scalar(self, name: str) -> np.ndarray:
-        """Whether each node advertises the scalar resource at all (scoring skips it otherwise)."""
-        return np.array([name in i.allocatable.scalars for i in self.infos], dtype=bool)
-
     def domains(self, key: str) -> tuple[np.ndarray, list[str]]:
         """Per node the id of its value for label `key` (-1 when the node lacks the label), and
         the values by id. Node labels never change during a run, so this is built once per key."""

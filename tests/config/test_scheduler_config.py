@@ -11,7 +11,6 @@ texts follow `field.Error` formatting and the wrapping of `profile.NewMap` / `sc
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 REPO = Path(__file__).parents[2]
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -752,13 +751,6 @@ def test_extenders_are_accepted_with_a_warning():
 
 
 # -- NodeAffinity addedAffinity -----------------------------------------------------------------
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2026-01-01T00:00:00Z"
 
 
 SSD = {"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [

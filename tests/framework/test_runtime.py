@@ -9,7 +9,7 @@ non-intersecting nodes" and "... returning empty node set"); the texts follow §
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 
@@ -25,17 +25,10 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 U = Code.UNSCHEDULABLE
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 HANDLE = Handle()

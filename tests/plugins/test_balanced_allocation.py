@@ -9,9 +9,6 @@ memory, scalars)` takes millicores and bytes; the pods below reproduce `cpuOnly`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.config.args import plugin_args
@@ -21,18 +18,12 @@ from kwhatif.plugins.node_resources.balanced_allocation import NodeResourcesBala
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod
+from tests.builders import Handle, make_container, make_node, make_pod
+from tests.plugins.harness import score_nodes
 
 GPU = "nvidia.com/gpu"
 DEFAULT = {"resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]}
 WITH_GPU = {"resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}, {"name": GPU, "weight": 1}]}
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def go_node(name: str, milli_cpu: int, memory: int, scalars: dict | None = None):
@@ -65,7 +56,7 @@ def run(args, pod, nodes, bound=()):
     if status is not None and status.code == Code.SKIP:
         return "skip"
     assert status is None or status.code == Code.SUCCESS
-    return {n.name: plugin.score(state, info, n) for n in infos}
+    return score_nodes(plugin, state, info, infos)
 
 
 CASES = [

@@ -10,9 +10,6 @@ With MB = 1048576: minT = 23 MB = 24117248; for two containers maxT = 2000 MB = 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.objects import ImageState
@@ -21,16 +18,10 @@ from kwhatif.plugins.image_locality import ImageLocality, normalized_image_name
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod
+from tests.builders import Handle, make_container, make_node, make_pod
+from tests.plugins.harness import score_nodes
 
 MB = 1024 * 1024
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def image(size_mb: int | float, *names: str) -> ImageState:
@@ -50,7 +41,7 @@ def scores(the_pod, nodes) -> dict[str, int]:
     snap = Snapshot.build(Cluster(nodes=list(nodes)), [])
     plugin = ImageLocality(None, Handle(snap))
     info = PodInfo.of(the_pod)
-    return {n.name: plugin.score(CycleState(), info, snap.by_name[n.name]) for n in nodes}
+    return score_nodes(plugin, CycleState(), info, [snap.by_name[n.name] for n in nodes])
 
 
 NODE_40_300_2000 = (image(40, "gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"),

@@ -9,8 +9,6 @@ Every expected value is worked out by hand next to its case. Nodes used througho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm
@@ -25,7 +23,8 @@ from kwhatif.plugins.inter_pod_affinity import (
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins import harness
 
 HOST = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -82,12 +81,6 @@ def ns(name: str, **labels: str) -> Namespace:
 NODES = [node("n1", "a"), node("n2", "a"), node("n3", "b"), node("nz")]
 
 
-@dataclass
-class Handle:
-    snapshot: Snapshot
-    framework: object = None
-
-
 def make_plugin(nodes, bound, namespaces=(), args=None) -> tuple[InterPodAffinity, Snapshot]:
     cluster = Cluster(nodes=list(nodes), namespaces={n.name: n for n in namespaces})
     snap = Snapshot.build(cluster, list(bound))
@@ -99,7 +92,7 @@ def outcome(status):
 
 
 def filter_all(plugin: InterPodAffinity, snap: Snapshot, state: CycleState, incoming: PodInfo) -> dict:
-    return {ni.name: outcome(plugin.filter(state, incoming, ni)) for ni in snap.node_infos}
+    return {name: outcome(s) for name, s in harness.filter_nodes(plugin, state, incoming, snap.node_infos).items()}
 
 
 def run_filter(nodes, bound, incoming_pod, namespaces=()):
@@ -468,10 +461,9 @@ def test_score(case, nodes, bound, incoming, namespaces, args, raw, normalized):
         assert status is not None and status.code == Code.SKIP
         return
     assert status is None
-    scores = {ni.name: plugin.score(state, info, ni) for ni in feasible}
+    scores = harness.score_nodes(plugin, state, info, feasible)
     assert scores == raw
-    assert plugin.normalize_score(state, info, scores) is None
-    assert scores == normalized
+    assert harness.normalize(plugin, state, info, scores) == (normalized, None)
 
 
 def test_prescore_reads_the_whole_snapshot_not_only_the_feasible_nodes():
@@ -482,10 +474,9 @@ def test_prescore_reads_the_whole_snapshot_not_only_the_feasible_nodes():
     info = PodInfo.of(pod("in", aff=affinity(pref_=[pref(10, term(sel(app="a"), HOST))])))
     feasible = [snap.by_name["n1"], snap.by_name["n2"]]
     assert plugin.pre_score(state, info, feasible) is None
-    scores = {ni.name: plugin.score(state, info, ni) for ni in feasible}
+    scores = harness.score_nodes(plugin, state, info, feasible)
     assert scores == {"n1": 0, "n2": 0}
-    plugin.normalize_score(state, info, scores)
-    assert scores == {"n1": 0, "n2": 0}
+    assert harness.normalize(plugin, state, info, scores) == ({"n1": 0, "n2": 0}, None)
 
 
 # Explanations --------------------------------------------------------------------------------

@@ -9,9 +9,6 @@ as a label selector (invalid value, non-integer Gt/Lt) is marked invalid and nev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.affinity import (
@@ -24,20 +21,14 @@ from kwhatif.plugins.node_affinity import NodeAffinity
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.harness import filter_node, scores
 
 REASON = "node(s) didn't match Pod's node affinity/selector"
 CONFLICT = "pod affinity terms conflict"
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
 REJECTED = (UU, (REASON,))
 SKIP = "skip"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def req(key: str, op: str, *values: str) -> Requirement:
@@ -177,7 +168,7 @@ def test_pre_filter_and_filter(pod_kw, labels, node_name, want_pre, want_filter)
         assert status is None or status.code == Code.SUCCESS
         got_names = None if result is None else result.node_names
         assert got_names == want_pre
-    status = plugin.filter(state, pod, snap.by_name[node_name])
+    status = filter_node(plugin, state, pod, snap.by_name[node_name])
     assert (None if status is None else (status.code, status.reasons)) == want_filter
 
 
@@ -237,9 +228,7 @@ def test_score(pod_kw, node_labels, expected):
     state = CycleState()
     infos = [snap.by_name[n] for n in node_labels]
     assert plugin.pre_score(state, pod, infos) is None
-    raw = {n.name: plugin.score(state, pod, n) for n in infos}
-    plugin.normalize_score(state, pod, raw)
-    assert raw == expected
+    assert scores(plugin, state, pod, infos) == expected
 
 
 @pytest.mark.parametrize("pod_kw", [

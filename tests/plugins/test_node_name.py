@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.framework.cycle_state import CycleState
@@ -13,16 +10,10 @@ from kwhatif.plugins.node_name import NodeName
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.harness import filter_node
 
 REASON = "node(s) didn't match the requested node name"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 @pytest.mark.parametrize("pod_node_name, node_name, expected", [
@@ -37,5 +28,5 @@ def test_filter(pod_node_name, node_name, expected):
     node = make_node(node_name)
     snap = Snapshot.build(Cluster(nodes=[node]), [])
     pod = make_pod("p", node_name=pod_node_name)
-    status = NodeName(None, Handle(snap)).filter(CycleState(), PodInfo.of(pod), snap.by_name[node_name])
+    status = filter_node(NodeName(None, Handle(snap)), CycleState(), PodInfo.of(pod), snap.by_name[node_name])
     assert (None if status is None else (status.code, status.reasons)) == expected

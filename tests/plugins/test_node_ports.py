@@ -6,9 +6,6 @@ Ports are written as in the Go test: "PROTO/hostIP/hostPort".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.objects import ContainerPort
@@ -18,18 +15,11 @@ from kwhatif.plugins.node_ports import NodePorts
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod, make_sidecar
+from tests.builders import Handle, make_container, make_node, make_pod, make_sidecar
 
 REASON = "node(s) didn't have free ports for the requested pod ports"
 CONFLICT = (Code.UNSCHEDULABLE, (REASON,))
 SKIP = "skip"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def ports(*specs: str) -> tuple[ContainerPort, ...]:

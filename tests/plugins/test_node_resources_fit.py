@@ -14,7 +14,6 @@ at all (so no non-zero defaults apply); both are reproduced literally.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -27,7 +26,8 @@ from kwhatif.plugins.node_resources.strategies import broken_linear
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible
+from tests.builders import Handle, make_container, make_node, make_pod, make_sidecar, make_status, resize_infeasible
+from tests.plugins.harness import filter_node, score_nodes
 
 U = Code.UNSCHEDULABLE
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
@@ -39,13 +39,6 @@ HUGE_A = "hugepages-2Mi"
 
 def insufficient(name: str) -> str:
     return f"Insufficient {name}"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 # Builders -------------------------------------------------------------------------------------
@@ -81,7 +74,7 @@ def run_filter(pod, node, bound=(), args=None):
     state = CycleState()
     _, status = plugin.pre_filter(state, info, snap.node_infos)
     assert status is None or status.code == Code.SUCCESS
-    status = plugin.filter(state, info, snap.by_name[node.name])
+    status = filter_node(plugin, state, info, snap.by_name[node.name])
     return None if status is None else (status.code, status.reasons)
 
 
@@ -410,7 +403,7 @@ def scores(args, pod, nodes, bound=()):
     state = CycleState()
     infos = [snap.by_name[n.name] for n in nodes]
     assert plugin.pre_score(state, info, infos) is None
-    return {n.name: plugin.score(state, info, n) for n in infos}
+    return score_nodes(plugin, state, info, infos)
 
 
 def strategy(kind, resources=None, shape=None):

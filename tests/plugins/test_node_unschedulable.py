@@ -19,6 +19,7 @@ from kwhatif.framework.scheduler import NominatedPods
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod, make_taint, make_toleration
+from tests.plugins.harness import filter_node
 
 UNSCHEDULABLE = "node(s) were unschedulable"
 KEY = "node.kubernetes.io/unschedulable"
@@ -27,7 +28,7 @@ KEY = "node.kubernetes.io/unschedulable"
 def _filter(pod, node):
     snap = Snapshot.build(Cluster(nodes=[node]), [])
     plugin = NodeUnschedulable(None, Handle(snap))
-    status = plugin.filter(CycleState(), PodInfo.of(pod), snap.by_name[node.name])
+    status = filter_node(plugin, CycleState(), PodInfo.of(pod), snap.by_name[node.name])
     return None if status is None else (status.code, status.reasons)
 
 

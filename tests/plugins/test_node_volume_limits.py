@@ -10,9 +10,6 @@ allocatable counts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.storage import CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass
@@ -26,19 +23,12 @@ from kwhatif.plugins.node_volume_limits import (
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import filter_outcomes, make_node, make_pod
+from tests.builders import Handle, filter_outcomes, make_node, make_pod
 
 EBS = "ebs.csi.aws.com"
 EXCEED = (Code.UNSCHEDULABLE, "node(s) exceed max volume count")
 FITS = {"n1": None, "n2": None, "n3": None}
 N1_EXCEEDS = {"n1": EXCEED, "n2": None, "n3": None}
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2026-01-01T00:00:00Z"
 
 
 def csi_pv(name: str, driver: str = EBS) -> PersistentVolume:

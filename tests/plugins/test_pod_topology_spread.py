@@ -24,6 +24,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod, make_taint, make_toleration
+from tests.plugins.harness import normalize, score_nodes
 
 ZONE = "topology.kubernetes.io/zone"
 HOST = "kubernetes.io/hostname"
@@ -106,9 +107,9 @@ def run_score(nodes, bound=(), pod=None, feasible=None, **kw):
     status = pl.pre_score(state, info, infos)
     if status is not None:
         return status.code.label
-    raw = {n.name: pl.score(state, info, n) for n in infos}
-    normalized = dict(raw)
-    assert pl.normalize_score(state, info, normalized) is None
+    raw = score_nodes(pl, state, info, infos)
+    normalized, status = normalize(pl, state, info, raw)
+    assert status is None
     return raw, normalized
 
 

@@ -8,21 +8,11 @@ for equal priority and timestamp.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.plugins.priority_sort import PrioritySort
 from kwhatif.snapshot.pod_info import PodInfo
-from tests.builders import make_pod
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
+from tests.builders import Handle, make_pod
 
 
 def order(*pods) -> list[str]:

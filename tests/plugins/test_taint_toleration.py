@@ -9,9 +9,6 @@ gate: in 1.34 any operator other than ""/Equal/Exists never matches (§5.2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.framework.cycle_state import CycleState
@@ -20,16 +17,10 @@ from kwhatif.plugins.taint_toleration import TaintToleration
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod, make_taint as taint, make_toleration as tol
+from tests.builders import Handle, make_node, make_pod, make_taint as taint, make_toleration as tol
+from tests.plugins.harness import filter_node, scores
 
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2025-01-01T00:00:00Z"
 
 
 def untolerated(key: str, value: str):
@@ -92,7 +83,7 @@ def test_filter(tolerations, taints, expected):
     node = make_node("nodeA", taints=taints)
     snap = Snapshot.build(Cluster(nodes=[node]), [])
     pod = make_pod("pod1", tolerations=tuple(tolerations))
-    status = TaintToleration(None, Handle(snap)).filter(CycleState(), PodInfo.of(pod), snap.by_name["nodeA"])
+    status = filter_node(TaintToleration(None, Handle(snap)), CycleState(), PodInfo.of(pod), snap.by_name["nodeA"])
     assert (None if status is None else (status.code, status.reasons)) == expected
 
 
@@ -104,9 +95,7 @@ def _scores(tolerations, node_taints: dict[str, tuple]) -> dict[str, int]:
     state = CycleState()
     infos = [snap.by_name[n] for n in node_taints]
     assert plugin.pre_score(state, pod, infos) is None
-    raw = {n.name: plugin.score(state, pod, n) for n in infos}
-    assert plugin.normalize_score(state, pod, raw) is None
-    return raw
+    return scores(plugin, state, pod, infos)
 
 
 PNS = "PreferNoSchedule"

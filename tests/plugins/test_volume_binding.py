@@ -7,7 +7,6 @@ case from those tests or worked out by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +29,7 @@ from kwhatif.plugins.volume_binding.storage import (
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 HOST = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -40,13 +39,6 @@ PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-exist
 UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 UU = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
 OK = None
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2026-01-01T00:00:00Z"
 
 
 # Builders --------------------------------------------------------------------------------------

@@ -8,9 +8,6 @@ for EBS).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.storage import PersistentVolumeClaim
@@ -20,18 +17,11 @@ from kwhatif.plugins.volume_restrictions import VolumeRestrictions
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import filter_outcomes, make_node, make_pod
+from tests.builders import Handle, filter_outcomes, make_node, make_pod
 
 DISK = "node(s) had no available disk"
 RWOP = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"
 U = Code.UNSCHEDULABLE
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2026-01-01T00:00:00Z"
 
 
 def gce(pd: str, ro: bool = False) -> dict:

@@ -5,9 +5,6 @@ expected values are written beside each case.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
 from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
@@ -17,7 +14,7 @@ from kwhatif.plugins.volume_zone import VolumeZone, label_zones_to_set
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
 
 BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 BETA_REGION = "failure-domain.beta.kubernetes.io/region"
@@ -26,13 +23,6 @@ REGION = "topology.kubernetes.io/region"
 CONFLICT = (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) had no available volume zone")
 FIT = None
 SKIP = "skip"
-
-
-@dataclass
-class Handle:
-    snapshot: Any = None
-    framework: Any = None
-    now: str = "2026-01-01T00:00:00Z"
 
 
 PVS = {

@@ -88,7 +88,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
                                  self.ignore_preferred_terms_of_existing_pods)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return scoring.score_node(state, self.handle.snapshot.table, node)
+        return scoring.score_node(state, node)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         return scoring.score_rows(state, table, rows)

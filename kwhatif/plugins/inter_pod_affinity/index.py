@@ -12,6 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, parsed_terms
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -85,8 +86,6 @@ def _keys(parts: tuple) -> list[TermKey]:
 
 def term_index(holder: dict, snapshot: Snapshot) -> TermIndex:
     """The index for this snapshot, kept in `holder` (the plugin's), synced to the journal."""
-    index = holder.get("index")
-    if index is None or index.snapshot is not snapshot:
-        index = holder["index"] = TermIndex(snapshot)
+    index = for_snapshot(holder, "index", snapshot, lambda: TermIndex(snapshot))
     index.sync()
     return index

@@ -133,15 +133,25 @@ def score_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> np.ndar
     return total
 
 
-def score_node(state: CycleState, table: NodeTable, node: NodeInfo) -> int:
-    return int(score_rows(state, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+def score_node(state: CycleState, node: NodeInfo) -> int:
+    """Upstream `Score` for one node (the per-node reference `score_rows` is tested against):
+    Σ over the topology keys the node has of the score of its value."""
+    s = get_state(state)
+    if s is None:
+        return 0
+    labels = node.node.labels
+    return sum(by_value.get(labels[key], 0) for key, by_value in s.topology_score.items() if key in labels)
+
+
+def _missing_state() -> Status:
+    return error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
 
 
 def normalize_rows(state: CycleState, raw: np.ndarray) -> tuple[np.ndarray, Status | None]:
     """trunc(100.0 × ((raw − min) / (max − min))) in float64, in that order; 0 when max = min."""
     s = get_state(state)
     if s is None:
-        return raw, error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
+        return raw, _missing_state()
     if not s.per_key or not raw.size:
         return raw, None
     lo, hi = int(raw.min()), int(raw.max())
@@ -151,10 +161,16 @@ def normalize_rows(state: CycleState, raw: np.ndarray) -> tuple[np.ndarray, Stat
 
 
 def normalize(state: CycleState, scores: dict[str, int]) -> Status | None:
-    names = list(scores)
-    out, status = normalize_rows(state, np.array([scores[n] for n in names], dtype=np.int64))
-    scores.update(zip(names, out.tolist()))
-    return status
+    """Upstream `NormalizeScore` in place (the per-node reference for `normalize_rows`)."""
+    s = get_state(state)
+    if s is None:
+        return _missing_state()
+    if not s.topology_score or not scores:
+        return None
+    lo, hi = min(scores.values()), max(scores.values())
+    for name, raw in scores.items():
+        scores[name] = int(float(MAX_NODE_SCORE) * (float(raw - lo) / float(hi - lo))) if hi > lo else 0
+    return None
 
 
 def explain_score(state: CycleState, node: NodeInfo) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -11,7 +12,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, Handle, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import SKIP, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -55,6 +56,29 @@ def balanced_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.nda
     return np.trunc((1 - std) * MAX_NODE_SCORE).astype(np.int64)
 
 
+def node_balanced_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+    """Upstream `balancedResourceScorer` for one node, the per-node reference `balanced_score`
+    is tested against: fractions of the resources the node has, capped at 1; std as above."""
+    fractions = []
+    total = 0.0
+    for req, alloc in zip(requested, allocatable):
+        if alloc == 0:
+            continue
+        fraction = min(float(req) / float(alloc), 1.0)
+        total += fraction
+        fractions.append(fraction)
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = total / len(fractions)
+        squares = 0.0
+        for fraction in fractions:
+            squares = squares + (fraction - mean) * (fraction - mean)
+        std = math.sqrt(squares / len(fractions))
+    return int((1 - std) * MAX_NODE_SCORE)
+
+
 def _first_two(fractions: list[np.ndarray], present: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Per node, the fractions of its first and second present resources (in config order)."""
     first = np.zeros_like(fractions[0])
@@ -84,8 +108,8 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        table = self.handle.snapshot.table
-        return int(self.score_rows(state, pod, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+        allocs, reqs = node_pairs(node, self.resources, state.read(_PRE_SCORE_KEY), use_requested=True)
+        return node_balanced_score(reqs, allocs)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         allocs, reqs = table_pairs(table, rows, self.resources, state.read(_PRE_SCORE_KEY), use_requested=True)

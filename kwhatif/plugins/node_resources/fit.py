@@ -14,10 +14,10 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
 )
 from kwhatif.plugins.node_resources.strategies import (
-    Scorer, least_allocated, most_allocated, requested_to_capacity_ratio,
+    Strategy, least_allocated, most_allocated, requested_to_capacity_ratio,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -102,7 +102,7 @@ def _is_ignored(name: str, ignored: frozenset[str], groups: frozenset[str]) -> b
     return name in ignored or name.split("/", 1)[0] in groups
 
 
-def build_scorer(strategy: ScoringStrategy) -> Scorer:
+def build_scorer(strategy: ScoringStrategy) -> Strategy:
     """The configured strategy's scorer."""
     if strategy.type == MOST_ALLOCATED:
         return most_allocated(strategy.resources)
@@ -162,8 +162,9 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        table = self.handle.snapshot.table
-        return int(self.score_rows(state, pod, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+        """The per-node reference: the strategy's one-node form over this NodeInfo."""
+        allocs, reqs = node_pairs(node, self.resources, state.read(_PRE_SCORE_KEY), use_requested=False)
+        return self.scorer.node(reqs, allocs)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         request = state.read(_PRE_SCORE_KEY)

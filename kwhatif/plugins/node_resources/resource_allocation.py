@@ -12,6 +12,7 @@ import numpy as np
 
 from kwhatif.api.quantity import milli_value, value
 from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
+from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
 
@@ -61,3 +62,33 @@ def table_pairs(table: NodeTable, rows: np.ndarray, resources: tuple[ResourceSpe
         allocs.append(alloc)
         reqs.append(np.where(alloc != 0, used + pod_req, 0))
     return allocs, reqs
+
+
+def node_pairs(node: NodeInfo, resources: tuple[ResourceSpec, ...], pod_request: tuple[int, ...],
+               use_requested: bool) -> tuple[list[int], list[int]]:
+    """`table_pairs` for one node, written from upstream `resourceAllocationScorer.score` and
+    `calculateResourceAllocatableRequest` (the per-node reference the table version is tested
+    against): a resource whose allocatable is 0 is left at (0, 0)."""
+    allocs, reqs = [], []
+    for spec, pod_req in zip(resources, pod_request):
+        alloc, req = _allocatable_request(node, spec.name, pod_req, use_requested)
+        allocs.append(alloc)
+        reqs.append(req if alloc != 0 else 0)
+    return allocs, reqs
+
+
+def _allocatable_request(node: NodeInfo, name: str, pod_req: int, use_requested: bool) -> tuple[int, int]:
+    """(allocatable, requested + the pod's request) of one resource; (0, 0) for a scalar the pod
+    does not request or the node does not advertise."""
+    if pod_req == 0 and is_scalar_resource(name):
+        return 0, 0
+    alloc, requested = node.allocatable, node.requested
+    if name == CPU:
+        return alloc.milli_cpu, (requested.milli_cpu if use_requested else node.non_zero_cpu) + pod_req
+    if name == MEMORY:
+        return alloc.memory, (requested.memory if use_requested else node.non_zero_mem) + pod_req
+    if name == EPHEMERAL:
+        return alloc.ephemeral_storage, requested.ephemeral_storage + pod_req
+    if name in alloc.scalars:
+        return alloc.scalars[name], requested.scalars.get(name, 0) + pod_req
+    return 0, 0

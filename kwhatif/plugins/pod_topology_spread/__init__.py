@@ -101,7 +101,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return score_node(state.read(PRE_SCORE_STATE_KEY), self.handle.snapshot.table, node)
+        return score_node(state.read(PRE_SCORE_STATE_KEY), pod, node)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         return score_rows(state.read(PRE_SCORE_STATE_KEY), table, rows)

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
-from kwhatif.plugins.normalize import round_half_away
+from kwhatif.plugins.normalize import go_round, round_half_away
 from kwhatif.plugins.pod_topology_spread.common import (
     LABEL_HOSTNAME, Constraint, has_all_keys, inclusion_masks, matching_counts, node_rows,
 )
@@ -118,16 +118,46 @@ def score_rows(s: PreScoreState, table: NodeTable, rows: np.ndarray) -> np.ndarr
     return raw
 
 
-def score_node(s: PreScoreState, table: NodeTable, node: NodeInfo) -> int:
-    """`Score` for one node (the per-node path)."""
-    return int(score_rows(s, table, np.array([table.index[node.name]], dtype=np.int64))[0])
+def score_node(s: PreScoreState, pod: PodInfo, node: NodeInfo) -> int:
+    """Upstream `Score` for one node (the per-node reference `score_rows` is tested against);
+    hostname constraints count the node's own pods here, as upstream does."""
+    if node.name in s.ignored:
+        return 0
+    labels = node.node.labels
+    score = 0.0
+    for c, counts, weight in zip(s.constraints, s.counts, s.weights):
+        value = labels.get(c.topology_key)
+        if value is None:
+            continue
+        if c.topology_key == LABEL_HOSTNAME:
+            count = _count_on_node(node, c, pod.pod.namespace)
+        else:
+            count = counts.get(value, 0)
+        score += float(count) * weight + float(c.max_skew - 1)
+    return go_round(score)
+
+
+def _count_on_node(node: NodeInfo, c: Constraint, namespace: str) -> int:
+    """Upstream `countPodsMatchSelector` over one node's pods: same namespace, not terminating."""
+    if c.counts_nothing:
+        return 0
+    return sum(1 for p in node.pods if p.pod.deletion_timestamp is None and p.pod.namespace == namespace
+               and c.matches(p.pod.labels))
 
 
 def normalize(s: PreScoreState, scores: dict[str, int]) -> None:
-    """`NormalizeScore` in place: min/max over non-ignored nodes; ignored nodes get 0."""
-    names = list(scores)
-    normalized = normalize_rows(s, names, np.array([scores[n] for n in names], dtype=np.int64))
-    scores.update(zip(names, normalized.tolist()))
+    """Upstream `NormalizeScore` in place (the per-node reference for `normalize_rows`):
+    min/max over non-ignored nodes; ignored nodes get 0."""
+    valid = [raw for name, raw in scores.items() if name not in s.ignored]
+    lo = min(valid, default=0)
+    hi = max(valid, default=0)
+    for name, raw in scores.items():
+        if name in s.ignored:
+            scores[name] = 0
+        elif hi == 0:
+            scores[name] = MAX_NODE_SCORE
+        else:
+            scores[name] = MAX_NODE_SCORE * (hi + lo - raw) // hi
 
 
 def normalize_rows(s: PreScoreState, names: list[str], raw: np.ndarray) -> np.ndarray:

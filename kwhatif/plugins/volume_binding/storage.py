@@ -14,13 +14,13 @@ PV controller's retroactive assignment do.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kwhatif.api.objects import INLINE_DISK_IDS
 from kwhatif.api.storage import ClaimRef, CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 
 if TYPE_CHECKING:
@@ -106,7 +106,6 @@ class PodVolumes:
     uses_claims: bool = False
     conflict_disks: tuple[InlineDisk, ...] = ()
     migratable: bool = False
-    pvc_names: tuple[str, ...] = ()
     has_volumes: bool = False
 
 
@@ -134,16 +133,13 @@ def _parse(info: PodInfo) -> PodVolumes:
     if not pod.volumes:
         return NO_VOLUMES
     refs: list[VolumeRef] = []
-    pvc_names: list[str] = []
+    claims = iter(info.pvc_names)  # one per persistentVolumeClaim volume, in order
     for volume in pod.volumes:
         if not isinstance(volume, dict):
             continue
         name = _str(volume, "name")
         if volume.get("persistentVolumeClaim") is not None:
-            claim = volume["persistentVolumeClaim"]
-            claim_name = _str(claim, "claimName") if isinstance(claim, dict) else ""
-            refs.append(VolumeRef(name, "pvc", claim_name))
-            pvc_names.append(claim_name)
+            refs.append(VolumeRef(name, "pvc", next(claims)))
         elif volume.get("ephemeral") is not None:
             refs.append(VolumeRef(name, "ephemeral", f"{pod.name}-{name}"))  # ephemeral.VolumeClaimName
         else:
@@ -153,8 +149,7 @@ def _parse(info: PodInfo) -> PodVolumes:
     return PodVolumes(
         refs=tuple(refs), uses_claims=any(r.kind in ("pvc", "ephemeral") for r in refs),
         conflict_disks=tuple(r.disk for r in refs if r.disk is not None and r.kind in CONFLICT_SOURCES),
-        migratable=any(r.kind in MIGRATABLE_SOURCES for r in refs), pvc_names=tuple(pvc_names),
-        has_volumes=True,
+        migratable=any(r.kind in MIGRATABLE_SOURCES for r in refs), has_volumes=True,
     )
 
 
@@ -292,15 +287,11 @@ class StorageIndex:
         self.generation += 1
 
 
-_INDEXES: dict[int, tuple[weakref.ref, StorageIndex]] = {}
+_INDEXES: dict[int, Any] = {}
 
 
 def storage_of(snapshot: Snapshot) -> StorageIndex:
-    """The storage view of this snapshot (built on first use, dropped with the snapshot)."""
-    key = id(snapshot)
-    entry = _INDEXES.get(key)
-    if entry is not None and entry[0]() is snapshot:
-        return entry[1]
-    index = StorageIndex(snapshot.cluster)
-    _INDEXES[key] = (weakref.ref(snapshot, lambda _ref, k=key: _INDEXES.pop(k, None)), index)
-    return index
+    """The storage view of this snapshot (built on first use, dropped with the snapshot); one per
+    snapshot, shared by every volume plugin (Reserve's bindings are seen by the others)."""
+    return for_snapshot(_INDEXES, id(snapshot), snapshot, lambda: StorageIndex(snapshot.cluster),
+                        drop_with_snapshot=True)
