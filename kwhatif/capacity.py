@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kwhatif.api.objects import Node, Pod
-from kwhatif.check import _copy_cluster, schedule_workloads, summarise
+from kwhatif.check import schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
@@ -76,7 +76,7 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
     """Place the pods of the other workloads of `objects`, then copies of the first workload's
     pod (its own replicas first) one at a time until one does not fit or `maximum` are placed."""
-    cluster = _copy_cluster(cluster)
+    cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     groups = [g for g in expansion.groups if g.pods]
     if not groups:
@@ -153,7 +153,7 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
 
     def pending(k: int) -> int:
         if k not in tried:
-            grown = _copy_cluster(cluster)
+            grown = cluster.copy()
             grown.nodes = list(cluster.nodes) + template_nodes(template, k, taken)
             sim, expansion, _ = schedule_workloads(grown, objects, now, profiles, replicas_mode)
             tried[k] = sum(w.pending for w in summarise(sim, expansion, False))

@@ -4,7 +4,6 @@ own pending pods in queue order, summarise per workload, and apply the CI polici
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import re
@@ -93,17 +92,11 @@ def _victims(result: PodResult) -> list[str]:
     return [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
 
 
-def _copy_cluster(cluster: Cluster) -> Cluster:
-    """A copy whose collections can change (objects are frozen and shared)."""
-    changes = {f.name: (getattr(cluster, f.name).copy()) for f in dataclasses.fields(cluster)}
-    return Cluster(**changes)
-
-
 def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
                        profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
                        rollout: bool = False) -> tuple[Simulation, Expansion, list[str]]:
     """Expand the workloads on `cluster`'s nodes and schedule their pods (cluster not changed)."""
-    cluster = _copy_cluster(cluster)
+    cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, rollout)
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     sim = simulate(cluster, now, new_pods=expansion.pods, profiles=profiles)
@@ -169,7 +162,7 @@ def _percent(value: Fraction) -> str:
 def _without(cluster: Cluster, lost: set[str]) -> Cluster:
     """The cluster after losing nodes: their pods owned by a controller are recreated (pending
     again, as their controller would), bare pods are gone."""
-    out = _copy_cluster(cluster)
+    out = cluster.copy()
     out.nodes = [n for n in cluster.nodes if n.name not in lost]
     pods = []
     for pod in cluster.pods:

@@ -165,7 +165,7 @@ def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulati
     """Schedule the queue one pod at a time in queue order: `prepare(...)` with the same
     arguments, then run. With `explain`, scheduling stops once those pods have been decided;
     `fast=False` is the plain per-node path (same results); `sample` examines only as many nodes
-    as kube-scheduler would (§7) instead of all of them."""
+    as kube-scheduler would (schedule_one.go:numFeasibleNodesToFind) instead of all of them."""
     progress = options.pop("progress", None)
     return prepare(cluster, now, *args, **options).run(progress)
 

@@ -1,5 +1,5 @@
 """Node selectors, node and pod (anti-)affinity terms and topology spread constraints: the parts of
-a pod spec that say where it may (or would rather) run (§5.4)."""
+a pod spec that say where it may (or would rather) run (nodeaffinity.go:GetRequiredNodeAffinity)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
@@ -29,3 +29,8 @@ class Cluster:
     csi_nodes: dict[str, CSINode] = field(default_factory=dict)
     csi_drivers: dict[str, CSIDriver] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+
+    def copy(self) -> Cluster:
+        """A copy whose collections can change (objects are frozen and shared), so what-ifs
+        never alter the loaded cluster."""
+        return Cluster(**{f.name: getattr(self, f.name).copy() for f in fields(self)})

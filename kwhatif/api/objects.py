@@ -40,13 +40,13 @@ class Container:
 
     @property
     def is_sidecar(self) -> bool:
-        """An init container with restartPolicy Always runs for the pod's lifetime (§4.2)."""
+        """An init container with restartPolicy Always runs for the pod's lifetime (resource helpers.go:PodRequests)."""
         return self.restart_policy == "Always"
 
 
 @dataclass(frozen=True, slots=True)
 class ContainerStatusResources:
-    """What the kubelet reports for a container's resources (in-place resize, §4.7)."""
+    """What the kubelet reports for a container's resources (in-place resize, resource helpers.go:PodRequests (UseStatusResources))."""
 
     name: str
     requests: ResourceList | None = None
@@ -125,7 +125,7 @@ class Pod(Namespaced, Evolving):
 
     @property
     def effective_priority(self) -> int:
-        """The scheduler reads spec.priority; null counts as 0 (§3.1)."""
+        """The scheduler reads spec.priority; null counts as 0 (helpers.go:PodPriority)."""
         return self.priority if self.priority is not None else 0
 
     @property

@@ -1,4 +1,4 @@
-"""Pod request vectors as the scheduler computes them (reference §4).
+"""Pod request vectors as the scheduler computes them (resource helpers.go:PodRequests).
 
 Quantities are combined exactly (sums and element-wise maxima of Fractions) and converted to
 integers once per pod, because that is what kube-scheduler does and it matters at exact-fit
@@ -24,7 +24,7 @@ DEFAULT_MEMORY = 200 * 1024 * 1024
 _DEFAULTS: dict[str, Fraction] = {CPU: Fraction(DEFAULT_MILLI_CPU, 1000), MEMORY: Fraction(DEFAULT_MEMORY)}
 
 def is_scalar_resource(name: str) -> bool:
-    """Extended, hugepages, prefixed-native and attachable-volume names count (§4.5)."""
+    """Extended, hugepages, prefixed-native and attachable-volume names count (fit.go:fitsRequest)."""
     if name.startswith("hugepages-") or name.startswith("attachable-volumes-"):
         return True
     if "kubernetes.io/" in name:
@@ -35,7 +35,7 @@ def is_scalar_resource(name: str) -> bool:
 
 
 def is_pod_level_resource(name: str) -> bool:
-    """Names that pod-level `spec.resources.requests` may override (§4.2 step 4)."""
+    """Names that pod-level `spec.resources.requests` may override (resource helpers.go:PodRequests)."""
     return name in (CPU, MEMORY) or name.startswith("hugepages-")
 
 
@@ -100,7 +100,7 @@ def _max_into(total: dict[str, Fraction], other: Mapping[str, Fraction]) -> None
 
 
 def _with_defaults(requests: ResourceList, names: frozenset[str]) -> ResourceList:
-    """Non-zero rule (§4.3): a missing key among `names` counts as its default (100m cpu,
+    """Non-zero rule (pod_resources.go:GetNonzeroRequests): a missing key among `names` counts as its default (100m cpu,
     200Mi memory); an explicit 0 stays 0."""
     missing = [n for n in names if n not in requests]
     if not missing:
@@ -114,7 +114,7 @@ def _with_defaults(requests: ResourceList, names: frozenset[str]) -> ResourceLis
 def _status_requests(
     spec: ResourceList, status: ContainerStatusResources | None, infeasible: bool
 ) -> ResourceList:
-    """In-place resize (§4.7): max of spec, status and allocated requests (spec left out when
+    """In-place resize (resource helpers.go:PodRequests (UseStatusResources)): max of spec, status and allocated requests (spec left out when
     the resize is Infeasible)."""
     if status is None or status.requests is None:
         return spec
@@ -151,7 +151,7 @@ def _container_requests(
 def container_aggregate(
     pod: Pod, *, use_status: bool = False, defaults: frozenset[str] = frozenset()
 ) -> dict[str, Fraction]:
-    """Steps 1-3 of §4.2: containers summed, sidecars added, then max with init candidates.
+    """Steps 1-3 of resource helpers.go:PodRequests: containers summed, sidecars added, then max with init candidates.
     `defaults` names the resources whose missing container requests take the non-zero default."""
     infeasible = use_status and _resize_infeasible(pod)
     total: dict[str, Fraction] = {}
@@ -190,7 +190,7 @@ NON_ZERO = frozenset((CPU, MEMORY))
 def pod_requests(
     pod: Pod, *, use_status: bool = False, pod_level: bool = True, defaults: frozenset[str] = frozenset()
 ) -> dict[str, Fraction]:
-    """The exact request list of §4.2 (pod-level override, then overhead)."""
+    """The exact request list of resource helpers.go:PodRequests (pod-level override, then overhead)."""
     total = container_aggregate(pod, use_status=use_status, defaults=defaults)
     if pod_level and _pod_level_set(pod):
         for name, q in (pod.pod_requests or {}).items():
@@ -202,7 +202,7 @@ def pod_requests(
 
 
 def non_zero_requests(pod: Pod, *, use_status: bool = False, pod_level: bool = True) -> tuple[int, int]:
-    """(Non0CPU millicores, Non0Mem bytes) of §4.3, used only for scoring and its aggregates."""
+    """(Non0CPU millicores, Non0Mem bytes) of pod_resources.go:GetNonzeroRequests, used only for scoring and its aggregates."""
     defaults = NON_ZERO
     if pod_level and _pod_level_set(pod):
         # Only names absent from the whole request list take container defaults.

@@ -1,4 +1,4 @@
-"""Storage objects, read by the volume plugins (reference §5.7-5.10): claims, volumes, classes and
+"""Storage objects, read by the volume plugins (the volume plugins' Filters): claims, volumes, classes and
 the CSI objects."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class ClaimRef:
 @dataclass(frozen=True, slots=True)
 class PersistentVolumeClaim(Namespaced, Evolving):
     """A PVC. `storage_class_name` None means the field is unset (the DefaultStorageClass
-    admission may fill it, §10.5); "" means "no class". `requested_storage` is
+    admission may fill it, core v1 defaults.go:SetDefaults_Pod); "" means "no class". `requested_storage` is
     `spec.resources.requests.storage` (None when absent). `controller_uid` is the uid of the
     controller ownerReference (generic ephemeral claims are controlled by their pod)."""
 

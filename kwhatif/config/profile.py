@@ -1,5 +1,5 @@
-"""A profile as the framework needs it, and how kube-scheduler v1.34.1 builds one (reference §1.3,
-§1.5): the default plugin sets are merged with the user's (`mergePluginSet`), then the framework
+"""A profile as the framework needs it, and how kube-scheduler v1.34.1 builds one (framework.go:NewFramework,
+default_plugins.go:mergePlugins): the default plugin sets are merged with the user's (`mergePluginSet`), then the framework
 places each plugin at its extension points and expands MultiPoint (`NewFramework`,
 `expandMultiPointPlugins`, `getScoreWeights`), failing with kube-scheduler's texts.
 
@@ -82,7 +82,7 @@ class ProfileConfig:
     `plugin_args` the typed arguments the engine hands to the plugin factories (built for the
     plugins kube-scheduler would create; a plugin absent there takes its defaults).
     `percentage_of_nodes_to_score` is the profile's own value (None: unset, the global one
-    applies); kwhatif examines every node whatever these say (reference §7)."""
+    applies); kwhatif examines every node whatever these say (schedule_one.go:numFeasibleNodesToFind)."""
 
     scheduler_name: str = DEFAULT_SCHEDULER_NAME
     points: dict[str, list[str]] = field(default_factory=dict)
@@ -99,7 +99,7 @@ class ProfileConfig:
 
 
 def default_plugins() -> Plugins:
-    """getDefaultPlugins(): one MultiPoint list (§1.2), every other set empty."""
+    """getDefaultPlugins(): one MultiPoint list (default_plugins.go:getDefaultPlugins), every other set empty."""
     sets = {name: PluginSetConfig() for name in PLUGIN_SETS}
     sets[MULTI_POINT] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT))
     return sets
@@ -273,7 +273,7 @@ def expand(multi_point: list[tuple[str, int | None]], explicit: dict[str, list[t
 
 
 def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConfig:
-    """The v1.34.1 default profile (§1.2), expanded, with the default plugin arguments (§1.4)."""
+    """The v1.34.1 default profile (default_plugins.go:getDefaultPlugins), expanded, with the default plugin arguments (defaults.go:SetDefaults_*Args)."""
     plugins = merge_plugins(default_plugins(), None)
     return build_profile(scheduler_name, plugins, default_plugin_config(plugins))
 

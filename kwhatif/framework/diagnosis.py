@@ -1,4 +1,4 @@
-"""Diagnosis and FitError: how a failed attempt is summarised into the FailedScheduling text (§8.1)."""
+"""Diagnosis and FitError: how a failed attempt is summarised into the FailedScheduling text (types.go:FitError.Error)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class Diagnosis:
 
 
 def histogram(num_nodes: int, statuses: NodeToStatus) -> str:
-    """`<count> <reason>` entries sorted byte-wise, joined with ", " (§8.1 step 3)."""
+    """`<count> <reason>` entries sorted byte-wise, joined with ", " (types.go:FitError.Error)."""
     counts: dict[str, int] = {}
     for status in statuses.statuses.values():
         for reason in status.reasons:

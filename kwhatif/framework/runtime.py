@@ -1,4 +1,4 @@
-"""The runner: one profile's plugins per extension point, run by the rules of §5.0, §6.0 and §8.2."""
+"""The runner: one profile's plugins per extension point, run by the rules of framework.go:RunFilterPlugins, framework.go:RunScorePlugins and preemption.go:Evaluator.Preempt."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class PluginSet:
 
 
 class Scores:
-    """Weighted normalized scores per plugin over the feasible nodes, and the totals (§6.0
+    """Weighted normalized scores per plugin over the feasible nodes, and the totals (framework.go:RunScorePlugins
     step 5). Held as arrays; the per-node dictionaries are built only when asked for."""
 
     def __init__(self, names: list[str]) -> None:
@@ -130,7 +130,7 @@ class Framework:
     def run_pre_filter(
         self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
     ) -> tuple[PreFilterResult | None, Status | None]:
-        """§5.0: Skip disables the Filter; U&U stops at once; Unschedulable is remembered;
+        """framework.go:RunFilterPlugins: Skip disables the Filter; U&U stops at once; Unschedulable is remembered;
         node-name sets are intersected."""
         result: PreFilterResult | None = None
         contributors: list[str] = []
@@ -239,7 +239,7 @@ class Framework:
         return [n for n in nodes if n.name in passed], rejected
 
     def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        """§2.1: with nominated pods of priority ≥ the pod's added, then again without them."""
+        """framework.go:RunFilterPluginsWithNominatedPods: with nominated pods of priority ≥ the pod's added, then again without them."""
         nominated = self.nominator.nominated_for(node.name, pod)
         if not nominated:
             return self.run_filter(state, pod, node)
@@ -295,7 +295,7 @@ class Framework:
     def run_post_filter(
         self, state: CycleState, pod: PodInfo, statuses: NodeToStatus
     ) -> tuple[PostFilterResult | None, Status]:
-        """§8.2: Success or U&U end the runner; an error ends it with its text; Unschedulable
+        """preemption.go:Evaluator.Preempt: Success or U&U end the runner; an error ends it with its text; Unschedulable
         reasons accumulate."""
         result: PostFilterResult | None = None
         reasons: list[str] = []

@@ -1,5 +1,5 @@
-"""The scheduling loop: queue order, one attempt per pod (§2), commit before the next (§12.1),
-and carrying out a preemption with one immediate retry (§9.8-9.9)."""
+"""The scheduling loop: queue order, one attempt per pod (schedule_one.go:schedulingCycle), commit before the next (schedule_one.go:ScheduleOne),
+and carrying out a preemption with one immediate retry (preemption.go:prepareCandidate)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class PodResult:
 
 class NominatedPods:
     """Pods nominated to nodes (status.nominatedNodeName): they reserve room against pods of
-    lower or equal priority (§2.1)."""
+    lower or equal priority (framework.go:RunFilterPluginsWithNominatedPods)."""
 
     def __init__(self) -> None:
         self._by_node: dict[str, list[PodInfo]] = {}
@@ -87,7 +87,7 @@ class NominatedPods:
 
     def nominated_for(self, node_name: str, pod: PodInfo | None = None) -> list[PodInfo]:
         """The pods nominated to the node; given `pod`, only those that reserve room against it:
-        other pods of greater or equal priority (§2.1)."""
+        other pods of greater or equal priority (framework.go:RunFilterPluginsWithNominatedPods)."""
         found = self._by_node.get(node_name, [])
         if pod is None:
             return found
@@ -114,7 +114,7 @@ class NominatedPods:
             self._by_node[node] = [p for p in self._by_node[node] if p.key != key]
 
     def clear_lower(self, node_name: str, priority: int) -> list[str]:
-        """Pods nominated to `node_name` with lower priority lose their nomination (§9.8)."""
+        """Pods nominated to `node_name` with lower priority lose their nomination (preemption.go:prepareCandidate)."""
         lower = [p.key for p in self.nominated_for(node_name) if p.pod.effective_priority < priority]
         for key in lower:
             self.forget(key)
@@ -122,7 +122,7 @@ class NominatedPods:
 
 
 def num_feasible_nodes_to_find(num_nodes: int, percentage: int | None) -> int:
-    """§7.1: every node below 100; else the percentage (adaptive when 0: 50 − n/125, at least 5)
+    """schedule_one.go:numFeasibleNodesToFind: every node below 100; else the percentage (adaptive when 0: 50 − n/125, at least 5)
     of the nodes, but at least 100."""
     if num_nodes < 100:
         return num_nodes
@@ -213,7 +213,7 @@ class Scheduler:
         return nominated
 
     def attempt(self, fwk: Framework, info: PodInfo) -> Attempt:
-        """One scheduling cycle (§2) followed by commit or failure handling."""
+        """One scheduling cycle (schedule_one.go:schedulingCycle) followed by commit or failure handling."""
         try:
             attempt = self._schedule_cycle(fwk, info)
         except SchedulingError as err:
@@ -272,7 +272,7 @@ class Scheduler:
 
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
                                   attempt: Attempt) -> list[NodeInfo] | None:
-        """§2 step 4: a nominated node that passes the filters is chosen without scoring."""
+        """schedule_one.go:schedulingCycle: a nominated node that passes the filters is chosen without scoring."""
         name = self.nominator.node_of(pod.key)
         node = self.snapshot.by_name.get(name) if name else None
         if node is None:
@@ -310,7 +310,7 @@ class Scheduler:
 
     def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],
                  rejected: list[tuple[NodeInfo, Status]]) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
-        """What kube-scheduler would have examined (§7): nodes in rotation from the last start
+        """What kube-scheduler would have examined (schedule_one.go:numFeasibleNodesToFind): nodes in rotation from the last start
         index until `numFeasibleNodesToFind` feasible ones; the start index then moves on by the
         number of nodes examined. (Sequential: the real scheduler's 16 workers may examine a few
         more nodes before noticing it has enough.)"""
@@ -357,7 +357,7 @@ class Scheduler:
         return attempt
 
     def _fail(self, fwk: Framework, state: CycleState, pod: PodInfo, attempt: Attempt) -> Attempt:
-        """A FitError: run PostFilter and compose the FailedScheduling text (§8)."""
+        """A FitError: run PostFilter and compose the FailedScheduling text (types.go:FitError.Error)."""
         diagnosis = attempt.diagnosis
         result, status = fwk.run_post_filter(state, pod, diagnosis.node_to_status)
         attempt.post_filter_ran = True

@@ -1,4 +1,4 @@
-"""What the API server does to a pod before the scheduler sees it (reference §10).
+"""What the API server does to a pod before the scheduler sees it (admission plugins and SetDefaults_Pod).
 
 Applied to pending pods: LimitRanger defaults, Priority, DefaultTolerationSeconds, RuntimeClass,
 and the create strategy's matchLabelKeys merging. A pod the API server would refuse raises
@@ -31,7 +31,7 @@ def _forbidden(pod: Pod, text: str) -> AdmissionRejected:
 
 
 def _default_class(classes: Mapping[str, PriorityClass]) -> PriorityClass | None:
-    """The globalDefault class with the lowest value, if any (§10.1)."""
+    """The globalDefault class with the lowest value, if any (priority admission.go:Admit)."""
     defaults = [c for c in classes.values() if c.global_default]
     return min(defaults, key=lambda c: (c.value, c.name)) if defaults else None
 
@@ -60,7 +60,7 @@ def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
 
 
 def admit_default_tolerations(pod: Pod) -> Pod:
-    """DefaultTolerationSeconds: 300 s not-ready/unreachable NoExecute tolerations (§10.2)."""
+    """DefaultTolerationSeconds: 300 s not-ready/unreachable NoExecute tolerations (defaulttolerationseconds admission.go:Admit)."""
     extra = []
     for key in _DEFAULT_TOLERATION_KEYS:
         if not any(t.key in ("", key) and t.effect in ("", "NoExecute") for t in pod.tolerations):
@@ -69,7 +69,7 @@ def admit_default_tolerations(pod: Pod) -> Pod:
 
 
 def _covers(t1: Toleration, t2: Toleration) -> bool:
-    """Whether toleration t1 makes t2 redundant (RuntimeClass merging, §10.3)."""
+    """Whether toleration t1 makes t2 redundant (RuntimeClass merging, runtimeclass admission.go:Admit)."""
     if t1 == t2:
         return True
     if not (t1.key == t2.key or (not t1.key and t1.operator == "Exists")):
@@ -96,7 +96,7 @@ def merge_tolerations(first: tuple[Toleration, ...], second: tuple[Toleration, .
 
 
 def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
-    """RuntimeClass admission: overhead, scheduling nodeSelector and tolerations (§10.3)."""
+    """RuntimeClass admission: overhead, scheduling nodeSelector and tolerations (runtimeclass admission.go:Admit)."""
     if not pod.runtime_class_name:
         if pod.overhead:
             raise _forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
@@ -124,7 +124,7 @@ def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
 
 
 def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
-    """LimitRanger: container defaults for missing limits and requests (§10.4, approximate)."""
+    """LimitRanger: container defaults for missing limits and requests (limitranger admission.go:Admit, approximate)."""
     items = [item for lr in ranges if lr.namespace == pod.namespace for item in lr.items if item.type == "Container"]
     if not items:
         return pod
@@ -165,7 +165,7 @@ def _merge_spread_keys(c: TopologySpreadConstraint, labels: Mapping[str, str]) -
 
 
 def merge_label_keys(pod: Pod) -> Pod:
-    """The create strategy merges matchLabelKeys/mismatchLabelKeys into selectors (§10.6)."""
+    """The create strategy merges matchLabelKeys/mismatchLabelKeys into selectors (pod strategy.go:PrepareForCreate)."""
     affinity = pod.affinity
     if affinity is not None and (affinity.pod_affinity or affinity.pod_anti_affinity):
         affinity = replace(affinity, pod_affinity=_merge_rules(affinity.pod_affinity, pod.labels),

@@ -1,4 +1,4 @@
-"""Manifest mappings → typed API objects (`kwhatif.api.objects`), with API defaulting (§10.5).
+"""Manifest mappings → typed API objects (`kwhatif.api.objects`), with API defaulting (core v1 defaults.go:SetDefaults_Pod).
 
 Only scheduling-relevant fields are kept, so a 150,000-pod dump does not keep its raw dicts.
 Malformed values become `InputError`s naming the field; values the API server would refuse in
@@ -40,7 +40,7 @@ def decode_node(obj: dict, source: Source | None) -> Node:
     status = f.map(obj, "status", "")
     allocatable = f.resources(status, "allocatable", "status")
     if status.get("allocatable") is None:
-        allocatable = f.resources(status, "capacity", "status")  # §10.5: copied from capacity
+        allocatable = f.resources(status, "capacity", "status")  # core v1 defaults.go:SetDefaults_Pod: copied from capacity
     images = f.items(status, "images", "status", lambda e, p: ImageState(
         f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0) or 0))
     return Node(
@@ -53,7 +53,7 @@ def decode_node(obj: dict, source: Source | None) -> Node:
 def decode_namespace(obj: dict, source: Source | None) -> Namespace:
     f, meta, _, name = object_fields(obj, source)
     labels = dict(f.str_map(meta, "labels", "metadata"))
-    labels["kubernetes.io/metadata.name"] = name  # always set by the API server (§10.5)
+    labels["kubernetes.io/metadata.name"] = name  # always set by the API server (core v1 defaults.go:SetDefaults_Pod)
     return Namespace(name, labels, source)
 
 

@@ -78,7 +78,7 @@ class Fields:
         return tuple(items)
 
     def resources(self, parent: dict, key: str, path: str) -> dict[str, Fraction]:
-        """A ResourceList, each quantity parsed and rounded up to milli precision (§11.3)."""
+        """A ResourceList, each quantity parsed and rounded up to milli precision (quantity.go:Quantity.RoundUp)."""
         raw = self.map(parent, key, path)
         out: dict[str, Fraction] = {}
         for name, q in raw.items():

@@ -1,4 +1,4 @@
-"""Pod manifests → `Pod`s, with API defaulting (§10.5). The spec is decoded in parts
+"""Pod manifests → `Pod`s, with API defaulting (core v1 defaults.go:SetDefaults_Pod). The spec is decoded in parts
 (`TEMPLATE_PARTS`), the unit the big-dump reader (`kwhatif.load.raw_pods`) shares between replicas."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
     container_port = f.int(raw, "containerPort", path, 0) or 0
     host_port = f.int(raw, "hostPort", path, 0) or 0
     if host_network and host_port == 0:
-        host_port = container_port  # API defaulting for hostNetwork pods (§10.5)
+        host_port = container_port  # API defaulting for hostNetwork pods (core v1 defaults.go:SetDefaults_Pod)
     return ContainerPort(container_port, host_port, f.str(raw, "protocol", path) or "TCP", f.str(raw, "hostIP", path))
 
 
@@ -132,7 +132,7 @@ def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container
     requests = f.resources(res, "requests", f"{path}.resources")
     limits = f.resources(res, "limits", f"{path}.resources")
     for name, q in limits.items():
-        requests.setdefault(name, q)  # requests default to limits (§10.5)
+        requests.setdefault(name, q)  # requests default to limits (core v1 defaults.go:SetDefaults_Pod)
     return Container(
         name=f.str(raw, "name", path), image=f.str(raw, "image", path), requests=requests, limits=limits,
         ports=f.items(raw, "ports", path, lambda e, p: _port(f, e, p, host_network)),
@@ -156,8 +156,8 @@ def _owner(f: Fields, raw: dict, path: str) -> OwnerReference:
 
 
 READ_CONDITIONS = ("PodResizePending", "DisruptionTarget")
-"""The only pod conditions scheduling reads: an Infeasible resize (§4.7) and a preemption in
-progress (§9.1). The others (Ready, Initialized...) differ from pod to pod and are not kept."""
+"""The only pod conditions scheduling reads: an Infeasible resize (resource helpers.go:PodRequests (UseStatusResources)) and a preemption in
+progress (default_preemption.go:PodEligibleToPreemptOthers). The others (Ready, Initialized...) differ from pod to pod and are not kept."""
 
 
 def pod_labels(f: Fields, meta: dict) -> dict[str, str]:
@@ -180,7 +180,7 @@ def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
 
 def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:
     """The statuses of `key` (`containerStatuses`, `initContainerStatuses`) that report requests
-    (an in-place resize, §4.7); the others change nothing and are not kept."""
+    (an in-place resize, resource helpers.go:PodRequests (UseStatusResources)); the others change nothing and are not kept."""
     statuses = f.items(status, key, "status", lambda e, p: _status_resources(f, e, p))
     return tuple(s for s in statuses if s.requests is not None)
 

@@ -5,72 +5,23 @@ operator."""
 from __future__ import annotations
 
 import json
-import re
-from functools import lru_cache
 
 from kwhatif.api.affinity import NodeSelectorTerm
+from kwhatif.api.names import is_qualified_name, is_valid_label_value
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
 from kwhatif.load.fields import Fields
 
 
-_NAME_PART = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_NAME_RE = re.compile(_NAME_PART)
-_LABEL_VALUE_RE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
-_DNS1123_SUBDOMAIN_RE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_NAME_FMT = ("consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-             "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-             f"'{_NAME_PART}')")
-
-
-@lru_cache(maxsize=4096)
-def qualified_name_error(key: str) -> str | None:
-    """apimachinery's IsQualifiedName (label keys, selector keys): the API server's first complaint."""
-    parts = key.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            return "prefix part must be non-empty"
-        if len(prefix) > 253:
-            return "prefix part must be no more than 253 characters"
-        if not _DNS1123_SUBDOMAIN_RE.fullmatch(prefix):
-            return ("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                    "'-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
-                    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
-    else:
-        return f"a qualified name must {_NAME_FMT} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-    if not name:
-        return "name part must be non-empty"
-    if len(name) > 63:
-        return "name part must be no more than 63 characters"
-    if not _NAME_RE.fullmatch(name):
-        return f"name part must {_NAME_FMT}"
-    return None
-
-
-@lru_cache(maxsize=4096)
-def label_value_error(value: str) -> str | None:
-    """apimachinery's IsValidLabelValue."""
-    if len(value) > 63:
-        return "must be no more than 63 characters"
-    if not _LABEL_VALUE_RE.fullmatch(value):
-        return ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-                "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
-                "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
-    return None
-
-
 def _check_label_key(f: Fields, key: str, path: str) -> None:
-    problem = qualified_name_error(key)
-    if problem:
-        raise f.error(path, f"Invalid value: {json.dumps(key)}: {problem}")
+    problems = is_qualified_name(key)
+    if problems:
+        raise f.error(path, f"Invalid value: {json.dumps(key)}: {problems[0]}")
 
 
 def _check_label_value(f: Fields, value: str, path: str) -> None:
-    problem = label_value_error(value)
-    if problem:
-        raise f.error(path, f"Invalid value: {json.dumps(value)}: {problem}")
+    problems = is_valid_label_value(value)
+    if problems:
+        raise f.error(path, f"Invalid value: {json.dumps(value)}: {problems[0]}")
 
 
 def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:

@@ -1,5 +1,5 @@
-"""Storage manifests (volume plugins, §5.7-5.10) → claims, volumes, classes and CSI objects, with
-API defaulting (§10.5)."""
+"""Storage manifests (volume plugins, the volume plugins' Filters) → claims, volumes, classes and CSI objects, with
+API defaulting (core v1 defaults.go:SetDefaults_Pod)."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def _topology_term(f: Fields, raw: dict, path: str) -> tuple[TopologySelectorReq
 
 def decode_storage_class(obj: dict, source: Source | None) -> StorageClass:
     f, meta, _, name = object_fields(obj, source)
-    mode = f.str(obj, "volumeBindingMode", "") or "Immediate"  # API default (§10.5)
+    mode = f.str(obj, "volumeBindingMode", "") or "Immediate"  # API default (core v1 defaults.go:SetDefaults_Pod)
     if mode not in _BINDING_MODES:
         raise f.error("volumeBindingMode", f"Unsupported value: {mode!r}: supported values: \"Immediate\", \"WaitForFirstConsumer\"")
     annotations = f.str_map(meta, "annotations", "metadata")

@@ -1,4 +1,4 @@
-"""DefaultPreemption: when a pod fits nowhere, evict lower-priority pods to make room (§9).
+"""DefaultPreemption: when a pod fits nowhere, evict lower-priority pods to make room (preemption.go:Evaluator.Preempt).
 
 The plugin is a thin adapter: the flow lives in `kwhatif.preemption`. Its messages carry the
 `preemption: ` prefix, as kube-scheduler's do."""
@@ -22,7 +22,7 @@ PREFIX = "preemption: "
 
 @dataclass(frozen=True)
 class DefaultPreemptionArgs:
-    """DefaultPreemptionArgs with kube-scheduler's defaults (§1.4). kwhatif dry-runs every
+    """DefaultPreemptionArgs with kube-scheduler's defaults (defaults.go:SetDefaults_*Args). kwhatif dry-runs every
     candidate node, so the plugin does not read them."""
 
     min_candidate_nodes_percentage: int = 10

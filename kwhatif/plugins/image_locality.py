@@ -1,5 +1,5 @@
 """ImageLocality: prefer nodes that already have the pod's images, weighted by how widely the
-image is spread so that one node does not attract everything (§6.8)."""
+image is spread so that one node does not attract everything (image_locality.go:Score)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NodeName: a pod with spec.nodeName only fits that node (§5.1)."""
+"""NodeName: a pod with spec.nodeName only fits that node (default_plugins.go:getDefaultPlugins)."""
 
 from __future__ import annotations
 

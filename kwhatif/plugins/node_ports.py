@@ -1,4 +1,4 @@
-"""NodePorts: a wanted host port must be free on the node (§5.5)."""
+"""NodePorts: a wanted host port must be free on the node (node_ports.go:fitsPorts)."""
 
 from __future__ import annotations
 

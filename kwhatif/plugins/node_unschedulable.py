@@ -1,4 +1,4 @@
-"""NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint (§5.1)."""
+"""NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint (default_plugins.go:getDefaultPlugins)."""
 
 from __future__ import annotations
 

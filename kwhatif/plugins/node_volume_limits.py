@@ -1,4 +1,4 @@
-"""NodeVolumeLimits (§5.8, `nodevolumelimits/csi.go`): CSI attach limits from CSINode.
+"""NodeVolumeLimits (csi.go:CSILimits.Filter, `nodevolumelimits/csi.go`): CSI attach limits from CSINode.
 
 The pod's attachable volumes are its claims (PVC and generic ephemeral) resolved to a CSI driver
 and volume handle, plus inline in-tree volumes migrated to CSI (`kubernetes.io/aws-ebs` →

@@ -1,4 +1,4 @@
-"""DefaultNormalizeScore, shared by several score plugins (§6.1)."""
+"""DefaultNormalizeScore, shared by several score plugins (normalize_score.go:DefaultNormalizeScore)."""
 
 from __future__ import annotations
 

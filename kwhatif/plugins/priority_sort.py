@@ -1,4 +1,4 @@
-"""PrioritySort: higher priority first, then the earlier queue timestamp (§3.2).
+"""PrioritySort: higher priority first, then the earlier queue timestamp (priority_sort.go:Less).
 
 The queue timestamp of a pod read from a snapshot is its creationTimestamp; pods with equal
 priority and timestamp keep input order (the real heap's order is undefined there)."""

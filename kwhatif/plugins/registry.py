@@ -1,4 +1,4 @@
-"""The in-tree plugin registry and the v1.34.1 default profile (reference §1.2).
+"""The in-tree plugin registry and the v1.34.1 default profile (default_plugins.go:getDefaultPlugins).
 
 The framework never names a plugin: `kwhatif.engine` assembles profiles from these two tables."""
 

@@ -1,4 +1,4 @@
-"""SchedulingGates: a pod with gates is never attempted (§3.3)."""
+"""SchedulingGates: a pod with gates is never attempted (scheduling_gates.go:PreEnqueue)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""TaintToleration: untolerated NoSchedule/NoExecute taints reject (§5.3); untolerated
-PreferNoSchedule taints lower the score (§6.2).
+"""TaintToleration: untolerated NoSchedule/NoExecute taints reject (taint_toleration.go:Filter); untolerated
+PreferNoSchedule taints lower the score (taint_toleration.go:Score).
 
 Both depend only on the node's taints, so the fast path judges each distinct taint set once and
 broadcasts the verdict to the nodes that carry it."""

@@ -1,4 +1,4 @@
-"""VolumeRestrictions (§5.7): in-tree disk conflicts with the pods on the node, and
+"""VolumeRestrictions (volume_restrictions.go:Filter): in-tree disk conflicts with the pods on the node, and
 ReadWriteOncePod claims already in use anywhere in the cluster.
 
 PreFilter looks up every `persistentVolumeClaim` volume (a missing claim is

@@ -1,4 +1,4 @@
-"""VolumeZone (§5.10): the zone/region labels of the pod's bound PVs must match the node's.
+"""VolumeZone (volume_zone.go:Filter): the zone/region labels of the pod's bound PVs must match the node's.
 
 PreFilter walks the pod's `persistentVolumeClaim` volumes (generic ephemeral volumes are not
 looked at) and collects, for each claim with `spec.volumeName`, the PV's

@@ -1,2 +1,2 @@
 """DefaultPreemption's machinery: eligibility, victims per node with PDB accounting, and the
-choice among candidate nodes (reference §9)."""
+choice among candidate nodes (preemption.go:Evaluator.Preempt)."""

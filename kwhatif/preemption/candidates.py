@@ -1,4 +1,4 @@
-"""Choosing the node to preempt on among candidates (§9.7)."""
+"""Choosing the node to preempt on among candidates (preemption.go:pickOneNodeForPreemption)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which pod is more important (§9.4 step 4): higher priority, then earlier start time.
+"""Which pod is more important (default_preemption.go:SelectVictimsOnNode): higher priority, then earlier start time.
 
 kube-scheduler compares start times against "now" for pods without one; the reference runs give
 bound pods without `status.startTime` their creationTimestamp and break full ties by

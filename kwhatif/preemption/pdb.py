@@ -1,4 +1,4 @@
-"""PodDisruptionBudget accounting for victims (§9.5)."""
+"""PodDisruptionBudget accounting for victims (preemption.go:filterPodsWithPDBViolation)."""
 
 from __future__ import annotations
 

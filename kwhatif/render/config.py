@@ -12,7 +12,7 @@ from kwhatif.config.profile import KUBE_POINTS, ProfileConfig
 from kwhatif.config.scheduler_config import SchedulerConfig
 
 NODES_NOTE = ("kwhatif examines every node unless run with --sample-like-scheduler; "
-              "percentageOfNodesToScore only matters from 100 nodes up (reference §7)")
+              "percentageOfNodesToScore only matters from 100 nodes up (schedule_one.go:numFeasibleNodesToFind)")
 
 
 def _plugins(profile: ProfileConfig) -> dict[str, list[dict[str, Any]]]:

@@ -1,4 +1,4 @@
-"""NodeInfo: a node and the aggregates of the pods on it (reference §4.4)."""
+"""NodeInfo: a node and the aggregates of the pods on it (types.go:NodeInfo.update)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class NodeInfo:
     used_ports: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     pods_with_affinity: int = 0
     pods_with_required_anti_affinity: int = 0
-    pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # `namespace/claim` -> pods using it (§4.4)
+    pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # `namespace/claim` -> pods using it (types.go:NodeInfo.update)
     generation: int = 0
 
     @classmethod
@@ -73,7 +73,7 @@ class NodeInfo:
         self.generation += 1
 
     def port_conflicts(self, wanted: HostPort) -> bool:
-        """§5.5: 0.0.0.0 conflicts with any use of (protocol, port); a specific ip conflicts with
+        """node_ports.go:fitsPorts: 0.0.0.0 conflicts with any use of (protocol, port); a specific ip conflicts with
         0.0.0.0 or the same ip."""
         ip, proto, port = wanted
         ips = self.used_ports.get((proto, port))

@@ -12,7 +12,7 @@ HostPort = tuple[str, str, int]  # (ip, protocol, port)
 
 
 def wanted_host_ports(pod: Pod) -> tuple[HostPort, ...]:
-    """Host ports of regular containers and sidecars (regular init containers exit, §5.5)."""
+    """Host ports of regular containers and sidecars (regular init containers exit, node_ports.go:fitsPorts)."""
     out = []
     for c in pod.init_containers:
         if c.is_sidecar:
@@ -37,7 +37,7 @@ def claim_names(pod: Pod) -> tuple[str, ...]:
 
 
 def has_pod_affinity(pod: Pod) -> bool:
-    """PodsWithAffinity membership (§4.4): podAffinity or podAntiAffinity is set."""
+    """PodsWithAffinity membership (types.go:NodeInfo.update): podAffinity or podAntiAffinity is set."""
     aff = pod.affinity
     return aff is not None and (aff.pod_affinity is not None or aff.pod_anti_affinity is not None)
 
@@ -57,7 +57,7 @@ def _status_signature(statuses: tuple) -> tuple:
 
 
 def _resource_signature(pod: Pod) -> tuple:
-    """Everything the request vectors depend on (§4.2-4.7), hashable."""
+    """Everything the request vectors depend on (resource helpers.go:PodRequests), hashable."""
     signature: tuple = (
         tuple((c.name, tuple(c.requests.items()), c.restart_policy) for c in pod.containers),
         tuple((c.name, tuple(c.requests.items()), c.restart_policy) for c in pod.init_containers),
@@ -126,7 +126,7 @@ class PodInfo:
 
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
-        """Aggregates use status resources of pods already running (§4.7)."""
+        """Aggregates use status resources of pods already running (resource helpers.go:PodRequests (UseStatusResources))."""
         return cls(pod, *_derived(pod), pvc_names=claim_names(pod))
 
     @property

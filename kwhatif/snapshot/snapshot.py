@@ -17,7 +17,7 @@ _ZONE_LABELS = ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.i
 
 
 def _first_label(node: Node, keys: tuple[str, ...]) -> str:
-    """A beta label wins over the GA one when present, even if empty (§7.2)."""
+    """A beta label wins over the GA one when present, even if empty (node_tree.go:nodeTree.list)."""
     for key in keys:
         if key in node.labels:
             return node.labels[key]
@@ -31,7 +31,7 @@ def zone_key(node: Node) -> str:
 
 def node_order(nodes: list[Node]) -> list[Node]:
     """Round-robin across zones, nodes inserted in name order, as the scheduler's node tree
-    lists them after an informer start-up (§7.2)."""
+    lists them after an informer start-up (node_tree.go:nodeTree.list)."""
     zones: dict[str, list[Node]] = {}
     for node in sorted(nodes, key=lambda n: n.name):
         zones.setdefault(zone_key(node), []).append(node)
@@ -50,7 +50,7 @@ class ImageSummary:
 
 def image_summaries(nodes: list[Node]) -> dict[str, ImageSummary]:
     """Per image name: the size reported by the first node by name (the cache order) and how many
-    nodes list it (§6.8)."""
+    nodes list it (image_locality.go:Score)."""
     sizes: dict[str, int] = {}
     counts: dict[str, int] = {}
     for node in sorted(nodes, key=lambda n: n.name):
@@ -69,7 +69,7 @@ class Snapshot:
     """Node infos plus the objects plugins consult (namespaces, services, controllers, PDBs).
 
     `assume` / `forget` keep the bound-pod index and node aggregates in step, so the next pod
-    sees the previous placement (§12.1)."""
+    sees the previous placement (schedule_one.go:ScheduleOne)."""
 
     cluster: Cluster
     node_infos: list[NodeInfo]

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import decode_docs
-from kwhatif.load.selectors import label_selector, label_value_error, qualified_name_error
+from kwhatif.api.names import is_qualified_name, is_valid_label_value
+from kwhatif.load.selectors import label_selector
 from kwhatif.load.fields import Fields
 from kwhatif.load.reader import parse_bytes
 
@@ -100,9 +101,9 @@ def test_label_selector_decoding_raises_only_input_error(raw):
         assert raw is None
         return
     for req in decoded.requirements:
-        assert qualified_name_error(req.key) is None
+        assert not is_qualified_name(req.key)
         assert req.operator in ("In", "NotIn", "Exists", "DoesNotExist")
-        assert all(label_value_error(v) is None for v in req.values)
+        assert not any(is_valid_label_value(v) for v in req.values)
         assert bool(req.values) == (req.operator in ("In", "NotIn"))
 
 

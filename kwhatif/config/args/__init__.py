@@ -55,7 +55,7 @@ ARG_SCHEMAS: dict[str, Struct] = {name: kind.schema for name, kind in ARGS_TYPES
 
 
 def default_args(plugin: str, args: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The v1 arguments of an in-tree plugin with kube-scheduler's defaults applied (reference §1.4);
+    """The v1 arguments of an in-tree plugin with kube-scheduler's defaults applied (defaults.go:SetDefaults_*Args);
     apiVersion/kind are dropped. The result is a new dict."""
     out = {k: v for k, v in (args or {}).items() if k not in ("apiVersion", "kind")}
     kind = ARGS_TYPES.get(plugin)

@@ -1,4 +1,4 @@
-"""InterPodAffinity: required pod affinity / anti-affinity filter (§5.12) and preferred scoring (§6.7).
+"""InterPodAffinity: required pod affinity / anti-affinity filter (interpodaffinity filtering.go:Filter) and preferred scoring (interpodaffinity scoring.go:Score).
 
 Args (InterPodAffinityArgs): `hardPodAffinityWeight` (default 1) weighs existing pods' required
 affinity terms in scoring; `ignorePreferredTermsOfExistingPods` (default false) makes PreScore skip
@@ -37,7 +37,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class InterPodAffinityArgs:
-    """InterPodAffinityArgs with kube-scheduler's defaults (§1.4)."""
+    """InterPodAffinityArgs with kube-scheduler's defaults (defaults.go:SetDefaults_*Args)."""
 
     hard_pod_affinity_weight: int = 1
     ignore_preferred_terms_of_existing_pods: bool = False

@@ -1,4 +1,4 @@
-"""InterPodAffinity PreFilter, AddPod/RemovePod and Filter (reference §5.12).
+"""InterPodAffinity PreFilter, AddPod/RemovePod and Filter (interpodaffinity filtering.go:Filter).
 
 PreFilter builds three (topologyKey, value) → count tables:
 

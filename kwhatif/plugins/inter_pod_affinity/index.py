@@ -1,7 +1,7 @@
 """The existing pods' affinity terms over the whole cluster, with per-node counts.
 
 PreFilter needs the existing pods' required anti-affinity terms that match the incoming pod
-(§5.12); PreScore (§6.7 items 3-5) their required affinity and preferred (anti-)affinity terms. Replicas share interned terms, so the
+(interpodaffinity filtering.go:Filter); PreScore (interpodaffinity scoring.go:Score) their required affinity and preferred (anti-)affinity terms. Replicas share interned terms, so the
 index keeps each distinct (kind, term, weight) once with how many pods carry it on each node row;
 it is built on first use and then follows the snapshot's journal of placements and evictions."""
 

@@ -1,4 +1,4 @@
-"""InterPodAffinity PreScore, Score and NormalizeScore (reference §6.7).
+"""InterPodAffinity PreScore, Score and NormalizeScore (interpodaffinity scoring.go:Score).
 
 PreScore builds `topology_score[topologyKey][value]`, summing for each existing pod E on node M
 (value = M's label for the term's key; nothing when M lacks it, and nodes without labels are
@@ -107,7 +107,7 @@ def pre_score(index: TermIndex, snapshot: Snapshot, state: CycleState, pod: PodI
 
 
 def _incoming(terms, namespaces: Mapping) -> list[tuple[IncomingTerm, int]]:
-    """The incoming pod's preferred terms with their signed weights (§6.7 items 1-2)."""
+    """The incoming pod's preferred terms with their signed weights (interpodaffinity scoring.go:Score)."""
     out = [(resolve_incoming(w.term, namespaces, w.weight), w.weight) for w in terms.preferred_affinity]
     out += [(resolve_incoming(w.term, namespaces, w.weight), -w.weight) for w in terms.preferred_anti_affinity]
     return out

@@ -1,4 +1,4 @@
-"""Pod (anti-)affinity terms as kube-scheduler processes them (reference §5.12, §6.7).
+"""Pod (anti-)affinity terms as kube-scheduler processes them (interpodaffinity filtering.go:Filter, interpodaffinity scoring.go:Score).
 
 A term is parsed once per pod (`pod_terms`, cached in `PodInfo.derived`) into an `AffinityTerm`:
 label selector (None matches nothing, `{}` everything), topology key, namespace set and namespace
@@ -15,7 +15,7 @@ Two ways of matching, as in Go:
   the names are added to the set; the selector is then evaluated against an *empty* label set
   (v1.34.1 merges the names into a copy of the term, so the selector is not replaced by
   "nothing": `{}` or a selector such as `team NotIn (x)` matches every namespace — the quirk of
-  §5.12).
+  interpodaffinity filtering.go:Filter).
 
 `NodeIndexCache` stands in for kube-scheduler's per-node `PodsWithAffinity` /
 `PodsWithRequiredAntiAffinity` lists: per node (rebuilt when the node's generation moves) it keeps
@@ -147,7 +147,7 @@ class IncomingTerm:
 
     term: AffinityTerm
     namespaces: frozenset[str]
-    any_namespace: bool  # the selector matches the empty label set (`{}`, or the §5.12 quirk)
+    any_namespace: bool  # the selector matches the empty label set (`{}`, or the interpodaffinity filtering.go:Filter quirk)
     weight: int = 0
 
     @property

@@ -1,4 +1,4 @@
-"""NodeResourcesBalancedAllocation: prefer nodes whose resource fractions stay even (§6.9)."""
+"""NodeResourcesBalancedAllocation: prefer nodes whose resource fractions stay even (balanced_allocation.go:balancedResourceScorer)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ _PRE_SCORE_KEY = "PreScore" + NAME
 @dataclass(frozen=True)
 class NodeResourcesBalancedAllocationArgs:
     """NodeResourcesBalancedAllocationArgs: the resources whose fractions are balanced (cpu and
-    memory by default, §1.4)."""
+    memory by default, defaults.go:SetDefaults_*Args)."""
 
     resources: tuple[ResourceSpec, ...] = DEFAULT_RESOURCES
 

@@ -1,5 +1,5 @@
-"""NodeResourcesFit: does the pod's request vector fit the node's free allocatable (§5.6), and
-how full would the node be (§6.4, by the configured scoring strategy)."""
+"""NodeResourcesFit: does the pod's request vector fit the node's free allocatable (fit.go:fitsRequest), and
+how full would the node be (resource_allocation.go:score, by the configured scoring strategy)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class ScoringStrategy:
 
 @dataclass(frozen=True)
 class NodeResourcesFitArgs:
-    """NodeResourcesFitArgs with kube-scheduler's defaults (§1.4): LeastAllocated over cpu and
+    """NodeResourcesFitArgs with kube-scheduler's defaults (defaults.go:SetDefaults_*Args): LeastAllocated over cpu and
     memory, weight 1 each; nothing ignored."""
 
     ignored_resources: tuple[str, ...] = ()
@@ -73,7 +73,7 @@ class Shortfall:
 
 def shortfalls(request: Resources, node: NodeInfo, ignored: frozenset[str] = frozenset(),
                ignored_groups: frozenset[str] = frozenset()) -> list[Shortfall]:
-    """Every failing check of §5.6, in the scheduler's order."""
+    """Every failing check of fit.go:fitsRequest, in the scheduler's order."""
     out: list[Shortfall] = []
     if len(node.pods) + 1 > node.allowed_pods:
         out.append(Shortfall("pods", TOO_MANY_PODS, 1, len(node.pods), node.allowed_pods))
@@ -173,7 +173,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
                     ) -> tuple[np.ndarray, list[Status]]:
-        """§5.6 over many nodes: each failing check sets a bit; nodes with the same bits share
+        """fit.go:fitsRequest over many nodes: each failing check sets a bit; nodes with the same bits share
         one Status (reasons in the scheduler's order)."""
         request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
         checks = self._checks(request, table, rows)

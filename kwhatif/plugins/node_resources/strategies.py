@@ -1,4 +1,4 @@
-"""NodeResourcesFit scoring strategies (§6.4): LeastAllocated, MostAllocated,
+"""NodeResourcesFit scoring strategies (resource_allocation.go:score): LeastAllocated, MostAllocated,
 RequestedToCapacityRatio. Each maps, per resource, arrays of requested-after-placement and
 allocatable over nodes to node scores — one node or thousands at once, with Go's integer
 arithmetic (every division here has a non-negative numerator except on the shape's falling

@@ -1,4 +1,4 @@
-"""PodTopologySpread: spread pods over topology domains (reference §5.11 Filter, §6.6 Score).
+"""PodTopologySpread: spread pods over topology domains (podtopologyspread filtering.go:Filter Filter, podtopologyspread scoring.go:Score Score).
 
 Args (PodTopologySpreadArgs): `defaultingType` "System" (default: hostname maxSkew 3 and zone
 maxSkew 5, both ScheduleAnyway) or "List" (then `defaultConstraints` apply). Default constraints

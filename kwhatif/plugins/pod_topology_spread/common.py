@@ -2,8 +2,8 @@
 
 - which constraints apply to a pod: its own (filtered by `whenUnsatisfiable`), or — only when it
   has none at all — the default constraints, whose selector is the pod's *default selector*
-  (Services, ReplicationController, ReplicaSet, StatefulSet; reference §6.6);
-- the selector of a constraint, with `matchLabelKeys` merged in (§5.11);
+  (Services, ReplicationController, ReplicaSet, StatefulSet; podtopologyspread scoring.go:Score);
+- the selector of a constraint, with `matchLabelKeys` merged in (podtopologyspread filtering.go:Filter);
 - the node inclusion policies (`nodeAffinityPolicy`, `nodeTaintsPolicy`);
 - counting the matching pods of a node (`countPodsMatchSelector`) through a per-node index that is
   rebuilt only when the node's pod list changes.
@@ -43,7 +43,7 @@ IGNORE = "Ignore"
 SYSTEM_DEFAULTING = "System"
 LIST_DEFAULTING = "List"
 
-# plugin.go `systemDefaultConstraints` (reference §6.6): both ScheduleAnyway, so pods without own
+# plugin.go `systemDefaultConstraints` (podtopologyspread scoring.go:Score): both ScheduleAnyway, so pods without own
 # constraints never get a DoNotSchedule one from the system defaults.
 SYSTEM_DEFAULT_CONSTRAINTS: tuple[TopologySpreadConstraint, ...] = (
     TopologySpreadConstraint(max_skew=3, topology_key=LABEL_HOSTNAME, when_unsatisfiable=SCHEDULE_ANYWAY),
@@ -102,7 +102,7 @@ class Constraint:
     @property
     def counts_nothing(self) -> bool:
         """`countPodsMatchSelector` returns 0 for a selector without requirements (`{}`): the
-        quirk of §5.11 step 3 (a null selector is 'nothing', not empty, and counts 0 anyway)."""
+        quirk of podtopologyspread filtering.go:Filter (a null selector is 'nothing', not empty, and counts 0 anyway)."""
         return self.selector is not None and not self.selector.requirements
 
 
@@ -214,7 +214,7 @@ def has_all_keys(table: NodeTable, rows: np.ndarray, constraints: list[Constrain
 
 def matching_counts(snapshot: Snapshot, constraint: Constraint, namespace: str) -> np.ndarray:
     """`countPodsMatchSelector` for every node row: same namespace, not terminating, selector
-    match — and 0 everywhere for an empty selector (the quirk of §5.11 step 3)."""
+    match — and 0 everywhere for an empty selector (the quirk of podtopologyspread filtering.go:Filter)."""
     if constraint.counts_nothing:
         return np.zeros(len(snapshot.table), dtype=np.int64)
     return snapshot.groups.counts(namespace, constraint.matches)

@@ -1,4 +1,4 @@
-"""PodTopologySpread PreScore, Score and NormalizeScore (upstream `scoring.go`, reference §6.6).
+"""PodTopologySpread PreScore, Score and NormalizeScore (upstream `scoring.go`, podtopologyspread scoring.go:Score).
 
     w_c        = ln(size_c + 2)          size_c = distinct values of c's key over the non-ignored
                                          feasible nodes ("" for a missing label); for the hostname

@@ -1,5 +1,5 @@
 """VolumeBinding: PVC checks in PreFilter, PV node affinity / matching / provisioning per node in
-Filter (§5.9), the binding decision in Reserve. PreScore always skips (§1.3, §6.5: the
+Filter (volume_binding.go:Filter), the binding decision in Reserve. PreScore always skips (framework.go:NewFramework, volume_binding.go:Score: the
 StorageCapacityScoring gate is off), so the plugin never scores.
 
 PreFilter rejections (U&U, in volume order): a missing claim (`persistentvolumeclaim "<claim>"
@@ -122,7 +122,7 @@ def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[Persistent
 
 @dataclass(frozen=True)
 class VolumeBindingArgs:
-    """VolumeBindingArgs with kube-scheduler's default (§1.4). kwhatif does not simulate PreBind's
+    """VolumeBindingArgs with kube-scheduler's default (defaults.go:SetDefaults_*Args). kwhatif does not simulate PreBind's
     wait, so the timeout is not read; `shape` needs the StorageCapacityScoring gate (off)."""
 
     bind_timeout_seconds: int = 600

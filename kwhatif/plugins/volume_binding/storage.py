@@ -6,7 +6,7 @@ CSIDrivers (kube-scheduler's informer caches plus VolumeBinding's assume cache).
 that a claim is now bound to a PV, or that its volume will be provisioned on a node, so later pods
 of the same run see it; the loaded `Cluster` itself is never changed.
 
-API defaulting applied here (§10.5): an unbound PVC whose `storageClassName` is unset gets the
+API defaulting applied here (core v1 defaults.go:SetDefaults_Pod): an unbound PVC whose `storageClassName` is unset gets the
 default StorageClass (annotation `storageclass.kubernetes.io/is-default-class: "true"`; with
 several, the newest, then the smallest name), as the DefaultStorageClass admission plugin and the
 PV controller's retroactive assignment do.
@@ -34,7 +34,7 @@ ANN_BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
 NOT_SUPPORTED_PROVISIONER = "kubernetes.io/no-provisioner"
 READ_WRITE_ONCE_POD = "ReadWriteOncePod"
 
-# In-tree volume sources that VolumeRestrictions checks for disk conflicts (§5.7).
+# In-tree volume sources that VolumeRestrictions checks for disk conflicts (volume_restrictions.go:Filter).
 CONFLICT_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")
 # In-tree inline volume sources csi-translation-lib can migrate (IsInlineMigratable).
 MIGRATABLE_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "cinder", "azureDisk", "azureFile",
@@ -69,7 +69,7 @@ def volume_class(pv: PersistentVolume) -> str:
 
 
 def is_fully_bound(pvc: PersistentVolumeClaim) -> bool:
-    """A claim is bound when `spec.volumeName` is set and the PV controller finished (§5.9)."""
+    """A claim is bound when `spec.volumeName` is set and the PV controller finished (volume_binding.go:Filter)."""
     return bool(pvc.volume_name) and ANN_BIND_COMPLETED in pvc.annotations
 
 
