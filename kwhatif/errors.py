@@ -46,8 +46,14 @@ class InputError(Exception):
     def __str__(self) -> str:
         parts = [str(self.source)] if self.source else []
         if self.obj:
-            parts.append(self.obj)
+            parts.append(_one_line(self.obj))
         if self.field:
-            parts.append(self.field)
+            parts.append(_one_line(self.field))
         parts.append(" ".join(self.message.split()))
         return ": ".join(parts)
+
+
+def _one_line(text: str) -> str:
+    """Map keys land in field paths as written (`metadata.labels.<key>`); a key holding a newline
+    or another control character is escaped so that the error stays one line."""
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")

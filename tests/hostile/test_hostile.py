@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from kwhatif.cli.main import main
 from kwhatif.load import reader
+from tests.unreadable import make_unreadable
 
 HERE = Path(__file__).parent
 FILES = HERE / "files"
@@ -245,16 +246,13 @@ def test_bad_yaml_on_stdin_is_named_stdin():
     assert proc.stderr.decode().startswith("kwhatif: error: stdin#0:4: YAML syntax error")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_unreadable_file_in_a_folder(tmp_path):
     folder = tmp_path / "c"
     folder.mkdir()
-    secret = folder / "secret.yaml"
-    secret.write_text(yaml.safe_dump(NODE))
-    secret.chmod(0)
+    make_unreadable(folder / "secret.yaml", yaml.safe_dump(NODE).encode())
     code, out, err = _run(["schedule", "-c", "c"], tmp_path, False)
     assert code == 2 and out == ""
-    assert "secret.yaml: cannot read file: permission denied" in err
+    assert err == "kwhatif: error: c/secret.yaml#0: cannot read file: permission denied\n"
 
 
 def test_a_good_object_next_to_a_bad_one_is_not_lost_silently(tmp_path):
@@ -264,3 +262,14 @@ def test_a_good_object_next_to_a_bad_one_is_not_lost_silently(tmp_path):
     code, out, err = _run(["schedule", "-c", ".", "-o", "json"], tmp_path, False)
     assert code == 2 and out == ""
     assert "b.yaml#1:" in err and "'10Q'" in err
+
+
+def test_a_label_key_with_a_newline_is_named_on_one_line(tmp_path):
+    """Found by the loader fuzz test: the key is part of the field path, and a raw newline in it
+    split the error in two. Expected text: the path `metadata.labels.` + the key escaped as `\\n`."""
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "labels": {"\n": None}},
+           "spec": {"containers": [{"name": "c", "image": "i"}]}}
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump(pod))
+    code, out, err = _run(["schedule", "-c", "p.yaml"], tmp_path, False)
+    assert (code, out) == (2, "")
+    assert err == "kwhatif: error: p.yaml#0:1: Pod/default/a: metadata.labels.\\n: expected a string, got a null\n"
