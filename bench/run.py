@@ -79,12 +79,13 @@ def main() -> None:
     sim, elapsed = timed("schedule pending pods", prepared.run)
     counts: dict[str, int] = {}
     for r in sim.results:
-        counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        counts[r.outcome.value] = counts.get(r.outcome.value, 0) + 1
     print(f"{'pods/s':<34} {len(sim.results) / elapsed:8.1f}    ({counts})")
     first = sim.results[0].pod.key if sim.results else None
     if first:
         timed(f"explain {first}", lambda: simulate(cluster, NOW, explain=frozenset({first})))
-    without_pending = type(cluster)(**{**cluster.__dict__, "pods": [p for p in cluster.pods if p.node_name]})
+    without_pending = cluster.copy()
+    without_pending.pods = [p for p in cluster.pods if p.node_name]
     timed("place 500 identical pods", lambda: simulate(without_pending, NOW, new_pods=replicas(500)))
     print(f"{'peak RSS':<34} {peak_rss_mib():8.0f} MiB")
 
