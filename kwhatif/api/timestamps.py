@@ -13,11 +13,12 @@ _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-
 
 
 def parse_time(text: str | None) -> datetime | None:
-    """The timestamp as an aware datetime, or None when absent or not a timestamp."""
+    """The timestamp as an aware datetime, or None when absent or not a timestamp. RFC 3339
+    allows lower-case `t` and `z`; `--now` accepts them, so they must read the same here."""
     if not text:
         return None
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return datetime.fromisoformat(text.upper().replace("Z", "+00:00"))
     except ValueError:
         return None
 
