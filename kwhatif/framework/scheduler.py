@@ -11,7 +11,7 @@ from typing import Callable
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
-from kwhatif.framework.interfaces import PostFilterResult
+from kwhatif.framework.interfaces import PostFilterResult, PreFilterResult
 from kwhatif.framework.runtime import Framework, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -285,7 +285,7 @@ class Scheduler:
         attempt.nominated_fast_path = True
         return [node]
 
-    def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result,
+    def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result: PreFilterResult | None,
                       attempt: Attempt) -> list[NodeInfo]:
         nodes = self.snapshot.node_infos
         statuses = attempt.diagnosis.node_to_status
