@@ -22,6 +22,7 @@ demo: venv
 	$(BIN)/kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
 
 test: venv
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 tests
 
 # Refresh the copy of the reference cases when ../shared is present (the cases grow over time).

@@ -116,7 +116,7 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
 def template_nodes(template: Node, count: int, taken: set[str]) -> list[Node]:
     """`count` nodes like `template`, named `<template>-1`, `-2`... (skipping taken names), each
     with its own kubernetes.io/hostname label."""
-    out = []
+    out: list[Node] = []
     i = 0
     while len(out) < count:
         i += 1

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Self
+from dataclasses import Field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 
 class ClusterScoped:
@@ -38,7 +38,9 @@ class Evolving:
     """An object treated as immutable that the run changes by copying it."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # every subclass is a dataclass: this lets `replace` accept Self
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def evolve(self, **changes: object) -> Self:
         """A copy with some fields changed (admission, binding, nomination)."""
-        return replace(self, **changes)  # type: ignore[type-var]
+        return replace(self, **changes)

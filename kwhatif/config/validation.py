@@ -28,7 +28,7 @@ def _go_plugin_set(plugin_set: PluginSetConfig) -> GoText:
     return GoText(f"config.PluginSet{{Enabled:{plugins(plugin_set.enabled)}, Disabled:{plugins(plugin_set.disabled)}}}")
 
 
-def _same_set(a: PluginSetConfig, b: PluginSetConfigConfig) -> bool:
+def _same_set(a: PluginSetConfig, b: PluginSetConfig) -> bool:
     def norm(refs: Sequence[PluginRef]) -> list[tuple[str, int]]:
         return [(p.name, p.weight or 0) for p in refs]
     return norm(a.enabled) == norm(b.enabled) and norm(a.disabled) == norm(b.disabled)

@@ -98,7 +98,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     """The explanation of the final attempt (preemption detail from the first, as the scheduler
     reports it)."""
     final, first = result.final, result.first
-    if final is None:
+    if final is None or first is None:
         return Explanation(result.pod.key, result.outcome.value, None, result.message, [], [], None)
     attempts = [
         AttemptExplanation(a.outcome.value, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),

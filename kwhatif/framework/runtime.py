@@ -220,10 +220,10 @@ class Framework:
             if isinstance(pl, BatchFilter):
                 fails, statuses = pl.filter_rows(state, pod, table, rows)
             else:
-                statuses = [pl.filter(state, pod, infos[r]) for r in rows.tolist()]
-                fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in statuses),
-                                    dtype=bool, count=len(statuses))
-                statuses = [st for st in statuses if st is not None and st.code != Code.SUCCESS]
+                every = [pl.filter(state, pod, infos[r]) for r in rows.tolist()]
+                fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in every),
+                                    dtype=bool, count=len(every))
+                statuses = [st for st in every if st is not None and st.code != Code.SUCCESS]
             stamped: dict[int, Status] = {}
             for row, status in zip(rows[fails].tolist(), statuses):
                 mark = stamped.get(id(status))
@@ -275,7 +275,7 @@ class Framework:
         for pl in self.plugins.score:
             if pl.name in state.skip_score:
                 continue
-            if rows is not None and isinstance(pl, BatchScore):
+            if rows is not None and table is not None and isinstance(pl, BatchScore):
                 raw = pl.score_rows(state, pod, table, rows)
             else:
                 raw = np.fromiter((pl.score(state, pod, n) for n in nodes), dtype=np.int64, count=len(nodes))

@@ -11,7 +11,7 @@ from typing import Callable
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
-from kwhatif.framework.interfaces import PostFilterResult
+from kwhatif.framework.interfaces import PostFilterResult, PreFilterResult
 from kwhatif.framework.runtime import Framework, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -194,22 +194,23 @@ class Scheduler:
         result = PodResult(pod, Outcome.UNSCHEDULABLE)
         attempt = self.attempt(fwk, info)
         result.attempts.append(attempt)
-        nominated = attempt.preemption.nominated_node if attempt.preemption else ""
-        if attempt.outcome != Outcome.BOUND and nominated:
-            info = self._carry_out_preemption(info, attempt.preemption)
+        preemption = attempt.preemption
+        nominated = preemption.nominated_node if preemption else ""
+        if attempt.outcome != Outcome.BOUND and preemption and nominated:
+            info = self._carry_out_preemption(info, preemption.victims, nominated)
             attempt = self.attempt(fwk, info)
             result.attempts.append(attempt)
         result.outcome = attempt.outcome
         result.message = attempt.message
         return result
 
-    def _carry_out_preemption(self, info: PodInfo, preemption: PostFilterResult) -> PodInfo:
+    def _carry_out_preemption(self, info: PodInfo, victims: list[PodInfo], node: str) -> PodInfo:
         """Delete the victims, drop lower nominations on the node, nominate the preemptor."""
-        for victim in preemption.victims:
+        for victim in victims:
             self.snapshot.forget(victim.key)
-        self.nominator.clear_lower(preemption.nominated_node, info.pod.effective_priority)
-        nominated = PodInfo.of(info.pod.evolve(nominated_node_name=preemption.nominated_node))
-        self.nominator.nominate(nominated, preemption.nominated_node)
+        self.nominator.clear_lower(node, info.pod.effective_priority)
+        nominated = PodInfo.of(info.pod.evolve(nominated_node_name=node))
+        self.nominator.nominate(nominated, node)
         return nominated
 
     def attempt(self, fwk: Framework, info: PodInfo) -> Attempt:
@@ -284,7 +285,7 @@ class Scheduler:
         attempt.nominated_fast_path = True
         return [node]
 
-    def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result,
+    def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result: PreFilterResult | None,
                       attempt: Attempt) -> list[NodeInfo]:
         nodes = self.snapshot.node_infos
         statuses = attempt.diagnosis.node_to_status
@@ -343,7 +344,8 @@ class Scheduler:
             if attempt.scored_by_scheduler:
                 raise
             attempt.scores = None
-        if len(feasible) == 1:
+        # Scores are missing only when scoring failed for a single feasible node (above).
+        if len(feasible) == 1 or attempt.scores is None:
             attempt.tied_nodes = [feasible[0].name]
         else:
             attempt.tied_nodes = attempt.scores.top()

@@ -41,6 +41,7 @@ def _identity(obj: object) -> tuple:
     kind = type(obj).__name__
     if isinstance(obj, Controller):
         return (obj.kind, obj.namespace, obj.name)
+    # Every decoded object has a name, but the decoders' table types them all as `object`.
     return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
 
 

@@ -34,7 +34,12 @@ class RawDoc:
     @property
     def obj(self) -> dict:
         if self._obj is None:
-            self._obj = self._parse() if self._parse is not None else orjson.loads(memoryview(self.raw))
+            if self._parse is not None:
+                self._obj = self._parse()
+            elif self.raw is not None:
+                self._obj = orjson.loads(memoryview(self.raw))
+            else:  # the constructor's callers always give one of the three
+                raise TypeError("a RawDoc needs its object, its bytes or a parse")
         return self._obj
 
     def release(self) -> None:

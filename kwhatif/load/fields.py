@@ -6,6 +6,7 @@ the type it expects: a wrong type becomes a one-line error, never a traceback.
 
 from __future__ import annotations
 
+import builtins
 from fractions import Fraction
 from typing import Any, Callable, TypeVar
 
@@ -17,7 +18,10 @@ T = TypeVar("T")
 
 
 class Fields:
-    """Reads one object's fields; knows the object's name and source for error messages."""
+    """Reads one object's fields; knows the object's name and source for error messages.
+
+    The readers are named after the types they read, so below `def str` the class body's `str`
+    is the method: annotations there spell the type `builtins.str`."""
 
     __slots__ = ("source", "ref")
 
@@ -51,19 +55,19 @@ class Fields:
         value = parent.get(key)
         return default if value is None else self._typed(value, _join(path, key), str, "a string")
 
-    def opt_str(self, parent: dict, key: str, path: str) -> str | None:
+    def opt_str(self, parent: dict, key: builtins.str, path: builtins.str) -> builtins.str | None:
         value = parent.get(key)
         return None if value is None else self._typed(value, _join(path, key), str, "a string")
 
-    def int(self, parent: dict, key: str, path: str, default: int | None = None) -> int | None:
+    def int(self, parent: dict, key: builtins.str, path: builtins.str, default: int | None = None) -> int | None:
         value = parent.get(key)
         return default if value is None else self._typed(value, _join(path, key), int, "an integer")
 
-    def bool(self, parent: dict, key: str, path: str) -> bool:
+    def bool(self, parent: dict, key: builtins.str, path: builtins.str) -> bool:
         value = parent.get(key)
         return False if value is None else self._typed(value, _join(path, key), bool, "a boolean")
 
-    def str_map(self, parent: dict, key: str, path: str) -> dict[str, str]:
+    def str_map(self, parent: dict, key: builtins.str, path: builtins.str) -> dict[builtins.str, builtins.str]:
         """A map of strings (labels, annotations, nodeSelector)."""
         raw = self.map(parent, key, path)
         for k, v in raw.items():
@@ -71,13 +75,13 @@ class Fields:
                 raise self.error(f"{_join(path, key)}.{k}", f"expected a string, got {describe_value(v)}")
         return raw
 
-    def str_list(self, parent: dict, key: str, path: str) -> tuple[str, ...]:
+    def str_list(self, parent: dict, key: builtins.str, path: builtins.str) -> tuple[builtins.str, ...]:
         items = self.list(parent, key, path)
         for i, v in enumerate(items):
             self._typed(v, f"{_join(path, key)}[{i}]", str, "a string")
         return tuple(items)
 
-    def resources(self, parent: dict, key: str, path: str) -> dict[str, Fraction]:
+    def resources(self, parent: dict, key: builtins.str, path: builtins.str) -> dict[builtins.str, Fraction]:
         """A ResourceList, each quantity parsed and rounded up to milli precision (quantity.go:Quantity.RoundUp)."""
         raw = self.map(parent, key, path)
         out: dict[str, Fraction] = {}
@@ -90,7 +94,8 @@ class Fields:
                 raise self.error(f"{_join(path, key)}.{name}", f"must be greater than or equal to 0, got {q!r}")
         return out
 
-    def items(self, parent: dict, key: str, path: str, decode: Callable[[dict, str], T]) -> tuple[T, ...]:
+    def items(self, parent: dict, key: builtins.str, path: builtins.str,
+              decode: Callable[[dict, builtins.str], T]) -> tuple[T, ...]:
         """Decode each mapping element of a list field with `decode(element, element_path)`."""
         out = []
         for i, element in enumerate(self.list(parent, key, path)):

@@ -24,9 +24,13 @@ def _invalid_utf8(text: bytes, file: str) -> InputError | None:
     try:
         text.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = text.count(b"\n", 0, err.start) + 1
-        return InputError(f"not a text file: invalid UTF-8 at byte {err.start}", Source(file, 0, line))
+        return _utf8_error(text, err, file)
     return None
+
+
+def _utf8_error(text: bytes, err: UnicodeDecodeError, file: str) -> InputError:
+    line = text.count(b"\n", 0, err.start) + 1
+    return InputError(f"not a text file: invalid UTF-8 at byte {err.start}", Source(file, 0, line))
 
 
 class _ListProbe(msgspec.Struct):
@@ -76,11 +80,11 @@ def json_list_items(text: bytes | mmap.mmap, file: str) -> list[RawDoc] | None:
 
 def parse_json(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | None, Node | None]]:
     """(document index, value, line, None) for each top-level JSON value."""
-    pattern = NON_BLANK_B if isinstance(text, bytes) else NON_BLANK_S
-    match = pattern.search(text)
+    match = NON_BLANK_B.search(text) if isinstance(text, bytes) else NON_BLANK_S.search(text)
     if match is None:
         return iter(())
-    start_line = text.count(b"\n" if isinstance(text, bytes) else "\n", 0, match.start()) + 1
+    newlines = text.count(b"\n", 0, match.start()) if isinstance(text, bytes) else text.count("\n", 0, match.start())
+    start_line = newlines + 1
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as err:
@@ -97,10 +101,11 @@ def parse_json(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | N
 def _parse_json_stream(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | None, Node | None]]:
     """Concatenated JSON values, as `jq` prints them (kubectl reads such a stream too)."""
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _invalid_utf8(text, file) from None  # type: ignore[misc]
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise _utf8_error(data, err, file) from None
     decoder = json.JSONDecoder(parse_constant=_refuse_constant)
     out = []
     match = NON_BLANK_S.search(text)

@@ -14,7 +14,7 @@ answer None: the general path then decodes that pod, and words the error.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
 import orjson
@@ -73,10 +73,17 @@ class _Container(msgspec.Struct, omit_defaults=True):
 _SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))
 _LISTS = {"containers": list[_Container] | None, "initContainers": list[_Container] | None,
           "volumes": list[msgspec.Raw] | None}
-_Spec = msgspec.defstruct(
-    "_Spec", [("nodeName", str | None, None)] + [
-        (name, _LISTS[name], None) if name in _LISTS else (name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS],
-    omit_defaults=True)
+if TYPE_CHECKING:
+    class _Spec(msgspec.Struct):
+        """What mypy sees of the struct built below (it cannot see a defstruct's fields): the
+        fields read by name."""
+        nodeName: str | None
+        volumes: list[msgspec.Raw] | None
+else:
+    _Spec = msgspec.defstruct(
+        "_Spec", [("nodeName", str | None, None)] + [
+            (name, _LISTS[name], None) if name in _LISTS else (name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS],
+        omit_defaults=True)
 """The spec fields a template reads, with nodeName. Encoded again without nodeName and without
 the volumes scheduling does not read, they are the template's key: the same text for every
 replica, although each replica's service-account token volume and mounts have a name of its own."""
@@ -96,7 +103,7 @@ class _Pod(msgspec.Struct):
 _VOLUME_SOURCES = tuple(f'"{name}"'.encode() for name in SCHEDULING_VOLUME_SOURCES)
 
 
-def template_key(spec: msgspec.Struct) -> bytes | None:
+def template_key(spec: _Spec) -> bytes | None:
     """The spec's text as a template decides it: the fields a template reads, without nodeName,
     and only the volumes that may have a source scheduling reads (decoding keeps those alone; a
     volume with an escape in its text is kept, as its keys may be spelled with one).
@@ -163,7 +170,8 @@ class PodReader:
         template = self._specs.get(key)
         if template is None:
             template = self._specs[key] = self._template(key)
-        return Pod(  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
+        # mypy takes a *tuple of unknown length to fill every later parameter (python/mypy#14648).
+        return Pod(  # type: ignore[call-arg]  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
             meta.deletionTimestamp, owners, spec.nodeName or "", *template,
             status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
@@ -206,12 +214,13 @@ class PodReader:
         scheduling does not read it."""
         if not items:
             return ()
-        key = (field, *((s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items))
+        parts = [(s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items]
+        key = (field, *parts)
         found = self._statuses.get(key)
         if found is None:
             found = self._statuses[key] = container_statuses(self._fields(), {field: [
                 {"name": name, "resources": orjson.loads(resources), "allocatedResources": orjson.loads(allocated)}
-                for name, resources, allocated in key[1:]]}, field)
+                for name, resources, allocated in parts]}, field)
         return found
 
 

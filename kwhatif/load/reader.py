@@ -118,7 +118,7 @@ def _parse_bytes(data: bytes, file: str, is_json: bool | None, list_probed: bool
     text = _decode(data, file)
     sniffed = is_json is None
     if sniffed:
-        match = (NON_BLANK_B if isinstance(text, bytes) else NON_BLANK_S).search(text)
+        match = NON_BLANK_B.search(text) if isinstance(text, bytes) else NON_BLANK_S.search(text)
         first = text[match.start():match.start() + 1] if match else ""
         is_json = first in (b"{", b"[", "{", "[")
     if not is_json:

@@ -19,7 +19,9 @@ _JSON_TYPES = (
 def object_ref(obj: dict) -> str:
     """`Kind/namespace/name`, or `Kind/name` for cluster-scoped kinds (`?` for what is missing)."""
     kind = obj.get("kind") if isinstance(obj.get("kind"), str) and obj.get("kind") else "?"
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     name = meta.get("name") if isinstance(meta.get("name"), str) and meta.get("name") else None
     if name is None:
         generate = meta.get("generateName")

@@ -62,12 +62,8 @@ _schema_files: frozenset[str] | None = None
 
 def validate_light(doc: RawDoc) -> None:
     """Raise InputError unless `doc` has string apiVersion/kind and metadata with a string name."""
+    _api_version_and_kind(doc)
     obj = doc.obj
-    for key in ("apiVersion", "kind"):
-        value = obj.get(key)
-        if not isinstance(value, str) or not value:
-            what = "missing" if value is None else f"must be a non-empty string, not {describe_value(value)}"
-            raise InputError(what, doc.source, obj=object_ref(obj), field=key)
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
         what = "missing" if meta is None else f"must be an object, not {describe_value(meta)}"
@@ -91,9 +87,7 @@ def validate_object(doc: RawDoc) -> list[str]:
 
     Objects of a kind (at an apiVersion) without a schema are not validated: `[]`."""
     obj = doc.obj
-    api_version, kind = obj.get("apiVersion"), obj.get("kind")
-    if not isinstance(api_version, str) or not isinstance(kind, str) or not api_version or not kind:
-        validate_light(doc)  # raises, naming the field
+    api_version, kind = _api_version_and_kind(doc)
     validator = _validator(schema_file_name(api_version, kind))
     if validator is None:
         return []
@@ -107,7 +101,7 @@ def validate_object(doc: RawDoc) -> list[str]:
         else:
             warnings.extend(unknown)
     if violations:
-        violations.sort(key=lambda pair: (pair[0], _RANK.get(pair[1].validator, 9), pair[1].message))
+        violations.sort(key=lambda pair: (pair[0], _rank(pair[1]), pair[1].message))
         error = violations[0][1]
         field, message = _describe_violation(error)
         raise InputError(message, doc.source, obj=object_ref(obj), field=field or None)
@@ -170,6 +164,25 @@ _RANK = {"type": 0, "required": 1, "enum": 2}
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
+def _api_version_and_kind(doc: RawDoc) -> tuple[str, str]:
+    """apiVersion and kind; InputError naming the first that is not a non-empty string."""
+    return _non_empty_string(doc, "apiVersion"), _non_empty_string(doc, "kind")
+
+
+def _non_empty_string(doc: RawDoc, key: str) -> str:
+    value = doc.obj.get(key)
+    if not isinstance(value, str) or not value:
+        what = "missing" if value is None else f"must be a non-empty string, not {describe_value(value)}"
+        raise InputError(what, doc.source, obj=object_ref(doc.obj), field=key)
+    return value
+
+
+def _rank(error: ValidationError) -> int:
+    """Among violations at one field: a wrong type first, then a missing field, then an enum."""
+    validator = error.validator  # a str on every error iter_errors yields (the stubs allow Unset)
+    return _RANK.get(validator, 9) if isinstance(validator, str) else 9
+
+
 def _files() -> frozenset[str]:
     global _schema_files
     if _schema_files is None:
@@ -194,8 +207,12 @@ def _validator(name: str) -> Draft202012Validator | None:
 
 def _unknown_keys(error: ValidationError) -> Iterable[str]:
     """The keys that made an `additionalProperties: false` fail, in the object's own order."""
-    known = error.schema.get("properties", {})
-    return [key for key in error.instance if key not in known]
+    # iter_errors sets both on every error (the stubs also allow jsonschema's Unset): the
+    # additionalProperties schema is an object, and so is the instance it failed; JSON values.
+    schema: Any = error.schema
+    instance: Any = error.instance
+    known = schema.get("properties", {})
+    return [key for key in instance if key not in known]
 
 
 def _order_key(obj: Any, path: list) -> tuple:
@@ -257,16 +274,19 @@ def _inline_refs(schema: dict) -> dict:
 def _describe_violation(error: ValidationError) -> tuple[str, str]:
     """(field path, one-line message) for a schema violation."""
     path = list(error.absolute_path)
+    # iter_errors sets both on every error (the stubs also allow jsonschema's Unset); JSON values.
+    value: Any = error.validator_value
+    instance: Any = error.instance
     if error.validator == "required":
-        missing = [name for name in error.validator_value if name not in error.instance]
+        missing = [name for name in value if name not in instance]
         name = missing[0] if missing else "?"
         return _field_path(path + [name]), "required field is missing"
     field = _field_path(path)
     if error.validator == "type":
-        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        expected: list[str] = value if isinstance(value, list) else [value]
         expected = [t for t in expected if t != "null"] or ["null"]
-        return field, f"expected {' or '.join(expected)}, got {describe_value(error.instance)}"
+        return field, f"expected {' or '.join(expected)}, got {describe_value(instance)}"
     if error.validator == "enum":
-        allowed = ", ".join(json.dumps(v) for v in error.validator_value if v is not None)
-        return field, f"unsupported value {describe_value(error.instance)}: supported values: {allowed}"
+        allowed = ", ".join(json.dumps(v) for v in value if v is not None)
+        return field, f"unsupported value {describe_value(instance)}: supported values: {allowed}"
     return field, error.message

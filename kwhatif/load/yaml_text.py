@@ -4,7 +4,7 @@ with the nesting limit, strict keys and alias-bomb checks described in `kwhatif.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -22,7 +22,7 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-class _Loader(yaml.CSafeLoader):  # type: ignore[misc]
+class _Loader(yaml.CSafeLoader):
     """libyaml's safe loader, plus: a nesting limit while composing, refused duplicate keys, JSON-like
     scalars (timestamps stay strings, keys become strings), one-line errors naming the document."""
 
@@ -42,7 +42,7 @@ class _Loader(yaml.CSafeLoader):  # type: ignore[misc]
     def ascend_resolver(self) -> None:
         self._depth -= 1
 
-    def construct_mapping(self, node: Node, deep: bool = False) -> dict:
+    def construct_mapping(self, node: ScalarNode | SequenceNode | MappingNode, deep: bool = False) -> dict:
         if not isinstance(node, MappingNode):
             raise yaml.constructor.ConstructorError(
                 None, None, f"expected a mapping node, but found {node.id}", node.start_mark
@@ -133,14 +133,14 @@ class _Loader(yaml.CSafeLoader):  # type: ignore[misc]
                     if key_node.__class__ is ScalarNode and key_node.tag == _STR_TAG:
                         name = key_node.value
                     elif key_node.tag == _MERGE_TAG:
-                        memo[key] = value = self._construct_merged(node, True)
+                        memo[key] = value = self._construct_merged(cast(MappingNode, node), True)  # cls above
                         return value
                     else:
                         name = build(key_node)
                         if type(name) is not str:
                             name = self._key_string(name, key_node)
                     if name in mapping:
-                        raise self._duplicate(name, key_node, node)
+                        raise self._duplicate(name, key_node, cast(MappingNode, node))  # cls above
                     mapping[name] = build(value_node)
                 return mapping
             if cls is SequenceNode and tag == _SEQ_TAG:
@@ -159,11 +159,13 @@ class _Loader(yaml.CSafeLoader):  # type: ignore[misc]
             memo.clear()
             build = None  # type: ignore[assignment]  # the recursive closure is a cycle: break it
 
+    # An explicit tag (`!!timestamp [1]`) can put any node here: construct_scalar refuses a
+    # sequence itself (ConstructorError), which the stubs, typed for scalars and mappings, cannot say.
     def construct_plain_text(self, node: Node) -> str:
-        return self.construct_scalar(node)
+        return self.construct_scalar(node)  # type: ignore[arg-type]  # see above
 
     def construct_binary_text(self, node: Node) -> str:
-        return "".join(self.construct_scalar(node).split())
+        return "".join(self.construct_scalar(node).split())  # type: ignore[arg-type]  # see above
 
     def refuse_collection_tag(self, node: Node) -> Any:
         raise yaml.constructor.ConstructorError(
@@ -180,13 +182,12 @@ for _tag in ("set", "omap", "pairs"):
 
 def parse_yaml(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | None, Node | None]]:
     """(document index, value, line, node) for each YAML document, empty ones included."""
-    anchor, alias = (b"&", b"*") if isinstance(text, bytes) else ("&", "*")
-    may_alias = anchor in text and alias in text  # else no document can hold an alias
+    # else no document can hold an alias
+    may_alias = b"&" in text and b"*" in text if isinstance(text, bytes) else "&" in text and "*" in text
     loader = _Loader(text, file)
     out = []
     try:
-        while loader.check_node():
-            node = loader.get_node()
+        while loader.check_node() and (node := loader.get_node()) is not None:  # None only at the end
             if may_alias:
                 _check_aliases(node, file, loader.doc)
             value = loader.build(node)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from kwhatif.preemption.ordering import start_time
 from kwhatif.snapshot.pod_info import PodInfo
 
 _PRIORITY_OFFSET = 2147483648  # MaxInt32 + 1 keeps every priority non-negative in the sum
+
+
+class Ordered(Protocol):
+    """A criterion's value (an int, a datetime): compared only with the same criterion's values."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
 
 
 @dataclass
@@ -26,7 +32,7 @@ def _earliest_top_priority_start(c: Candidate, now: datetime) -> datetime:
     return min(start_time(v.pod, now) for v in c.victims if v.pod.effective_priority == top)
 
 
-def criteria(now: datetime) -> list[tuple[str, Callable[[Candidate], object]]]:
+def criteria(now: datetime) -> list[tuple[str, Callable[[Candidate], Ordered]]]:
     """The criteria in order; each maps a candidate to a value where larger is better."""
     return [
         ("fewest PDB violations", lambda c: -c.num_pdb_violations),

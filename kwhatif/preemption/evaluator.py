@@ -85,7 +85,7 @@ class Evaluator:
         self.now = now
 
     def select_victims(self, state: CycleState, pod: PodInfo, node: NodeInfo
-                       ) -> tuple[Candidate | None, Status | None]:
+                       ) -> tuple[Candidate, None] | tuple[None, Status]:
         """default_preemption.go:SelectVictimsOnNode: remove every lower-priority pod, check the pod fits, then reprieve pods back —
         PDB-violating ones first — while it still fits."""
         fwk = self.framework
@@ -135,10 +135,11 @@ class Evaluator:
         dry_run_statuses = NodeToStatus(absent=unresolvable(NOT_HELPFUL))
         for node in potential_nodes(statuses, self.snapshot):
             report.potential.append(node.name)
-            candidate, status = self.select_victims(state.clone(), pod, node.clone())
-            if candidate is not None:
-                report.candidates.append(candidate)
+            found = self.select_victims(state.clone(), pod, node.clone())
+            if found[0] is not None:
+                report.candidates.append(found[0])
                 continue
+            status = found[1]
             report.node_results[node.name] = status
             dry_run_statuses.set(node.name, status)
             if status.code == Code.ERROR and status.message not in errors:

@@ -74,7 +74,7 @@ def pod_result_data(result: PodResult, node_detail: bool = True) -> dict[str, An
     pod = result.pod
     data: dict[str, Any] = {"pod": pod.key, "priority": pod.effective_priority}
     final, first = result.final, result.first
-    if final is None:
+    if final is None or first is None:
         data.update({"outcome": result.outcome.value, "node": None, "tied_nodes": [], "message": result.message,
                      "preemption": None})
     else:

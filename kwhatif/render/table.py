@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -64,7 +65,7 @@ def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
 
 def _verdict_table(attempt: AttemptExplanation) -> str:
     plugins = sorted({p for v in attempt.verdicts for p in v.scores})
-    rows = []
+    rows: list[Sequence[object]] = []
     for v in attempt.verdicts:
         if v.feasible:
             mark = "chosen" if v.chosen else ("tied" if v.tied else "feasible")

@@ -13,7 +13,7 @@ HostPort = tuple[str, str, int]  # (ip, protocol, port)
 
 def wanted_host_ports(pod: Pod) -> tuple[HostPort, ...]:
     """Host ports of regular containers and sidecars (regular init containers exit, node_ports.go:fitsPorts)."""
-    out = []
+    out: list[HostPort] = []
     for c in pod.init_containers:
         if c.is_sidecar:
             out.extend((p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port) for p in c.ports if p.host_port > 0)

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import BinaryIO
 
 from kwhatif.api.objects import Namespace, Node, Pod
+from kwhatif.errors import Source
 from kwhatif.load.cluster import add_object, decode_docs
 from kwhatif.load.reader import read_inputs
 from kwhatif.load.refs import object_ref
@@ -58,7 +59,7 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
     objects for the rest (Pods, Services, PDBs, ...), each validated against its schema."""
     docs = read_inputs(paths, stdin)
-    order = {doc.source: i for i, doc in enumerate(docs)}
+    order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
     warnings: list[str] = []
     rest = []

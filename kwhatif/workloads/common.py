@@ -151,7 +151,9 @@ def make_pod(w: Workload, template: dict[str, Any], template_path: str, name: st
     """The pod a controller creates from `template` (controller.GetPodFromTemplate): template
     labels/annotations/spec, the given name and owner, in the workload's namespace. Decoded by
     the pod decoder; a bad template is an InputError naming the template's field."""
-    meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
+    meta = template.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     merged_annotations = dict(meta.get("annotations") or {})
     merged_annotations.update(annotations or {})
     manifest = {
@@ -192,8 +194,9 @@ class Expanded:
     controllers: list[Controller] = field(default_factory=list)
     pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    replaces: list[tuple[str, LabelSelector]] = field(default_factory=list)
-    """(namespace, selector) of existing pods the controller deletes first (a Recreate rollout)."""
+    replaces: list[tuple[str, LabelSelector | None]] = field(default_factory=list)
+    """(namespace, selector) of existing pods the controller deletes first (a Recreate rollout; a
+    null selector matches nothing)."""
 
 
 @dataclass

@@ -66,8 +66,12 @@ def with_default_tolerations(spec: dict[str, Any]) -> None:
 def pin_to_node(spec: dict[str, Any], node_name: str) -> None:
     """ReplaceDaemonSetPodNodeNameNodeAffinity."""
     term = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node_name]}]}
-    affinity = spec.get("affinity") if isinstance(spec.get("affinity"), dict) else {}
-    node_affinity = affinity.get("nodeAffinity") if isinstance(affinity.get("nodeAffinity"), dict) else {}
+    affinity = spec.get("affinity")
+    if not isinstance(affinity, dict):
+        affinity = {}
+    node_affinity = affinity.get("nodeAffinity")
+    if not isinstance(node_affinity, dict):
+        node_affinity = {}
     node_affinity["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": [term]}
     affinity["nodeAffinity"] = node_affinity
     spec["affinity"] = affinity

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from kwhatif.api.objects import TopologySpreadConstraint
+from kwhatif.api.affinity import TopologySpreadConstraint
 from kwhatif.config.field import (
     child, duplicate, forbidden, index, invalid, not_supported, required, validate_label_name,
 )

@@ -101,9 +101,9 @@ class PreFilterState:
         """updateWithPod: a pod added to / removed from `node`."""
         labels = node.node.labels
         incoming = self.pod.pod
-        for t in pod_terms(other).required_anti_affinity:
-            if t.matches(incoming, self.namespace_labels):
-                _update(self.existing_anti, labels, t.topology_key, multiplier)
+        for term in pod_terms(other).required_anti_affinity:
+            if term.matches(incoming, self.namespace_labels):
+                _update(self.existing_anti, labels, term.topology_key, multiplier)
         target = other.pod
         if self.required_affinity and all(t.matches_pod(target) for t in self.required_affinity):
             for t in self.required_affinity:
@@ -327,10 +327,10 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
         n = s.existing_anti.get(pair, 0)
         if n <= 0:
             continue
-        witnesses = s.existing_witnesses.get(pair, [])
-        if not witnesses:
+        holders = s.existing_witnesses.get(pair, [])
+        if not holders:
             out.append(f"{n} existing anti-affinity term(s) in {pair[0]}={pair[1]} match this pod")
-        for pod_key, term in witnesses:
+        for pod_key, term in holders:
             out.append(f"pod {pod_key} in {pair[0]}={pair[1]} has anti-affinity term {term.describe()} "
                        f"that matches this pod")
     if filter_node_state_ok(s, labels):

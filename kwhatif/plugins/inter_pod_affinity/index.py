@@ -11,7 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
-from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, parsed_terms
+from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, ParsedTerms, parsed_terms
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -73,7 +73,7 @@ class TermIndex:
             yield key, arrays[0], arrays[1]
 
 
-def _keys(parts: tuple) -> list[TermKey]:
+def _keys(parts: ParsedTerms) -> list[TermKey]:
     """The index keys of a pod's (required affinity, required anti-affinity, preferred affinity,
     preferred anti-affinity) terms."""
     required, required_anti, preferred, preferred_anti = parts

@@ -27,7 +27,7 @@ from kwhatif.plugins.inter_pod_affinity.index import (
     PREFERRED_AFFINITY, REQUIRED_AFFINITY, REQUIRED_ANTI_AFFINITY, TermIndex,
 )
 from kwhatif.plugins.inter_pod_affinity.terms import (
-    NAME, IncomingTerm, TermMemo, matching_pods, namespace_labels, pod_terms, resolve_incoming,
+    NAME, IncomingTerm, PodTerms, TermMemo, matching_pods, namespace_labels, pod_terms, resolve_incoming,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -106,7 +106,7 @@ def pre_score(index: TermIndex, snapshot: Snapshot, state: CycleState, pod: PodI
     return None
 
 
-def _incoming(terms, namespaces: Mapping) -> list[tuple[IncomingTerm, int]]:
+def _incoming(terms: PodTerms, namespaces: Mapping) -> list[tuple[IncomingTerm, int]]:
     """The incoming pod's preferred terms with their signed weights (interpodaffinity scoring.go:Score)."""
     out = [(resolve_incoming(w.term, namespaces, w.weight), w.weight) for w in terms.preferred_affinity]
     out += [(resolve_incoming(w.term, namespaces, w.weight), -w.weight) for w in terms.preferred_anti_affinity]

@@ -109,10 +109,14 @@ class PodTerms:
 
 
 
-_BY_AFFINITY: dict[tuple[int, str], tuple[object, tuple]] = {}
+ParsedTerms = tuple[tuple[AffinityTerm, ...], tuple[AffinityTerm, ...], tuple[WeightedTerm, ...],
+                    tuple[WeightedTerm, ...]]
+"""(required affinity, required anti-affinity, preferred affinity, preferred anti-affinity)."""
+
+_BY_AFFINITY: dict[tuple[int, str], tuple[object, ParsedTerms]] = {}
 
 
-def parsed_terms(pod: Pod) -> tuple:
+def parsed_terms(pod: Pod) -> ParsedTerms:
     """The four term lists, remembered per (affinity object, namespace): replicas decoded from a
     dump share their affinity object, and the terms depend only on it and the namespace."""
     aff = pod.affinity
@@ -122,7 +126,7 @@ def parsed_terms(pod: Pod) -> tuple:
         return cached[1]
     pa = aff.pod_affinity if aff is not None else None
     paa = aff.pod_anti_affinity if aff is not None else None
-    parts = (
+    parts: ParsedTerms = (
         tuple(_term(pod, t) for t in pa.required) if pa is not None else (),
         tuple(_term(pod, t) for t in paa.required) if paa is not None else (),
         tuple(WeightedTerm(_term(pod, w.term), w.weight) for w in pa.preferred) if pa is not None else (),
@@ -188,8 +192,9 @@ def matching_pods(snapshot: Snapshot, terms: tuple[IncomingTerm, ...]) -> np.nda
     else:
         names = [n for n in groups.by_namespace if all(n in t.namespaces for t in terms)]
     for namespace in names:
-        total += groups.counts(namespace, lambda labels, ns=namespace: all(t.matches(ns, labels) for t in terms),
-                               terminating=True)
+        def matches(labels: Mapping[str, str], ns: str = namespace) -> bool:
+            return all(t.matches(ns, labels) for t in terms)
+        total += groups.counts(namespace, matches, terminating=True)
     return total
 
 

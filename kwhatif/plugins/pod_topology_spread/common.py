@@ -151,7 +151,9 @@ def default_selector(pod: Pod, snapshot: Snapshot) -> LabelSelector:
             label_set.update(svc.selector)
     requirements: tuple[Requirement, ...] = selector_from_map(label_set).requirements
     owner = pod.controller_ref
-    kind = _SPREAD_OWNERS.get((owner.api_version, owner.kind)) if owner is not None else None
+    if owner is None:
+        return LabelSelector(requirements)
+    kind = _SPREAD_OWNERS.get((owner.api_version, owner.kind))
     if kind is None:
         return LabelSelector(requirements)
     ctrl = cluster.controllers.get((kind, pod.namespace, owner.name))

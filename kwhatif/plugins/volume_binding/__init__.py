@@ -97,7 +97,7 @@ def not_owned_message(pvc: PersistentVolumeClaim, info: PodInfo) -> str:
 
 def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[PersistentVolumeClaim], str | None]:
     """podHasPVCs: every claim of the pod in volume order, or the first problem's message."""
-    claims = []
+    claims: list[PersistentVolumeClaim] = []
     namespace = info.pod.namespace
     for ref in pod_volumes(info).refs:
         if ref.kind not in ("pvc", "ephemeral"):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from kwhatif.api.objects import Node
+from kwhatif.api.selectors import Labels
 from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.plugins.volume_binding.storage import (
     ANN_SELECTED_NODE,
@@ -189,7 +190,7 @@ def find_matching_volume(candidates: list[Candidate], node: Node, excluded: set[
     return smallest.pv if smallest is not None else None
 
 
-def topology_matches(sc: StorageClass, labels: dict[str, str] | object) -> bool:
+def topology_matches(sc: StorageClass, labels: Labels) -> bool:
     """MatchTopologySelectorTerms: no terms match every node; an empty term matches nothing; a
     term matches when every `key In values` requirement holds."""
     if not sc.allowed_topologies:
@@ -197,7 +198,7 @@ def topology_matches(sc: StorageClass, labels: dict[str, str] | object) -> bool:
     for term in sc.allowed_topologies:
         if not term:
             continue
-        if all(req.values and labels.get(req.key) in req.values for req in term):  # type: ignore[attr-defined]
+        if all(req.values and labels.get(req.key) in req.values for req in term):
             return True
     return False
 
