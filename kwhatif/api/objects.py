@@ -2,8 +2,8 @@
 
 Here: pods (with their containers), nodes and the other core kinds. The pieces of a pod spec that
 say where it may run are in `kwhatif.api.tolerations` and `kwhatif.api.affinity`, the storage kinds
-in `kwhatif.api.storage`. Decoding from manifests lives in `kwhatif.load`; these types know no files. Each object keeps its
-`Source` so explanations and errors can point back at the manifest.
+in `kwhatif.api.storage`. Decoding from manifests lives in `kwhatif.load`; these types know no files. Each
+object keeps its `Source` so explanations and errors can point back at the manifest.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class Container:
 
 @dataclass(frozen=True, slots=True)
 class ContainerStatusResources:
-    """What the kubelet reports for a container's resources (in-place resize, resource helpers.go:PodRequests (UseStatusResources))."""
+    """What the kubelet reports for a container's resources (in-place resize, resource helpers.go:PodRequests
+    (UseStatusResources))."""
 
     name: str
     requests: ResourceList | None = None

@@ -1,8 +1,8 @@
 """Kubernetes resource quantities, parsed exactly as apimachinery does (quantity.go:ParseQuantity).
 
 Quantities are held as exact `Fraction`s: the scheduler sums a pod's container quantities exactly
-and converts the sum to an integer once (quantity.go:Quantity.MilliValue), so float arithmetic would change answers at the
-boundaries (`0.1 + 0.2` cpu must be exactly 300m).
+and converts the sum to an integer once (quantity.go:Quantity.MilliValue), so float arithmetic would change
+answers at the boundaries (`0.1 + 0.2` cpu must be exactly 300m).
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ def parse_quantity(text: object) -> Fraction:
 
 
 def parse_resource_quantity(text: object) -> Fraction:
-    """A ResourceList quantity after API-server defaulting: rounded up to milli precision (quantity.go:Quantity.RoundUp).
+    """A ResourceList quantity after API-server defaulting: rounded up to milli precision
+    (quantity.go:Quantity.RoundUp).
 
     Dumps repeat the same few strings ("500m", "512Mi") hundreds of thousands of times, so
     results are memoized by their text (Fractions are immutable and safe to share)."""

@@ -114,8 +114,8 @@ def _with_defaults(requests: ResourceList, names: frozenset[str]) -> ResourceLis
 def _status_requests(
     spec: ResourceList, status: ContainerStatusResources | None, infeasible: bool
 ) -> ResourceList:
-    """In-place resize (resource helpers.go:PodRequests (UseStatusResources)): max of spec, status and allocated requests (spec left out when
-    the resize is Infeasible)."""
+    """In-place resize (resource helpers.go:PodRequests (UseStatusResources)): max of spec, status and
+    allocated requests (spec left out when the resize is Infeasible)."""
     if status is None or status.requests is None:
         return spec
     merged: dict[str, Fraction] = {} if infeasible else dict(spec)
@@ -202,7 +202,8 @@ def pod_requests(
 
 
 def non_zero_requests(pod: Pod, *, use_status: bool = False, pod_level: bool = True) -> tuple[int, int]:
-    """(Non0CPU millicores, Non0Mem bytes) of pod_resources.go:GetNonzeroRequests, used only for scoring and its aggregates."""
+    """(Non0CPU millicores, Non0Mem bytes) of pod_resources.go:GetNonzeroRequests, used only for scoring and
+    its aggregates."""
     defaults = NON_ZERO
     if pod_level and _pod_level_set(pod):
         # Only names absent from the whole request list take container defaults.

@@ -1,4 +1,5 @@
-"""Label selectors and node selector requirements, with kube-scheduler's matching semantics (nodeaffinity.go:GetRequiredNodeAffinity).
+"""Label selectors and node selector requirements, with kube-scheduler's matching semantics
+(nodeaffinity.go:GetRequiredNodeAffinity).
 
 A `None` selector matches nothing and an empty one matches everything; plain label maps
 (nodeSelector, Service selectors) require every key with the same value.
@@ -94,7 +95,8 @@ class LabelSelector:
 
     def with_label_keys(self, keys: tuple[str, ...], labels: Labels, operator: str = "In") -> LabelSelector:
         """matchLabelKeys (`In`) / mismatchLabelKeys (`NotIn`) merging: for each listed key the
-        pod has, `key operator (pod's value)` ANDed with the selector (pod strategy.go:PrepareForCreate, podtopologyspread filtering.go:Filter)."""
+        pod has, `key operator (pod's value)` ANDed with the selector (pod strategy.go:PrepareForCreate,
+        podtopologyspread filtering.go:Filter)."""
         return self.with_requirements(tuple(Requirement(k, operator, (labels[k],)) for k in keys if k in labels))
 
     def describe(self) -> str:

@@ -1,4 +1,5 @@
-"""Taints and tolerations, and whether a pod's tolerations let it past a node's taints (toleration.go:Toleration.ToleratesTaint)."""
+"""Taints and tolerations, and whether a pod's tolerations let it past a node's taints
+(toleration.go:Toleration.ToleratesTaint)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class Toleration:
     toleration_seconds: int | None = None
 
     def tolerates(self, taint: Taint) -> bool:
-        """toleration.go:Toleration.ToleratesTaint: effect, key and (for Equal) value must agree; Exists ignores value."""
+        """toleration.go:Toleration.ToleratesTaint: effect, key and (for Equal) value must agree; Exists
+        ignores value."""
         if self.effect and self.effect != taint.effect:
             return False
         if self.key and self.key != taint.key:

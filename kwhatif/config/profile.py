@@ -1,6 +1,6 @@
 """A profile as the framework needs it, and how kube-scheduler v1.34.1 builds one (framework.go:NewFramework,
-default_plugins.go:mergePlugins): the default plugin sets are merged with the user's (`mergePluginSet`), then the framework
-places each plugin at its extension points and expands MultiPoint (`NewFramework`,
+default_plugins.go:mergePlugins): the default plugin sets are merged with the user's (`mergePluginSet`), then
+the framework places each plugin at its extension points and expands MultiPoint (`NewFramework`,
 `expandMultiPointPlugins`, `getScoreWeights`), failing with kube-scheduler's texts.
 
 Expansion follows the in-tree plugins' Go interfaces (`KUBE_PLUGINS`), including the plugins kwhatif
@@ -273,7 +273,8 @@ def expand(multi_point: list[tuple[str, int | None]], explicit: dict[str, list[t
 
 
 def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConfig:
-    """The v1.34.1 default profile (default_plugins.go:getDefaultPlugins), expanded, with the default plugin arguments (defaults.go:SetDefaults_*Args)."""
+    """The v1.34.1 default profile (default_plugins.go:getDefaultPlugins), expanded, with the default plugin
+    arguments (defaults.go:SetDefaults_*Args)."""
     plugins = merge_plugins(default_plugins(), None)
     return build_profile(scheduler_name, plugins, default_plugin_config(plugins))
 

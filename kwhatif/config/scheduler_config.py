@@ -1,7 +1,8 @@
 """`--config FILE`: a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), decoded,
 defaulted and validated as kube-scheduler v1.34.1 does at start-up, then turned into profiles.
 
-The steps and the texts follow kube-scheduler (defaults.go:SetDefaults_KubeSchedulerConfiguration, default_plugins.go:mergePlugins):
+The steps and the texts follow kube-scheduler (defaults.go:SetDefaults_KubeSchedulerConfiguration,
+default_plugins.go:mergePlugins):
 
 1. decoding (`cmd/kube-scheduler/app/options/configfile.go`, the scheme's strict codec): YAML or
    JSON; missing or unknown apiVersion/kind; type errors (`json: cannot unmarshal ...`); unknown
@@ -38,8 +39,9 @@ __all__ = ["ConfigError", "SchedulerConfig", "default_scheduler_config", "load_s
 @dataclass
 class SchedulerConfig:
     """An effective KubeSchedulerConfiguration: its profiles ready for the engine and the
-    scheduler-wide settings (`percentage_of_nodes_to_score` 0 means adaptive, schedule_one.go:numFeasibleNodesToFind; kwhatif examines
-    every node whatever it says). `source` is the file, None for the built-in defaults."""
+    scheduler-wide settings (`percentage_of_nodes_to_score` 0 means adaptive,
+    schedule_one.go:numFeasibleNodesToFind; kwhatif examines every node whatever it says). `source` is the
+    file, None for the built-in defaults."""
 
     profiles: list[ProfileConfig]
     percentage_of_nodes_to_score: int = 0

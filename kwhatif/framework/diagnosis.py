@@ -1,4 +1,5 @@
-"""Diagnosis and FitError: how a failed attempt is summarised into the FailedScheduling text (types.go:FitError.Error)."""
+"""Diagnosis and FitError: how a failed attempt is summarised into the FailedScheduling text
+(types.go:FitError.Error)."""
 
 from __future__ import annotations
 

@@ -60,7 +60,8 @@ class QueueSortPlugin(Plugin):
 
 @dataclass(frozen=True, slots=True)
 class PreFilterResult:
-    """A PreFilter may restrict the nodes to evaluate (only NodeAffinity does, nodeaffinity.go:GetRequiredNodeAffinity)."""
+    """A PreFilter may restrict the nodes to evaluate (only NodeAffinity does,
+    nodeaffinity.go:GetRequiredNodeAffinity)."""
 
     node_names: frozenset[str] | None = None
     plugins: tuple[str, ...] = ()

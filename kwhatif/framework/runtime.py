@@ -1,4 +1,5 @@
-"""The runner: one profile's plugins per extension point, run by the rules of framework.go:RunFilterPlugins, framework.go:RunScorePlugins and preemption.go:Evaluator.Preempt."""
+"""The runner: one profile's plugins per extension point, run by the rules of framework.go:RunFilterPlugins,
+framework.go:RunScorePlugins and preemption.go:Evaluator.Preempt."""
 
 from __future__ import annotations
 
@@ -239,7 +240,8 @@ class Framework:
         return [n for n in nodes if n.name in passed], rejected
 
     def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        """framework.go:RunFilterPluginsWithNominatedPods: with nominated pods of priority ≥ the pod's added, then again without them."""
+        """framework.go:RunFilterPluginsWithNominatedPods: with nominated pods of priority ≥ the pod's added,
+        then again without them."""
         nominated = self.nominator.nominated_for(node.name, pod)
         if not nominated:
             return self.run_filter(state, pod, node)

@@ -1,5 +1,6 @@
-"""The scheduling loop: queue order, one attempt per pod (schedule_one.go:schedulingCycle), commit before the next (schedule_one.go:ScheduleOne),
-and carrying out a preemption with one immediate retry (preemption.go:prepareCandidate)."""
+"""The scheduling loop: queue order, one attempt per pod (schedule_one.go:schedulingCycle), commit before the
+next (schedule_one.go:ScheduleOne), and carrying out a preemption with one immediate retry
+(preemption.go:prepareCandidate)."""
 
 from __future__ import annotations
 
@@ -122,8 +123,8 @@ class NominatedPods:
 
 
 def num_feasible_nodes_to_find(num_nodes: int, percentage: int | None) -> int:
-    """schedule_one.go:numFeasibleNodesToFind: every node below 100; else the percentage (adaptive when 0: 50 − n/125, at least 5)
-    of the nodes, but at least 100."""
+    """schedule_one.go:numFeasibleNodesToFind: every node below 100; else the percentage (adaptive when 0: 50
+    − n/125, at least 5) of the nodes, but at least 100."""
     if num_nodes < 100:
         return num_nodes
     pct = percentage or 0
@@ -311,10 +312,10 @@ class Scheduler:
 
     def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],
                  rejected: list[tuple[NodeInfo, Status]]) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
-        """What kube-scheduler would have examined (schedule_one.go:numFeasibleNodesToFind): nodes in rotation from the last start
-        index until `numFeasibleNodesToFind` feasible ones; the start index then moves on by the
-        number of nodes examined. (Sequential: the real scheduler's 16 workers may examine a few
-        more nodes before noticing it has enough.)"""
+        """What kube-scheduler would have examined (schedule_one.go:numFeasibleNodesToFind): nodes in rotation
+        from the last start index until `numFeasibleNodesToFind` feasible ones; the start index then moves on
+        by the number of nodes examined. (Sequential: the real scheduler's 16 workers may examine a few more
+        nodes before noticing it has enough.)"""
         want = num_feasible_nodes_to_find(len(nodes), fwk.percentage_of_nodes_to_score)
         ok = {n.name for n in feasible}
         failed = {n.name: (n, s) for n, s in rejected}

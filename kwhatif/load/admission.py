@@ -60,7 +60,8 @@ def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
 
 
 def admit_default_tolerations(pod: Pod) -> Pod:
-    """DefaultTolerationSeconds: 300 s not-ready/unreachable NoExecute tolerations (defaulttolerationseconds admission.go:Admit)."""
+    """DefaultTolerationSeconds: 300 s not-ready/unreachable NoExecute tolerations (defaulttolerationseconds
+    admission.go:Admit)."""
     extra = []
     for key in _DEFAULT_TOLERATION_KEYS:
         if not any(t.key in ("", key) and t.effect in ("", "NoExecute") for t in pod.tolerations):

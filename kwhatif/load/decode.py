@@ -1,4 +1,5 @@
-"""Manifest mappings → typed API objects (`kwhatif.api.objects`), with API defaulting (core v1 defaults.go:SetDefaults_Pod).
+"""Manifest mappings → typed API objects (`kwhatif.api.objects`), with API defaulting (core v1
+defaults.go:SetDefaults_Pod).
 
 Only scheduling-relevant fields are kept, so a 150,000-pod dump does not keep its raw dicts.
 Malformed values become `InputError`s naming the field; values the API server would refuse in

@@ -180,7 +180,8 @@ def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
 
 def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:
     """The statuses of `key` (`containerStatuses`, `initContainerStatuses`) that report requests
-    (an in-place resize, resource helpers.go:PodRequests (UseStatusResources)); the others change nothing and are not kept."""
+    (an in-place resize, resource helpers.go:PodRequests (UseStatusResources)); the others change nothing and
+    are not kept."""
     statuses = f.items(status, key, "status", lambda e, p: _status_resources(f, e, p))
     return tuple(s for s in statuses if s.requests is not None)
 

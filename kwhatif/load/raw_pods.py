@@ -209,9 +209,9 @@ class PodReader:
         return tuple(template[name] for name in _TEMPLATE_FIELDS)
 
     def _container_statuses(self, field: str, items: list[_ContainerStatus] | None) -> tuple:
-        """Container statuses that report resources (in-place resize, resource helpers.go:PodRequests (UseStatusResources)), decoded once per
-        distinct (name, resources, allocatedResources); the rest of a status differs per pod and
-        scheduling does not read it."""
+        """Container statuses that report resources (in-place resize, resource helpers.go:PodRequests
+        (UseStatusResources)), decoded once per distinct (name, resources, allocatedResources); the rest of a
+        status differs per pod and scheduling does not read it."""
         if not items:
             return ()
         parts = [(s.name, bytes(s.resources), bytes(s.allocatedResources)) for s in items]

@@ -1,4 +1,5 @@
-"""DynamicResources: only its effect on messages is modelled (dynamicresources.go:Filter, preemption.go:Evaluator.Preempt).
+"""DynamicResources: only its effect on messages is modelled (dynamicresources.go:Filter,
+preemption.go:Evaluator.Preempt).
 
 For pods without resource claims its PreFilter writes an empty state and skips; its PostFilter
 then says `no new claims to deallocate`. When an earlier PreFilter rejected the pod with

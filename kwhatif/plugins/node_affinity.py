@@ -1,10 +1,11 @@
-"""NodeAffinity: nodeSelector and required node affinity filter (nodeaffinity.go:GetRequiredNodeAffinity); preferred terms score (node_affinity.go:Score).
+"""NodeAffinity: nodeSelector and required node affinity filter (nodeaffinity.go:GetRequiredNodeAffinity);
+preferred terms score (node_affinity.go:Score).
 
 PreFilter also turns `matchFields metadata.name In [...]` terms into a node-name set, which is
 how DaemonSet pods end up evaluated on their one node.
 
-The plugin argument `addedAffinity` (NodeAffinityArgs, defaults.go:SetDefaults_*Args) applies a profile-wide node affinity
-to every pod: its required terms are checked first, with their own reason; its preferred terms
+The plugin argument `addedAffinity` (NodeAffinityArgs, defaults.go:SetDefaults_*Args) applies a profile-wide
+node affinity to every pod: its required terms are checked first, with their own reason; its preferred terms
 add to the score."""
 
 from __future__ import annotations

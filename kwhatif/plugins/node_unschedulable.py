@@ -1,4 +1,5 @@
-"""NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint (default_plugins.go:getDefaultPlugins)."""
+"""NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint
+(default_plugins.go:getDefaultPlugins)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The preemption flow of DefaultPreemption (preemption.go:Evaluator.Preempt): eligibility, potential nodes, a dry run per node
-on copies, and the choice among candidates. Nothing here mutates the snapshot: carrying out the
-preemption is the scheduling loop's job."""
+"""The preemption flow of DefaultPreemption (preemption.go:Evaluator.Preempt): eligibility, potential nodes, a
+dry run per node on copies, and the choice among candidates. Nothing here mutates the snapshot: carrying out
+the preemption is the scheduling loop's job."""
 
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ def _terminating_by_preemption(info: PodInfo) -> bool:
 
 
 def eligibility(pod: PodInfo, nominated: str, statuses: NodeToStatus, snapshot: Snapshot) -> str:
-    """'' when the pod may preempt, else the not-eligible text (default_preemption.go:PodEligibleToPreemptOthers). `nominated` is the pod's
-    current nominated node name."""
+    """'' when the pod may preempt, else the not-eligible text
+    (default_preemption.go:PodEligibleToPreemptOthers). `nominated` is the pod's current nominated node
+    name."""
     if pod.pod.preemption_policy == "Never":
         return NOT_ELIGIBLE_NEVER
     if nominated:
@@ -66,7 +67,8 @@ def eligibility(pod: PodInfo, nominated: str, statuses: NodeToStatus, snapshot: 
 
 
 def potential_nodes(statuses: NodeToStatus, snapshot: Snapshot) -> list[NodeInfo]:
-    """Nodes whose status is exactly Unschedulable: only there can evictions help (preemption.go:nodesWherePreemptionMightHelp)."""
+    """Nodes whose status is exactly Unschedulable: only there can evictions help
+    (preemption.go:nodesWherePreemptionMightHelp)."""
     if statuses.absent.code == Code.UNSCHEDULABLE:
         return [n for n in snapshot.node_infos if statuses.get(n.name).code == Code.UNSCHEDULABLE]
     return [snapshot.by_name[name] for name, s in statuses.statuses.items()
@@ -86,8 +88,8 @@ class Evaluator:
 
     def select_victims(self, state: CycleState, pod: PodInfo, node: NodeInfo
                        ) -> tuple[Candidate, None] | tuple[None, Status]:
-        """default_preemption.go:SelectVictimsOnNode: remove every lower-priority pod, check the pod fits, then reprieve pods back —
-        PDB-violating ones first — while it still fits."""
+        """default_preemption.go:SelectVictimsOnNode: remove every lower-priority pod, check the pod fits,
+        then reprieve pods back — PDB-violating ones first — while it still fits."""
         fwk = self.framework
         priority = pod.pod.effective_priority
         potential = [p for p in node.pods if p.pod.effective_priority < priority]

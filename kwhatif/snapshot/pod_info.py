@@ -126,7 +126,8 @@ class PodInfo:
 
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
-        """Aggregates use status resources of pods already running (resource helpers.go:PodRequests (UseStatusResources))."""
+        """Aggregates use status resources of pods already running (resource helpers.go:PodRequests
+        (UseStatusResources))."""
         return cls(pod, *_derived(pod), pvc_names=claim_names(pod))
 
     @property

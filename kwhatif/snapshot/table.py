@@ -95,8 +95,8 @@ class NodeTable:
         return found
 
     def requirement_rows(self, req: Requirement, rows: np.ndarray) -> np.ndarray:
-        """A label requirement (nodeaffinity.go:GetRequiredNodeAffinity operators) judged for many nodes: decided once per distinct
-        label value, then broadcast by the nodes' value ids."""
+        """A label requirement (nodeaffinity.go:GetRequiredNodeAffinity operators) judged for many nodes:
+        decided once per distinct label value, then broadcast by the nodes' value ids."""
         ids, values = self.domains(req.key)
         absent = req.matches({})
         if not values:

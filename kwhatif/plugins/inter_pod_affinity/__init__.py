@@ -1,4 +1,5 @@
-"""InterPodAffinity: required pod affinity / anti-affinity filter (interpodaffinity filtering.go:Filter) and preferred scoring (interpodaffinity scoring.go:Score).
+"""InterPodAffinity: required pod affinity / anti-affinity filter (interpodaffinity filtering.go:Filter) and
+preferred scoring (interpodaffinity scoring.go:Score).
 
 Args (InterPodAffinityArgs): `hardPodAffinityWeight` (default 1) weighs existing pods' required
 affinity terms in scoring; `ignorePreferredTermsOfExistingPods` (default false) makes PreScore skip

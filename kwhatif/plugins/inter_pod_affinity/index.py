@@ -1,9 +1,10 @@
 """The existing pods' affinity terms over the whole cluster, with per-node counts.
 
 PreFilter needs the existing pods' required anti-affinity terms that match the incoming pod
-(interpodaffinity filtering.go:Filter); PreScore (interpodaffinity scoring.go:Score) their required affinity and preferred (anti-)affinity terms. Replicas share interned terms, so the
-index keeps each distinct (kind, term, weight) once with how many pods carry it on each node row;
-it is built on first use and then follows the snapshot's journal of placements and evictions."""
+(interpodaffinity filtering.go:Filter); PreScore (interpodaffinity scoring.go:Score) their required affinity
+and preferred (anti-)affinity terms. Replicas share interned terms, so the index keeps each distinct (kind,
+term, weight) once with how many pods carry it on each node row; it is built on first use and then follows the
+snapshot's journal of placements and evictions."""
 
 from __future__ import annotations
 

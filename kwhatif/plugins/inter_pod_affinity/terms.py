@@ -1,4 +1,5 @@
-"""Pod (anti-)affinity terms as kube-scheduler processes them (interpodaffinity filtering.go:Filter, interpodaffinity scoring.go:Score).
+"""Pod (anti-)affinity terms as kube-scheduler processes them (interpodaffinity filtering.go:Filter,
+interpodaffinity scoring.go:Score).
 
 A term is parsed once per pod (`pod_terms`, cached in `PodInfo.derived`) into an `AffinityTerm`:
 label selector (None matches nothing, `{}` everything), topology key, namespace set and namespace

@@ -1,4 +1,5 @@
-"""NodeResourcesBalancedAllocation: prefer nodes whose resource fractions stay even (balanced_allocation.go:balancedResourceScorer)."""
+"""NodeResourcesBalancedAllocation: prefer nodes whose resource fractions stay even
+(balanced_allocation.go:balancedResourceScorer)."""
 
 from __future__ import annotations
 

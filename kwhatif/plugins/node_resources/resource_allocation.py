@@ -1,4 +1,5 @@
-"""The shared allocation helper behind every resource scoring strategy (resource_allocation.go:score, balanced_allocation.go:balancedResourceScorer).
+"""The shared allocation helper behind every resource scoring strategy (resource_allocation.go:score,
+balanced_allocation.go:balancedResourceScorer).
 
 For each configured resource it pairs the nodes' allocatable with what would be requested after
 placing the pod, as arrays over nodes; strategies only turn those pairs into scores."""
@@ -31,7 +32,8 @@ def pod_request_vector(pod: PodInfo, resources: tuple[ResourceSpec, ...], use_re
     """The pod's request per configured resource.
 
     NodeResourcesFit scores with non-zero defaults and ignores pod-level requests (a v1.34.1 quirk,
-    resource_allocation.go:score); BalancedAllocation (`use_requested`) uses the real requests with pod level honoured."""
+    resource_allocation.go:score); BalancedAllocation (`use_requested`) uses the real requests with pod level
+    honoured."""
     exact = pod_requests(pod.pod, pod_level=use_requested, defaults=frozenset() if use_requested else NON_ZERO)
     return tuple(_to_int(r.name, exact.get(r.name, Fraction(0))) for r in resources)
 

@@ -1,4 +1,5 @@
-"""PodTopologySpread: spread pods over topology domains (podtopologyspread filtering.go:Filter Filter, podtopologyspread scoring.go:Score Score).
+"""PodTopologySpread: spread pods over topology domains (podtopologyspread filtering.go:Filter Filter,
+podtopologyspread scoring.go:Score Score).
 
 Args (PodTopologySpreadArgs): `defaultingType` "System" (default: hostname maxSkew 3 and zone
 maxSkew 5, both ScheduleAnyway) or "List" (then `defaultConstraints` apply). Default constraints

@@ -102,7 +102,8 @@ class Constraint:
     @property
     def counts_nothing(self) -> bool:
         """`countPodsMatchSelector` returns 0 for a selector without requirements (`{}`): the
-        quirk of podtopologyspread filtering.go:Filter (a null selector is 'nothing', not empty, and counts 0 anyway)."""
+        quirk of podtopologyspread filtering.go:Filter (a null selector is 'nothing', not empty, and counts 0
+        anyway)."""
         return self.selector is not None and not self.selector.requirements
 
 

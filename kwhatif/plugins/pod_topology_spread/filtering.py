@@ -1,4 +1,5 @@
-"""PodTopologySpread PreFilter, AddPod/RemovePod and Filter (upstream `filtering.go`, podtopologyspread filtering.go:Filter).
+"""PodTopologySpread PreFilter, AddPod/RemovePod and Filter (upstream `filtering.go`, podtopologyspread
+filtering.go:Filter).
 
 Filter rule for node N and each DoNotSchedule constraint c, in order:
 
@@ -35,8 +36,8 @@ class CriticalPaths:
     """Two (domain value, count) slots; slot 0 always holds the smallest count seen by `update`.
 
     This is upstream's `criticalPaths`: it can overstate the minimum when two different tracked
-    domains change on the same state, which never happens in v1.34.1 (podtopologyspread filtering.go:Filter), and it is kept as is
-    so that AddPod/RemovePod sequences behave exactly like the real scheduler's."""
+    domains change on the same state, which never happens in v1.34.1 (podtopologyspread filtering.go:Filter),
+    and it is kept as is so that AddPod/RemovePod sequences behave exactly like the real scheduler's."""
 
     __slots__ = ("v0", "n0", "v1", "n1")
 

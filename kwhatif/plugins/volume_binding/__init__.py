@@ -1,6 +1,7 @@
 """VolumeBinding: PVC checks in PreFilter, PV node affinity / matching / provisioning per node in
-Filter (volume_binding.go:Filter), the binding decision in Reserve. PreScore always skips (framework.go:NewFramework, volume_binding.go:Score: the
-StorageCapacityScoring gate is off), so the plugin never scores.
+Filter (volume_binding.go:Filter), the binding decision in Reserve. PreScore always skips
+(framework.go:NewFramework, volume_binding.go:Score: the StorageCapacityScoring gate is off), so the plugin
+never scores.
 
 PreFilter rejections (U&U, in volume order): a missing claim (`persistentvolumeclaim "<claim>"
 not found`, or for a generic ephemeral volume `waiting for ephemeral volume controller to create
@@ -122,8 +123,9 @@ def lookup_claims(info: PodInfo, storage: StorageIndex) -> tuple[list[Persistent
 
 @dataclass(frozen=True)
 class VolumeBindingArgs:
-    """VolumeBindingArgs with kube-scheduler's default (defaults.go:SetDefaults_*Args). kwhatif does not simulate PreBind's
-    wait, so the timeout is not read; `shape` needs the StorageCapacityScoring gate (off)."""
+    """VolumeBindingArgs with kube-scheduler's default (defaults.go:SetDefaults_*Args). kwhatif does not
+    simulate PreBind's wait, so the timeout is not read; `shape` needs the StorageCapacityScoring gate
+    (off)."""
 
     bind_timeout_seconds: int = 600
 

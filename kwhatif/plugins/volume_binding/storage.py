@@ -6,10 +6,10 @@ CSIDrivers (kube-scheduler's informer caches plus VolumeBinding's assume cache).
 that a claim is now bound to a PV, or that its volume will be provisioned on a node, so later pods
 of the same run see it; the loaded `Cluster` itself is never changed.
 
-API defaulting applied here (core v1 defaults.go:SetDefaults_Pod): an unbound PVC whose `storageClassName` is unset gets the
-default StorageClass (annotation `storageclass.kubernetes.io/is-default-class: "true"`; with
-several, the newest, then the smallest name), as the DefaultStorageClass admission plugin and the
-PV controller's retroactive assignment do.
+API defaulting applied here (core v1 defaults.go:SetDefaults_Pod): an unbound PVC whose `storageClassName` is
+unset gets the default StorageClass (annotation `storageclass.kubernetes.io/is-default-class: "true"`; with
+several, the newest, then the smallest name), as the DefaultStorageClass admission plugin and the PV
+controller's retroactive assignment do.
 """
 
 from __future__ import annotations
