@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 WRITE_ONLY = Path("/proc/sys/vm/drop_caches")
 
 
@@ -19,5 +21,5 @@ def make_unreadable(path: Path, content: bytes) -> None:
         path.chmod(0)
         return
     if not WRITE_ONLY.exists():
-        raise RuntimeError(f"running as root and {WRITE_ONLY} is absent: no file is unreadable here")
+        pytest.skip(f"running as root without {WRITE_ONLY}: no file is unreadable to root here")
     path.symlink_to(WRITE_ONLY)
