@@ -17,8 +17,7 @@ from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.api.selectors import LabelSelector
 from kwhatif.errors import InputError, Source
 from kwhatif.load.pods import decode_pod
-from kwhatif.load.fields import Fields
-from kwhatif.load.refs import object_ref
+from kwhatif.load.fields import Fields, object_fields
 
 # k8s.io/apimachinery/pkg/util/rand: the alphabet of generated names and SafeEncodeString.
 ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
@@ -60,12 +59,7 @@ class Workload:
 
 
 def decode_workload(obj: dict[str, Any], source: Source | None) -> Workload:
-    f = Fields(source, object_ref(obj))
-    meta = f.map(obj, "metadata", "")
-    name = f.str(meta, "name", "metadata")
-    if not name:
-        raise f.error("metadata.name", "name is required")
-    namespace = f.str(meta, "namespace", "metadata") or "default"
+    f, meta, namespace, name = object_fields(obj, source)
     kind = str(obj["kind"])
     uid = f.str(meta, "uid", "metadata") or deterministic_uid(kind, namespace, name)
     return Workload(kind, str(obj.get("apiVersion", "")), namespace, name, uid, obj, source)

@@ -81,6 +81,15 @@ def test_a_selector_that_does_not_select_the_template_is_refused_naming_the_depl
     assert err.value.field == "spec.template.metadata.labels"
 
 
+def test_a_deployment_without_a_name_is_refused_with_the_api_servers_words():
+    """ValidateObjectMeta: `metadata.name: Required value: name or generateName is required` —
+    the same words as for any other object kwhatif reads."""
+    with pytest.raises(InputError) as err:
+        pods_of(web().replace("name: web, ", ""))
+    assert err.value.field == "metadata.name"
+    assert err.value.message == "name or generateName is required"
+
+
 def test_a_bad_quantity_in_the_template_names_the_template_field():
     with pytest.raises(InputError) as err:
         pods_of(web().replace("100m", "lots"))
