@@ -19,6 +19,7 @@ without Portworx migration); the volumes of each existing pod are cached until a
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlparse
 
 from kwhatif.api.storage import CSINode, PersistentVolume, PersistentVolumeClaim
@@ -39,6 +40,7 @@ from kwhatif.plugins.volume_binding.storage import (
     pvc_not_found,
     storage_of,
 )
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 
@@ -223,9 +225,9 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
 
     def __init__(self, args: object, handle: Handle) -> None:
         super().__init__(args, handle)
-        # node name -> (key, attached volumes, attached count per driver) for the snapshot's own
-        # node infos; copies made by preemption are recomputed.
-        self._node_cache: dict[str, tuple[tuple, VolumeMap, dict[str, int]]] = {}
+        # Per snapshot (`for_snapshot`): node name -> (key, attached volumes, attached count per
+        # driver) for the snapshot's own node infos; copies made by preemption are recomputed.
+        self._holder: dict[str, Any] = {}
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
@@ -279,10 +281,12 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
                   ) -> tuple[VolumeMap, dict[str, int]]:
         """The volumes the node's pods use and their count per driver, cached per node until
         its pods, the storage view or the CSINode variant change."""
-        live = self.handle.snapshot.by_name.get(node.name) is node
-        key = (id(storage), storage.generation, _variant(csi_node), node.generation)
+        snapshot = self.handle.snapshot
+        live = snapshot.by_name.get(node.name) is node
+        key = (storage.generation, _variant(csi_node), node.generation)
+        nodes: dict[str, tuple[tuple, VolumeMap, dict[str, int]]] = for_snapshot(self._holder, "nodes", snapshot, dict)
         if live:
-            cached = self._node_cache.get(node.name)
+            cached = nodes.get(node.name)
             if cached is not None and cached[0] == key:
                 return cached[1], cached[2]
         attached: VolumeMap = {}
@@ -292,21 +296,23 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
         for driver in attached.values():
             counts[driver] = counts.get(driver, 0) + 1
         if live:
-            self._node_cache[node.name] = (key, attached, counts)
+            nodes[node.name] = (key, attached, counts)
         return attached, counts
 
     def _existing_volumes(self, info: PodInfo, storage: StorageIndex, csi_node: CSINode | None) -> VolumeMap:
-        """An existing pod's attachable volumes, cached on its PodInfo per CSINode variant and
-        storage generation."""
+        """An existing pod's attachable volumes, cached on its PodInfo for the snapshot, per
+        CSINode variant and storage generation (one entry: the last one asked for)."""
         if not pod_volumes(info).refs:
             return {}
-        key = (NAME, id(storage), storage.generation, _variant(csi_node))
-        cached = info.derived.get(NAME)
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        key = (storage.generation, _variant(csi_node))
+        slot: dict[tuple, VolumeMap] = for_snapshot(info.derived, NAME, self.handle.snapshot, dict)
+        cached = slot.get(key)
+        if cached is not None:
+            return cached
         result: VolumeMap = {}
         _Resolver(storage, csi_node).pod_volumes(info, False, result)
-        info.derived[NAME] = (key, result)
+        slot.clear()
+        slot[key] = result
         return result
 
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:

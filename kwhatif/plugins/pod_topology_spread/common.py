@@ -19,6 +19,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matches, selector_from_map
 import numpy as np
 
+from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -231,11 +232,10 @@ def node_rows(table: NodeTable, nodes: list[NodeInfo]) -> np.ndarray:
 
 @dataclass(slots=True)
 class PodConstraints:
-    """The constraints of one pod for one plugin instance, cached in `PodInfo.derived`."""
+    """The constraints of one pod for one plugin instance, cached in `PodInfo.derived` for the
+    snapshot (the default constraints depend on the cluster's Services and controllers)."""
 
-    plugin: Any
     pod: Pod
-    cluster: Any
     hard: list[Constraint]
     soft: list[Constraint]
 
@@ -244,9 +244,9 @@ def pod_constraints(plugin: Any, info: PodInfo, defaults: tuple[TopologySpreadCo
                     snapshot: Snapshot) -> PodConstraints:
     """`getConstraints` (DoNotSchedule, for PreFilter) and the ScheduleAnyway ones (PreScore):
     the pod's own constraints when it has any, else the default constraints."""
-    cached = info.derived.get(NAME)
-    if (cached is not None and cached.plugin is plugin and cached.pod is info.pod
-            and cached.cluster is snapshot.cluster):
+    by_plugin: dict[Any, PodConstraints] = for_snapshot(info.derived, NAME, snapshot, dict)
+    cached = by_plugin.get(plugin)
+    if cached is not None and cached.pod is info.pod:
         return cached
     pod = info.pod
     if pod.topology_spread_constraints:
@@ -256,8 +256,7 @@ def pod_constraints(plugin: Any, info: PodInfo, defaults: tuple[TopologySpreadCo
     else:
         hard = build_default_constraints(defaults, pod, snapshot, DO_NOT_SCHEDULE)
         soft = build_default_constraints(defaults, pod, snapshot, SCHEDULE_ANYWAY)
-    result = PodConstraints(plugin, pod, snapshot.cluster, hard, soft)
-    info.derived[NAME] = result
+    result = by_plugin[plugin] = PodConstraints(pod, hard, soft)
     return result
 
 
