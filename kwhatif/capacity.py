@@ -135,6 +135,7 @@ class AddNodeResult:
     nodes_to_add: int | None
     max_nodes: int
     tried: list[tuple[int, int]]  # (nodes added, new pods left pending)
+    warnings: list[str] = field(default_factory=list)  # of every run tried, each once
 
     def data(self) -> dict:
         return {"template": self.template, "nodes_to_add": self.nodes_to_add, "max_nodes": self.max_nodes,
@@ -150,12 +151,14 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
     is assumed not to make a fitting set stop fitting)."""
     taken = {n.name for n in cluster.nodes}
     tried: dict[int, int] = {}
+    warnings: dict[str, None] = {}  # insertion-ordered set: the runs repeat most of them
 
     def pending(k: int) -> int:
         if k not in tried:
             grown = cluster.copy()
             grown.nodes = list(cluster.nodes) + template_nodes(template, k, taken)
-            sim, expansion, _ = schedule_workloads(grown, objects, now, profiles, replicas_mode)
+            sim, expansion, run_warnings = schedule_workloads(grown, objects, now, profiles, replicas_mode)
+            warnings.update(dict.fromkeys(sim.warnings + run_warnings))
             tried[k] = sum(w.pending for w in summarise(sim, expansion, False))
         return tried[k]
 
@@ -179,4 +182,4 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
                 high = mid
             else:
                 low = mid
-    return AddNodeResult(template.name, high, max_nodes, sorted(tried.items()))
+    return AddNodeResult(template.name, high, max_nodes, sorted(tried.items()), list(warnings))

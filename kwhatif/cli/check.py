@@ -109,7 +109,7 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
         if add_node:
             template = _template_node(add_node, inputs.warnings)
             result = nodes_to_add(inputs.cluster, objects, template, inputs.now, chosen, maximum, replicas_mode)
-            inputs.finish([])
+            inputs.finish(result.warnings)
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED
             table = add_node_table

@@ -20,6 +20,8 @@ COMMANDS = {
     "place": ["place", str(DATA / "fits.yaml"), *OVERCOMMITTED],
     "check": ["check", str(DATA / "fits.yaml"), *OVERCOMMITTED],
     "capacity": ["capacity", str(DATA / "fits.yaml"), *OVERCOMMITTED, "--max", "2"],
+    "capacity --add-node": ["capacity", str(DATA / "fits.yaml"), *OVERCOMMITTED, "--max", "2",
+                            "--add-node", str(DATA / "check" / "pool-node.yaml")],
     "compare": ["compare", *OVERCOMMITTED, "--config", str(SAMPLES / "bin-packing.config.yaml")],
 }
 
