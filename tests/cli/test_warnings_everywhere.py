@@ -50,3 +50,25 @@ def test_quiet_silences_the_warnings_about_pods_to_place():
     args = ["place", str(HOSTILE / "unknown-field.yaml"), "-c", str(HOSTILE / "no-allocatable.yaml"), "--now", NOW]
     assert 'unknown field "spec.nodeSelectr"' in invoke(args).stderr
     assert invoke([*args, "-q"]).stderr == ""
+
+
+EXTENDER = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+extenders:
+- urlPrefix: http://127.0.0.1:1/
+  filterVerb: filter
+"""
+
+
+def test_config_show_treats_its_warning_like_every_command(tmp_path):
+    """An extender is the configuration's one warning (kwhatif never calls extenders)."""
+    config = tmp_path / "extender.yaml"
+    config.write_text(EXTENDER)
+    args = ["config", "show", "--config", str(config)]
+    loud = invoke(args)
+    assert loud.exit_code == 0
+    assert "kwhatif: warning: " in loud.stderr and "1 scheduler extender(s) configured" in loud.stderr
+    assert invoke([*args, "-q"]).stderr == ""
+    strict = invoke([*args, "--strict"])
+    assert strict.exit_code == 2 and strict.stdout == ""
+    assert single_error_line(strict.stderr).startswith("kwhatif: error: --strict: ")
