@@ -45,17 +45,49 @@ def _module_name(path: Path) -> str:
 
 
 def _imports(path: Path) -> list[tuple[str, list[str], int]]:
-    """(imported module, imported names, line) for every kwhatif import in the file."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("kwhatif"):
-            found.append((node.module or "", [a.name for a in node.names], node.lineno))
+    return _imports_of(path.read_text(), _module_name(path), path.name == "__init__.py")
+
+
+def _imports_of(source: str, module: str, is_package: bool) -> list[tuple[str, list[str], int]]:
+    """(imported module, imported names, line) for every kwhatif import in the source, wherever
+    it stands (functions, `if TYPE_CHECKING:` blocks included). `from kwhatif import engine` counts
+    as an import of `kwhatif.engine`; a relative import is resolved against the module's package."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    found: list[tuple[str, list[str], int]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+            if base == "kwhatif":
+                found += [(f"kwhatif.{a.name}", [], node.lineno) for a in node.names if a.name != "__version__"]
+            elif base.startswith("kwhatif."):
+                found.append((base, [a.name for a in node.names], node.lineno))
         elif isinstance(node, ast.Import):
             found += [(a.name, [], node.lineno) for a in node.names if a.name.startswith("kwhatif")]
     return found
 
 
 MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("source, module, expected", [
+    pytest.param("from kwhatif.engine import simulate", "kwhatif.plugins.x", ["kwhatif.engine"],
+                 id="a from-import names its module"),
+    pytest.param("import kwhatif.engine", "kwhatif.plugins.x", ["kwhatif.engine"], id="a plain import counts"),
+    pytest.param("from kwhatif import engine, __version__", "kwhatif.plugins.x", ["kwhatif.engine"],
+                 id="a module imported from the root package counts as that module; the version does not"),
+    pytest.param("from .. import engine", "kwhatif.plugins.x", ["kwhatif.engine"],
+                 id="a relative import is resolved against the package"),
+    pytest.param("from .filtering import f", "kwhatif.plugins.spread", ["kwhatif.plugins.filtering"],
+                 id="a sibling relative import stays in its package"),
+    pytest.param("def f():\n    from kwhatif.cli import main", "kwhatif.api.x", ["kwhatif.cli"],
+                 id="an import inside a function counts"),
+    pytest.param("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kwhatif.engine import S",
+                 "kwhatif.api.x", ["kwhatif.engine"], id="an import for type checking only counts"),
+])
+def test_every_form_of_import_is_seen(source: str, module: str, expected: list[str]) -> None:
+    assert [m for m, _names, _line in _imports_of(source, module, False)] == expected
 
 
 def test_every_unit_has_a_layer() -> None:
@@ -69,7 +101,7 @@ def test_imports_point_down(path: Path) -> None:
     upward = []
     for module, _names, line in _imports(path):
         there = _unit(module)
-        if there == here or here == "__init__":
+        if there == here:
             continue
         if LAYERS[there] >= LAYERS[here]:
             upward.append(f"line {line}: {here} -> {module}")
