@@ -15,7 +15,7 @@ from kwhatif.engine import admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.errors import InputError
 from kwhatif.api.cluster import Cluster
-from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
 
@@ -50,7 +50,7 @@ def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
     names.taken.update(p.name for p in group.pods)
     if w.kind == "StatefulSet":
         ordinals = [int(p.labels["apps.kubernetes.io/pod-index"]) for p in group.pods]
-        if any(v.get("persistentVolumeClaim") for v in proto.volumes if isinstance(v, dict)):
+        if claim_names(proto):
             raise InputError("capacity of a StatefulSet with volumeClaimTemplates is not supported yet",
                              w.source, w.ref, "spec.volumeClaimTemplates")
 

@@ -17,6 +17,7 @@ from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
+from kwhatif.snapshot.pod_info import claim_names
 from kwhatif.snapshot.snapshot import Snapshot
 
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
@@ -174,7 +175,7 @@ def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]
     """The unimplemented plugins whose absence may change this pod's result (reported, never hidden)."""
     pod = result.pod
     needed = []
-    uses_volumes = any("persistentVolumeClaim" in v or "ephemeral" in v for v in pod.volumes)
+    uses_volumes = bool(claim_names(pod)) or any(v.get("ephemeral") is not None for v in pod.volumes)
     for name in missing:
         if name in _VOLUME_PLUGINS and uses_volumes:
             needed.append(name)
