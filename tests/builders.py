@@ -12,9 +12,6 @@ from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.status import Code
-from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.api.objects import Container, ContainerStatusResources, Node, Pod, PodCondition
 from kwhatif.api.tolerations import Taint, Toleration
 from kwhatif.api.quantity import parse_resource_quantity
@@ -150,17 +147,3 @@ class Handle:
     framework: Any = None
     now: str = "2025-01-01T00:00:00Z"
 
-
-def filter_outcomes(plugin: Any, snapshot: Any, pod: Any, state: Any = None) -> Any:
-    """A plugin's PreFilter then Filter on every node of the snapshot: "skip", (code, message)
-    for a PreFilter rejection, or {node: (code, message) | None}."""
-    state = state or CycleState()
-    info = PodInfo.of(pod)
-    _, status = plugin.pre_filter(state, info, snapshot.node_infos)
-    if status is not None:
-        return "skip" if status.code == Code.SKIP else (status.code, status.message)
-    out = {}
-    for node in snapshot.node_infos:
-        s = plugin.filter(state, info, node)
-        out[node.name] = None if s is None else (s.code, s.message)
-    return out

@@ -23,15 +23,19 @@ DEFAULT_MILLI_CPU = 100
 DEFAULT_MEMORY = 200 * 1024 * 1024
 _DEFAULTS: dict[str, Fraction] = {CPU: Fraction(DEFAULT_MILLI_CPU, 1000), MEMORY: Fraction(DEFAULT_MEMORY)}
 
+def is_extended_resource_name(name: str) -> bool:
+    """v1helper.IsExtendedResourceName: a prefixed name outside kubernetes.io that would still be a
+    valid name as a `requests.`-prefixed quota key."""
+    if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
+        return False
+    return not is_qualified_name(f"requests.{name}")
+
+
 def is_scalar_resource(name: str) -> bool:
     """Extended, hugepages, prefixed-native and attachable-volume names count (fit.go:fitsRequest)."""
     if name.startswith("hugepages-") or name.startswith("attachable-volumes-"):
         return True
-    if "kubernetes.io/" in name:
-        return True
-    if "/" in name and not name.startswith("requests."):
-        return not is_qualified_name(f"requests.{name}")
-    return False
+    return "kubernetes.io/" in name or is_extended_resource_name(name)
 
 
 def is_pod_level_resource(name: str) -> bool:

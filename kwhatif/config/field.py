@@ -61,11 +61,3 @@ def validate_label_name(name: str, path: str) -> list[str]:
     """metav1validation.ValidateLabelName: one error per failed rule."""
     return [invalid(path, name, msg) for msg in is_qualified_name(name)]
 
-
-def is_extended_resource_name(name: str) -> bool:
-    """v1helper.IsExtendedResourceName."""
-    native = "/" not in name or "kubernetes.io/" in name
-    if native or name.startswith("requests."):
-        return False
-    return not is_qualified_name("requests." + name)
-

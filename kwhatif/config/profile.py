@@ -258,20 +258,6 @@ def default_plugin_config(plugins: Plugins,
     return out
 
 
-def expand(multi_point: list[tuple[str, int | None]], explicit: dict[str, list[tuple[str, int | None]]] | None = None,
-           disabled: dict[str, set[str]] | None = None) -> tuple[dict[str, list[str]], dict[str, int], list[str]]:
-    """A MultiPoint list plus explicit per-point entries and disabled names (no merge with the
-    defaults): (kwhatif points, weights, missing plugins). Kept for callers that build profiles
-    by hand; raises ProfileError like the framework does."""
-    plugins: Plugins = {name: PluginSetConfig() for name in PLUGIN_SETS}
-    plugins[MULTI_POINT] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in multi_point))
-    for point in KUBE_POINTS:
-        plugins[point] = PluginSetConfig(tuple(PluginRef(n, w) for n, w in (explicit or {}).get(point, [])),
-                                   tuple(PluginRef(n) for n in sorted((disabled or {}).get(point, set()))))
-    profile = build_profile(DEFAULT_SCHEDULER_NAME, plugins, ())
-    return profile.points, profile.weights, profile.missing
-
-
 def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConfig:
     """The v1.34.1 default profile (default_plugins.go:getDefaultPlugins), expanded, with the default plugin
     arguments (defaults.go:SetDefaults_*Args)."""

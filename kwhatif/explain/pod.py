@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kwhatif.framework.scheduler import Attempt, PodResult
+from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 from kwhatif.framework.status import Code
 
 
@@ -28,7 +28,7 @@ class NodeVerdict:
 
 @dataclass
 class AttemptExplanation:
-    outcome: str
+    outcome: Outcome
     node: str | None
     message: str | None
     tied_nodes: list[str]
@@ -39,7 +39,7 @@ class AttemptExplanation:
 @dataclass
 class Explanation:
     pod: str
-    outcome: str
+    outcome: Outcome
     node: str | None
     message: str | None
     tied_nodes: list[str]
@@ -99,13 +99,13 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     reports it)."""
     final, first = result.final, result.first
     if final is None or first is None:
-        return Explanation(result.pod.key, result.outcome.value, None, result.message, [], [], None)
+        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None)
     attempts = [
-        AttemptExplanation(a.outcome.value, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
+        AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
                            a.nominated_fast_path)
         for a in result.attempts
     ]
     return Explanation(
-        pod=result.pod.key, outcome=result.outcome.value, node=final.node, message=final.message,
+        pod=result.pod.key, outcome=result.outcome, node=final.node, message=final.message,
         tied_nodes=final.tied_nodes, attempts=attempts, preemption=_preemption(first),
     )

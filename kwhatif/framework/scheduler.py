@@ -222,14 +222,14 @@ class Scheduler:
             self.nominator.forget(info.key)
             return Attempt(Outcome.ERROR, message=str(err), reason="SchedulerError", num_nodes=self.snapshot.num_nodes)
         if attempt.outcome == Outcome.BOUND and attempt.node:
-            self._assume(fwk, info, attempt.node)
+            self._assume(info, attempt.node)
         elif attempt.preemption is not None and attempt.preemption.nominated_node is not None:
             self.nominator.nominate(info, attempt.preemption.nominated_node)
         elif not attempt.post_filter_ran:
             self.nominator.forget(info.key)
         return attempt
 
-    def _assume(self, fwk: Framework, info: PodInfo, node_name: str) -> None:
+    def _assume(self, info: PodInfo, node_name: str) -> None:
         bound = info.pod.evolve(node_name=node_name, start_time=self.now, nominated_node_name="")
         self.nominator.forget(info.key)
         self.snapshot.assume(PodInfo.of(bound), node_name)

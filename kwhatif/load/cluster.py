@@ -20,7 +20,7 @@ warning into an error):
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Callable, Sequence
+from typing import Any, BinaryIO, Callable, Protocol, Sequence
 
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
@@ -37,12 +37,19 @@ from kwhatif.load.reader import read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
 
-def _identity(obj: object) -> tuple:
+class Named(Protocol):
+    """A decoded object as far as de-duplication cares: every kind has a name (the decoders'
+    table types them all as `Any`); only namespaced kinds have a namespace."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def _identity(obj: Named) -> tuple:
     kind = type(obj).__name__
     if isinstance(obj, Controller):
         return (obj.kind, obj.namespace, obj.name)
-    # Every decoded object has a name, but the decoders' table types them all as `object`.
-    return (kind, getattr(obj, "namespace", ""), obj.name)  # type: ignore[attr-defined]
+    return (kind, getattr(obj, "namespace", ""), obj.name)
 
 
 UNKNOWN_FIELD_CHECK_LIMIT = 1000
@@ -50,7 +57,7 @@ UNKNOWN_FIELD_CHECK_LIMIT = 1000
 
 
 def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,
-                unknown_fields: bool = False) -> object | None:
+                unknown_fields: bool = False) -> Named | None:
     """One document to its typed object. Pods of a big JSON List are read from their bytes
     (the structural check is the reader's types); everything else from the parsed object."""
     if doc.raw is not None and doc.kind == "Pod" and not full_validation:

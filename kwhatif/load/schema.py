@@ -51,8 +51,6 @@ from kwhatif.load.refs import describe_value, object_ref
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "k8s"
 """Where the committed schemas live (the repository's `schemas/k8s/`)."""
 
-SCHEMA_VERSION = "v1.34.0"
-
 
 _validators: dict[str, Draft202012Validator | None] = {}
 _schema_files: frozenset[str] | None = None
@@ -144,18 +142,6 @@ def schema_file_name(api_version: str, kind: str) -> str:
     group, _, version = api_version.rpartition("/")
     group = group.split(".", 1)[0]
     return f"{kind.lower()}-{group}-{version}.json" if group else f"{kind.lower()}-{version}.json"
-
-
-def known_kinds() -> list[tuple[str, str]]:
-    """(apiVersion, kind) of every object with a schema, sorted."""
-    out = []
-    for name in sorted(_files()):
-        with open(SCHEMA_DIR / name, "rb") as handle:
-            schema = json.load(handle)
-        for gvk in schema.get("x-kubernetes-group-version-kind", []):
-            group_version = f"{gvk['group']}/{gvk['version']}" if gvk["group"] else gvk["version"]
-            out.append((group_version, gvk["kind"]))
-    return sorted(out)
 
 
 # ----------------------------------------------------------------------------------- internals ----

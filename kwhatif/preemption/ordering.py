@@ -6,13 +6,10 @@ bound pods without `status.startTime` their creationTimestamp and break full tie
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 
 from kwhatif.api.objects import Pod
 from kwhatif.api.timestamps import parse_time
-
-_FAR_FUTURE = datetime.max.replace(tzinfo=timezone.utc)
-
 
 def start_time(pod: Pod, now: datetime) -> datetime:
     """status.startTime, else creationTimestamp, else now."""

@@ -1,6 +1,15 @@
 """The one registry of output formats: `-o NAME` → the writer that turns a command's plain data
 into text. Commands look their writer up here (`writer`); which names a command accepts is its
-own `click.Choice`, so an unknown name never reaches the registry."""
+own `click.Choice`, so an unknown name never reaches the registry.
+
+Two paths deliberately go around it:
+- `schedule`/`place -o json` (kwhatif.cli.common.emit_simulation) stream the results with
+  `write_json_streamed`, one pod at a time, because the whole document with per-node detail can
+  run to gigabytes (1,000 pods on 5,000 nodes: 1.4 GB) and must never be held as one string.
+- `explain -o table|wide` (kwhatif.cli.explain) prints `explanation_table`, which is drawn from
+  the structured `Explanation` rather than from the plain data the other formats get, and keeps
+  every message whole, so `table` and `wide` are the same text.
+"""
 
 from __future__ import annotations
 

@@ -7,13 +7,12 @@ assume/forget."""
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Callable
 
 import numpy as np
 
+from kwhatif.api.selectors import Labels
 from kwhatif.snapshot.pod_info import PodInfo
-
-Labels = Mapping[str, str]
 
 
 class Group:

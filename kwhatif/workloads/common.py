@@ -25,6 +25,9 @@ ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
 MAX_NAME_LENGTH = 63
 RANDOM_LENGTH = 5
 MAX_GENERATED_BASE = MAX_NAME_LENGTH - RANDOM_LENGTH
+# apps/v1 ControllerRevisionHashLabelKey: the DaemonSet and StatefulSet controllers stamp each pod
+# with its ControllerRevision.
+REVISION_LABEL = "controller-revision-hash"
 
 
 @dataclass(frozen=True)

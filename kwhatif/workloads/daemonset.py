@@ -17,6 +17,7 @@ from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.tolerations import tolerates
 from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import (
+    REVISION_LABEL,
     Context,
     Expanded,
     NameSet,
@@ -30,7 +31,6 @@ from kwhatif.workloads.common import (
 from kwhatif.workloads.replicaset import check_selector
 
 KIND = "DaemonSet"
-REVISION_LABEL = "controller-revision-hash"
 GENERATION_LABEL = "pod-template-generation"
 
 DEFAULT_TOLERATIONS: tuple[dict[str, str], ...] = (

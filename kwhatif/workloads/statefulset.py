@@ -17,6 +17,7 @@ from kwhatif.errors import InputError
 from kwhatif.load.decode import decode_controller
 from kwhatif.load.storage import decode_pvc
 from kwhatif.workloads.common import (
+    REVISION_LABEL,
     Context,
     Expanded,
     Workload,
@@ -32,7 +33,6 @@ from kwhatif.workloads.replicaset import check_selector
 KIND = "StatefulSet"
 POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name"
 POD_INDEX_LABEL = "apps.kubernetes.io/pod-index"
-REVISION_LABEL = "controller-revision-hash"
 
 
 def _claims(w: Workload, spec: dict) -> list[dict]:

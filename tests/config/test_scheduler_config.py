@@ -39,6 +39,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
+from tests.plugins.harness import filter_node, outcome, score_nodes
 
 REPO = Path(__file__).parents[2]
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -791,8 +792,7 @@ def test_added_affinity_filter(args, pod, labels, want):
     _, status = plugin.pre_filter(state, info, snap.node_infos)
     if "requiredDuringSchedulingIgnoredDuringExecution" in args["addedAffinity"]:
         assert status is None or status.code != Code.SKIP  # PreFilter runs the Filter for every pod
-    status = plugin.filter(state, info, snap.by_name["n1"])
-    assert (None if status is None else (status.code, status.reasons)) == want
+    assert outcome(filter_node(plugin, state, info, snap.by_name["n1"])) == want
 
 
 def test_added_preferred_terms_are_added_to_the_score():
@@ -804,7 +804,7 @@ def test_added_preferred_terms_are_added_to_the_score():
         preferred=(PreferredSchedulingTerm(3, term),)))))
     state = CycleState()
     assert plugin.pre_score(state, pod, snap.node_infos) is None
-    assert [plugin.score(state, pod, n) for n in snap.node_infos] == [8, 3]
+    assert score_nodes(plugin, state, pod, snap.node_infos) == {"n1": 8, "n2": 3}
 
 
 def test_added_preferred_terms_score_pods_without_preferred_terms():
@@ -812,7 +812,7 @@ def test_added_preferred_terms_score_pods_without_preferred_terms():
     plugin = NodeAffinity(plugin_args("NodeAffinity", PREFER_ZONE_A), Handle(snap))
     pod, state = PodInfo.of(make_pod("p")), CycleState()
     assert plugin.pre_score(state, pod, snap.node_infos) is None
-    assert [plugin.score(state, pod, n) for n in snap.node_infos] == [5, 0]
+    assert score_nodes(plugin, state, pod, snap.node_infos) == {"n1": 5, "n2": 0}
 
 
 def test_without_added_affinity_a_plain_pod_skips_pre_filter_and_pre_score():

@@ -15,11 +15,13 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import BatchFilter, BatchScore, ScorePlugin
 from kwhatif.framework.status import Code, Status
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
 from kwhatif.snapshot.table import NodeTable
 
 Outcome = tuple[Code, tuple[str, ...]] | None
@@ -57,6 +59,19 @@ def filter_nodes(plugin: Any, state: CycleState, pod: PodInfo, nodes: Iterable[N
 def filter_node(plugin: Any, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
     """`filter_nodes` for one node."""
     return filter_nodes(plugin, state, pod, [node])[node.name]
+
+
+def filter_outcomes(plugin: Any, snapshot: Snapshot, pod: Pod, state: CycleState | None = None
+                    ) -> str | tuple[Code, str] | dict[str, tuple[Code, str] | None]:
+    """A plugin's PreFilter then Filter (through `filter_nodes`) on every node of the snapshot:
+    "skip", (code, message) for a PreFilter rejection, or {node: (code, message) | None}."""
+    state = state or CycleState()
+    info = PodInfo.of(pod)
+    _, status = plugin.pre_filter(state, info, snapshot.node_infos)
+    if status is not None:
+        return "skip" if status.code == Code.SKIP else (status.code, status.message)
+    return {name: None if s is None else (s.code, s.message)
+            for name, s in filter_nodes(plugin, state, info, snapshot.node_infos).items()}
 
 
 def score_nodes(plugin: Any, state: CycleState, pod: PodInfo, nodes: Iterable[NodeInfo]) -> dict[str, int]:

@@ -337,7 +337,7 @@ def test_a_pod_bound_after_an_earlier_prefilter_is_seen_by_the_next_one():
 
 def test_filter_without_prefilter_state_is_an_error():
     plugin, snap = make_plugin(NODES, [])
-    status = plugin.filter(CycleState(), PodInfo.of(pod("web")), snap.node_infos[0])
+    status = harness.filter_node(plugin, CycleState(), PodInfo.of(pod("web")), snap.node_infos[0])
     assert status.code == Code.ERROR
 
 

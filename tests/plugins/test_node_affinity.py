@@ -22,7 +22,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
-from tests.plugins.harness import filter_node, scores
+from tests.plugins.harness import filter_node, score_nodes, scores
 
 REASON = "node(s) didn't match Pod's node affinity/selector"
 CONFLICT = "pod affinity terms conflict"
@@ -268,4 +268,4 @@ def test_an_invalid_preferred_term_with_weight_zero_is_ignored_rather_than_faili
     state = CycleState()
     info = PodInfo.of(pod)
     assert plugin.pre_score(state, info, snap.node_infos) is None
-    assert plugin.score(state, info, snap.by_name["n1"]) == 4
+    assert score_nodes(plugin, state, info, [snap.by_name["n1"]]) == {"n1": 4}

@@ -23,7 +23,8 @@ from kwhatif.plugins.node_volume_limits import (
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import Handle, filter_outcomes, make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.harness import filter_outcomes
 
 EBS = "ebs.csi.aws.com"
 EXCEED = (Code.UNSCHEDULABLE, "node(s) exceed max volume count")

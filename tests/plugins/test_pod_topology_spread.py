@@ -7,8 +7,6 @@ minimum; `skew = count + selfMatch − min`.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm, TopologySpreadConstraint
@@ -23,8 +21,8 @@ from kwhatif.plugins.normalize import round_half_away
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import make_node, make_pod, make_taint, make_toleration
-from tests.plugins.harness import normalize, score_nodes
+from tests.builders import Handle, make_node, make_pod, make_taint, make_toleration
+from tests.plugins.harness import filter_nodes, normalize, score_nodes
 
 ZONE = "topology.kubernetes.io/zone"
 HOST = "kubernetes.io/hostname"
@@ -79,7 +77,7 @@ def build(nodes, bound=(), services=(), controllers=(), args=None):
         Cluster(nodes=list(nodes), services=list(services),
                 controllers={(c.kind, c.namespace, c.name): c for c in controllers}),
         list(bound))
-    return snap, PodTopologySpread(plugin_args(NAME, args), SimpleNamespace(snapshot=snap))
+    return snap, PodTopologySpread(plugin_args(NAME, args), Handle(snap))
 
 
 def outcome(status):
@@ -95,7 +93,7 @@ def run_filter(nodes, bound=(), pod=None, **kw):
     _, status = pl.pre_filter(state, info, snap.node_infos)
     if status is not None:
         return status.code.label
-    return {n.name: outcome(pl.filter(state, info, n)) for n in sorted(snap.node_infos, key=lambda n: n.name)}
+    return {name: outcome(status) for name, status in sorted(filter_nodes(pl, state, info, snap.node_infos).items())}
 
 
 def run_score(nodes, bound=(), pod=None, feasible=None, **kw):

@@ -17,7 +17,8 @@ from kwhatif.plugins.volume_restrictions import VolumeRestrictions
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from tests.builders import Handle, filter_outcomes, make_node, make_pod
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.harness import filter_outcomes
 
 DISK = "node(s) had no available disk"
 RWOP = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"

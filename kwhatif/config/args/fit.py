@@ -12,8 +12,7 @@ from kwhatif.config.types import STRING, TYPE_META, ListOf, Struct, named
 from kwhatif.plugins.node_resources.fit import (
     LEAST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO, SCORING_STRATEGY_TYPES, NodeResourcesFitArgs, ScoringStrategy,
 )
-
-MAX_CUSTOM_PRIORITY_SCORE = 10
+from kwhatif.plugins.node_resources.strategies import MAX_CUSTOM_PRIORITY_SCORE
 
 SCHEMA = Struct("NodeResourcesFitArgs", "v1.NodeResourcesFitArgs", {
     **TYPE_META, "ignoredResources": ListOf(STRING), "ignoredResourceGroups": ListOf(STRING),

@@ -11,6 +11,9 @@ from kwhatif.config.field import (
 )
 from kwhatif.config.types import INT32, STRING, TYPE_META, ListOf, MapOf, Struct, named
 from kwhatif.plugins.pod_topology_spread import PodTopologySpreadArgs
+from kwhatif.plugins.pod_topology_spread.common import (
+    DO_NOT_SCHEDULE, LIST_DEFAULTING, SCHEDULE_ANYWAY, SYSTEM_DEFAULTING,
+)
 
 _LABEL_SELECTOR = Struct("LabelSelector", "v1.LabelSelector", {
     "matchLabels": MapOf(STRING),
@@ -36,9 +39,9 @@ def validate(path: str, args: Mapping[str, Any]) -> list[str]:
     constraints = args.get("defaultConstraints") or []
     defaulting = args.get("defaultingType", "")
     defaulting_path = child(path, "defaultingType")
-    if defaulting not in ("System", "List"):
-        errs.append(not_supported(defaulting_path, defaulting, ["System", "List"]))
-    elif defaulting == "System" and constraints:
+    if defaulting not in (SYSTEM_DEFAULTING, LIST_DEFAULTING):
+        errs.append(not_supported(defaulting_path, defaulting, [SYSTEM_DEFAULTING, LIST_DEFAULTING]))
+    elif defaulting == SYSTEM_DEFAULTING and constraints:
         errs.append(invalid(defaulting_path, defaulting, "when .defaultConstraints are not empty"))
     constraints_path = child(path, "defaultConstraints")
     for i, c in enumerate(constraints):
@@ -54,8 +57,8 @@ def validate(path: str, args: Mapping[str, Any]) -> list[str]:
         when = c.get("whenUnsatisfiable", "")
         if not when:
             errs.append(required(child(p, "whenUnsatisfiable"), "can not be empty"))
-        elif when not in ("DoNotSchedule", "ScheduleAnyway"):
-            errs.append(not_supported(child(p, "whenUnsatisfiable"), when, ["DoNotSchedule", "ScheduleAnyway"]))
+        elif when not in (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY):
+            errs.append(not_supported(child(p, "whenUnsatisfiable"), when, [DO_NOT_SCHEDULE, SCHEDULE_ANYWAY]))
         if c.get("labelSelector") is not None:
             errs.append(forbidden(child(p, "labelSelector"),
                                   "constraint must not define a selector, as they deduced for each pod"))

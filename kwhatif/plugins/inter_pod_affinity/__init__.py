@@ -92,7 +92,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return scoring.score_node(state, node)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        return scoring.score_rows(state, table, rows)
+        return scoring.score_rows(state, rows)
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         return scoring.normalize(state, scores)

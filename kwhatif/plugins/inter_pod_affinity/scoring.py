@@ -121,7 +121,7 @@ def get_state(state: CycleState) -> PreScoreState | None:
     return state.get(PRE_SCORE_KEY)
 
 
-def score_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+def score_rows(state: CycleState, rows: np.ndarray) -> np.ndarray:
     """Σ over the keys each node has of the score of its value (0 for values without entry)."""
     s = get_state(state)
     total = np.zeros(rows.size, dtype=np.int64)

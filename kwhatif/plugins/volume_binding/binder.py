@@ -56,7 +56,7 @@ class PodVolumeClaims:
     # the PVs passing the node-independent checks.
     selected: list[tuple[PersistentVolumeClaim, str]] = field(default_factory=list)
     to_match: list[PersistentVolumeClaim] = field(default_factory=list)
-    candidates: dict[str, list[Candidate]] = field(default_factory=dict)
+    candidates: dict[str, list[PVCandidate]] = field(default_factory=dict)
 
 
 @dataclass
@@ -136,7 +136,7 @@ def is_volume_bound_to_claim(pv: PersistentVolume, pvc: PersistentVolumeClaim) -
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class PVCandidate:
     """A PV that passes FindMatchingVolume's node-independent checks for one claim."""
 
     pv: PersistentVolume
@@ -144,7 +144,7 @@ class Candidate:
     size: Fraction
 
 
-def matching_candidates(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume]) -> list[Candidate]:
+def matching_candidates(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume]) -> list[PVCandidate]:
     """FindMatchingVolume's checks that do not depend on the node, done once per pod: a PV
     pre-bound to the claim needs enough capacity, the same volume mode and attributes class and no
     deletion; any other PV must also be unclaimed, Available, match the claim's selector, be of the
@@ -169,16 +169,16 @@ def matching_candidates(pvc: PersistentVolumeClaim, volumes: list[PersistentVolu
                 continue
             if volume_class(pv) != requested_class or not access_modes_satisfied(pvc, pv):
                 continue
-        out.append(Candidate(pv, bound_to_claim, size))
+        out.append(PVCandidate(pv, bound_to_claim, size))
     return out
 
 
-def find_matching_volume(candidates: list[Candidate], node: Node, excluded: set[str]) -> PersistentVolume | None:
+def find_matching_volume(candidates: list[PVCandidate], node: Node, excluded: set[str]) -> PersistentVolume | None:
     """FindMatchingVolume on the scheduler path (node given, delay binding) over the claim's
     candidates, in list order: the first PV pre-bound to the claim decides (it matches when its
     node affinity accepts the node, else nothing matches); otherwise the smallest candidate whose
     node affinity accepts the node, the first of equal sizes (name order here)."""
-    smallest: Candidate | None = None
+    smallest: PVCandidate | None = None
     for c in candidates:
         if c.pv.name in excluded:
             continue
@@ -219,7 +219,7 @@ def check_bound_claims(claims: list[PersistentVolumeClaim], node: Node, storage:
     return True, True
 
 
-def find_matching_volumes(claims: list[PersistentVolumeClaim], candidates: dict[str, list[Candidate]],
+def find_matching_volumes(claims: list[PersistentVolumeClaim], candidates: dict[str, list[PVCandidate]],
                           node: Node) -> tuple[bool, list[tuple[PersistentVolumeClaim, PersistentVolume]],
                                                 list[PersistentVolumeClaim]]:
     """Claims (given by increasing requested size, stable) each take the smallest fitting PV not
