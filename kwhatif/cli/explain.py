@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import click
 
 from kwhatif.cli.common import (
@@ -15,7 +13,7 @@ from kwhatif.engine import simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.framework.scheduler import Outcome
-from kwhatif.render.results import simulation_data
+from kwhatif.render.results import explained_pod_data
 from kwhatif.render.table import explanation_table
 from kwhatif.render.writers import writer
 
@@ -46,8 +44,6 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         if output in ("table", "wide"):  # the explanation's messages are whole in both
             emit(explanation_table(exp))
         else:
-            data = next(d for d in simulation_data(sim)["results"] if d["pod"] == key)
-            data["explanation"] = {"attempts": [asdict(a) for a in exp.attempts], "preemption": exp.preemption}
-            emit(writer(output)(data))
+            emit(writer(output)(explained_pod_data(sim, exp)))
         return Exit.ALL_PLACED if result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)

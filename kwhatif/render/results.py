@@ -5,9 +5,11 @@ and `explanation`-free extras only under their own names."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from kwhatif.engine import Simulation
+from kwhatif.explain.pod import Explanation
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 
 VERSION = "kube-scheduler v1.34.1"
@@ -104,3 +106,12 @@ def simulation_head(sim: Simulation) -> dict[str, Any]:
                     "pending_pods": len(sim.results)},
         "counts": dict(sorted(counts.items())),
     }
+
+
+def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
+    """The pod's record of the contract with its `explanation` (each attempt's per-node verdicts
+    and the preemption story) added."""
+    data = next(pod_result_data(r) for r in sim.results if r.pod.key == exp.pod)
+    attempts = [{**asdict(a), "outcome": a.outcome.value} for a in exp.attempts]
+    data["explanation"] = {"attempts": attempts, "preemption": exp.preemption}
+    return data
