@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 from kwhatif.cli.common import (
@@ -14,7 +16,8 @@ from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.render.results import explained_pod_data
-from kwhatif.render.table import explanation_table
+from kwhatif.render.explain import explanation_summary
+from kwhatif.render.table import explanation_table, node_tables
 from kwhatif.render.writers import writer
 
 
@@ -22,14 +25,19 @@ from kwhatif.render.writers import writer
 @click.argument("pod_ref")
 @cluster_option
 @click.option("-f", "--pod-file", "pod_files", multiple=True, help="Pods to place before explaining (repeatable).")
+@click.option("--node", "nodes", multiple=True, metavar="NAME",
+              help="After the summary, these nodes' verdicts, scores and insight (repeatable).")
+@click.option("--all-nodes", is_flag=True, help="Every node's verdict, scores and insight, one line a node (as -o wide).")
 @output_option
 @now_option
 @quiet_option
 @config_option
 @strict_option
-def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], output: str,
-                now: str | None, quiet: bool, config_file: str | None, strict: bool = False) -> None:
-    """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending."""
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], nodes: tuple[str, ...],
+                all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
+                strict: bool = False) -> None:
+    """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending:
+    the summary (nodes grouped by what stopped them), or every node with --all-nodes / -o wide."""
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
@@ -40,9 +48,16 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         result = next((r for r in sim.results if r.pod.key == key), None)
         if result is None:
             raise InputError(f"{key}: not a pending pod of the snapshot (nor of the pods to place)")
-        exp = explain(result, [n.name for n in sim.snapshot.node_infos])
-        if output in ("table", "wide"):  # the explanation's messages are whole in both
+        names = [n.name for n in sim.snapshot.node_infos]
+        unknown = sorted(set(nodes) - set(names))
+        if unknown:
+            raise InputError(f"--node {unknown[0]}: no such node in the cluster")
+        exp = explain(result, names)
+        if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
+        elif output == "table":
+            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns)
+            emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
             emit(writer(output)(explained_pod_data(sim, exp)))
         return Exit.ALL_PLACED if result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED

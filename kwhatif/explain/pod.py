@@ -24,6 +24,7 @@ class NodeVerdict:
     chosen: bool = False
     tied: bool = False
     insights: dict[str, list[str]] = field(default_factory=dict)
+    measures: dict[str, int] = field(default_factory=dict)  # how far from fitting (NodeExplainer.measure_node)
 
 
 @dataclass
@@ -64,6 +65,7 @@ def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
             v = NodeVerdict(name, False, status.plugin, status.code.label if status.code != Code.SUCCESS else "",
                             list(status.reasons))
         v.insights = attempt.insights.get(name, {})
+        v.measures = attempt.measures.get(name, {})
         out.append(v)
     out.sort(key=lambda v: (not v.feasible, -(v.total or 0), v.node))
     return out

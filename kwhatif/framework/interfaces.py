@@ -137,6 +137,12 @@ class NodeExplainer(ABC):
     @abstractmethod
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]: ...
 
+    def measure_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, int]:
+        """How far a rejected node is from accepting the pod, per measured quantity (e.g. `cpu` →
+        millicores short), so a summary over thousands of nodes can give the spread of the
+        evidence instead of one sentence per node. Empty: the plugin measures nothing."""
+        return {}
+
 
 class BatchFilter(ABC):
     """A Filter that can judge many nodes at once from the node table (the fast path). It must

@@ -52,6 +52,7 @@ class Attempt:
     preemption: PostFilterResult | None = None
     post_filter_ran: bool = False
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    measures: dict[str, dict[str, int]] = field(default_factory=dict)  # rejected node -> shortfalls
 
     @cached_property
     def feasible_nodes(self) -> list[str]:
@@ -268,6 +269,9 @@ class Scheduler:
             node = self.snapshot.by_name.get(name)
             if plugin is not None and node is not None:
                 attempt.insights[name] = {status.plugin: plugin.explain_node(state, pod, node)}
+                measured = plugin.measure_node(state, pod, node)
+                if measured:
+                    attempt.measures[name] = measured
         for node in nodes:
             said = {n: pl.explain_node(state, pod, node) for n, pl in explainers.items()}
             attempt.insights[node.name] = {n: lines for n, lines in said.items() if lines}

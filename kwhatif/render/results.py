@@ -10,6 +10,7 @@ from typing import Any
 
 from kwhatif.engine import Simulation
 from kwhatif.explain.pod import Explanation
+from kwhatif.explain.summary import ReasonGroup, reason_groups
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 
 VERSION = "kube-scheduler v1.34.1"
@@ -112,6 +113,14 @@ def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
     """The pod's record of the contract with its `explanation` (each attempt's per-node verdicts
     and the preemption story) added."""
     data = next(pod_result_data(r) for r in sim.results if r.pod.key == exp.pod)
-    attempts = [{**asdict(a), "outcome": a.outcome.value} for a in exp.attempts]
+    attempts = [{**asdict(a), "outcome": a.outcome.value, "groups": [_group_data(g) for g in reason_groups(a)]}
+                for a in exp.attempts]
     data["explanation"] = {"attempts": attempts, "preemption": exp.preemption}
     return data
+
+
+def _group_data(group: ReasonGroup) -> dict[str, Any]:
+    """One group of rejected nodes (kwhatif's summary): who stopped them, how many, examples and
+    how far they are from fitting."""
+    return {"plugin": group.plugin, "code": group.code, "reasons": list(group.reasons), "count": len(group.nodes),
+            "examples": group.examples, "spreads": [asdict(s) for s in group.spreads]}

@@ -63,10 +63,21 @@ def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
     return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome}" + (f" on {attempt.node}" if attempt.node else "")
 
 
-def _verdict_table(attempt: AttemptExplanation) -> str:
-    plugins = sorted({p for v in attempt.verdicts for p in v.scores})
+def node_tables(exp: Explanation, nodes: frozenset[str]) -> str:
+    """The per-node table of each attempt, for the given nodes only (`explain --node`)."""
+    lines = []
+    for i, attempt in enumerate(exp.attempts, 1):
+        if len(exp.attempts) > 1:
+            lines.append(_attempt_title(i, attempt))
+        lines.append(_verdict_table(attempt, nodes))
+    return "\n".join(lines) + "\n"
+
+
+def _verdict_table(attempt: AttemptExplanation, nodes: frozenset[str] | None = None) -> str:
+    verdicts = [v for v in attempt.verdicts if nodes is None or v.node in nodes]
+    plugins = sorted({p for v in verdicts for p in v.scores})
     rows: list[Sequence[object]] = []
-    for v in attempt.verdicts:
+    for v in verdicts:
         if v.feasible:
             mark = "chosen" if v.chosen else ("tied" if v.tied else "feasible")
             rows.append([v.node, mark, "", ""] + [v.scores.get(p, "-") for p in plugins]
@@ -77,7 +88,7 @@ def _verdict_table(attempt: AttemptExplanation) -> str:
     table = tabulate(rows, headers=headers, tablefmt="plain")
     legend = ", ".join(f"{_SHORT[p]}={p}" for p in plugins if p in _SHORT)
     text = table + (f"\nscores (weighted): {legend}" if legend else "")
-    notes = [f"  {v.node}: {plugin}: {line}" for v in attempt.verdicts
+    notes = [f"  {v.node}: {plugin}: {line}" for v in verdicts
              for plugin, lines in sorted(v.insights.items()) for line in lines]
     return text + ("\nkwhatif insight (per node, as the plugins saw it):\n" + "\n".join(notes) if notes else "")
 

@@ -25,7 +25,7 @@ def _rows(table: str) -> dict[str, str]:
 
 def test_table_names_the_chosen_node_and_rejections(cli):
     # small -> node-b (419 against 404 for node-a); node-c rejected by TaintToleration.
-    result = cli(["explain", "default/small", *CLUSTER_ARGS])
+    result = cli(["explain", "default/small", *CLUSTER_ARGS, "--all-nodes"])
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "default/small" in out
@@ -41,7 +41,7 @@ def test_table_names_the_chosen_node_and_rejections(cli):
 
 def test_table_for_an_unschedulable_pod(cli):
     # A bare name means the default namespace.
-    result = cli(["explain", "big", *CLUSTER_ARGS])
+    result = cli(["explain", "big", *CLUSTER_ARGS, "--all-nodes"])
     assert result.exit_code == 1
     out = result.stdout
     assert MSG_BIG_3 in out
@@ -52,6 +52,68 @@ def test_table_for_an_unschedulable_pod(cli):
         assert rows[node].rstrip().endswith("Insufficient cpu")
     assert "TaintToleration" in rows["node-c"] and TAINT_REASON in rows["node-c"]
     assert not any("chosen" in r for r in rows.values())
+
+
+def test_summary_groups_the_rejected_nodes_and_measures_how_far_they_are(cli, monkeypatch):
+    """big (1800m cpu) runs after urgent (300m) went to node-b: node-a has 2000m - 1500m = 500m
+    free, short by 1300m; node-b 4000m - 2500m - 300m = 1200m free, short by 600m; the lower
+    median of the two is 600m. node-c is stopped by its taint."""
+    monkeypatch.setenv("COLUMNS", "1000")  # one line per sentence: the message must appear whole
+    result = cli(["explain", "big", *CLUSTER_ARGS])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Pod default/big: unschedulable"
+    assert "  " + MSG_BIG_3 in lines
+    assert "     2  NodeResourcesFit (Unschedulable): Insufficient cpu" in lines
+    assert "        e.g. node-a, node-b; cpu short by 600m–1300m (median 600m)" in lines
+    assert f"     1  TaintToleration (UnschedulableAndUnresolvable): {TAINT_REASON}" in lines
+    assert "        e.g. node-c" in lines
+    assert any(line.startswith("  kwhatif: 'no new claims to deallocate'") for line in lines)
+    assert "  potential nodes (status Unschedulable): 2 (node-a, node-b)" in lines
+    assert not any(line.startswith(("node-a ", "node-b ")) for line in lines)  # no per-node table
+
+
+def test_summary_of_a_placed_pod_puts_the_winner_beside_the_runner_up(cli, monkeypatch):
+    """small: node-b 419, node-a 404 (test_schedule.py has the arithmetic): 15 behind. No
+    preemption ran, so there is no preemption heading."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    out = cli(["explain", "default/small", *CLUSTER_ARGS]).stdout
+    assert out.splitlines()[0] == "Pod default/small: bound on node-b"
+    assert "  best score: node-b, total 419 (" in out
+    assert "  runner-up: node-a, total 404, 15 behind (" in out
+    assert "preemption" not in out.lower()
+
+
+def test_the_summary_wraps_to_the_terminal(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    out = cli(["explain", "big", *CLUSTER_ARGS]).stdout
+    assert max(len(line) for line in out.splitlines()) <= 60
+    wrapped = out.split("message, verbatim:\n", 1)[1].split("\n  kwhatif:", 1)[0]
+    assert " ".join(part.strip() for part in wrapped.splitlines()) == MSG_BIG_3  # verbatim once unwrapped
+
+
+def test_node_adds_those_nodes_rows_after_the_summary(cli):
+    out = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-c"]).stdout
+    rows = _rows(out)
+    assert set(rows) == {"node-c"} and "rejected" in rows["node-c"].split()
+
+
+def test_json_carries_the_groups(cli):
+    """The same groups as the summary (see the test above for the arithmetic)."""
+    data = json.loads(cli(["explain", "big", *CLUSTER_ARGS, "-o", "json"]).stdout)
+    groups = data["explanation"]["attempts"][0]["groups"]
+    assert groups == [
+        {"plugin": "NodeResourcesFit", "code": "Unschedulable", "reasons": ["Insufficient cpu"], "count": 2,
+         "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300}]},
+        {"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "reasons": [TAINT_REASON], "count": 1,
+         "examples": ["node-c"], "spreads": []},
+    ]
+
+
+def test_an_unknown_node_is_an_input_error(cli):
+    result = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-z"])
+    assert result.exit_code == 2
+    assert single_error_line(result.stderr) == "kwhatif: error: --node node-z: no such node in the cluster"
 
 
 def test_json_contains_the_result_and_an_explanation(cli, validate_pod_result):
@@ -122,4 +184,4 @@ def test_real_executable_explain():
     proc = subprocess.run([executable("kwhatif"), "explain", "default/small", "-c", "cluster", "--now", NOW],
                           capture_output=True, text=True, cwd=DATA, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert TAINT_REASON in proc.stdout
+    assert "1  TaintToleration (UnschedulableAndUnresolvable)" in proc.stdout

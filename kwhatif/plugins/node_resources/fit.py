@@ -157,6 +157,13 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
         return [describe_shortfall(s) for s in shortfalls(request, node, self.ignored, self.ignored_groups)]
 
+    def measure_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, int]:
+        """Per resource short, in the scheduler's units: what the pod requests beyond the node's
+        free amount (pods: the one slot missing)."""
+        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        return {s.resource: s.requested - max(s.capacity - s.used, 0) if s.resource != "pods" else 1
+                for s in shortfalls(request, node, self.ignored, self.ignored_groups)}
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         state.write(_PRE_SCORE_KEY, pod_request_vector(pod, self.resources, use_requested=False))
         return None

@@ -1,0 +1,144 @@
+"""`kwhatif explain`'s default page: the summary first, under 60 lines at any cluster size.
+
+The upstream message is printed verbatim (wrapped to the terminal, labelled); everything else is
+kwhatif's and says so. The per-node table (`render.table.explanation_table`) is for `--all-nodes`,
+`--node NAME` and `-o wide`."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from kwhatif.api.quantity import format_amount
+from kwhatif.explain.pod import AttemptExplanation, Explanation
+from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
+
+MAX_GROUPS = 8
+DEALLOCATE = " no new claims to deallocate,"
+NOT_FOUND = ". not found"
+
+
+def explanation_summary(exp: Explanation, width: int) -> str:
+    """The summary page of one pod's explanation, wrapped to `width` columns."""
+    lines = [f"Pod {exp.pod}: {exp.outcome.value}" + (f" on {exp.node}" if exp.node else "")]
+    if exp.message:
+        lines.append("kube-scheduler v1.34.1's FailedScheduling message, verbatim:")
+        lines.extend(_wrap(exp.message, width, "  "))
+        for note in _quirks(exp.message):
+            lines.extend(_wrap(note, width, "  ", "kwhatif: "))
+    for i, attempt in enumerate(exp.attempts, 1):
+        lines.append("")
+        if len(exp.attempts) > 1:
+            lines.append(_attempt_title(i, attempt))
+        lines.extend(_attempt_lines(attempt, width))
+        if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
+            lines.append("")
+            for line in _preemption_lines(exp.preemption, width):
+                indent = line[:len(line) - len(line.lstrip())]
+                lines.extend(_wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+    lines.append("")
+    lines.extend(_wrap("kwhatif: every node with its verdict and scores: --all-nodes, or --node NAME (repeatable)",
+                       width, ""))
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, width: int, indent: str, first: str = "", hanging: str | None = None) -> list[str]:
+    """`text` wrapped to the terminal; continuation lines indented by `hanging` (default: two
+    more than the first)."""
+    return textwrap.wrap(first + text, width=max(width, 40), initial_indent=indent,
+                         subsequent_indent=indent + "  " if hanging is None else hanging,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _quirks(message: str) -> list[str]:
+    """kube-scheduler's texts that look like mistakes and are not, explained where they appear."""
+    notes = []
+    if DEALLOCATE in message:
+        notes.append("'no new claims to deallocate' is DynamicResources' PostFilter: in v1.34 it runs for every "
+                     "pod, claims or not, before DefaultPreemption.")
+    if message.endswith(NOT_FOUND):
+        notes.append("the trailing 'not found' is DefaultPreemption failing to read the PreFilter state that the "
+                     "rejecting PreFilter never wrote; it is part of the real event text.")
+    return notes
+
+
+def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
+    if i == 1:
+        return "Attempt 1 (before preemption):"
+    how = " (nominated node, filters only)" if attempt.nominated_fast_path else ""
+    where = f" on {attempt.node}" if attempt.node else ""
+    return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome.value}{where}"
+
+
+def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
+    groups = reason_groups(attempt)
+    rejected = sum(len(g.nodes) for g in groups)
+    feasible = len(attempt.verdicts) - rejected
+    lines = _wrap(f"kwhatif: {len(attempt.verdicts)} node(s) evaluated: {rejected} rejected, {feasible} feasible",
+                  width, "")
+    for group in groups[:MAX_GROUPS]:
+        lines.extend(_group_lines(group, width))
+    if len(groups) > MAX_GROUPS:
+        rest = groups[MAX_GROUPS:]
+        lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s)")
+    for line in _ranking_lines(attempt):
+        lines.extend(_wrap(line, width, "  ", hanging=" " * 4))
+    return lines
+
+
+def _group_lines(group: ReasonGroup, width: int) -> list[str]:
+    head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
+    lines = _wrap(head, width, "", hanging=" " * 8)
+    detail = [_spread_text(s) for s in group.spreads] + group.insight[:1]
+    examples = ", ".join(group.examples) + (", ..." if len(group.nodes) > len(group.examples) else "")
+    lines.extend(_wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
+    return lines
+
+
+def _spread_text(s: Spread) -> str:
+    low, high, median = (format_amount(s.quantity, v, exact=False) for v in (s.low, s.high, s.median))
+    if s.low == s.high:
+        return f"{s.quantity} short by {low}"
+    return f"{s.quantity} short by {low}–{high} (median {median})"
+
+
+def _ranking_lines(attempt: AttemptExplanation) -> list[str]:
+    ranked = ranking(attempt)
+    if not ranked:
+        return []
+    best = ranked[0]
+    lines = [f"best score: {best.node}, total {best.total} ({_scores(best.scores)})"]
+    if len(attempt.tied_nodes) > 1:
+        lines.append(f"{len(attempt.tied_nodes)} nodes tie at the top ({_names(attempt.tied_nodes)}); "
+                     "kube-scheduler picks one at random, kwhatif the smallest name")
+    elif len(ranked) > 1:
+        second = ranked[1]
+        lines.append(f"runner-up: {second.node}, total {second.total}, {(best.total or 0) - (second.total or 0)} "
+                     f"behind ({_scores(second.scores)})")
+    return lines
+
+
+def _scores(scores: dict[str, int]) -> str:
+    return ", ".join(f"{plugin} {score}" for plugin, score in sorted(scores.items()))
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f", ... ({len(names)})" if len(names) > 3 else "")
+
+
+def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
+    lines = ["kwhatif: preemption (DefaultPreemption):"]
+    if pre.get("not_eligible"):
+        return lines + _wrap(f"not eligible: {pre['not_eligible']}", width, "  ")
+    potential = pre.get("potential_nodes", [])
+    lines.append(f"  potential nodes (status Unschedulable): {len(potential)}"
+                 + (f" ({_names(sorted(potential))})" if potential else ""))
+    candidates = pre.get("candidates", [])
+    lines.append(f"  candidates (nodes where evictions make room): {len(candidates)}")
+    chosen = next((c for c in candidates if c["node"] == pre.get("chosen")), None)
+    if chosen is not None:
+        lines.append(f"  chosen: {chosen['node']} (decided by: {pre['decided_by']})")
+        for v in chosen["victims"]:
+            pdb = f", breaks PDB {', '.join(v['breaks_pdb'])}" if v["breaks_pdb"] else ""
+            lines.append(f"    evicts {v['pod']} (priority {v['priority']}{pdb})")
+    return lines
