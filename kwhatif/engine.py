@@ -110,6 +110,20 @@ def as_created(pod: Pod, now: str) -> Pod:
     return pod if pod.creation_timestamp else pod.evolve(creation_timestamp=now)
 
 
+def placed_again(cluster: Cluster, key: str) -> Cluster | None:
+    """The cluster with the bound pod `key` back in the queue, alone, everything else where it is:
+    `explain` of a bound pod re-runs its own placement. kwhatif cannot know the cluster as it was
+    when the pod was scheduled, so the answer is where kube-scheduler would place it now. None
+    when no bound pod has that key."""
+    pod = next((p for p in cluster.pods if is_bound(p) and p.key == key), None)
+    if pod is None:
+        return None
+    again = cluster.copy()
+    again.pods = [p for p in cluster.pods if is_bound(p) and p is not pod]
+    again.pods.append(pod.evolve(node_name="", nominated_node_name="", phase="Pending"))
+    return again
+
+
 def is_pending(pod: Pod) -> bool:
     return not pod.node_name and pod.phase not in ("Succeeded", "Failed")
 

@@ -11,7 +11,7 @@ from kwhatif.cli.common import (
     quiet_option, read_pods, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
-from kwhatif.engine import simulate
+from kwhatif.engine import placed_again, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
 from kwhatif.framework.scheduler import Outcome
@@ -36,18 +36,22 @@ from kwhatif.render.writers import writer
 def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], nodes: tuple[str, ...],
                 all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
                 strict: bool = False) -> None:
-    """Why a pending (or just placed) pod NAMESPACE/NAME lands where it does, or stays pending:
+    """Why a pod NAMESPACE/NAME lands where it does, or stays pending (a bound pod: a re-run of its placement):
     the summary (nodes grouped by what stopped them), or every node with --all-nodes / -o wide."""
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         pods = read_pods(pod_files, inputs.warnings) if pod_files else []
-        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, explain=frozenset({key}),
-                       profiles=profiles(inputs.config))
-        inputs.finish(sim.warnings)
+        chosen = profiles(inputs.config)
+        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, explain=frozenset({key}), profiles=chosen)
         result = next((r for r in sim.results if r.pod.key == key), None)
+        again = placed_again(inputs.cluster, key) if result is None else None
+        if again is not None:
+            sim = simulate(again, inputs.now, explain=frozenset({key}), profiles=chosen)
+            result = next((r for r in sim.results if r.pod.key == key), None)
+        inputs.finish(sim.warnings)
         if result is None:
-            raise InputError(f"{key}: not a pending pod of the snapshot (nor of the pods to place)")
+            raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)")
         names = [n.name for n in sim.snapshot.node_infos]
         unknown = sorted(set(nodes) - set(names))
         if unknown:
@@ -56,7 +60,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":
-            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns)
+            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=again is not None)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
             emit(writer(output)(explained_pod_data(sim, exp)))

@@ -18,9 +18,14 @@ DEALLOCATE = " no new claims to deallocate,"
 NOT_FOUND = ". not found"
 
 
-def explanation_summary(exp: Explanation, width: int) -> str:
-    """The summary page of one pod's explanation, wrapped to `width` columns."""
+def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> str:
+    """The summary page of one pod's explanation, wrapped to `width` columns. `rerun`: the pod is
+    bound in the snapshot and this is a re-run of its placement (engine.placed_again)."""
     lines = [f"Pod {exp.pod}: {exp.outcome.value}" + (f" on {exp.node}" if exp.node else "")]
+    if rerun:
+        lines.extend(_wrap("kwhatif: the pod is bound in the snapshot; this re-runs its placement with every "
+                           "other pod where it is, so it says where kube-scheduler would place it now.",
+                           width, ""))
     if exp.message:
         lines.append("kube-scheduler v1.34.1's FailedScheduling message, verbatim:")
         lines.extend(_wrap(exp.message, width, "  "))

@@ -50,7 +50,7 @@ def explanation_table(exp: Explanation) -> str:
         if len(exp.attempts) > 1:
             lines.append(_attempt_title(i, attempt))
         lines.append(_verdict_table(attempt))
-        if i == 1 and exp.preemption:
+        if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
             lines.append("")
             lines.extend(_preemption_lines(exp.preemption))
     return "\n".join(lines) + "\n"
