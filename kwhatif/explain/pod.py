@@ -25,6 +25,7 @@ class NodeVerdict:
     tied: bool = False
     insights: dict[str, list[str]] = field(default_factory=dict)
     measures: dict[str, int] = field(default_factory=dict)  # how far from fitting (NodeExplainer.measure_node)
+    also_fails: dict[str, list[str]] = field(default_factory=dict)  # later filters that reject it too (kwhatif's)
 
 
 @dataclass
@@ -66,6 +67,7 @@ def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
                             list(status.reasons))
         v.insights = attempt.insights.get(name, {})
         v.measures = attempt.measures.get(name, {})
+        v.also_fails = {st.plugin: list(st.reasons) for st in attempt.also_fails.get(name, [])}
         out.append(v)
     out.sort(key=lambda v: (not v.feasible, -(v.total or 0), v.node))
     return out

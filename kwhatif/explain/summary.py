@@ -9,6 +9,7 @@ which nobody reads at 5,000 nodes."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from kwhatif.explain.pod import AttemptExplanation, NodeVerdict
@@ -37,6 +38,7 @@ class ReasonGroup:
     nodes: list[str] = field(default_factory=list)  # sorted by name
     spreads: list[Spread] = field(default_factory=list)
     insight: list[str] = field(default_factory=list)  # the plugin's sentences, when every node shares them
+    also_fails: list[tuple[str, int]] = field(default_factory=list)  # ("Plugin: reasons", nodes), most first
 
     @property
     def examples(self) -> list[str]:
@@ -59,7 +61,14 @@ def _group(key: tuple[str, str, tuple[str, ...]], members: list[NodeVerdict]) ->
     plugin, code, reasons = key
     members = sorted(members, key=lambda v: v.node)
     return ReasonGroup(plugin, code, reasons, [v.node for v in members], _spreads(members),
-                       _shared_insight(plugin, members))
+                       _shared_insight(plugin, members), _also_fails(members))
+
+
+def _also_fails(members: list[NodeVerdict]) -> list[tuple[str, int]]:
+    """What else rejects the nodes of a group (the filters after the first failing one): fixing
+    the group's reason alone does not free a node that also fails here."""
+    counts = Counter(f"{plugin}: {'; '.join(reasons)}" for v in members for plugin, reasons in v.also_fails.items())
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _spreads(members: list[NodeVerdict]) -> list[Spread]:

@@ -188,6 +188,22 @@ class Framework:
                 return status.with_plugin(pl.name)
         return None
 
+    def later_filter_failures(self, state: CycleState, pod: PodInfo, node: NodeInfo, first: str) -> list[Status]:
+        """kwhatif's "also fails": the filters after `first` (the one that rejected the node; those
+        before it passed) run anyway, for explanations only, so a fix for the first reason is not
+        mistaken for a fix. Errors are reported as statuses here, never raised."""
+        names = [pl.name for pl in self.plugins.filter]
+        if first not in names:
+            return []
+        out = []
+        for pl in self.plugins.filter[names.index(first) + 1:]:
+            if pl.name in state.skip_filter:
+                continue
+            status = pl.filter(state, pod, node)
+            if status is not None and status.code != Code.SUCCESS:
+                out.append(status.with_plugin(pl.name))
+        return out
+
     def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], table: NodeTable
                      ) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
         """Filter many nodes at once (the fast path): each node still meets the plugins in order

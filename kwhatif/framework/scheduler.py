@@ -53,6 +53,7 @@ class Attempt:
     post_filter_ran: bool = False
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     measures: dict[str, dict[str, int]] = field(default_factory=dict)  # rejected node -> shortfalls
+    also_fails: dict[str, list[Status]] = field(default_factory=dict)  # rejected node -> later filters' failures
 
     @cached_property
     def feasible_nodes(self) -> list[str]:
@@ -267,6 +268,9 @@ class Scheduler:
         for name, status in attempt.diagnosis.node_to_status.statuses.items():
             plugin = explainers.get(status.plugin)
             node = self.snapshot.by_name.get(name)
+            also = fwk.later_filter_failures(state, pod, node, status.plugin) if node is not None else []
+            if also:
+                attempt.also_fails[name] = also
             if plugin is not None and node is not None:
                 attempt.insights[name] = {status.plugin: plugin.explain_node(state, pod, node)}
                 measured = plugin.measure_node(state, pod, node)

@@ -97,6 +97,9 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     detail = [_spread_text(s) for s in group.spreads] + group.insight[:1]
     examples = ", ".join(group.examples) + (", ..." if len(group.nodes) > len(group.examples) else "")
     lines.extend(_wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
+    for text, count in group.also_fails[:2]:
+        verb = "fails" if count == 1 else "fail"
+        lines.extend(_wrap(f"kwhatif: {count} of them also {verb} {text}", width, "        "))
     return lines
 
 

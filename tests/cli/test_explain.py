@@ -104,9 +104,10 @@ def test_json_carries_the_groups(cli):
     groups = data["explanation"]["attempts"][0]["groups"]
     assert groups == [
         {"plugin": "NodeResourcesFit", "code": "Unschedulable", "reasons": ["Insufficient cpu"], "count": 2,
-         "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300}]},
+         "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300}],
+         "also_fails": []},
         {"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "reasons": [TAINT_REASON], "count": 1,
-         "examples": ["node-c"], "spreads": []},
+         "examples": ["node-c"], "spreads": [], "also_fails": []},
     ]
 
 
@@ -133,6 +134,40 @@ def test_a_pod_that_does_not_exist_is_an_input_error(cli):
     assert result.exit_code == 2
     assert single_error_line(result.stderr) == \
         "kwhatif: error: default/nope: no such pod in the snapshot (nor among the pods to place)"
+
+
+CORDONED = """
+apiVersion: v1
+kind: Node
+metadata: {name: old, labels: {kubernetes.io/hostname: old}}
+spec:
+  unschedulable: true
+  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
+status:
+  allocatable: {cpu: "1", memory: 4Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
+"""
+
+
+def test_every_filter_that_rejects_a_node_is_named_not_only_the_first(cli, tmp_path):
+    """kube-scheduler stops at NodeUnschedulable (first in the filter order); TaintToleration and
+    NodeResourcesFit (2 cpu asked, 1 allocatable) reject the node too: kwhatif says so, beside the
+    upstream verdict, which stays NodeUnschedulable's alone."""
+    (tmp_path / "c.yaml").write_text(CORDONED)
+    data = json.loads(cli(["explain", "web", "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-o", "json"]).stdout)
+    assert data["filter"] == {"old": {"plugin": "NodeUnschedulable", "code": "UnschedulableAndUnresolvable",
+                                      "reasons": ["node(s) were unschedulable"]}}
+    [group] = data["explanation"]["attempts"][0]["groups"]
+    assert (group["plugin"], group["count"]) == ("NodeUnschedulable", 1)
+    assert group["also_fails"] == [
+        {"filter": "NodeResourcesFit: Insufficient cpu", "count": 1},
+        {"filter": f"TaintToleration: {TAINT_REASON}", "count": 1},
+    ]
 
 
 def test_an_unknown_node_is_an_input_error(cli):
