@@ -41,9 +41,10 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
             for line in _preemption_lines(exp.preemption, width):
                 indent = line[:len(line) - len(line.lstrip())]
                 lines.extend(_wrap(line.lstrip(), width, indent, hanging=indent + "    "))
-    lines.append("")
-    lines.extend(_wrap("kwhatif: every node with its verdict and scores: --all-nodes, or --node NAME (repeatable)",
-                       width, ""))
+    if exp.attempts:  # a gated or refused pod was never tried on a node
+        lines.append("")
+        lines.extend(_wrap("kwhatif: every node with its verdict and scores: --all-nodes, or --node NAME "
+                           "(repeatable)", width, ""))
     return "\n".join(lines) + "\n"
 
 
