@@ -5,9 +5,11 @@ Upstream text (the FailedScheduling message, reason strings) is kept verbatim; w
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from kwhatif.explain.requeue import RequeueEvent, requeue_events
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 from kwhatif.framework.status import Code
 
@@ -47,6 +49,7 @@ class Explanation:
     tied_nodes: list[str]
     attempts: list[AttemptExplanation]
     preemption: dict[str, Any] | None
+    requeue_on: list[tuple[str, RequeueEvent]] = field(default_factory=list)  # (plugin, event), pending pods
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
@@ -103,13 +106,24 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     reports it)."""
     final, first = result.final, result.first
     if final is None or first is None:
-        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None)
+        gated = ["SchedulingGates"] if result.outcome == Outcome.GATED else []
+        return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None,
+                           requeue_events(gated))
     attempts = [
         AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
                            a.nominated_fast_path)
         for a in result.attempts
     ]
+    pending = result.outcome == Outcome.UNSCHEDULABLE
     return Explanation(
         pod=result.pod.key, outcome=result.outcome, node=final.node, message=final.message,
         tied_nodes=final.tied_nodes, attempts=attempts, preemption=_preemption(first),
+        requeue_on=requeue_events(_rejecting_plugins(attempts[-1])) if pending else [],
     )
+
+
+def _rejecting_plugins(attempt: AttemptExplanation) -> list[str]:
+    """The plugins that rejected some node, most nodes first: kube-scheduler records them as the
+    pod's unschedulable plugins, and only their registered events move it back to the queue."""
+    counts = Counter(v.plugin for v in attempt.verdicts if not v.feasible and v.plugin)
+    return sorted(counts, key=lambda plugin: (-counts[plugin], plugin))

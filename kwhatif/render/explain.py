@@ -41,10 +41,16 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
             for line in _preemption_lines(exp.preemption, width):
                 indent = line[:len(line) - len(line.lstrip())]
                 lines.extend(_wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+    if exp.requeue_on:
+        lines.append("")
+        lines.extend(_wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))
+        for plugin, event in exp.requeue_on:
+            what = event.why.split(": ", 1)[0]  # the change itself; the whole hint is in -o json
+            lines.extend(_wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
+                               hanging="      "))
     if exp.attempts:  # a gated or refused pod was never tried on a node
         lines.append("")
-        lines.extend(_wrap("kwhatif: every node with its verdict and scores: --all-nodes, or --node NAME "
-                           "(repeatable)", width, ""))
+        lines.extend(_wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
     return "\n".join(lines) + "\n"
 
 
@@ -95,10 +101,11 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
 def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
     lines = _wrap(head, width, "", hanging=" " * 8)
-    detail = [_spread_text(s) for s in group.spreads] + group.insight[:1]
+    # The plugin's own sentence only where no spread already says how far the nodes are.
+    detail = [_spread_text(s) for s in group.spreads] or group.insight[:1]
     examples = ", ".join(group.examples) + (", ..." if len(group.nodes) > len(group.examples) else "")
     lines.extend(_wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
-    for text, count in group.also_fails[:2]:
+    for text, count in group.also_fails[:1]:  # the most common; -o json has them all
         verb = "fails" if count == 1 else "fail"
         lines.extend(_wrap(f"kwhatif: {count} of them also {verb} {text}", width, "        "))
     return lines

@@ -115,7 +115,9 @@ def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
     data = next(pod_result_data(r) for r in sim.results if r.pod.key == exp.pod)
     attempts = [{**asdict(a), "outcome": a.outcome.value, "groups": [_group_data(g) for g in reason_groups(a)]}
                 for a in exp.attempts]
-    data["explanation"] = {"attempts": attempts, "preemption": exp.preemption}
+    requeue = [{"plugin": plugin, "resource": e.resource, "actions": list(e.actions), "why": e.why}
+               for plugin, e in exp.requeue_on]
+    data["explanation"] = {"attempts": attempts, "preemption": exp.preemption, "requeue_on": requeue}
     return data
 
 

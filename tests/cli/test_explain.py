@@ -170,6 +170,26 @@ def test_every_filter_that_rejects_a_node_is_named_not_only_the_first(cli, tmp_p
     ]
 
 
+def test_a_pending_pod_lists_the_events_that_retry_it(cli):
+    """big is rejected by NodeResourcesFit (2 nodes) and TaintToleration (1): kube-scheduler keeps
+    both as its unschedulable plugins and retries it on their registered events (noderesources/
+    fit.go and tainttoleration/taint_toleration.go EventsToRegister, v1.34 defaults)."""
+    data = json.loads(cli(["explain", "big", *CLUSTER_ARGS, "-o", "json"]).stdout)
+    events = [(e["plugin"], e["resource"], e["actions"]) for e in data["explanation"]["requeue_on"]]
+    assert events == [
+        ("NodeResourcesFit", "Pod", ["Delete", "UpdatePodScaleDown"]),
+        ("NodeResourcesFit", "Node", ["Add", "UpdateNodeAllocatable"]),
+        ("TaintToleration", "Node", ["Add", "UpdateNodeTaint"]),
+        ("TaintToleration", "Pod", ["UpdatePodToleration"]),
+    ]
+    assert all(e["why"] for e in data["explanation"]["requeue_on"])
+
+
+def test_a_placed_pod_has_no_requeue_events(cli):
+    data = json.loads(cli(["explain", "default/small", *CLUSTER_ARGS, "-o", "json"]).stdout)
+    assert data["explanation"]["requeue_on"] == []
+
+
 def test_an_unknown_node_is_an_input_error(cli):
     result = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-z"])
     assert result.exit_code == 2
