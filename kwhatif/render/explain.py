@@ -6,12 +6,12 @@ kwhatif's and says so. The per-node table (`render.table.explanation_table`) is 
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
+from kwhatif.render.text import wrap
 
 MAX_GROUPS = 8
 DEALLOCATE = " no new claims to deallocate,"
@@ -23,14 +23,14 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
     bound in the snapshot and this is a re-run of its placement (engine.placed_again)."""
     lines = [f"Pod {exp.pod}: {exp.outcome.value}" + (f" on {exp.node}" if exp.node else "")]
     if rerun:
-        lines.extend(_wrap("kwhatif: the pod is bound in the snapshot; this re-runs its placement with every "
+        lines.extend(wrap("kwhatif: the pod is bound in the snapshot; this re-runs its placement with every "
                            "other pod where it is, so it says where kube-scheduler would place it now.",
                            width, ""))
     if exp.message:
         lines.append("kube-scheduler v1.34.1's FailedScheduling message, verbatim:")
-        lines.extend(_wrap(exp.message, width, "  "))
+        lines.extend(wrap(exp.message, width, "  "))
         for note in _quirks(exp.message):
-            lines.extend(_wrap(note, width, "  ", "kwhatif: "))
+            lines.extend(wrap(note, width, "  ", "kwhatif: "))
     for i, attempt in enumerate(exp.attempts, 1):
         lines.append("")
         if len(exp.attempts) > 1:
@@ -40,26 +40,18 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
             lines.append("")
             for line in _preemption_lines(exp.preemption, width):
                 indent = line[:len(line) - len(line.lstrip())]
-                lines.extend(_wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+                lines.extend(wrap(line.lstrip(), width, indent, hanging=indent + "    "))
     if exp.requeue_on:
         lines.append("")
-        lines.extend(_wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))
+        lines.extend(wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))
         for plugin, event in exp.requeue_on:
             what = event.why.split(": ", 1)[0]  # the change itself; the whole hint is in -o json
-            lines.extend(_wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
+            lines.extend(wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
                                hanging="      "))
     if exp.attempts:  # a gated or refused pod was never tried on a node
         lines.append("")
-        lines.extend(_wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
+        lines.extend(wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
     return "\n".join(lines) + "\n"
-
-
-def _wrap(text: str, width: int, indent: str, first: str = "", hanging: str | None = None) -> list[str]:
-    """`text` wrapped to the terminal; continuation lines indented by `hanging` (default: two
-    more than the first)."""
-    return textwrap.wrap(first + text, width=max(width, 40), initial_indent=indent,
-                         subsequent_indent=indent + "  " if hanging is None else hanging,
-                         break_long_words=False, break_on_hyphens=False)
 
 
 def _quirks(message: str) -> list[str]:
@@ -86,7 +78,7 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
     groups = reason_groups(attempt)
     rejected = sum(len(g.nodes) for g in groups)
     feasible = len(attempt.verdicts) - rejected
-    lines = _wrap(f"kwhatif: {len(attempt.verdicts)} node(s) evaluated: {rejected} rejected, {feasible} feasible",
+    lines = wrap(f"kwhatif: {len(attempt.verdicts)} node(s) evaluated: {rejected} rejected, {feasible} feasible",
                   width, "")
     for group in groups[:MAX_GROUPS]:
         lines.extend(_group_lines(group, width))
@@ -94,20 +86,20 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
         rest = groups[MAX_GROUPS:]
         lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s)")
     for line in _ranking_lines(attempt):
-        lines.extend(_wrap(line, width, "  ", hanging=" " * 4))
+        lines.extend(wrap(line, width, "  ", hanging=" " * 4))
     return lines
 
 
 def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
-    lines = _wrap(head, width, "", hanging=" " * 8)
+    lines = wrap(head, width, "", hanging=" " * 8)
     # The plugin's own sentence only where no spread already says how far the nodes are.
     detail = [_spread_text(s) for s in group.spreads] or group.insight[:1]
     examples = ", ".join(group.examples) + (", ..." if len(group.nodes) > len(group.examples) else "")
-    lines.extend(_wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
+    lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
     for text, count in group.also_fails[:1]:  # the most common; -o json has them all
         verb = "fails" if count == 1 else "fail"
-        lines.extend(_wrap(f"kwhatif: {count} of them also {verb} {text}", width, "        "))
+        lines.extend(wrap(f"kwhatif: {count} of them also {verb} {text}", width, "        "))
     return lines
 
 
@@ -145,7 +137,7 @@ def _names(names: list[str]) -> str:
 def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
     lines = ["kwhatif: preemption (DefaultPreemption):"]
     if pre.get("not_eligible"):
-        return lines + _wrap(f"not eligible: {pre['not_eligible']}", width, "  ")
+        return lines + wrap(f"not eligible: {pre['not_eligible']}", width, "  ")
     potential = pre.get("potential_nodes", [])
     lines.append(f"  potential nodes (status Unschedulable): {len(potential)}"
                  + (f" ({_names(sorted(potential))})" if potential else ""))

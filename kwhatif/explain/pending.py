@@ -1,0 +1,61 @@
+"""All pending pods at once, grouped by root cause (`kwhatif pending`).
+
+After a queue is scheduled, hundreds of pods may stay pending for a handful of reasons. Two pods
+share a root cause when the same plugins rejected nodes for the same reasons (the node counts may
+differ: a cluster fills up as the queue runs); each group is one thing to fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
+
+Signature = tuple[tuple[str, tuple[str, ...]], ...]  # ((plugin, reasons), ...) sorted
+GATED: Signature = (("SchedulingGates", ("waiting for its schedulingGates to be removed",)),)
+
+
+@dataclass
+class PendingGroup:
+    """Pods left pending for the same reasons."""
+
+    signature: Signature
+    pods: list[PodResult] = field(default_factory=list)
+
+    @property
+    def namespaces(self) -> list[str]:
+        return sorted({r.pod.namespace for r in self.pods})
+
+    @property
+    def owners(self) -> list[str]:
+        """`Kind/namespace/name` of the pods' controllers (the workloads to change), sorted."""
+        refs = {f"{ref.kind}/{r.pod.namespace}/{ref.name}" for r in self.pods
+                for ref in [r.pod.controller_ref] if ref is not None}
+        return sorted(refs)
+
+
+def signature(result: PodResult) -> Signature:
+    """The (plugin, reasons) pairs that rejected nodes in the pod's first attempt (before any
+    preemption changed the cluster)."""
+    if result.outcome == Outcome.GATED:
+        return GATED
+    attempt = result.first
+    return _attempt_signature(attempt) if attempt is not None else ()
+
+
+def _attempt_signature(attempt: Attempt) -> Signature:
+    statuses = attempt.diagnosis.node_to_status
+    pairs = {(s.plugin, tuple(s.reasons)) for s in statuses.statuses.values()}
+    if attempt.num_nodes > len(statuses.statuses) and statuses.absent.reasons:
+        pairs.add((statuses.absent.plugin, tuple(statuses.absent.reasons)))
+    return tuple(sorted(pairs))
+
+
+def pending_groups(results: list[PodResult]) -> list[PendingGroup]:
+    """The pods that stay pending (unschedulable or gated), grouped by signature, biggest group
+    first (then by signature, so the order is stable); pods keep scheduling order."""
+    groups: dict[Signature, PendingGroup] = {}
+    for result in results:
+        if result.outcome in (Outcome.UNSCHEDULABLE, Outcome.GATED):
+            key = signature(result)
+            groups.setdefault(key, PendingGroup(key)).pods.append(result)
+    return sorted(groups.values(), key=lambda g: (-len(g.pods), g.signature))

@@ -1,0 +1,46 @@
+"""`kwhatif pending`: the pending pods grouped by root cause, as data and as one screen of text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.explain.pending import PendingGroup
+from kwhatif.render.text import wrap
+
+EXAMPLES = 3
+
+
+def pending_data(groups: list[PendingGroup], scheduled: int) -> dict[str, Any]:
+    """The groups as plain data: per group its count, the (plugin, reasons) that rejected nodes,
+    the namespaces and controllers involved, every pod, and the first pod's FailedScheduling text."""
+    return {
+        "scheduled": scheduled,
+        "pending": sum(len(g.pods) for g in groups),
+        "groups": [{
+            "count": len(g.pods),
+            "rejected_by": [{"plugin": plugin, "reasons": list(reasons)} for plugin, reasons in g.signature],
+            "namespaces": g.namespaces,
+            "owners": g.owners,
+            "pods": [r.pod.key for r in g.pods],
+            "message": g.pods[0].message,
+        } for g in groups],
+    }
+
+
+def pending_table(data: dict[str, Any], width: int = 100) -> str:
+    """One block per group, biggest first: what rejected the nodes, then which pods and owners."""
+    lines = [f"kwhatif: {data['pending']} of {data['scheduled']} pod(s) stay pending, "
+             f"{len(data['groups'])} root cause(s)"]
+    for group in data["groups"]:
+        causes = "; ".join(f"{c['plugin'] or 'PreFilter'}: {', '.join(c['reasons'])}" for c in group["rejected_by"])
+        lines.extend(wrap(f"{group['count']:>5}  {causes}", width, "", hanging=" " * 7))
+        pods = group["pods"]
+        shown = ", ".join(pods[:EXAMPLES]) + (f", ... ({len(pods)})" if len(pods) > EXAMPLES else "")
+        lines.extend(wrap(f"pods: {shown}", width, " " * 7, hanging=" " * 9))
+        if group["owners"]:
+            owners = group["owners"]
+            more = f", ... ({len(owners)})" if len(owners) > EXAMPLES else ""
+            lines.extend(wrap(f"owners: {', '.join(owners[:EXAMPLES])}{more}", width, " " * 7, hanging=" " * 9))
+    if data["groups"]:
+        lines.append("kwhatif: why one of them stays pending: kwhatif explain NAMESPACE/NAME")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,60 @@
+"""`kwhatif pending`: the pods that stay pending after the queue, grouped by root cause.
+
+The cluster of tests/cli/data/cluster (arithmetic in test_schedule.py): urgent and small are
+bound; big (1800m) is rejected by NodeResourcesFit on node-a and node-b (Insufficient cpu) and by
+TaintToleration on node-c."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.conftest import CLUSTER, NOW
+
+ARGS = ["-c", str(CLUSTER), "--now", NOW]
+TAINT = "node(s) had untolerated taint {dedicated: gpu}"
+
+GATED = """
+apiVersion: v1
+kind: Pod
+metadata: {name: waiting, namespace: jobs, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: etl, uid: u1, controller: true}]}
+spec:
+  schedulingGates: [{name: example.com/quota}]
+  containers: [{name: app, image: nginx}]
+"""
+
+
+def test_the_one_pending_pod_is_one_group_with_what_rejected_it(cli):
+    result = cli(["pending", *ARGS, "-o", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["scheduled"], data["pending"]) == (3, 1)
+    [group] = data["groups"]
+    assert group["count"] == 1 and group["pods"] == ["default/big"]
+    assert group["rejected_by"] == [{"plugin": "NodeResourcesFit", "reasons": ["Insufficient cpu"]},
+                                    {"plugin": "TaintToleration", "reasons": [TAINT]}]
+    assert group["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint")
+
+
+def test_gated_pods_are_their_own_group_with_their_owner(cli, tmp_path):
+    (tmp_path / "gated.yaml").write_text(GATED)
+    data = json.loads(cli(["pending", *ARGS, "-c", str(tmp_path / "gated.yaml"), "-o", "json"]).stdout)
+    assert [g["count"] for g in data["groups"]] == [1, 1]
+    gated = next(g for g in data["groups"] if g["rejected_by"][0]["plugin"] == "SchedulingGates")
+    assert gated["pods"] == ["jobs/waiting"] and gated["owners"] == ["Job/jobs/etl"]
+    assert gated["namespaces"] == ["jobs"]
+
+
+def test_the_table_reads_in_one_screen(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")
+    lines = cli(["pending", *ARGS]).stdout.splitlines()
+    assert lines[0] == "kwhatif: 1 of 3 pod(s) stay pending, 1 root cause(s)"
+    assert lines[1] == f"    1  NodeResourcesFit: Insufficient cpu; TaintToleration: {TAINT}"
+    assert lines[2] == "       pods: default/big"
+
+
+def test_nothing_pending_exits_zero(cli, tmp_path):
+    (tmp_path / "node.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '1', pods: '10'}}\n")
+    result = cli(["pending", "-c", str(tmp_path / "node.yaml"), "--now", NOW])
+    assert result.exit_code == 0
+    assert result.stdout == "kwhatif: 0 of 0 pod(s) stay pending, 0 root cause(s)\n"
