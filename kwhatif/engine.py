@@ -124,6 +124,25 @@ def placed_again(cluster: Cluster, key: str) -> Cluster | None:
     return again
 
 
+def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None:
+    """The pending pod `key` as read from the input (before admission): what a what-if changes."""
+    return next((p for p in [*new_pods, *cluster.pods] if p.key == key and is_pending(p)), None)
+
+
+def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
+               profiles: Sequence[ProfileConfig] | None) -> PodResult | None:
+    """The same scenario — the queue up to and including this pod — with `variant` in place of
+    the input pod of the same key: how a suggestion is proven before it is shown."""
+    key = variant.key
+    if any(p.key == key for p in new_pods):
+        base, pods = cluster, [variant if p.key == key else p for p in new_pods]
+    else:
+        base, pods = cluster.copy(), list(new_pods)
+        base.pods = [variant if p.key == key and is_pending(p) else p for p in cluster.pods]
+    sim = simulate(base, now, new_pods=pods, explain=frozenset({key}), profiles=profiles)
+    return next((r for r in sim.results if r.pod.key == key), None)
+
+
 def is_pending(pod: Pod) -> bool:
     return not pod.node_name and pod.phase not in ("Succeeded", "Failed")
 

@@ -11,9 +11,10 @@ from kwhatif.cli.common import (
     quiet_option, read_pods, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
-from kwhatif.engine import placed_again, simulate
+from kwhatif.engine import input_pod, placed_again, rerun_with, simulate
 from kwhatif.errors import InputError
 from kwhatif.explain.pod import explain
+from kwhatif.explain.suggest import suggestions
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.render.results import explained_pod_data
 from kwhatif.render.explain import explanation_summary
@@ -57,6 +58,10 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         if unknown:
             raise InputError(f"--node {unknown[0]}: no such node in the cluster")
         exp = explain(result, names)
+        original = input_pod(inputs.cluster, pods, key) if again is None else None
+        if original is not None:
+            exp.suggestions = suggestions(original, exp, lambda variant: rerun_with(
+                inputs.cluster, inputs.now, pods, variant, chosen))
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":

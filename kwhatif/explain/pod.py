@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kwhatif.explain.requeue import RequeueEvent, requeue_events
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 from kwhatif.framework.status import Code
+
+if TYPE_CHECKING:  # suggest builds on this module's Explanation
+    from kwhatif.explain.suggest import Suggestion
 
 
 @dataclass
@@ -50,6 +53,7 @@ class Explanation:
     attempts: list[AttemptExplanation]
     preemption: dict[str, Any] | None
     requeue_on: list[tuple[str, RequeueEvent]] = field(default_factory=list)  # (plugin, event), pending pods
+    suggestions: list[Suggestion] = field(default_factory=list)  # each verified by a re-run
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:

@@ -41,6 +41,11 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
             for line in _preemption_lines(exp.preemption, width):
                 indent = line[:len(line) - len(line.lstrip())]
                 lines.extend(wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+    if exp.suggestions:
+        lines.append("")
+        lines.extend(wrap("kwhatif: what would make it fit (each proven by re-running the scheduler):", width, ""))
+        for suggestion in exp.suggestions:
+            lines.extend(wrap(suggestion.summary, width, "  - ", hanging="    "))
     if exp.requeue_on:
         lines.append("")
         lines.extend(wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))

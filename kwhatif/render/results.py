@@ -117,7 +117,8 @@ def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
                 for a in exp.attempts]
     requeue = [{"plugin": plugin, "resource": e.resource, "actions": list(e.actions), "why": e.why}
                for plugin, e in exp.requeue_on]
-    data["explanation"] = {"attempts": attempts, "preemption": exp.preemption, "requeue_on": requeue}
+    data["explanation"] = {"attempts": attempts, "preemption": exp.preemption, "requeue_on": requeue,
+                           "suggestions": [s.data() for s in exp.suggestions]}
     return data
 
 

@@ -1,0 +1,103 @@
+"""What would make a pending pod fit: changes, each proven by re-running the scheduler.
+
+A suggestion is only shown when the same scenario — the queue up to and including this pod — run
+again with the change applied binds the pod; one that does not is dropped, never hedged. Changes
+follow a machine-readable contract (`-o json`, `explanation.suggestions`): RFC 6902 JSON Patch
+operations on the object as it appears in the input, so a tool can apply them and check.
+
+Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable
+
+from kwhatif.api.objects import Container, Pod
+from kwhatif.api.quantity import format_amount
+from kwhatif.explain.pod import Explanation, NodeVerdict
+from kwhatif.framework.scheduler import Outcome, PodResult
+
+FIT = "NodeResourcesFit"
+MAX_SUGGESTIONS = 5
+# Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
+_SCALE = {"cpu": 1000}
+
+Rerun = Callable[[Pod], PodResult | None]  # the scenario again with this version of the pod
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    summary: str
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    verified: bool = True
+
+    def data(self) -> dict[str, Any]:
+        return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
+
+
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun) -> list[Suggestion]:
+    """The verified suggestions for a pod that stays pending, smallest change first."""
+    if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
+        return []
+    candidates = _lower_requests(pod, exp.attempts[0].verdicts)
+    verified = [s for s, variant in candidates if _binds(rerun(variant))]
+    return verified[:MAX_SUGGESTIONS]
+
+
+def _binds(result: PodResult | None) -> bool:
+    return result is not None and result.outcome == Outcome.BOUND
+
+
+def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[tuple[Suggestion, Pod]]:
+    """Per resource: the node short by the least of it, and nothing else (no other reason, no
+    other filter failing); the one container asking for that resource asks that much less."""
+    out = []
+    for resource, (node, short) in sorted(_nearest_nodes(verdicts).items(), key=lambda kv: kv[1][1]):
+        index = _only_container_asking(pod, resource)
+        if index is None:
+            continue
+        container = pod.containers[index]
+        lowered = container.requests[resource] - Fraction(short, _SCALE.get(resource, 1))
+        if lowered <= 0:
+            continue
+        variant = _with_request(pod, index, resource, lowered)
+        amount = format_amount(resource, int(lowered * _SCALE.get(resource, 1)))
+        summary = (f"lower container {container.name}'s {resource} request to {amount} "
+                   f"(by {format_amount(resource, short)}): it then fits on {node}")
+        change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
+                  "patch": [{"op": "replace", "path": f"/spec/containers/{index}/resources/requests/{resource}",
+                             "value": amount}]}
+        out.append((Suggestion(summary, [change]), variant))
+    return out
+
+
+def _nearest_nodes(verdicts: list[NodeVerdict]) -> dict[str, tuple[str, int]]:
+    """resource -> (node, shortfall) over the nodes NodeResourcesFit alone rejects for that one
+    resource: the smallest shortfall, then the smallest node name."""
+    best: dict[str, tuple[str, int]] = {}
+    for v in verdicts:
+        if v.feasible or v.plugin != FIT or v.also_fails or len(v.measures) != 1:
+            continue
+        [(resource, short)] = v.measures.items()
+        if resource == "pods":
+            continue
+        if resource not in best or (short, v.node) < (best[resource][1], best[resource][0]):
+            best[resource] = (v.node, short)
+    return best
+
+
+def _only_container_asking(pod: Pod, resource: str) -> int | None:
+    """The index of the one regular container requesting `resource` (init containers and
+    overhead also count towards the pod's request; with them, or with several containers, which
+    one to lower is the owner's call)."""
+    asking = [i for i, c in enumerate(pod.containers) if c.requests.get(resource)]
+    others = any(c.requests.get(resource) for c in pod.init_containers) or (pod.overhead or {}).get(resource)
+    return asking[0] if len(asking) == 1 and not others else None
+
+
+def _with_request(pod: Pod, index: int, resource: str, amount: Fraction) -> Pod:
+    container: Container = pod.containers[index]
+    lowered = replace(container, requests={**container.requests, resource: amount})
+    return pod.evolve(containers=pod.containers[:index] + (lowered,) + pod.containers[index + 1:])

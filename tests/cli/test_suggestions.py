@@ -1,0 +1,70 @@
+"""`explain` suggestions: each one, applied to the input objects as its JSON Patch says, makes
+`kwhatif schedule` bind the pod (the contract of `explanation.suggestions`).
+
+big (1800m cpu) in tests/cli/data/cluster: node-b has 4000m - 2500m - 300m (urgent, placed
+first) = 1200m free, node-a 500m; node-c is tainted. Lowering big's one container by 600m to
+1200m makes it fit node-b exactly (test_explain.py has the arithmetic)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.cli.conftest import CLUSTER, NOW
+
+
+def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
+    """RFC 6902 `replace` and `add` on a manifest (the operations suggestions use)."""
+    for op in patch:
+        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].lstrip("/").split("/")]
+        target: Any = doc
+        for part in parents:
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        assert op["op"] in ("replace", "add")
+        if isinstance(target, list):
+            target[int(last)] = op["value"]
+        else:
+            assert op["op"] == "add" or last in target
+            target[last] = op["value"]
+
+
+def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
+    """Each change to the input file holding its target object."""
+    for change in changes:
+        assert change["op"] == "patch"
+        target = change["target"]
+        for path in folder.glob("*.yaml"):
+            docs = [d for d in yaml.safe_load_all(path.read_text()) if d]
+            hit = [d for d in docs if d["kind"] == target["kind"] and d["metadata"]["name"] == target["name"]
+                   and d["metadata"].get("namespace", "default") == (target["namespace"] or "default")]
+            if hit:
+                _apply(hit[0], change["patch"])
+                path.write_text(yaml.safe_dump_all(docs))
+                break
+        else:
+            raise AssertionError(f"no input object for {target}")
+
+
+def test_lowering_the_request_is_suggested_and_binds_the_pod(cli, tmp_path, validate_pod_result):
+    data = json.loads(cli(["explain", "big", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)  # the suggestions contract is part of the output schema
+    [suggestion] = data["explanation"]["suggestions"]
+    assert suggestion["verified"] is True
+    assert suggestion["changes"] == [{
+        "op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "big"},
+        "patch": [{"op": "replace", "path": "/spec/containers/0/resources/requests/cpu", "value": "1200m"}]}]
+    folder = tmp_path / "cluster"
+    shutil.copytree(CLUSTER, folder)
+    _apply_changes(folder, suggestion["changes"])
+    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    big = next(r for r in result["results"] if r["pod"] == "default/big")
+    assert (big["outcome"], big["node"]) == ("bound", "node-b")
+
+
+def test_a_placed_pod_gets_no_suggestion(cli):
+    data = json.loads(cli(["explain", "default/small", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
+    assert data["explanation"]["suggestions"] == []
