@@ -5,7 +5,8 @@ again with the change applied binds the pod; one that does not is dropped, never
 follow a machine-readable contract (`-o json`, `explanation.suggestions`): RFC 6902 JSON Patch
 operations on the object as it appears in the input, so a tool can apply them and check.
 
-Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit).
+Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit);
+tolerate the taint that alone keeps the pod off the most nodes (TaintToleration).
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from typing import Any, Callable
 
 from kwhatif.api.objects import Container, Pod
 from kwhatif.api.quantity import format_amount
+from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
 from kwhatif.framework.scheduler import Outcome, PodResult
 
 FIT = "NodeResourcesFit"
+TAINTS = "TaintToleration"
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
 _SCALE = {"cpu": 1000}
 
 Rerun = Callable[[Pod], PodResult | None]  # the scenario again with this version of the pod
+TaintsOf = Callable[[str], tuple[Taint, ...]]  # a node's taints, by name
 
 
 @dataclass(frozen=True)
@@ -37,11 +41,12 @@ class Suggestion:
         return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
 
 
-def suggestions(pod: Pod, exp: Explanation, rerun: Rerun) -> list[Suggestion]:
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, taints_of: TaintsOf) -> list[Suggestion]:
     """The verified suggestions for a pod that stays pending, smallest change first."""
     if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
         return []
-    candidates = _lower_requests(pod, exp.attempts[0].verdicts)
+    verdicts = exp.attempts[0].verdicts
+    candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, taints_of)
     verified = [s for s, variant in candidates if _binds(rerun(variant))]
     return verified[:MAX_SUGGESTIONS]
 
@@ -101,3 +106,35 @@ def _with_request(pod: Pod, index: int, resource: str, amount: Fraction) -> Pod:
     container: Container = pod.containers[index]
     lowered = replace(container, requests={**container.requests, resource: amount})
     return pod.evolve(containers=pod.containers[:index] + (lowered,) + pod.containers[index + 1:])
+
+
+def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], taints_of: TaintsOf) -> list[tuple[Suggestion, Pod]]:
+    """The untolerated taint that alone (no other filter failing) keeps the pod off the most
+    nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod."""
+    blocked: dict[Taint, list[str]] = {}
+    for v in verdicts:
+        if v.feasible or v.plugin != TAINTS or v.also_fails:
+            continue
+        taint = first_untolerated_taint(taints_of(v.node), pod.tolerations)
+        if taint is not None:
+            blocked.setdefault(taint, []).append(v.node)
+    if not blocked:
+        return []
+    taint, nodes = min(blocked.items(), key=lambda kv: (-len(kv[1]), kv[0].key, kv[0].value, kv[0].effect))
+    added = Toleration(taint.key, "Equal", taint.value, taint.effect)
+    variant = pod.evolve(tolerations=(*pod.tolerations, added))
+    value = [_toleration_manifest(t) for t in variant.tolerations]
+    change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
+              "patch": [{"op": "add", "path": "/spec/tolerations", "value": value}]}
+    where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
+    summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
+    return [(Suggestion(summary, [change]), variant)]
+
+
+def _toleration_manifest(t: Toleration) -> dict[str, Any]:
+    """A toleration as a manifest writes it (fields left out when empty)."""
+    out: dict[str, Any] = {k: v for k, v in (("key", t.key), ("operator", t.operator), ("value", t.value),
+                                              ("effect", t.effect)) if v}
+    if t.toleration_seconds is not None:
+        out["tolerationSeconds"] = t.toleration_seconds
+    return out

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.cli.conftest import CLUSTER, NOW
@@ -49,20 +50,42 @@ def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
             raise AssertionError(f"no input object for {target}")
 
 
-def test_lowering_the_request_is_suggested_and_binds_the_pod(cli, tmp_path, validate_pod_result):
+def _suggestions(cli, validate_pod_result) -> list[dict[str, Any]]:
     data = json.loads(cli(["explain", "big", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
     validate_pod_result(data)  # the suggestions contract is part of the output schema
-    [suggestion] = data["explanation"]["suggestions"]
-    assert suggestion["verified"] is True
-    assert suggestion["changes"] == [{
-        "op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "big"},
-        "patch": [{"op": "replace", "path": "/spec/containers/0/resources/requests/cpu", "value": "1200m"}]}]
+    return data["explanation"]["suggestions"]
+
+
+def _schedule_with(cli, tmp_path: Path, changes: list[dict[str, Any]]) -> dict[str, Any]:
     folder = tmp_path / "cluster"
     shutil.copytree(CLUSTER, folder)
-    _apply_changes(folder, suggestion["changes"])
+    _apply_changes(folder, changes)
     result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    big = next(r for r in result["results"] if r["pod"] == "default/big")
-    assert (big["outcome"], big["node"]) == ("bound", "node-b")
+    return next(r for r in result["results"] if r["pod"] == "default/big")
+
+
+BIG = {"kind": "Pod", "namespace": "default", "name": "big"}
+EXPECTED = [
+    # node-b: 1200m free -> 1800m - 600m fits exactly.
+    ({"op": "patch", "target": BIG,
+      "patch": [{"op": "replace", "path": "/spec/containers/0/resources/requests/cpu", "value": "1200m"}]},
+     "node-b"),
+    # node-c (16 cpu, nothing bound) only lacks the toleration for dedicated=gpu:NoSchedule.
+    ({"op": "patch", "target": BIG,
+      "patch": [{"op": "add", "path": "/spec/tolerations",
+                 "value": [{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}]}]},
+     "node-c"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(EXPECTED)), ids=["lower-request", "tolerate-taint"])
+def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, validate_pod_result, index):
+    suggestions = _suggestions(cli, validate_pod_result)
+    assert [s["changes"] for s in suggestions] == [[change] for change, _ in EXPECTED]
+    assert all(s["verified"] is True for s in suggestions)
+    change, node = EXPECTED[index]
+    big = _schedule_with(cli, tmp_path, [change])
+    assert (big["outcome"], big["node"]) == ("bound", node)
 
 
 def test_a_placed_pod_gets_no_suggestion(cli):
