@@ -60,8 +60,8 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         exp = explain(result, names)
         original = input_pod(inputs.cluster, pods, key) if again is None else None
         if original is not None:
-            exp.suggestions = suggestions(original, exp, lambda variant: rerun_with(
-                inputs.cluster, inputs.now, pods, variant, chosen), lambda name: sim.snapshot.by_name[name].node.taints)
+            exp.suggestions = suggestions(original, exp, lambda variant, node: rerun_with(
+                inputs.cluster, inputs.now, pods, variant, chosen, node), lambda name: sim.snapshot.by_name[name].node)
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":

@@ -6,7 +6,8 @@ follow a machine-readable contract (`-o json`, `explanation.suggestions`): RFC 6
 operations on the object as it appears in the input, so a tool can apply them and check.
 
 Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit);
-tolerate the taint that alone keeps the pod off the most nodes (TaintToleration).
+tolerate the taint that alone keeps the pod off the most nodes (TaintToleration); uncordon a node
+that only its cordon keeps the pod off (NodeUnschedulable).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable
 
-from kwhatif.api.objects import Container, Pod
+from kwhatif.api.objects import Container, Node, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
@@ -23,12 +24,15 @@ from kwhatif.framework.scheduler import Outcome, PodResult
 
 FIT = "NodeResourcesFit"
 TAINTS = "TaintToleration"
+CORDONED = "NodeUnschedulable"
+CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
 _SCALE = {"cpu": 1000}
 
-Rerun = Callable[[Pod], PodResult | None]  # the scenario again with this version of the pod
-TaintsOf = Callable[[str], tuple[Taint, ...]]  # a node's taints, by name
+Rerun = Callable[[Pod, Node | None], PodResult | None]  # the scenario again with these versions
+NodeOf = Callable[[str], Node]  # a node of the snapshot, by name
+Candidate = tuple["Suggestion", Pod, Node | None]  # a suggestion and the objects it changes
 
 
 @dataclass(frozen=True)
@@ -41,13 +45,14 @@ class Suggestion:
         return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
 
 
-def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, taints_of: TaintsOf) -> list[Suggestion]:
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> list[Suggestion]:
     """The verified suggestions for a pod that stays pending, smallest change first."""
     if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
         return []
     verdicts = exp.attempts[0].verdicts
-    candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, taints_of)
-    verified = [s for s, variant in candidates if _binds(rerun(variant))]
+    candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
+        + _uncordon(pod, verdicts, node_of)
+    verified = [s for s, variant, node in candidates if _binds(rerun(variant, node))]
     return verified[:MAX_SUGGESTIONS]
 
 
@@ -55,10 +60,10 @@ def _binds(result: PodResult | None) -> bool:
     return result is not None and result.outcome == Outcome.BOUND
 
 
-def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[tuple[Suggestion, Pod]]:
+def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
     """Per resource: the node short by the least of it, and nothing else (no other reason, no
     other filter failing); the one container asking for that resource asks that much less."""
-    out = []
+    out: list[Candidate] = []
     for resource, (node, short) in sorted(_nearest_nodes(verdicts).items(), key=lambda kv: kv[1][1]):
         index = _only_container_asking(pod, resource)
         if index is None:
@@ -74,7 +79,7 @@ def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[tuple[Suggest
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
                   "patch": [{"op": "replace", "path": f"/spec/containers/{index}/resources/requests/{resource}",
                              "value": amount}]}
-        out.append((Suggestion(summary, [change]), variant))
+        out.append((Suggestion(summary, [change]), variant, None))
     return out
 
 
@@ -108,14 +113,14 @@ def _with_request(pod: Pod, index: int, resource: str, amount: Fraction) -> Pod:
     return pod.evolve(containers=pod.containers[:index] + (lowered,) + pod.containers[index + 1:])
 
 
-def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], taints_of: TaintsOf) -> list[tuple[Suggestion, Pod]]:
+def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """The untolerated taint that alone (no other filter failing) keeps the pod off the most
     nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod."""
     blocked: dict[Taint, list[str]] = {}
     for v in verdicts:
         if v.feasible or v.plugin != TAINTS or v.also_fails:
             continue
-        taint = first_untolerated_taint(taints_of(v.node), pod.tolerations)
+        taint = first_untolerated_taint(node_of(v.node).taints, pod.tolerations)
         if taint is not None:
             blocked.setdefault(taint, []).append(v.node)
     if not blocked:
@@ -128,7 +133,26 @@ def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], taints_of: TaintsOf) 
               "patch": [{"op": "add", "path": "/spec/tolerations", "value": value}]}
     where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
     summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
-    return [(Suggestion(summary, [change]), variant)]
+    return [(Suggestion(summary, [change]), variant, None)]
+
+
+def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """The first node (by name) that only its cordon keeps the pod off: NodeUnschedulable rejects
+    it, and nothing else would once the cordon and its taint are gone."""
+    for v in sorted(verdicts, key=lambda v: v.node):
+        if v.feasible or v.plugin != CORDONED or set(v.also_fails) - {TAINTS}:
+            continue
+        node = node_of(v.node)
+        kept = tuple(t for t in node.taints if t.key != CORDON_TAINT)
+        if first_untolerated_taint(kept, pod.tolerations) is not None:
+            continue
+        patch: list[dict[str, Any]] = [{"op": "replace", "path": "/spec/unschedulable", "value": False}]
+        patch += [{"op": "remove", "path": f"/spec/taints/{i}"}
+                  for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT]
+        change = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": node.name}, "patch": patch}
+        summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
+        return [(Suggestion(summary, [change]), pod, replace(node, unschedulable=False, taints=kept))]
+    return []
 
 
 def _toleration_manifest(t: Toleration) -> dict[str, Any]:

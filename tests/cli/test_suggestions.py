@@ -25,8 +25,10 @@ def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
         target: Any = doc
         for part in parents:
             target = target[int(part)] if isinstance(target, list) else target[part]
-        assert op["op"] in ("replace", "add")
-        if isinstance(target, list):
+        assert op["op"] in ("replace", "add", "remove")
+        if op["op"] == "remove":
+            del target[int(last) if isinstance(target, list) else last]
+        elif isinstance(target, list):
             target[int(last)] = op["value"]
         else:
             assert op["op"] == "add" or last in target
@@ -41,7 +43,7 @@ def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
         for path in folder.glob("*.yaml"):
             docs = [d for d in yaml.safe_load_all(path.read_text()) if d]
             hit = [d for d in docs if d["kind"] == target["kind"] and d["metadata"]["name"] == target["name"]
-                   and d["metadata"].get("namespace", "default") == (target["namespace"] or "default")]
+                   and d["metadata"].get("namespace") in (target["namespace"], None)]
             if hit:
                 _apply(hit[0], change["patch"])
                 path.write_text(yaml.safe_dump_all(docs))
@@ -91,3 +93,47 @@ def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, valid
 def test_a_placed_pod_gets_no_suggestion(cli):
     data = json.loads(cli(["explain", "default/small", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
     assert data["explanation"]["suggestions"] == []
+
+
+CORDONED = """
+apiVersion: v1
+kind: Node
+metadata: {name: old, labels: {kubernetes.io/hostname: old}}
+spec:
+  unschedulable: true
+  taints: [{key: node.kubernetes.io/unschedulable, effect: NoSchedule}]
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: small, labels: {kubernetes.io/hostname: small}}
+status:
+  allocatable: {cpu: "1", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
+"""
+
+
+def test_uncordoning_the_node_only_its_cordon_blocks_binds_the_pod(cli, tmp_path, validate_pod_result):
+    """web (2 cpu): small has 1 cpu; old has 4 but is cordoned (spec.unschedulable and its
+    taint). Uncordoning old (both gone, as kubectl uncordon and the node controller do) is the
+    one change; lowering web's request to 1 cpu (small's free cpu) is the other."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "c.yaml").write_text(CORDONED)
+    data = json.loads(cli(["explain", "web", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    changes = [s["changes"] for s in data["explanation"]["suggestions"]]
+    uncordon = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "old"},
+                "patch": [{"op": "replace", "path": "/spec/unschedulable", "value": False},
+                          {"op": "remove", "path": "/spec/taints/0"}]}
+    assert [uncordon] in changes
+    _apply_changes(folder, [uncordon])
+    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    web = next(r for r in result["results"] if r["pod"] == "default/web")
+    assert (web["outcome"], web["node"]) == ("bound", "old")
