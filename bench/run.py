@@ -18,6 +18,8 @@ from pathlib import Path
 from kwhatif.api.objects import Container, Pod
 from kwhatif.api.quantity import parse_resource_quantity
 from kwhatif.engine import prepare, simulate
+from kwhatif.explain.run import explain_pod
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import load_cluster
 from kwhatif.memory import keep_for_the_run
 
@@ -84,6 +86,9 @@ def main() -> None:
     first = sim.results[0].pod.key if sim.results else None
     if first:
         timed(f"explain {first}", lambda: simulate(cluster, NOW, explain=frozenset({first})))
+    stuck = next((r.pod.key for r in sim.results if r.outcome == Outcome.UNSCHEDULABLE), None)
+    if stuck:
+        timed(f"explain {stuck} + suggestions", lambda: explain_pod(cluster, NOW, stuck, [], None))
     without_pending = cluster.copy()
     without_pending.pods = [p for p in cluster.pods if p.node_name]
     timed("place 500 identical pods", lambda: simulate(without_pending, NOW, new_pods=replicas(500)))

@@ -11,10 +11,8 @@ from kwhatif.cli.common import (
     quiet_option, read_pods, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
-from kwhatif.engine import input_pod, placed_again, rerun_with, simulate
 from kwhatif.errors import InputError
-from kwhatif.explain.pod import explain
-from kwhatif.explain.suggest import suggestions
+from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.render.results import explained_pod_data
 from kwhatif.render.explain import explanation_summary
@@ -43,31 +41,20 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         pods = read_pods(pod_files, inputs.warnings) if pod_files else []
-        chosen = profiles(inputs.config)
-        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, explain=frozenset({key}), profiles=chosen)
-        result = next((r for r in sim.results if r.pod.key == key), None)
-        again = placed_again(inputs.cluster, key) if result is None else None
-        if again is not None:
-            sim = simulate(again, inputs.now, explain=frozenset({key}), profiles=chosen)
-            result = next((r for r in sim.results if r.pod.key == key), None)
-        inputs.finish(sim.warnings)
-        if result is None:
+        done = explain_pod(inputs.cluster, inputs.now, key, pods, profiles(inputs.config))
+        if done is None:
             raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)")
-        names = [n.name for n in sim.snapshot.node_infos]
-        unknown = sorted(set(nodes) - set(names))
+        inputs.finish(done.sim.warnings)
+        unknown = sorted(set(nodes) - set(done.sim.snapshot.by_name))
         if unknown:
             raise InputError(f"--node {unknown[0]}: no such node in the cluster")
-        exp = explain(result, names)
-        original = input_pod(inputs.cluster, pods, key) if again is None else None
-        if original is not None:
-            exp.suggestions = suggestions(original, exp, lambda variant, node: rerun_with(
-                inputs.cluster, inputs.now, pods, variant, chosen, node), lambda name: sim.snapshot.by_name[name].node)
+        exp = done.explanation
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":
-            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=again is not None)
+            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=done.rerun)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
-            emit(writer(output)(explained_pod_data(sim, exp)))
-        return Exit.ALL_PLACED if result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
+            emit(writer(output)(explained_pod_data(done.sim, exp)))
+        return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)

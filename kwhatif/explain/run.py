@@ -1,0 +1,44 @@
+"""One pod explained end to end: simulated up to its decision, explained, and — when it stays
+pending — given the suggestions a re-run proves. The CLI and the benchmark call this one path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.engine import Simulation, input_pod, placed_again, rerun_with, simulate
+from kwhatif.explain.pod import Explanation, explain
+from kwhatif.explain.suggest import suggestions
+from kwhatif.framework.scheduler import PodResult
+
+
+@dataclass
+class Explained:
+    sim: Simulation
+    result: PodResult
+    explanation: Explanation
+    rerun: bool  # the pod is bound in the snapshot: this is a re-run of its placement
+
+
+def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
+                profiles: Sequence[ProfileConfig] | None) -> Explained | None:
+    """The pending pod `key` (of the cluster or of `new_pods`), or a bound one placed again;
+    None when no pod has that key."""
+    sim = simulate(cluster, now, new_pods=new_pods, explain=frozenset({key}), profiles=profiles)
+    result = next((r for r in sim.results if r.pod.key == key), None)
+    again = placed_again(cluster, key) if result is None else None
+    if again is not None:
+        sim = simulate(again, now, explain=frozenset({key}), profiles=profiles)
+        result = next((r for r in sim.results if r.pod.key == key), None)
+    if result is None:
+        return None
+    exp = explain(result, [n.name for n in sim.snapshot.node_infos])
+    original = input_pod(cluster, new_pods, key) if again is None else None
+    if original is not None:
+        snapshot = sim.snapshot
+        exp.suggestions = suggestions(original, exp, lambda variant, node: rerun_with(
+            cluster, now, new_pods, variant, profiles, node), lambda name: snapshot.by_name[name].node)
+    return Explained(sim, result, exp, again is not None)
