@@ -4,11 +4,10 @@ workloads to fit (smallest count, by galloping then binary search)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from kwhatif.api.objects import Node, Pod
+from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.check import schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import admit, as_created, prepare
@@ -19,7 +18,6 @@ from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
 
-HOSTNAME_LABEL = "kubernetes.io/hostname"
 _GENERATED = ("ReplicaSet", "Deployment", "ReplicationController", "Job", "CronJob", "DaemonSet")
 
 
@@ -113,22 +111,6 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
                           stop, evictions, prepared.warnings + warnings)
 
 
-def template_nodes(template: Node, count: int, taken: set[str]) -> list[Node]:
-    """`count` nodes like `template`, named `<template>-1`, `-2`... (skipping taken names), each
-    with its own kubernetes.io/hostname label."""
-    out: list[Node] = []
-    i = 0
-    while len(out) < count:
-        i += 1
-        name = f"{template.name}-{i}"
-        if name in taken:
-            continue
-        labels = dict(template.labels)
-        labels[HOSTNAME_LABEL] = name
-        out.append(dataclasses.replace(template, name=name, labels=labels))
-    return out
-
-
 @dataclass
 class AddNodeResult:
     template: str
@@ -156,7 +138,7 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
     def pending(k: int) -> int:
         if k not in tried:
             grown = cluster.copy()
-            grown.nodes = list(cluster.nodes) + template_nodes(template, k, taken)
+            grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
             sim, expansion, run_warnings = schedule_workloads(grown, objects, now, profiles, replicas_mode)
             warnings.update(dict.fromkeys(sim.warnings + run_warnings))
             tried[k] = sum(w.pending for w in summarise(sim, expansion, False))

@@ -8,7 +8,7 @@ object keeps its `Source` so explanations and errors can point back at the manif
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Mapping
 
@@ -152,6 +152,25 @@ class Node(ClusterScoped):
     allocatable: ResourceList = field(default_factory=dict)
     images: tuple[ImageState, ...] = ()
     source: Source | None = None
+
+
+HOSTNAME_LABEL = "kubernetes.io/hostname"
+
+
+def node_copies(template: Node, count: int, taken: set[str]) -> list[Node]:
+    """`count` nodes like `template`, named `<template>-1`, `-2`... (skipping taken names), each
+    with its own kubernetes.io/hostname label and no images pulled yet: what adding nodes of a
+    pool looks like."""
+    out: list[Node] = []
+    i = 0
+    while len(out) < count:
+        i += 1
+        name = f"{template.name}-{i}"
+        if name in taken:
+            continue
+        labels = {**template.labels, HOSTNAME_LABEL: name}
+        out.append(replace(template, name=name, labels=labels, images=()))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,16 +7,17 @@ operations on the object as it appears in the input, so a tool can apply them an
 
 Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit);
 tolerate the taint that alone keeps the pod off the most nodes (TaintToleration); uncordon a node
-that only its cordon keeps the pod off (NodeUnschedulable).
+that only its cordon keeps the pod off (NodeUnschedulable); add a node like one that is full
+(NodeResourcesFit, when the pod would fit that node empty).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from kwhatif.api.objects import Container, Node, Pod
+from kwhatif.api.objects import Container, Node, Pod, node_copies
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
@@ -30,9 +31,10 @@ MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
 _SCALE = {"cpu": 1000}
 
-Rerun = Callable[[Pod, Node | None], PodResult | None]  # the scenario again with these versions
+Rerun = Callable[[Pod, Sequence[Node]], PodResult | None]  # the scenario again with these versions
+MAX_NEW_NODES = 8  # add-node suggestions try 1, 2, 4, 8 nodes
 NodeOf = Callable[[str], Node]  # a node of the snapshot, by name
-Candidate = tuple["Suggestion", Pod, Node | None]  # a suggestion and the objects it changes
+Candidate = tuple["Suggestion", Pod | None, tuple[Node, ...]]  # a suggestion and the objects it changes
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,9 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> li
     verdicts = exp.attempts[0].verdicts
     candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
         + _uncordon(pod, verdicts, node_of)
-    verified = [s for s, variant, node in candidates if _binds(rerun(variant, node))]
-    return verified[:MAX_SUGGESTIONS]
+    verified = [s for s, variant, nodes in candidates if _binds(rerun(variant or pod, nodes))]
+    added = _add_nodes(pod, verdicts, node_of, rerun)
+    return (verified + added)[:MAX_SUGGESTIONS]
 
 
 def _binds(result: PodResult | None) -> bool:
@@ -79,7 +82,7 @@ def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
                   "patch": [{"op": "replace", "path": f"/spec/containers/{index}/resources/requests/{resource}",
                              "value": amount}]}
-        out.append((Suggestion(summary, [change]), variant, None))
+        out.append((Suggestion(summary, [change]), variant, ()))
     return out
 
 
@@ -133,7 +136,7 @@ def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> l
               "patch": [{"op": "add", "path": "/spec/tolerations", "value": value}]}
     where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
     summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
-    return [(Suggestion(summary, [change]), variant, None)]
+    return [(Suggestion(summary, [change]), variant, ())]
 
 
 def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
@@ -151,8 +154,51 @@ def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Ca
                   for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT]
         change = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": node.name}, "patch": patch}
         summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
-        return [(Suggestion(summary, [change]), pod, replace(node, unschedulable=False, taints=kept))]
+        return [(Suggestion(summary, [change]), pod, (replace(node, unschedulable=False, taints=kept),))]
     return []
+
+
+def _add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Rerun) -> list[Suggestion]:
+    """The fewest nodes like the first (by name) that NodeResourcesFit alone rejects as full,
+    not as too small (code Unschedulable: the pod fits the node empty). Earlier pods of the queue
+    may take the new nodes first, so 1, 2, 4... are tried, each by a re-run."""
+    full = sorted(v.node for v in verdicts
+                  if not v.feasible and v.plugin == FIT and v.code == "Unschedulable" and not v.also_fails)
+    if not full:
+        return []
+    template, names = node_of(full[0]), {v.node for v in verdicts}
+    count = 1
+    while count <= MAX_NEW_NODES and not _binds(rerun(pod, node_copies(template, count, names))):
+        count *= 2
+    if count > MAX_NEW_NODES:
+        return []
+    # Between the last count that failed and the first that works, the smallest that works.
+    count = next((k for k in range(count // 2 + 1, count)
+                  if _binds(rerun(pod, node_copies(template, k, names)))), count)
+    added = node_copies(template, count, names)
+    which = ", ".join(n.name for n in added)
+    summary = f"add {count} node(s) like {template.name} ({which}): the pod then fits"
+    return [Suggestion(summary, [{"op": "add", "object": node_manifest(n)} for n in added])]
+
+
+def node_manifest(node: Node) -> dict[str, Any]:
+    """A Node as a manifest, with what scheduling reads: labels, taints, cordon, allocatable."""
+    spec: dict[str, Any] = {}
+    if node.unschedulable:
+        spec["unschedulable"] = True
+    if node.taints:
+        spec["taints"] = [{k: v for k, v in (("key", t.key), ("value", t.value), ("effect", t.effect)) if v}
+                          for t in node.taints]
+    allocatable = {name: _quantity(name, amount) for name, amount in sorted(node.allocatable.items())}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": node.name, "labels": dict(node.labels)},
+            "spec": spec, "status": {"capacity": allocatable, "allocatable": dict(allocatable)}}
+
+
+def _quantity(name: str, amount: Fraction) -> str:
+    """An exact quantity string: whole numbers as is, anything finer in milli-units."""
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    return f"{int(amount * 1000)}m"
 
 
 def _toleration_manifest(t: Toleration) -> dict[str, Any]:

@@ -37,7 +37,10 @@ def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
 
 def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
     """Each change to the input file holding its target object."""
-    for change in changes:
+    for i, change in enumerate(changes):
+        if change["op"] == "add":
+            (folder / f"added-{i}.yaml").write_text(yaml.safe_dump(change["object"]))
+            continue
         assert change["op"] == "patch"
         target = change["target"]
         for path in folder.glob("*.yaml"):
@@ -78,15 +81,28 @@ EXPECTED = [
                  "value": [{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}]}]},
      "node-c"),
 ]
+# node-a is full for big (500m free) but big fits it empty (2000m). One copy is not enough:
+# urgent, earlier in the queue, takes the empty node-a-1 (LeastAllocated scores it best), leaving
+# 1700m; with two, big lands on node-a-2.
+ADD_NODES = [{"op": "add", "object": {
+    "apiVersion": "v1", "kind": "Node",
+    "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux"}},
+    "spec": {},
+    "status": {"capacity": {"cpu": "2", "memory": str(4 * 2**30), "pods": "110"},
+               "allocatable": {"cpu": "2", "memory": str(4 * 2**30), "pods": "110"}}}}
+    for name in ("node-a-1", "node-a-2")]
 
 
-@pytest.mark.parametrize("index", range(len(EXPECTED)), ids=["lower-request", "tolerate-taint"])
+CASES = [([change], node) for change, node in EXPECTED] + [(ADD_NODES, "node-a-2")]
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=["lower-request", "tolerate-taint", "add-nodes"])
 def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, validate_pod_result, index):
     suggestions = _suggestions(cli, validate_pod_result)
-    assert [s["changes"] for s in suggestions] == [[change] for change, _ in EXPECTED]
+    assert [s["changes"] for s in suggestions] == [changes for changes, _ in CASES]
     assert all(s["verified"] is True for s in suggestions)
-    change, node = EXPECTED[index]
-    big = _schedule_with(cli, tmp_path, [change])
+    changes, node = CASES[index]
+    big = _schedule_with(cli, tmp_path, changes)
     assert (big["outcome"], big["node"]) == ("bound", node)
 
 

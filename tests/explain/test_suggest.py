@@ -30,15 +30,16 @@ def _big() -> tuple[Cluster, Explanation, Pod, Callable[[str], Node]]:
 def test_a_change_the_re_run_does_not_bind_is_dropped() -> None:
     _, exp, original, node_of = _big()
     still_pending = PodResult(original, Outcome.UNSCHEDULABLE)
-    assert suggestions(original, exp, lambda variant, node: still_pending, node_of) == []
+    assert suggestions(original, exp, lambda variant, nodes: still_pending, node_of) == []
 
 
 def test_the_re_run_sees_the_changed_pod_in_the_same_queue() -> None:
     """1800m -> 1200m: node-b's 1200m free after urgent (placed before big in the queue); node-c
     is big enough but tainted dedicated=gpu:NoSchedule."""
     cluster, exp, original, node_of = _big()
-    made = suggestions(original, exp, lambda v, n: rerun_with(cluster, NOW, [], v, None, n), node_of)
+    made = suggestions(original, exp, lambda v, nodes: rerun_with(cluster, NOW, [], v, None, nodes), node_of)
     assert [s.summary for s in made] == [
         "lower container app's cpu request to 1200m (by 600m): it then fits on node-b",
         "tolerate the taint dedicated=gpu:NoSchedule: it then may land on node-c",
+        "add 2 node(s) like node-a (node-a-1, node-a-2): the pod then fits",
     ]
