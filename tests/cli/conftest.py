@@ -63,6 +63,14 @@ TWO_NODE_ARGS = [
 #   potential (U&U) -> absent status `Preemption is not helpful for scheduling`; node-a/node-b hold
 #   only priority-0 and priority-1000 pods, none strictly lower than big's 0 ->
 #   `No preemption victims found for incoming pod`.
+# A pending pod asking 2 cpu, for small clusters written inside tests.
+WEB_2_CPU = """apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
+"""
+
 MSG_BIG_3 = (
     "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. "
     "no new claims to deallocate, preemption: 0/3 nodes are available: "

@@ -11,7 +11,7 @@ import subprocess
 
 import yaml
 
-from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, executable, single_error_line, totals
+from tests.cli.conftest import WEB_2_CPU, CLUSTER, DATA, MSG_BIG_3, NOW, executable, single_error_line, totals
 
 CLUSTER_ARGS = ["-c", str(CLUSTER), "--now", NOW]
 TAINT_REASON = "node(s) had untolerated taint {dedicated: gpu}"
@@ -146,12 +146,7 @@ spec:
 status:
   allocatable: {cpu: "1", memory: 4Gi, pods: "110"}
 ---
-apiVersion: v1
-kind: Pod
-metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
-"""
+""" + WEB_2_CPU
 
 
 def test_every_filter_that_rejects_a_node_is_named_not_only_the_first(cli, tmp_path):

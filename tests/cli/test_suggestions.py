@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.cli.conftest import CLUSTER, NOW
+from tests.cli.conftest import WEB_2_CPU, CLUSTER, NOW
 
 
 def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
@@ -127,12 +127,7 @@ metadata: {name: small, labels: {kubernetes.io/hostname: small}}
 status:
   allocatable: {cpu: "1", memory: 8Gi, pods: "110"}
 ---
-apiVersion: v1
-kind: Pod
-metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
-"""
+""" + WEB_2_CPU
 
 
 def test_uncordoning_the_node_only_its_cordon_blocks_binds_the_pod(cli, tmp_path, validate_pod_result):
