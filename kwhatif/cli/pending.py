@@ -12,7 +12,7 @@ from kwhatif.cli.common import (
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.engine import simulate
-from kwhatif.explain.pending import pending_groups
+from kwhatif.explain.pending import best_suggestions, pending_groups
 from kwhatif.render.pending import pending_data, pending_table
 from kwhatif.render.writers import writer
 
@@ -24,8 +24,10 @@ from kwhatif.render.writers import writer
 @quiet_option
 @config_option
 @strict_option
+@click.option("--suggest/--no-suggest", default=True, show_default=True,
+              help="For each group, the best change that a re-run proves makes its first pod fit.")
 def pending(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
-            strict: bool = False) -> None:
+            strict: bool = False, suggest: bool = True) -> None:
     """Schedule the queue, then group the pods that stay pending by what rejected them."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
@@ -33,7 +35,9 @@ def pending(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool
                        progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
         width = shutil.get_terminal_size((100, 24)).columns
-        data = pending_data(pending_groups(sim.results), len(sim.results))
+        groups = pending_groups(sim.results)
+        best = best_suggestions(inputs.cluster, inputs.now, groups, profiles(inputs.config)) if suggest else {}
+        data = pending_data(groups, len(sim.results), best)
         emit(writer(output, lambda d: pending_table(d, width))(data))
         return exit_code(sim)
     run(action)

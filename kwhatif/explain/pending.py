@@ -7,7 +7,12 @@ differ: a cluster fills up as the queue runs); each group is one thing to fix.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
+from kwhatif.api.cluster import Cluster
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.explain.run import explain_pod
+from kwhatif.explain.suggest import Suggestion
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 
 Signature = tuple[tuple[str, tuple[str, ...]], ...]  # ((plugin, reasons), ...) sorted
@@ -59,3 +64,17 @@ def pending_groups(results: list[PodResult]) -> list[PendingGroup]:
             key = signature(result)
             groups.setdefault(key, PendingGroup(key)).pods.append(result)
     return sorted(groups.values(), key=lambda g: (-len(g.pods), g.signature))
+
+
+def best_suggestions(cluster: Cluster, now: str, groups: list[PendingGroup],
+                     profiles: Sequence[ProfileConfig] | None) -> dict[Signature, Suggestion]:
+    """Per group (gated ones aside), the first verified suggestion for its first pod in the
+    queue: what the group's owners would change first."""
+    out: dict[Signature, Suggestion] = {}
+    for group in groups:
+        if group.signature == GATED:
+            continue
+        done = explain_pod(cluster, now, group.pods[0].pod.key, [], profiles)
+        if done is not None and done.explanation.suggestions:
+            out[group.signature] = done.explanation.suggestions[0]
+    return out

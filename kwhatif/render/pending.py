@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.explain.pending import PendingGroup
+from kwhatif.explain.pending import PendingGroup, Signature
+from kwhatif.explain.suggest import Suggestion
 from kwhatif.render.text import wrap
 
 EXAMPLES = 3
 
 
-def pending_data(groups: list[PendingGroup], scheduled: int) -> dict[str, Any]:
+def pending_data(groups: list[PendingGroup], scheduled: int,
+                 best: dict[Signature, Suggestion] | None = None) -> dict[str, Any]:
     """The groups as plain data: per group its count, the (plugin, reasons) that rejected nodes,
     the namespaces and controllers involved, every pod, and the first pod's FailedScheduling text."""
     return {
@@ -23,6 +25,7 @@ def pending_data(groups: list[PendingGroup], scheduled: int) -> dict[str, Any]:
             "owners": g.owners,
             "pods": [r.pod.key for r in g.pods],
             "message": g.pods[0].message,
+            "suggestion": best[g.signature].data() if best and g.signature in best else None,
         } for g in groups],
     }
 
@@ -41,6 +44,9 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
             owners = group["owners"]
             more = f", ... ({len(owners)})" if len(owners) > EXAMPLES else ""
             lines.extend(wrap(f"owners: {', '.join(owners[:EXAMPLES])}{more}", width, " " * 7, hanging=" " * 9))
+        if group["suggestion"]:
+            lines.extend(wrap(f"fix (verified for {pods[0]}): {group['suggestion']['summary']}", width, " " * 7,
+                              hanging=" " * 9))
     if data["groups"]:
         lines.append("kwhatif: why one of them stays pending: kwhatif explain NAMESPACE/NAME")
     return "\n".join(lines) + "\n"

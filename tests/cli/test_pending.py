@@ -33,6 +33,15 @@ def test_the_one_pending_pod_is_one_group_with_what_rejected_it(cli):
     assert group["rejected_by"] == [{"plugin": "NodeResourcesFit", "reasons": ["Insufficient cpu"]},
                                     {"plugin": "TaintToleration", "reasons": [TAINT]}]
     assert group["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint")
+    # The group's best verified change (test_suggestions.py has the arithmetic and applies it).
+    assert group["suggestion"]["summary"] == \
+        "lower container app's cpu request to 1200m (by 600m): it then fits on node-b"
+    assert group["suggestion"]["verified"] is True
+
+
+def test_no_suggest_leaves_the_suggestions_out(cli):
+    data = json.loads(cli(["pending", *ARGS, "-o", "json", "--no-suggest"]).stdout)
+    assert [g["suggestion"] for g in data["groups"]] == [None]
 
 
 def test_gated_pods_are_their_own_group_with_their_owner(cli, tmp_path):
