@@ -8,7 +8,8 @@ operations on the object as it appears in the input, so a tool can apply them an
 Kinds so far: lower a container's request to what the nearest node has free (NodeResourcesFit);
 tolerate the taint that alone keeps the pod off the most nodes (TaintToleration); uncordon a node
 that only its cordon keeps the pod off (NodeUnschedulable); add a node like one that is full
-(NodeResourcesFit, when the pod would fit that node empty).
+(NodeResourcesFit, when the pod would fit that node empty); label the node closest to the pod's
+nodeSelector (NodeAffinity).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from kwhatif.framework.scheduler import Outcome, PodResult
 FIT = "NodeResourcesFit"
 TAINTS = "TaintToleration"
 CORDONED = "NodeUnschedulable"
+AFFINITY = "NodeAffinity"
 CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
@@ -53,7 +55,7 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> li
         return []
     verdicts = exp.attempts[0].verdicts
     candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
-        + _uncordon(pod, verdicts, node_of)
+        + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of)
     verified = [s for s, variant, nodes in candidates if _binds(rerun(variant or pod, nodes))]
     added = _add_nodes(pod, verdicts, node_of, rerun)
     return (verified + added)[:MAX_SUGGESTIONS]
@@ -156,6 +158,35 @@ def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Ca
         summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
         return [(Suggestion(summary, [change]), pod, (replace(node, unschedulable=False, taints=kept),))]
     return []
+
+
+def _label_node(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """The node that NodeAffinity alone rejects and that lacks the fewest of the pod's
+    nodeSelector labels (then the smallest name), given them."""
+    if not pod.node_selector:
+        return []
+    best: tuple[int, str, dict[str, str]] | None = None
+    for v in verdicts:
+        if v.feasible or v.plugin != AFFINITY or v.also_fails:
+            continue
+        labels = node_of(v.node).labels
+        missing = {k: want for k, want in pod.node_selector.items() if labels.get(k) != want}
+        if missing and (best is None or (len(missing), v.node) < best[:2]):
+            best = (len(missing), v.node, missing)
+    if best is None:
+        return []
+    _, name, missing = best
+    node = node_of(name)
+    patch = [{"op": "add", "path": f"/metadata/labels/{_pointer(k)}", "value": v} for k, v in sorted(missing.items())]
+    change = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": name}, "patch": patch}
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(missing.items()))
+    summary = f"label {name} {shown} (kubectl label node {name} {shown.replace(', ', ' ')} --overwrite)"
+    return [(Suggestion(summary, [change]), pod, (replace(node, labels={**node.labels, **missing}),))]
+
+
+def _pointer(key: str) -> str:
+    """A map key as one JSON Pointer token (RFC 6901): `~` and `/` escaped."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Rerun) -> list[Suggestion]:

@@ -148,3 +148,41 @@ def test_uncordoning_the_node_only_its_cordon_blocks_binds_the_pod(cli, tmp_path
     result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
     web = next(r for r in result["results"] if r["pod"] == "default/web")
     assert (web["outcome"], web["node"]) == ("bound", "old")
+
+
+SELECTOR = """
+apiVersion: v1
+kind: Node
+metadata: {name: b, labels: {kubernetes.io/hostname: b, example.com/tier: silver}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: a, labels: {kubernetes.io/hostname: a}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  nodeSelector: {example.com/tier: gold}
+  containers: [{name: app, image: postgres, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_labelling_the_node_closest_to_the_node_selector_binds_the_pod(cli, tmp_path, validate_pod_result):
+    """Both nodes lack one label of db's nodeSelector (a has none, b has silver): the smaller
+    name, a, gets example.com/tier=gold — the key's '/' escaped as '~1' in the JSON Pointer."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "c.yaml").write_text(SELECTOR)
+    data = json.loads(cli(["explain", "db", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    label = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "a"},
+             "patch": [{"op": "add", "path": "/metadata/labels/example.com~1tier", "value": "gold"}]}
+    assert [s["changes"] for s in data["explanation"]["suggestions"]] == [[label]]
+    _apply_changes(folder, [label])
+    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    assert (result["results"][0]["outcome"], result["results"][0]["node"]) == ("bound", "a")
