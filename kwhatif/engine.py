@@ -6,7 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
@@ -130,16 +130,18 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 
 
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
-               profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = ()) -> PodResult | None:
+               profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
+               removed: Collection[str] = ()) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
-    the input pod of the same key, and each of `nodes` in place of the node of its name (or
-    added): how a suggestion is proven before it is shown."""
+    the input pod of the same key, each of `nodes` in place of the node of its name (or added),
+    and the pods of the `removed` keys deleted: how a suggestion is proven before it is shown."""
     key = variant.key
     base, pods = cluster.copy(), list(new_pods)
     if any(p.key == key for p in new_pods):
         pods = [variant if p.key == key else p for p in new_pods]
     else:
         base.pods = [variant if p.key == key and is_pending(p) else p for p in cluster.pods]
+    base.pods = [p for p in base.pods if p.key not in removed]
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     sim = simulate(base, now, new_pods=pods, explain=frozenset({key}), profiles=profiles)

@@ -39,6 +39,6 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
         snapshot = sim.snapshot
-        exp.suggestions = suggestions(original, exp, lambda variant, nodes: rerun_with(
-            cluster, now, new_pods, variant, profiles, nodes), lambda name: snapshot.by_name[name].node)
+        exp.suggestions = suggestions(original, exp, lambda v: rerun_with(
+            cluster, now, new_pods, v.pod, profiles, v.nodes, v.removed), lambda name: snapshot.by_name[name])
     return Explained(sim, result, exp, again is not None)

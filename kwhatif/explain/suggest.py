@@ -9,34 +9,49 @@ Kinds so far: lower a container's request to what the nearest node has free (Nod
 tolerate the taint that alone keeps the pod off the most nodes (TaintToleration); uncordon a node
 that only its cordon keeps the pod off (NodeUnschedulable); add a node like one that is full
 (NodeResourcesFit, when the pod would fit that node empty); label the node closest to the pod's
-nodeSelector (NodeAffinity).
+nodeSelector (NodeAffinity); delete the pods holding the host ports the pod wants (NodePorts).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from kwhatif.api.objects import Container, Node, Pod, node_copies
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
 from kwhatif.framework.scheduler import Outcome, PodResult
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import wanted_host_ports
 
 FIT = "NodeResourcesFit"
 TAINTS = "TaintToleration"
 CORDONED = "NodeUnschedulable"
 AFFINITY = "NodeAffinity"
+PORTS = "NodePorts"
 CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
 _SCALE = {"cpu": 1000}
 
-Rerun = Callable[[Pod, Sequence[Node]], PodResult | None]  # the scenario again with these versions
 MAX_NEW_NODES = 8  # add-node suggestions try 1, 2, 4, 8 nodes
-NodeOf = Callable[[str], Node]  # a node of the snapshot, by name
-Candidate = tuple["Suggestion", Pod | None, tuple[Node, ...]]  # a suggestion and the objects it changes
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a suggestion changes, for its re-run: the pod as changed, nodes changed or added, and
+    the keys of bound pods deleted."""
+
+    pod: Pod
+    nodes: tuple[Node, ...] = ()
+    removed: frozenset[str] = frozenset()
+
+
+Rerun = Callable[[Variant], PodResult | None]  # the scenario again with the variant applied
+NodeOf = Callable[[str], NodeInfo]  # a node of the snapshot with its pods, by name
+Candidate = tuple["Suggestion", Variant]
 
 
 @dataclass(frozen=True)
@@ -55,8 +70,8 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> li
         return []
     verdicts = exp.attempts[0].verdicts
     candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
-        + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of)
-    verified = [s for s, variant, nodes in candidates if _binds(rerun(variant or pod, nodes))]
+        + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of) + _free_ports(pod, verdicts, node_of)
+    verified = [s for s, variant in candidates if _binds(rerun(variant))]
     added = _add_nodes(pod, verdicts, node_of, rerun)
     return (verified + added)[:MAX_SUGGESTIONS]
 
@@ -84,7 +99,7 @@ def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
                   "patch": [{"op": "replace", "path": f"/spec/containers/{index}/resources/requests/{resource}",
                              "value": amount}]}
-        out.append((Suggestion(summary, [change]), variant, ()))
+        out.append((Suggestion(summary, [change]), Variant(variant)))
     return out
 
 
@@ -125,7 +140,7 @@ def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> l
     for v in verdicts:
         if v.feasible or v.plugin != TAINTS or v.also_fails:
             continue
-        taint = first_untolerated_taint(node_of(v.node).taints, pod.tolerations)
+        taint = first_untolerated_taint(node_of(v.node).node.taints, pod.tolerations)
         if taint is not None:
             blocked.setdefault(taint, []).append(v.node)
     if not blocked:
@@ -138,7 +153,7 @@ def _tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> l
               "patch": [{"op": "add", "path": "/spec/tolerations", "value": value}]}
     where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
     summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
-    return [(Suggestion(summary, [change]), variant, ())]
+    return [(Suggestion(summary, [change]), Variant(variant))]
 
 
 def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
@@ -147,7 +162,7 @@ def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Ca
     for v in sorted(verdicts, key=lambda v: v.node):
         if v.feasible or v.plugin != CORDONED or set(v.also_fails) - {TAINTS}:
             continue
-        node = node_of(v.node)
+        node = node_of(v.node).node
         kept = tuple(t for t in node.taints if t.key != CORDON_TAINT)
         if first_untolerated_taint(kept, pod.tolerations) is not None:
             continue
@@ -156,7 +171,7 @@ def _uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Ca
                   for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT]
         change = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": node.name}, "patch": patch}
         summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
-        return [(Suggestion(summary, [change]), pod, (replace(node, unschedulable=False, taints=kept),))]
+        return [(Suggestion(summary, [change]), Variant(pod, (replace(node, unschedulable=False, taints=kept),)))]
     return []
 
 
@@ -169,19 +184,41 @@ def _label_node(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[
     for v in verdicts:
         if v.feasible or v.plugin != AFFINITY or v.also_fails:
             continue
-        labels = node_of(v.node).labels
+        labels = node_of(v.node).node.labels
         missing = {k: want for k, want in pod.node_selector.items() if labels.get(k) != want}
         if missing and (best is None or (len(missing), v.node) < best[:2]):
             best = (len(missing), v.node, missing)
     if best is None:
         return []
     _, name, missing = best
-    node = node_of(name)
+    node = node_of(name).node
     patch = [{"op": "add", "path": f"/metadata/labels/{_pointer(k)}", "value": v} for k, v in sorted(missing.items())]
     change = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": name}, "patch": patch}
     shown = ", ".join(f"{k}={v}" for k, v in sorted(missing.items()))
     summary = f"label {name} {shown} (kubectl label node {name} {shown.replace(', ', ' ')} --overwrite)"
-    return [(Suggestion(summary, [change]), pod, (replace(node, labels={**node.labels, **missing}),))]
+    return [(Suggestion(summary, [change]), Variant(pod, (replace(node, labels={**node.labels, **missing}),)))]
+
+
+def _free_ports(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """On the node NodePorts alone rejects with the fewest pods in the way (then the smallest
+    name): delete the pods holding a host port the pod wants (or move them elsewhere)."""
+    wanted = {(protocol, port) for _ip, protocol, port in wanted_host_ports(pod)}
+    best: tuple[int, str, list[Pod]] | None = None
+    for v in verdicts:
+        if v.feasible or v.plugin != PORTS or v.also_fails:
+            continue
+        holders = [p.pod for p in node_of(v.node).pods
+                   if any((protocol, port) in wanted for _ip, protocol, port in p.host_ports)]
+        if holders and (best is None or (len(holders), v.node) < best[:2]):
+            best = (len(holders), v.node, holders)
+    if best is None:
+        return []
+    _, name, holders = best
+    changes = [{"op": "delete", "target": {"kind": "Pod", "namespace": p.namespace, "name": p.name}} for p in holders]
+    ports = ", ".join(f"{port}/{protocol}" for protocol, port in sorted(wanted))
+    summary = (f"delete (or move) {', '.join(p.key for p in holders)} on {name}, holding host port(s) {ports} "
+               "the pod wants")
+    return [(Suggestion(summary, changes), Variant(pod, removed=frozenset(p.key for p in holders)))]
 
 
 def _pointer(key: str) -> str:
@@ -197,15 +234,15 @@ def _add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Re
                   if not v.feasible and v.plugin == FIT and v.code == "Unschedulable" and not v.also_fails)
     if not full:
         return []
-    template, names = node_of(full[0]), {v.node for v in verdicts}
+    template, names = node_of(full[0]).node, {v.node for v in verdicts}
     count = 1
-    while count <= MAX_NEW_NODES and not _binds(rerun(pod, node_copies(template, count, names))):
+    while count <= MAX_NEW_NODES and not _binds(rerun(Variant(pod, tuple(node_copies(template, count, names))))):
         count *= 2
     if count > MAX_NEW_NODES:
         return []
     # Between the last count that failed and the first that works, the smallest that works.
     count = next((k for k in range(count // 2 + 1, count)
-                  if _binds(rerun(pod, node_copies(template, k, names)))), count)
+                  if _binds(rerun(Variant(pod, tuple(node_copies(template, k, names)))))), count)
     added = node_copies(template, count, names)
     which = ", ".join(n.name for n in added)
     summary = f"add {count} node(s) like {template.name} ({which}): the pod then fits"

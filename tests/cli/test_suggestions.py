@@ -41,14 +41,17 @@ def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
         if change["op"] == "add":
             (folder / f"added-{i}.yaml").write_text(yaml.safe_dump(change["object"]))
             continue
-        assert change["op"] == "patch"
+        assert change["op"] in ("patch", "delete")
         target = change["target"]
         for path in folder.glob("*.yaml"):
             docs = [d for d in yaml.safe_load_all(path.read_text()) if d]
             hit = [d for d in docs if d["kind"] == target["kind"] and d["metadata"]["name"] == target["name"]
                    and d["metadata"].get("namespace") in (target["namespace"], None)]
             if hit:
-                _apply(hit[0], change["patch"])
+                if change["op"] == "delete":
+                    docs.remove(hit[0])
+                else:
+                    _apply(hit[0], change["patch"])
                 path.write_text(yaml.safe_dump_all(docs))
                 break
         else:
@@ -186,3 +189,40 @@ def test_labelling_the_node_closest_to_the_node_selector_binds_the_pod(cli, tmp_
     _apply_changes(folder, [label])
     result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
     assert (result["results"][0]["outcome"], result["results"][0]["node"]) == ("bound", "a")
+
+
+PORTS = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: agent, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: a, image: agent, ports: [{containerPort: 80, hostPort: 8080}]}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: w, image: nginx, ports: [{containerPort: 80, hostPort: 8080}]}]
+"""
+
+
+def test_deleting_the_pod_holding_the_host_port_binds_the_pod(cli, tmp_path, validate_pod_result):
+    """agent holds hostPort 8080/TCP on n1, the only node; web wants it too (NodePorts)."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "c.yaml").write_text(PORTS)
+    data = json.loads(cli(["explain", "web", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    delete = {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "agent"}}
+    assert [s["changes"] for s in data["explanation"]["suggestions"]] == [[delete]]
+    _apply_changes(folder, [delete])
+    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    assert (result["results"][0]["outcome"], result["results"][0]["node"]) == ("bound", "n1")
