@@ -1,0 +1,30 @@
+"""`kwhatif reasons [TEXT]`: every reason kube-scheduler can give, what it means, how to fix it."""
+
+from __future__ import annotations
+
+import shutil
+
+import click
+
+from kwhatif.cli.common import DATA_FORMATS, emit, run
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.errors import InputError
+from kwhatif.explain.reasons import CATALOGUE, lookup
+from kwhatif.render.reasons import reasons_data, reasons_table
+from kwhatif.render.writers import writer
+
+
+@click.command()
+@click.argument("text", required=False)
+@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
+def reasons(text: str | None, output: str) -> None:
+    """The catalogue of reasons; with TEXT (a reason as printed, or a word of it), the matching
+    entries with what they mean and how to fix them."""
+    def action() -> int:
+        found = list(CATALOGUE) if text is None else lookup(text)
+        if not found:
+            raise InputError(f"no reason matches {text!r} (kwhatif reasons lists them all)")
+        width = shutil.get_terminal_size((100, 24)).columns
+        emit(writer(output, lambda data: reasons_table(data, width, detail=text is not None))(reasons_data(found)))
+        return Exit.ALL_PLACED
+    run(action)

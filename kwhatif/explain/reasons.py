@@ -1,0 +1,152 @@
+"""The catalogue of every reason kube-scheduler v1.34.1 (and so kwhatif) can give for a node or a
+pod: its exact text (a pattern where part of it varies), the plugin that gives it, what it means
+and how to fix it — `kwhatif reasons [TEXT]`, in the spirit of `ruff rule`.
+
+The texts are the plugins' own constants (tests/explain/test_reasons.py fails when a plugin has a
+reason the catalogue does not match), so the catalogue cannot drift from what kwhatif prints."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reason:
+    plugin: str
+    pattern: str  # a regular expression the whole reason text matches
+    example: str
+    meaning: str
+    fix: str
+
+    def matches(self, text: str) -> bool:
+        return re.fullmatch(self.pattern, text) is not None
+
+
+def _exact(text: str) -> str:
+    return re.escape(text)
+
+
+CATALOGUE: tuple[Reason, ...] = (
+    Reason("NodeResourcesFit", r"Insufficient \S+", "Insufficient cpu",
+           "The pod's requests (containers, the largest init container, overhead) exceed what the node has "
+           "left: allocatable minus the requests of the pods already on it. Requests count, not usage.",
+           "Lower the pod's requests, free room (delete or shrink pods on the node), or add nodes; "
+           "`kwhatif explain` gives the shortfall per node and verified changes."),
+    Reason("NodeResourcesFit", _exact("Too many pods"), "Too many pods",
+           "The node already runs as many pods as its allocatable `pods` allows.",
+           "Raise the kubelet's maxPods, spread the pods, or add nodes."),
+    Reason("TaintToleration", r"node\(s\) had untolerated taint \{.*\}", "node(s) had untolerated taint {dedicated: gpu}",
+           "The node has a NoSchedule or NoExecute taint that none of the pod's tolerations tolerates.",
+           "Add a toleration for that taint to the pod, or remove the taint from the node (if the node "
+           "is meant for such pods)."),
+    Reason("NodeUnschedulable", _exact("node(s) were unschedulable"), "node(s) were unschedulable",
+           "The node is cordoned (spec.unschedulable: true).",
+           "`kubectl uncordon NODE` when its maintenance is over."),
+    Reason("NodeName", _exact("node(s) didn't match the requested node name"),
+           "node(s) didn't match the requested node name",
+           "The pod sets spec.nodeName and this is another node.",
+           "Set spec.nodeName to an existing node, or remove it and let the scheduler choose."),
+    Reason("NodeAffinity", _exact("node(s) didn't match Pod's node affinity/selector"),
+           "node(s) didn't match Pod's node affinity/selector",
+           "The node's labels do not satisfy the pod's nodeSelector or required node affinity.",
+           "Label the node, or relax the pod's nodeSelector / requiredDuringScheduling terms."),
+    Reason("NodeAffinity", _exact("node(s) didn't match scheduler-enforced node affinity"),
+           "node(s) didn't match scheduler-enforced node affinity",
+           "The profile's NodeAffinityArgs.addedAffinity excludes the node for every pod of the profile.",
+           "Change the KubeSchedulerConfiguration, or use a profile (schedulerName) without it."),
+    Reason("NodeAffinity", _exact("pod affinity terms conflict"), "pod affinity terms conflict",
+           "The pod's nodeSelector and required node affinity cannot both hold on any node.",
+           "Make the pod's node selection terms consistent."),
+    Reason("NodePorts", _exact("node(s) didn't have free ports for the requested pod ports"),
+           "node(s) didn't have free ports for the requested pod ports",
+           "A pod on the node already uses a hostPort (protocol, port, IP) the pod wants.",
+           "Drop the hostPort if a Service can do, move the pod holding the port, or add nodes."),
+    Reason("PodTopologySpread", _exact("node(s) didn't match pod topology spread constraints"),
+           "node(s) didn't match pod topology spread constraints",
+           "Placing the pod here would make a DoNotSchedule constraint's skew exceed maxSkew.",
+           "Add nodes in the emptier domains, raise maxSkew, or use whenUnsatisfiable: ScheduleAnyway."),
+    Reason("PodTopologySpread", _exact("node(s) didn't match pod topology spread constraints (missing required label)"),
+           "node(s) didn't match pod topology spread constraints (missing required label)",
+           "The node lacks the topologyKey label of a DoNotSchedule constraint.",
+           "Label the node with the topology key (e.g. topology.kubernetes.io/zone)."),
+    Reason("InterPodAffinity", _exact("node(s) didn't match pod affinity rules"),
+           "node(s) didn't match pod affinity rules",
+           "No pod matching the pod's required podAffinity runs in the node's topology domain.",
+           "Run the pods it must be near first, or relax the required term to preferred."),
+    Reason("InterPodAffinity", _exact("node(s) didn't match pod anti-affinity rules"),
+           "node(s) didn't match pod anti-affinity rules",
+           "A pod matching the pod's required podAntiAffinity runs in the node's topology domain.",
+           "Add domains (nodes/zones), reduce replicas, or make the anti-affinity preferred."),
+    Reason("InterPodAffinity", _exact("node(s) didn't satisfy existing pods anti-affinity rules"),
+           "node(s) didn't satisfy existing pods anti-affinity rules",
+           "A pod already in the node's domain has a required anti-affinity that matches this pod.",
+           "Change the labels of the new pod or the other pod's anti-affinity, or use other nodes."),
+    Reason("VolumeRestrictions", _exact("node(s) had no available disk"), "node(s) had no available disk",
+           "A volume the pod uses (e.g. a GCE PD or EBS volume) is already mounted by a pod on the node.",
+           "Use another volume, or let the pod run where the other one does not."),
+    Reason("VolumeRestrictions",
+           _exact("node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already "
+                  "in-use by another pod"),
+           "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by "
+           "another pod",
+           "A ReadWriteOncePod claim of the pod is used by another pod.",
+           "Stop the other pod or use another claim."),
+    Reason("VolumeRestrictions / VolumeBinding", r'persistentvolumeclaim ".*" not found',
+           'persistentvolumeclaim "data" not found',
+           "The pod mounts a PersistentVolumeClaim that does not exist.",
+           "Create the claim (or fix its name in the pod)."),
+    Reason("VolumeBinding", _exact("pod has unbound immediate PersistentVolumeClaims"),
+           "pod has unbound immediate PersistentVolumeClaims",
+           "A claim with volumeBindingMode Immediate is not bound yet: the PV controller binds it, not the scheduler.",
+           "Wait for (or fix) provisioning of the claim, or use a WaitForFirstConsumer StorageClass."),
+    Reason("VolumeBinding", r'waiting for ephemeral volume controller to create the persistentvolumeclaim ".*"',
+           'waiting for ephemeral volume controller to create the persistentvolumeclaim "web-0-data"',
+           "The pod's generic ephemeral volume has no claim yet.",
+           "Wait for the ephemeral volume controller; check it runs."),
+    Reason("VolumeBinding", _exact("node(s) didn't match PersistentVolume's node affinity"),
+           "node(s) didn't match PersistentVolume's node affinity",
+           "A bound PersistentVolume can only be used on nodes matching its nodeAffinity (e.g. a zone).",
+           "Run the pod in the volume's zone/nodes, or move the data."),
+    Reason("VolumeBinding", _exact("node(s) didn't find available persistent volumes to bind"),
+           "node(s) didn't find available persistent volumes to bind",
+           "No unbound PV that fits a WaitForFirstConsumer claim is usable from the node, and the class cannot provision.",
+           "Create matching PVs or use a provisioning StorageClass."),
+    Reason("VolumeBinding", _exact("node(s) did not have enough free storage"), "node(s) did not have enough free storage",
+           "Storage capacity tracking says the node's topology has too little capacity for the claim.",
+           "Free capacity or request less storage."),
+    Reason("VolumeBinding", _exact("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"),
+           "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)",
+           "A claim is bound to a PersistentVolume that does not exist.",
+           "Recreate the volume or the claim."),
+    Reason("VolumeZone", _exact("node(s) had no available volume zone"), "node(s) had no available volume zone",
+           "A volume's zone/region labels do not match the node's.",
+           "Run the pod in the volume's zone."),
+    Reason("NodeVolumeLimits", _exact("node(s) exceed max volume count"), "node(s) exceed max volume count",
+           "The node's CSI driver would attach more volumes than its CSINode allocatable count allows.",
+           "Spread volume-heavy pods, use nodes with higher limits, or fewer volumes per pod."),
+    Reason("SchedulingGates", _exact("Scheduling is blocked due to non-empty scheduling gates"),
+           "Scheduling is blocked due to non-empty scheduling gates",
+           "The pod has spec.schedulingGates; the scheduler does not try it until they are all removed.",
+           "Remove the gates (whoever added them — a quota or batch controller — should)."),
+    Reason("DefaultPreemption", _exact("No preemption victims found for incoming pod"),
+           "No preemption victims found for incoming pod",
+           "On this node, evicting every lower-priority pod still would not make the pod fit (or PDBs/priorities forbid it).",
+           "Preemption cannot help here: see the node's filter reason."),
+    Reason("DefaultPreemption", _exact("Preemption is not helpful for scheduling"),
+           "Preemption is not helpful for scheduling",
+           "The node was rejected for a reason no eviction can change (UnschedulableAndUnresolvable).",
+           "Fix the node's filter reason (taint, affinity, size...)."),
+    Reason("Framework", _exact("no nodes available to schedule pods"), "no nodes available to schedule pods",
+           "The cluster has no nodes (or the snapshot none).",
+           "Add nodes, or check the input holds them."),
+)
+
+
+def lookup(text: str) -> list[Reason]:
+    """The reasons a text is (a full match), else those whose example or pattern mentions it."""
+    exact = [r for r in CATALOGUE if r.matches(text)]
+    if exact:
+        return exact
+    needle = text.lower()
+    return [r for r in CATALOGUE if needle in r.example.lower() or needle in r.plugin.lower()]

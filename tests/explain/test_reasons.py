@@ -1,0 +1,53 @@
+"""The reasons catalogue covers every reason text the plugins and the framework can give: each
+module-level reason constant (ERR_REASON*, and the framework's and preemption's texts) and each
+templated reason, rendered with sample values, matches a catalogue entry."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+import kwhatif.plugins
+from kwhatif.explain.reasons import CATALOGUE, lookup
+from kwhatif.framework.diagnosis import NO_NODES_MESSAGE
+from kwhatif.framework.scheduler import GATED_MESSAGE
+from kwhatif.plugins.node_resources.fit import TOO_MANY_PODS, insufficient
+from kwhatif.plugins.taint_toleration import untolerated_taint_reason
+from kwhatif.preemption.evaluator import NO_VICTIMS, NOT_HELPFUL
+
+
+def _plugin_reason_constants() -> list[tuple[str, str]]:
+    out = []
+    for info in pkgutil.walk_packages(kwhatif.plugins.__path__, "kwhatif.plugins."):
+        module = importlib.import_module(info.name)
+        out += [(f"{info.name}.{name}", value) for name, value in vars(module).items()
+                if name.startswith("ERR_REASON") and isinstance(value, str)]
+    return out
+
+
+CONSTANTS = _plugin_reason_constants()
+TEMPLATED = [insufficient("cpu"), insufficient("nvidia.com/gpu"), TOO_MANY_PODS, untolerated_taint_reason("dedicated", "gpu"),
+             GATED_MESSAGE, NO_NODES_MESSAGE, NO_VICTIMS, NOT_HELPFUL, 'persistentvolumeclaim "data" not found']
+
+
+def test_the_plugins_have_reason_constants_to_check() -> None:
+    assert len(CONSTANTS) >= 20
+
+
+@pytest.mark.parametrize("text", [v for _, v in CONSTANTS] + TEMPLATED)
+def test_every_reason_is_in_the_catalogue(text: str) -> None:
+    assert any(r.matches(text) for r in CATALOGUE), f"no catalogue entry for {text!r}"
+
+
+def test_every_entry_matches_its_own_example_and_says_what_to_do() -> None:
+    for reason in CATALOGUE:
+        assert reason.matches(reason.example), reason.pattern
+        assert reason.meaning and reason.fix
+
+
+def test_lookup_finds_a_reason_by_its_exact_text_then_by_a_word() -> None:
+    assert [r.plugin for r in lookup("Insufficient memory")] == ["NodeResourcesFit"]
+    assert {r.plugin for r in lookup("taint")} == {"TaintToleration"}
+    assert lookup("no such reason") == []
