@@ -54,6 +54,7 @@ class Explanation:
     preemption: dict[str, Any] | None
     requeue_on: list[tuple[str, RequeueEvent]] = field(default_factory=list)  # (plugin, event), pending pods
     suggestions: list[Suggestion] = field(default_factory=list)  # each verified by a re-run
+    priority: int = 0  # as the scheduler saw it (after admission)
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
@@ -112,7 +113,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     if final is None or first is None:
         gated = ["SchedulingGates"] if result.outcome == Outcome.GATED else []
         return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None,
-                           requeue_events(gated))
+                           requeue_events(gated), priority=result.pod.effective_priority)
     attempts = [
         AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
                            a.nominated_fast_path)
@@ -123,6 +124,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
         pod=result.pod.key, outcome=result.outcome, node=final.node, message=final.message,
         tied_nodes=final.tied_nodes, attempts=attempts, preemption=_preemption(first),
         requeue_on=requeue_events(_rejecting_plugins(attempts[-1])) if pending else [],
+        priority=result.pod.effective_priority,
     )
 
 

@@ -40,5 +40,6 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     if original is not None:
         snapshot = sim.snapshot
         exp.suggestions = suggestions(original, exp, lambda v: rerun_with(
-            cluster, now, new_pods, v.pod, profiles, v.nodes, v.removed), lambda name: snapshot.by_name[name])
+            cluster, now, new_pods, v.pod, profiles, v.nodes, v.removed), lambda name: snapshot.by_name[name],
+            list(cluster.priority_classes.values()))
     return Explained(sim, result, exp, again is not None)

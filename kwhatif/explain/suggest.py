@@ -9,16 +9,17 @@ Kinds so far: lower a container's request to what the nearest node has free (Nod
 tolerate the taint that alone keeps the pod off the most nodes (TaintToleration); uncordon a node
 that only its cordon keeps the pod off (NodeUnschedulable); add a node like one that is full
 (NodeResourcesFit, when the pod would fit that node empty); label the node closest to the pod's
-nodeSelector (NodeAffinity); delete the pods holding the host ports the pod wants (NodePorts).
+nodeSelector (NodeAffinity); delete the pods holding the host ports the pod wants (NodePorts);
+the lowest existing PriorityClass with which preemption makes room (DefaultPreemption).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from kwhatif.api.objects import Container, Node, Pod, node_copies
+from kwhatif.api.objects import Container, Node, Pod, PriorityClass, node_copies
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
@@ -37,6 +38,7 @@ MAX_SUGGESTIONS = 5
 _SCALE = {"cpu": 1000}
 
 MAX_NEW_NODES = 8  # add-node suggestions try 1, 2, 4, 8 nodes
+MAX_PRIORITY_TRIES = 4  # PriorityClasses tried, lowest first
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,8 @@ class Suggestion:
         return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
 
 
-def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> list[Suggestion]:
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
+                classes: Sequence[PriorityClass] = ()) -> list[Suggestion]:
     """The verified suggestions for a pod that stays pending, smallest change first."""
     if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
         return []
@@ -73,7 +76,7 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf) -> li
         + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of) + _free_ports(pod, verdicts, node_of)
     verified = [s for s, variant in candidates if _binds(rerun(variant))]
     added = _add_nodes(pod, verdicts, node_of, rerun)
-    return (verified + added)[:MAX_SUGGESTIONS]
+    return (verified + added + _raise_priority(pod, exp, classes, rerun))[:MAX_SUGGESTIONS]
 
 
 def _binds(result: PodResult | None) -> bool:
@@ -219,6 +222,29 @@ def _free_ports(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[
     summary = (f"delete (or move) {', '.join(p.key for p in holders)} on {name}, holding host port(s) {ports} "
                "the pod wants")
     return [(Suggestion(summary, changes), Variant(pod, removed=frozenset(p.key for p in holders)))]
+
+
+def _raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass], rerun: Rerun) -> list[Suggestion]:
+    """When some node could take the pod if lower-priority pods left (preemption found potential
+    nodes), the lowest existing PriorityClass above the pod's priority with which the re-run
+    preempts and binds it; the victims are named."""
+    potential = (exp.preemption or {}).get("potential_nodes")
+    if not potential or pod.preemption_policy == "Never":
+        return []
+    higher = sorted((c for c in classes if c.value > exp.priority), key=lambda c: (c.value, c.name))
+    for cls in higher[:MAX_PRIORITY_TRIES]:
+        result = rerun(Variant(pod.evolve(priority_class_name=cls.name, priority=cls.value)))
+        if result is None or result.final is None or not _binds(result):
+            continue
+        victims = [v.pod.key for a in result.attempts if a.preemption for v in a.preemption.victims]
+        patch = [{"op": "add", "path": "/spec/priorityClassName", "value": cls.name},
+                 {"op": "add", "path": "/spec/priority", "value": cls.value}]
+        change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
+                  "patch": patch}
+        evicts = f", evicting {', '.join(victims)}" if victims else ""
+        return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
+                           f"room on {result.final.node}{evicts}", [change])]
+    return []
 
 
 def _pointer(key: str) -> str:

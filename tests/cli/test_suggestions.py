@@ -96,10 +96,18 @@ ADD_NODES = [{"op": "add", "object": {
     for name in ("node-a-1", "node-a-2")]
 
 
-CASES = [([change], node) for change, node in EXPECTED] + [(ADD_NODES, "node-a-2")]
+# With the existing class high (1000) big ties urgent's priority and, created earlier, goes first:
+# node-a (500m free) and node-b (1500m) are full, and evicting one priority-0 pod makes room on
+# either; every criterion of pickOneNodeForPreemption ties (no PDB, one victim of priority 0, same
+# start time), so the smallest name: node-a, evicting bound-a, then bound there on the retry.
+PRIORITY = [{"op": "patch", "target": BIG,
+             "patch": [{"op": "add", "path": "/spec/priorityClassName", "value": "high"},
+                       {"op": "add", "path": "/spec/priority", "value": 1000}]}]
+CASES = [([change], node) for change, node in EXPECTED] + [(ADD_NODES, "node-a-2"), (PRIORITY, "node-a")]
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=["lower-request", "tolerate-taint", "add-nodes"])
+@pytest.mark.parametrize("index", range(len(CASES)),
+                         ids=["lower-request", "tolerate-taint", "add-nodes", "raise-priority"])
 def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, validate_pod_result, index):
     suggestions = _suggestions(cli, validate_pod_result)
     assert [s["changes"] for s in suggestions] == [changes for changes, _ in CASES]

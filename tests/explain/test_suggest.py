@@ -38,9 +38,11 @@ def test_the_re_run_sees_the_changed_pod_in_the_same_queue() -> None:
     """1800m -> 1200m: node-b's 1200m free after urgent (placed before big in the queue); node-c
     is big enough but tainted dedicated=gpu:NoSchedule."""
     cluster, exp, original, node_of = _big()
-    made = suggestions(original, exp, lambda v: rerun_with(cluster, NOW, [], v.pod, None, v.nodes, v.removed), node_of)
+    made = suggestions(original, exp, lambda v: rerun_with(cluster, NOW, [], v.pod, None, v.nodes, v.removed), node_of,
+                       list(cluster.priority_classes.values()))
     assert [s.summary for s in made] == [
         "lower container app's cpu request to 1200m (by 600m): it then fits on node-b",
         "tolerate the taint dedicated=gpu:NoSchedule: it then may land on node-c",
         "add 2 node(s) like node-a (node-a-1, node-a-2): the pod then fits",
+        "give the pod priorityClassName high (1000): preemption then makes room on node-a, evicting default/bound-a",
     ]
