@@ -117,6 +117,23 @@ def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, valid
     assert (big["outcome"], big["node"]) == ("bound", node)
 
 
+def _suggested(cli, tmp_path: Path, manifests: str, pod: str, validate_pod_result) -> tuple[Path, list[Any]]:
+    """The input written to a folder, and the changes of each suggestion `explain` makes for `pod`."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "c.yaml").write_text(manifests)
+    data = json.loads(cli(["explain", pod, "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    return folder, [s["changes"] for s in data["explanation"]["suggestions"]]
+
+
+def _placement(cli, folder: Path, pod: str) -> tuple[str, str]:
+    """(outcome, node) of `pod` when `kwhatif schedule` runs on the folder."""
+    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    found = next(r for r in result["results"] if r["pod"] == pod)
+    return found["outcome"], found["node"]
+
+
 def test_a_placed_pod_gets_no_suggestion(cli):
     data = json.loads(cli(["explain", "default/small", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
     assert data["explanation"]["suggestions"] == []
@@ -145,20 +162,13 @@ def test_uncordoning_the_node_only_its_cordon_blocks_binds_the_pod(cli, tmp_path
     """web (2 cpu): small has 1 cpu; old has 4 but is cordoned (spec.unschedulable and its
     taint). Uncordoning old (both gone, as kubectl uncordon and the node controller do) is the
     one change; lowering web's request to 1 cpu (small's free cpu) is the other."""
-    folder = tmp_path / "c"
-    folder.mkdir()
-    (folder / "c.yaml").write_text(CORDONED)
-    data = json.loads(cli(["explain", "web", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    validate_pod_result(data)
-    changes = [s["changes"] for s in data["explanation"]["suggestions"]]
+    folder, changes = _suggested(cli, tmp_path, CORDONED, "web", validate_pod_result)
     uncordon = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "old"},
                 "patch": [{"op": "replace", "path": "/spec/unschedulable", "value": False},
                           {"op": "remove", "path": "/spec/taints/0"}]}
     assert [uncordon] in changes
     _apply_changes(folder, [uncordon])
-    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    web = next(r for r in result["results"] if r["pod"] == "default/web")
-    assert (web["outcome"], web["node"]) == ("bound", "old")
+    assert _placement(cli, folder, "default/web") == ("bound", "old")
 
 
 SELECTOR = """
@@ -186,17 +196,12 @@ spec:
 def test_labelling_the_node_closest_to_the_node_selector_binds_the_pod(cli, tmp_path, validate_pod_result):
     """Both nodes lack one label of db's nodeSelector (a has none, b has silver): the smaller
     name, a, gets example.com/tier=gold — the key's '/' escaped as '~1' in the JSON Pointer."""
-    folder = tmp_path / "c"
-    folder.mkdir()
-    (folder / "c.yaml").write_text(SELECTOR)
-    data = json.loads(cli(["explain", "db", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    validate_pod_result(data)
+    folder, changes = _suggested(cli, tmp_path, SELECTOR, "db", validate_pod_result)
     label = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "a"},
              "patch": [{"op": "add", "path": "/metadata/labels/example.com~1tier", "value": "gold"}]}
-    assert [s["changes"] for s in data["explanation"]["suggestions"]] == [[label]]
+    assert changes == [[label]]
     _apply_changes(folder, [label])
-    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    assert (result["results"][0]["outcome"], result["results"][0]["node"]) == ("bound", "a")
+    assert _placement(cli, folder, "default/db") == ("bound", "a")
 
 
 PORTS = """
@@ -224,13 +229,8 @@ spec:
 
 def test_deleting_the_pod_holding_the_host_port_binds_the_pod(cli, tmp_path, validate_pod_result):
     """agent holds hostPort 8080/TCP on n1, the only node; web wants it too (NodePorts)."""
-    folder = tmp_path / "c"
-    folder.mkdir()
-    (folder / "c.yaml").write_text(PORTS)
-    data = json.loads(cli(["explain", "web", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    validate_pod_result(data)
+    folder, changes = _suggested(cli, tmp_path, PORTS, "web", validate_pod_result)
     delete = {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "agent"}}
-    assert [s["changes"] for s in data["explanation"]["suggestions"]] == [[delete]]
+    assert changes == [[delete]]
     _apply_changes(folder, [delete])
-    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    assert (result["results"][0]["outcome"], result["results"][0]["node"]) == ("bound", "n1")
+    assert _placement(cli, folder, "default/web") == ("bound", "n1")
