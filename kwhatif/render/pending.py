@@ -35,7 +35,7 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
     lines = [f"kwhatif: {data['pending']} of {data['scheduled']} pod(s) stay pending, "
              f"{len(data['groups'])} root cause(s)"]
     for group in data["groups"]:
-        causes = "; ".join(f"{c['plugin'] or 'PreFilter'}: {', '.join(c['reasons'])}" for c in group["rejected_by"])
+        causes = "; ".join(f"{plugin}: {', '.join(reasons)}" for plugin, reasons in _by_plugin(group["rejected_by"]))
         lines.extend(wrap(f"{group['count']:>5}  {causes}", width, "", hanging=" " * 7))
         pods = group["pods"]
         shown = ", ".join(pods[:EXAMPLES]) + (f", ... ({len(pods)})" if len(pods) > EXAMPLES else "")
@@ -50,3 +50,13 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
     if data["groups"]:
         lines.append("kwhatif: why one of them stays pending: kwhatif explain NAMESPACE/NAME")
     return "\n".join(lines) + "\n"
+
+
+def _by_plugin(rejected_by: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Each plugin once, with every reason it gave on some node (nodes may fail it for different
+    sets of resources), in first-seen order."""
+    merged: dict[str, list[str]] = {}
+    for cause in rejected_by:
+        reasons = merged.setdefault(cause["plugin"] or "PreFilter", [])
+        reasons.extend(r for r in cause["reasons"] if r not in reasons)
+    return list(merged.items())
