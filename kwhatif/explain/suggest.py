@@ -99,9 +99,12 @@ def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         amount = format_amount(resource, int(lowered * _SCALE.get(resource, 1)))
         summary = (f"lower container {container.name}'s {resource} request to {amount} "
                    f"(by {format_amount(resource, short)}): it then fits on {node}")
+        # The whole requests map is set ("add" creates or replaces it): a container whose requests
+        # were defaulted from its limits has no requests to replace one of.
+        requests = {name: amount if name == resource else _quantity(name, value)
+                    for name, value in sorted(container.requests.items())}
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
-                  "patch": [{"op": "replace", "path": f"/spec/containers/{index}/resources/requests/{resource}",
-                             "value": amount}]}
+                  "patch": [{"op": "add", "path": f"/spec/containers/{index}/resources/requests", "value": requests}]}
         out.append((Suggestion(summary, [change]), Variant(variant)))
     return out
 

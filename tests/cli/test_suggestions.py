@@ -74,9 +74,10 @@ def _schedule_with(cli, tmp_path: Path, changes: list[dict[str, Any]]) -> dict[s
 
 BIG = {"kind": "Pod", "namespace": "default", "name": "big"}
 EXPECTED = [
-    # node-b: 1200m free -> 1800m - 600m fits exactly.
+    # node-b: 1200m free -> 1800m - 600m fits exactly; memory (1Gi) stays, in bytes.
     ({"op": "patch", "target": BIG,
-      "patch": [{"op": "replace", "path": "/spec/containers/0/resources/requests/cpu", "value": "1200m"}]},
+      "patch": [{"op": "add", "path": "/spec/containers/0/resources/requests",
+                 "value": {"cpu": "1200m", "memory": str(2**30)}}]},
      "node-b"),
     # node-c (16 cpu, nothing bound) only lacks the toleration for dedicated=gpu:NoSchedule.
     ({"op": "patch", "target": BIG,
@@ -234,3 +235,29 @@ def test_deleting_the_pod_holding_the_host_port_binds_the_pod(cli, tmp_path, val
     assert changes == [[delete]]
     _apply_changes(folder, [delete])
     assert _placement(cli, folder, "default/web") == ("bound", "n1")
+
+
+LIMITS_ONLY = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status:
+  allocatable: {cpu: "1", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: job, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: c, image: busybox, resources: {limits: {cpu: "2"}}}]
+"""
+
+
+def test_a_request_defaulted_from_its_limit_is_lowered_by_setting_requests(cli, tmp_path, validate_pod_result):
+    """job's cpu request is its limit (2, API defaulting) and n1 has 1 cpu: short by 1000m, the
+    request becomes 1 while the limit stays 2 — the input has no requests map to replace into."""
+    folder, changes = _suggested(cli, tmp_path, LIMITS_ONLY, "job", validate_pod_result)
+    lower = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "job"},
+             "patch": [{"op": "add", "path": "/spec/containers/0/resources/requests", "value": {"cpu": "1000m"}}]}
+    assert [lower] in changes
+    _apply_changes(folder, [lower])
+    assert _placement(cli, folder, "default/job") == ("bound", "n1")
