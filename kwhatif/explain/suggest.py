@@ -10,7 +10,8 @@ tolerate the taint that alone keeps the pod off the most nodes (TaintToleration)
 that only its cordon keeps the pod off (NodeUnschedulable); add a node like one that is full
 (NodeResourcesFit, when the pod would fit that node empty); label the node closest to the pod's
 nodeSelector (NodeAffinity); delete the pods holding the host ports the pod wants (NodePorts);
-the lowest existing PriorityClass with which preemption makes room (DefaultPreemption).
+the lowest existing PriorityClass with which preemption makes room (DefaultPreemption); a
+DoNotSchedule topology spread constraint made ScheduleAnyway (PodTopologySpread).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ TAINTS = "TaintToleration"
 CORDONED = "NodeUnschedulable"
 AFFINITY = "NodeAffinity"
 PORTS = "NodePorts"
+SPREAD = "PodTopologySpread"
 CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
@@ -73,7 +75,8 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
         return []
     verdicts = exp.attempts[0].verdicts
     candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
-        + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of) + _free_ports(pod, verdicts, node_of)
+        + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of) + _free_ports(pod, verdicts, node_of) \
+        + _relax_spread(pod, verdicts)
     verified = [s for s, variant in candidates if _binds(rerun(variant))]
     added = _add_nodes(pod, verdicts, node_of, rerun)
     return (verified + added + _raise_priority(pod, exp, classes, rerun))[:MAX_SUGGESTIONS]
@@ -248,6 +251,26 @@ def _raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass]
         return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
                            f"room on {result.final.node}{evicts}", [change])]
     return []
+
+
+def _relax_spread(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
+    """When PodTopologySpread alone rejects some node: each DoNotSchedule constraint of the pod's
+    own made ScheduleAnyway (kept as a preference in scoring, no longer a rule)."""
+    if not any(not v.feasible and v.plugin == SPREAD and not v.also_fails for v in verdicts):
+        return []
+    out: list[Candidate] = []
+    for i, c in enumerate(pod.topology_spread_constraints):
+        if c.when_unsatisfiable != "DoNotSchedule":
+            continue
+        relaxed = list(pod.topology_spread_constraints)
+        relaxed[i] = replace(c, when_unsatisfiable="ScheduleAnyway")
+        change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
+                  "patch": [{"op": "replace", "path": f"/spec/topologySpreadConstraints/{i}/whenUnsatisfiable",
+                             "value": "ScheduleAnyway"}]}
+        summary = (f"make the spread over {c.topology_key} (maxSkew {c.max_skew}) ScheduleAnyway: a preference "
+                   "instead of a rule")
+        out.append((Suggestion(summary, [change]), Variant(pod.evolve(topology_spread_constraints=tuple(relaxed)))))
+    return out
 
 
 def _pointer(key: str) -> str:

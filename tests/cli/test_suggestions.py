@@ -261,3 +261,54 @@ def test_a_request_defaulted_from_its_limit_is_lowered_by_setting_requests(cli, 
     assert [lower] in changes
     _apply_changes(folder, [lower])
     assert _placement(cli, folder, "default/job") == ("bound", "n1")
+
+
+SPREAD = """
+apiVersion: v1
+kind: Node
+metadata: {name: a1, labels: {kubernetes.io/hostname: a1, topology.kubernetes.io/zone: a}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b1, labels: {kubernetes.io/hostname: b1, topology.kubernetes.io/zone: b}}
+spec:
+  taints: [{key: dedicated, value: infra, effect: NoSchedule}]
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: default, labels: {app: web}}
+spec: {nodeName: a1, containers: [{name: w, image: nginx}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-2, namespace: default, labels: {app: web}}
+spec: {nodeName: a1, containers: [{name: w, image: nginx}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-3, namespace: default, labels: {app: web}, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+     labelSelector: {matchLabels: {app: web}}}
+  containers: [{name: w, image: nginx}]
+"""
+
+
+def test_relaxing_the_spread_constraint_binds_the_pod(cli, tmp_path, validate_pod_result):
+    """Zone a holds 2 web pods, zone b none; b1 (zone b) is tainted, and nodeTaintsPolicy Ignore
+    still counts it as a domain: on a1 the skew would be 3 - 0 > maxSkew 1, so web-3 fits
+    nowhere. As ScheduleAnyway the constraint no longer rejects a1."""
+    folder, changes = _suggested(cli, tmp_path, SPREAD, "web-3", validate_pod_result)
+    relax = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "web-3"},
+             "patch": [{"op": "replace", "path": "/spec/topologySpreadConstraints/0/whenUnsatisfiable",
+                        "value": "ScheduleAnyway"}]}
+    assert [relax] in changes
+    _apply_changes(folder, [relax])
+    assert _placement(cli, folder, "default/web-3") == ("bound", "a1")
