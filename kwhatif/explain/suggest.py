@@ -11,7 +11,8 @@ that only its cordon keeps the pod off (NodeUnschedulable); add a node like one 
 (NodeResourcesFit, when the pod would fit that node empty); label the node closest to the pod's
 nodeSelector (NodeAffinity); delete the pods holding the host ports the pod wants (NodePorts);
 the lowest existing PriorityClass with which preemption makes room (DefaultPreemption); a
-DoNotSchedule topology spread constraint made ScheduleAnyway (PodTopologySpread).
+DoNotSchedule topology spread constraint made ScheduleAnyway (PodTopologySpread); a required pod
+(anti-)affinity term dropped (InterPodAffinity).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from kwhatif.api.objects import Container, Node, Pod, PriorityClass, node_copies
+from kwhatif.api.affinity import PodAffinityRules
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import Explanation, NodeVerdict
@@ -34,6 +36,13 @@ CORDONED = "NodeUnschedulable"
 AFFINITY = "NodeAffinity"
 PORTS = "NodePorts"
 SPREAD = "PodTopologySpread"
+INTERPOD = "InterPodAffinity"
+# The pod's own required terms that can reject a node, per InterPodAffinity reason: the Affinity
+# field holding them and its name in a manifest.
+_POD_TERMS = {
+    "node(s) didn't match pod affinity rules": ("pod_affinity", "podAffinity"),
+    "node(s) didn't match pod anti-affinity rules": ("pod_anti_affinity", "podAntiAffinity"),
+}
 CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 MAX_SUGGESTIONS = 5
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
@@ -76,7 +85,7 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
     verdicts = exp.attempts[0].verdicts
     candidates = _lower_requests(pod, verdicts) + _tolerate_taint(pod, verdicts, node_of) \
         + _uncordon(pod, verdicts, node_of) + _label_node(pod, verdicts, node_of) + _free_ports(pod, verdicts, node_of) \
-        + _relax_spread(pod, verdicts)
+        + _relax_spread(pod, verdicts) + _drop_pod_terms(pod, verdicts)
     verified = [s for s, variant in candidates if _binds(rerun(variant))]
     added = _add_nodes(pod, verdicts, node_of, rerun)
     return (verified + added + _raise_priority(pod, exp, classes, rerun))[:MAX_SUGGESTIONS]
@@ -270,6 +279,30 @@ def _relax_spread(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         summary = (f"make the spread over {c.topology_key} (maxSkew {c.max_skew}) ScheduleAnyway: a preference "
                    "instead of a rule")
         out.append((Suggestion(summary, [change]), Variant(pod.evolve(topology_spread_constraints=tuple(relaxed)))))
+    return out
+
+
+def _drop_pod_terms(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
+    """When InterPodAffinity alone rejects some node because of the pod's own required
+    podAffinity / podAntiAffinity: each of those terms dropped (the owner may keep it as a
+    preferred term, which scoring weighs but never enforces)."""
+    reasons = {r for v in verdicts if not v.feasible and v.plugin == INTERPOD and not v.also_fails for r in v.reasons}
+    out: list[Candidate] = []
+    for reason, (field_name, manifest_name) in _POD_TERMS.items():
+        rules: PodAffinityRules | None = getattr(pod.affinity, field_name, None) if pod.affinity else None
+        if reason not in reasons or rules is None or pod.affinity is None:
+            continue
+        for i, term in enumerate(rules.required):
+            kept = replace(rules, required=rules.required[:i] + rules.required[i + 1:])
+            changes: dict[str, Any] = {field_name: kept}
+            variant = pod.evolve(affinity=replace(pod.affinity, **changes))
+            path = f"/spec/affinity/{manifest_name}/requiredDuringSchedulingIgnoredDuringExecution/{i}"
+            change: dict[str, Any] = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace,
+                                                                "name": pod.name},
+                                      "patch": [{"op": "remove", "path": path}]}
+            summary = (f"drop the required {manifest_name} term {i} (topologyKey {term.topology_key}), or make "
+                       "it preferred: a rule the cluster cannot meet now")
+            out.append((Suggestion(summary, [change]), Variant(variant)))
     return out
 
 

@@ -312,3 +312,39 @@ def test_relaxing_the_spread_constraint_binds_the_pod(cli, tmp_path, validate_po
     assert [relax] in changes
     _apply_changes(folder, [relax])
     assert _placement(cli, folder, "default/web-3") == ("bound", "a1")
+
+
+ANTI = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-1, namespace: default, labels: {app: db}}
+spec: {nodeName: n1, containers: [{name: d, image: postgres}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-2, namespace: default, labels: {app: db}, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
+  containers: [{name: d, image: postgres}]
+"""
+
+
+def test_dropping_the_required_anti_affinity_term_binds_the_pod(cli, tmp_path, validate_pod_result):
+    """db-1 runs on n1, the only node, and db-2 must not share a hostname with an app=db pod."""
+    folder, changes = _suggested(cli, tmp_path, ANTI, "db-2", validate_pod_result)
+    drop = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "db-2"},
+            "patch": [{"op": "remove",
+                       "path": "/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"}]}
+    assert [drop] in changes
+    _apply_changes(folder, [drop])
+    assert _placement(cli, folder, "default/db-2") == ("bound", "n1")
