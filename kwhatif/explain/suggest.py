@@ -256,7 +256,8 @@ def _raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass]
                  {"op": "add", "path": "/spec/priority", "value": cls.value}]
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
                   "patch": patch}
-        evicts = f", evicting {', '.join(victims)}" if victims else ""
+        shown = ", ".join(victims[:2]) + (f" and {len(victims) - 2} more" if len(victims) > 2 else "")
+        evicts = f", evicting {shown}" if victims else ""
         return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
                            f"room on {result.final.node}{evicts}", [change])]
     return []
@@ -329,8 +330,7 @@ def _add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Re
     count = next((k for k in range(count // 2 + 1, count)
                   if _binds(rerun(Variant(pod, tuple(node_copies(template, k, names)))))), count)
     added = node_copies(template, count, names)
-    which = ", ".join(n.name for n in added)
-    summary = f"add {count} node(s) like {template.name} ({which}): the pod then fits"
+    summary = f"add {count} node(s) like {template.name}: the pod then fits"  # their names: in the changes
     return [Suggestion(summary, [{"op": "add", "object": node_manifest(n)} for n in added])]
 
 

@@ -14,6 +14,7 @@ from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.text import wrap
 
 MAX_GROUPS = 8
+MAX_LINES = 60  # the summary's budget (issue 13): one screen at any cluster size
 DEALLOCATE = " no new claims to deallocate,"
 NOT_FOUND = ". not found"
 
@@ -49,22 +50,39 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
     if exp.requeue_on:
         lines.append("")
         lines.extend(wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))
-        for plugin, event in exp.requeue_on:
-            what = event.why.split(": ", 1)[0]  # the change itself; the whole hint is in -o json
-            lines.extend(wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
-                               hanging="      "))
+        full = _requeue_lines(exp, width)
+        # Past the page's budget, one line a plugin (the events' wording stays in -o json).
+        lines.extend(full if len(lines) + len(full) + 2 <= MAX_LINES else _compact_requeue_lines(exp, width))
     if exp.attempts:  # a gated or refused pod was never tried on a node
         lines.append("")
         lines.extend(wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
     return "\n".join(lines) + "\n"
 
 
+def _requeue_lines(exp: Explanation, width: int) -> list[str]:
+    lines: list[str] = []
+    for plugin, event in exp.requeue_on:
+        what = event.why.split(": ", 1)[0]  # the change itself; the whole hint is in -o json
+        lines.extend(wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
+                          hanging="      "))
+    return lines
+
+
+def _compact_requeue_lines(exp: Explanation, width: int) -> list[str]:
+    by_plugin: dict[str, list[str]] = {}
+    for plugin, event in exp.requeue_on:
+        by_plugin.setdefault(plugin, []).append(f"{event.resource} {'|'.join(event.actions)}")
+    lines: list[str] = []
+    for plugin, events in by_plugin.items():
+        lines.extend(wrap(f"{plugin}: {'; '.join(events)}", width, "  ", hanging="      "))
+    return lines
+
+
 def _quirks(message: str) -> list[str]:
     """kube-scheduler's texts that look like mistakes and are not, explained where they appear."""
     notes = []
     if DEALLOCATE in message:
-        notes.append("'no new claims to deallocate' is DynamicResources' PostFilter: in v1.34 it runs for every "
-                     "pod, claims or not, before DefaultPreemption.")
+        notes.append("'no new claims to deallocate' is DynamicResources' PostFilter, run for every pod in v1.34.")
     if message.endswith(NOT_FOUND):
         notes.append("the trailing 'not found' is DefaultPreemption failing to read the PreFilter state that the "
                      "rejecting PreFilter never wrote; it is part of the real event text.")
@@ -100,7 +118,8 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     lines = wrap(head, width, "", hanging=" " * 8)
     # The plugin's own sentence only where no spread already says how far the nodes are.
     detail = [_spread_text(s) for s in group.spreads] or group.insight[:1]
-    examples = ", ".join(group.examples) + (", ..." if len(group.nodes) > len(group.examples) else "")
+    shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
+    examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
     for text, count in group.also_fails[:1]:  # the most common; -o json has them all
         verb = "fails" if count == 1 else "fail"

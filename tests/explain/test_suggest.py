@@ -43,6 +43,6 @@ def test_the_re_run_sees_the_changed_pod_in_the_same_queue() -> None:
     assert [s.summary for s in made] == [
         "lower container app's cpu request to 1200m (by 600m): it then fits on node-b",
         "tolerate the taint dedicated=gpu:NoSchedule: it then may land on node-c",
-        "add 2 node(s) like node-a (node-a-1, node-a-2): the pod then fits",
+        "add 2 node(s) like node-a: the pod then fits",
         "give the pod priorityClassName high (1000): preemption then makes room on node-a, evicting default/bound-a",
     ]
