@@ -108,12 +108,12 @@ def _lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         if lowered <= 0:
             continue
         variant = _with_request(pod, index, resource, lowered)
-        amount = format_amount(resource, int(lowered * _SCALE.get(resource, 1)))
+        amount = _quantity(resource, lowered)
         summary = (f"lower container {container.name}'s {resource} request to {amount} "
                    f"(by {format_amount(resource, short)}): it then fits on {node}")
         # The whole requests map is set ("add" creates or replaces it): a container whose requests
         # were defaulted from its limits has no requests to replace one of.
-        requests = {name: amount if name == resource else _quantity(name, value)
+        requests = {name: _quantity(name, value if name != resource else lowered)
                     for name, value in sorted(container.requests.items())}
         change = {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name},
                   "patch": [{"op": "add", "path": f"/spec/containers/{index}/resources/requests", "value": requests}]}
@@ -348,10 +348,9 @@ def node_manifest(node: Node) -> dict[str, Any]:
 
 
 def _quantity(name: str, amount: Fraction) -> str:
-    """An exact quantity string: whole numbers as is, anything finer in milli-units."""
-    if amount.denominator == 1:
-        return str(amount.numerator)
-    return f"{int(amount * 1000)}m"
+    """An API quantity as a manifest (and the summary) writes it: the scheduler's units through
+    the one amount formatter (`500m`, `1Gi`, `110`)."""
+    return format_amount(name, int(amount * _SCALE.get(name, 1)))
 
 
 def _toleration_manifest(t: Toleration) -> dict[str, Any]:

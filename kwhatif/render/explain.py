@@ -11,6 +11,7 @@ from typing import Any
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
+from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
 
 MAX_GROUPS = 8
@@ -35,7 +36,7 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
     for i, attempt in enumerate(exp.attempts, 1):
         lines.append("")
         if len(exp.attempts) > 1:
-            lines.append(_attempt_title(i, attempt))
+            lines.append(attempt_title(i, attempt))
         lines.extend(_attempt_lines(attempt, width))
         if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
             lines.append("")
@@ -87,14 +88,6 @@ def _quirks(message: str) -> list[str]:
         notes.append("the trailing 'not found' is DefaultPreemption failing to read the PreFilter state that the "
                      "rejecting PreFilter never wrote; it is part of the real event text.")
     return notes
-
-
-def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
-    if i == 1:
-        return "Attempt 1 (before preemption):"
-    how = " (nominated node, filters only)" if attempt.nominated_fast_path else ""
-    where = f" on {attempt.node}" if attempt.node else ""
-    return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome.value}{where}"
 
 
 def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:

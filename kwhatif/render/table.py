@@ -48,7 +48,7 @@ def explanation_table(exp: Explanation) -> str:
     for i, attempt in enumerate(exp.attempts, 1):
         lines.append("")
         if len(exp.attempts) > 1:
-            lines.append(_attempt_title(i, attempt))
+            lines.append(attempt_title(i, attempt))
         lines.append(_verdict_table(attempt))
         if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
             lines.append("")
@@ -56,11 +56,14 @@ def explanation_table(exp: Explanation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _attempt_title(i: int, attempt: AttemptExplanation) -> str:
+def attempt_title(i: int, attempt: AttemptExplanation) -> str:
+    """The heading of attempt `i` when preemption led to a retry (the per-node table's and the
+    summary's)."""
     if i == 1:
         return "Attempt 1 (before preemption):"
     how = " (nominated node, filters only)" if attempt.nominated_fast_path else ""
-    return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome}" + (f" on {attempt.node}" if attempt.node else "")
+    where = f" on {attempt.node}" if attempt.node else ""
+    return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome.value}{where}"
 
 
 def node_tables(exp: Explanation, nodes: frozenset[str]) -> str:
@@ -68,7 +71,7 @@ def node_tables(exp: Explanation, nodes: frozenset[str]) -> str:
     lines = []
     for i, attempt in enumerate(exp.attempts, 1):
         if len(exp.attempts) > 1:
-            lines.append(_attempt_title(i, attempt))
+            lines.append(attempt_title(i, attempt))
         lines.append(_verdict_table(attempt, nodes))
     return "\n".join(lines) + "\n"
 

@@ -58,26 +58,28 @@ def _apply_changes(folder: Path, changes: list[dict[str, Any]]) -> None:
             raise AssertionError(f"no input object for {target}")
 
 
-def _suggestions(cli, validate_pod_result) -> list[dict[str, Any]]:
-    data = json.loads(cli(["explain", "big", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]).stdout)
-    validate_pod_result(data)  # the suggestions contract is part of the output schema
-    return data["explanation"]["suggestions"]
+def _explained_changes(cli, folder: Path, pod: str, validate_pod_result) -> list[Any]:
+    """The changes of each suggestion `explain` makes for `pod` on the folder's input (the
+    suggestions contract is part of the output schema, so the whole record is validated)."""
+    data = json.loads(cli(["explain", pod, "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    assert all(s["verified"] is True for s in data["explanation"]["suggestions"])
+    return [s["changes"] for s in data["explanation"]["suggestions"]]
 
 
-def _schedule_with(cli, tmp_path: Path, changes: list[dict[str, Any]]) -> dict[str, Any]:
-    folder = tmp_path / "cluster"
-    shutil.copytree(CLUSTER, folder)
-    _apply_changes(folder, changes)
+def _placement(cli, folder: Path, pod: str) -> tuple[str, str]:
+    """(outcome, node) of `pod` when `kwhatif schedule` runs on the folder."""
     result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    return next(r for r in result["results"] if r["pod"] == "default/big")
+    found = next(r for r in result["results"] if r["pod"] == pod)
+    return found["outcome"], found["node"]
 
 
 BIG = {"kind": "Pod", "namespace": "default", "name": "big"}
 EXPECTED = [
-    # node-b: 1200m free -> 1800m - 600m fits exactly; memory (1Gi) stays, in bytes.
+    # node-b: 1200m free -> 1800m - 600m fits exactly; memory (1Gi) stays.
     ({"op": "patch", "target": BIG,
       "patch": [{"op": "add", "path": "/spec/containers/0/resources/requests",
-                 "value": {"cpu": "1200m", "memory": str(2**30)}}]},
+                 "value": {"cpu": "1200m", "memory": "1Gi"}}]},
      "node-b"),
     # node-c (16 cpu, nothing bound) only lacks the toleration for dedicated=gpu:NoSchedule.
     ({"op": "patch", "target": BIG,
@@ -92,8 +94,8 @@ ADD_NODES = [{"op": "add", "object": {
     "apiVersion": "v1", "kind": "Node",
     "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux"}},
     "spec": {},
-    "status": {"capacity": {"cpu": "2", "memory": str(4 * 2**30), "pods": "110"},
-               "allocatable": {"cpu": "2", "memory": str(4 * 2**30), "pods": "110"}}}}
+    "status": {"capacity": {"cpu": "2000m", "memory": "4Gi", "pods": "110"},
+               "allocatable": {"cpu": "2000m", "memory": "4Gi", "pods": "110"}}}}
     for name in ("node-a-1", "node-a-2")]
 
 
@@ -110,29 +112,12 @@ CASES = [([change], node) for change, node in EXPECTED] + [(ADD_NODES, "node-a-2
 @pytest.mark.parametrize("index", range(len(CASES)),
                          ids=["lower-request", "tolerate-taint", "add-nodes", "raise-priority"])
 def test_each_suggestion_applied_to_the_input_binds_the_pod(cli, tmp_path, validate_pod_result, index):
-    suggestions = _suggestions(cli, validate_pod_result)
-    assert [s["changes"] for s in suggestions] == [changes for changes, _ in CASES]
-    assert all(s["verified"] is True for s in suggestions)
+    folder = tmp_path / "cluster"
+    shutil.copytree(CLUSTER, folder)
+    assert _explained_changes(cli, folder, "big", validate_pod_result) == [changes for changes, _ in CASES]
     changes, node = CASES[index]
-    big = _schedule_with(cli, tmp_path, changes)
-    assert (big["outcome"], big["node"]) == ("bound", node)
-
-
-def _suggested(cli, tmp_path: Path, manifests: str, pod: str, validate_pod_result) -> tuple[Path, list[Any]]:
-    """The input written to a folder, and the changes of each suggestion `explain` makes for `pod`."""
-    folder = tmp_path / "c"
-    folder.mkdir()
-    (folder / "c.yaml").write_text(manifests)
-    data = json.loads(cli(["explain", pod, "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    validate_pod_result(data)
-    return folder, [s["changes"] for s in data["explanation"]["suggestions"]]
-
-
-def _placement(cli, folder: Path, pod: str) -> tuple[str, str]:
-    """(outcome, node) of `pod` when `kwhatif schedule` runs on the folder."""
-    result = json.loads(cli(["schedule", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
-    found = next(r for r in result["results"] if r["pod"] == pod)
-    return found["outcome"], found["node"]
+    _apply_changes(folder, changes)
+    assert _placement(cli, folder, "default/big") == ("bound", node)
 
 
 def test_a_placed_pod_gets_no_suggestion(cli):
@@ -159,19 +144,6 @@ status:
 """ + WEB_2_CPU
 
 
-def test_uncordoning_the_node_only_its_cordon_blocks_binds_the_pod(cli, tmp_path, validate_pod_result):
-    """web (2 cpu): small has 1 cpu; old has 4 but is cordoned (spec.unschedulable and its
-    taint). Uncordoning old (both gone, as kubectl uncordon and the node controller do) is the
-    one change; lowering web's request to 1 cpu (small's free cpu) is the other."""
-    folder, changes = _suggested(cli, tmp_path, CORDONED, "web", validate_pod_result)
-    uncordon = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "old"},
-                "patch": [{"op": "replace", "path": "/spec/unschedulable", "value": False},
-                          {"op": "remove", "path": "/spec/taints/0"}]}
-    assert [uncordon] in changes
-    _apply_changes(folder, [uncordon])
-    assert _placement(cli, folder, "default/web") == ("bound", "old")
-
-
 SELECTOR = """
 apiVersion: v1
 kind: Node
@@ -192,17 +164,6 @@ spec:
   nodeSelector: {example.com/tier: gold}
   containers: [{name: app, image: postgres, resources: {requests: {cpu: "1"}}}]
 """
-
-
-def test_labelling_the_node_closest_to_the_node_selector_binds_the_pod(cli, tmp_path, validate_pod_result):
-    """Both nodes lack one label of db's nodeSelector (a has none, b has silver): the smaller
-    name, a, gets example.com/tier=gold — the key's '/' escaped as '~1' in the JSON Pointer."""
-    folder, changes = _suggested(cli, tmp_path, SELECTOR, "db", validate_pod_result)
-    label = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "a"},
-             "patch": [{"op": "add", "path": "/metadata/labels/example.com~1tier", "value": "gold"}]}
-    assert changes == [[label]]
-    _apply_changes(folder, [label])
-    assert _placement(cli, folder, "default/db") == ("bound", "a")
 
 
 PORTS = """
@@ -228,15 +189,6 @@ spec:
 """
 
 
-def test_deleting_the_pod_holding_the_host_port_binds_the_pod(cli, tmp_path, validate_pod_result):
-    """agent holds hostPort 8080/TCP on n1, the only node; web wants it too (NodePorts)."""
-    folder, changes = _suggested(cli, tmp_path, PORTS, "web", validate_pod_result)
-    delete = {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "agent"}}
-    assert changes == [[delete]]
-    _apply_changes(folder, [delete])
-    assert _placement(cli, folder, "default/web") == ("bound", "n1")
-
-
 LIMITS_ONLY = """
 apiVersion: v1
 kind: Node
@@ -250,17 +202,6 @@ metadata: {name: job, namespace: default, creationTimestamp: "2025-06-01T00:00:0
 spec:
   containers: [{name: c, image: busybox, resources: {limits: {cpu: "2"}}}]
 """
-
-
-def test_a_request_defaulted_from_its_limit_is_lowered_by_setting_requests(cli, tmp_path, validate_pod_result):
-    """job's cpu request is its limit (2, API defaulting) and n1 has 1 cpu: short by 1000m, the
-    request becomes 1 while the limit stays 2 — the input has no requests map to replace into."""
-    folder, changes = _suggested(cli, tmp_path, LIMITS_ONLY, "job", validate_pod_result)
-    lower = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "job"},
-             "patch": [{"op": "add", "path": "/spec/containers/0/resources/requests", "value": {"cpu": "1000m"}}]}
-    assert [lower] in changes
-    _apply_changes(folder, [lower])
-    assert _placement(cli, folder, "default/job") == ("bound", "n1")
 
 
 SPREAD = """
@@ -301,19 +242,6 @@ spec:
 """
 
 
-def test_relaxing_the_spread_constraint_binds_the_pod(cli, tmp_path, validate_pod_result):
-    """Zone a holds 2 web pods, zone b none; b1 (zone b) is tainted, and nodeTaintsPolicy Ignore
-    still counts it as a domain: on a1 the skew would be 3 - 0 > maxSkew 1, so web-3 fits
-    nowhere. As ScheduleAnyway the constraint no longer rejects a1."""
-    folder, changes = _suggested(cli, tmp_path, SPREAD, "web-3", validate_pod_result)
-    relax = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "web-3"},
-             "patch": [{"op": "replace", "path": "/spec/topologySpreadConstraints/0/whenUnsatisfiable",
-                        "value": "ScheduleAnyway"}]}
-    assert [relax] in changes
-    _apply_changes(folder, [relax])
-    assert _placement(cli, folder, "default/web-3") == ("bound", "a1")
-
-
 ANTI = """
 apiVersion: v1
 kind: Node
@@ -339,12 +267,55 @@ spec:
 """
 
 
-def test_dropping_the_required_anti_affinity_term_binds_the_pod(cli, tmp_path, validate_pod_result):
-    """db-1 runs on n1, the only node, and db-2 must not share a hostname with an app=db pod."""
-    folder, changes = _suggested(cli, tmp_path, ANTI, "db-2", validate_pod_result)
-    drop = {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": "db-2"},
-            "patch": [{"op": "remove",
-                       "path": "/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"}]}
-    assert [drop] in changes
-    _apply_changes(folder, [drop])
-    assert _placement(cli, folder, "default/db-2") == ("bound", "n1")
+def _pod_patch(name: str, *ops: dict[str, Any]) -> dict[str, Any]:
+    return {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": name}, "patch": list(ops)}
+
+
+def _node_patch(name: str, *ops: dict[str, Any]) -> dict[str, Any]:
+    return {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": name}, "patch": list(ops)}
+
+
+# (input, pod, the change expected, whether it is the only suggestion, where the pod then binds)
+SCENARIOS = [
+    # web (2 cpu): small has 1 cpu; old has 4 but is cordoned (spec.unschedulable and its taint).
+    # Uncordoning old (both gone, as kubectl uncordon and the node controller do) is one change;
+    # lowering web's request to small's free cpu is the other.
+    pytest.param(CORDONED, "web", _node_patch("old", {"op": "replace", "path": "/spec/unschedulable", "value": False},
+                                              {"op": "remove", "path": "/spec/taints/0"}),
+                 False, "old", id="uncordon"),
+    # Both nodes lack one label of db's nodeSelector (a has none, b has silver): the smaller name,
+    # a, gets example.com/tier=gold — the key's '/' escaped as '~1' in the JSON Pointer.
+    pytest.param(SELECTOR, "db", _node_patch("a", {"op": "add", "path": "/metadata/labels/example.com~1tier",
+                                                   "value": "gold"}),
+                 True, "a", id="label-node"),
+    # agent holds hostPort 8080/TCP on n1, the only node; web wants it too (NodePorts).
+    pytest.param(PORTS, "web", {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "agent"}},
+                 True, "n1", id="free-host-port"),
+    # job's cpu request is its limit (2, API defaulting) and n1 has 1 cpu: short by 1000m, the
+    # request becomes 1 while the limit stays 2 — the input has no requests map to replace into.
+    pytest.param(LIMITS_ONLY, "job", _pod_patch("job", {"op": "add", "path": "/spec/containers/0/resources/requests",
+                                                        "value": {"cpu": "1000m"}}),
+                 False, "n1", id="lower-defaulted-request"),
+    # Zone a holds 2 web pods, zone b none; b1 (zone b) is tainted, and nodeTaintsPolicy Ignore still
+    # counts it as a domain: on a1 the skew would be 3 - 0 > maxSkew 1, so web-3 fits nowhere. As
+    # ScheduleAnyway the constraint no longer rejects a1.
+    pytest.param(SPREAD, "web-3", _pod_patch("web-3", {"op": "replace", "value": "ScheduleAnyway",
+                                                       "path": "/spec/topologySpreadConstraints/0/whenUnsatisfiable"}),
+                 False, "a1", id="relax-spread"),
+    # db-1 runs on n1, the only node, and db-2 must not share a hostname with an app=db pod.
+    pytest.param(ANTI, "db-2", _pod_patch("db-2", {
+        "op": "remove", "path": "/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"}),
+                 False, "n1", id="drop-anti-affinity"),
+]
+
+
+@pytest.mark.parametrize("manifests, pod, change, only, node", SCENARIOS)
+def test_the_suggested_change_applied_to_the_input_binds_the_pod(cli, tmp_path, validate_pod_result,
+                                                                  manifests, pod, change, only, node):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "c.yaml").write_text(manifests)
+    changes = _explained_changes(cli, folder, pod, validate_pod_result)
+    assert changes == [[change]] if only else [change] in changes
+    _apply_changes(folder, [change])
+    assert _placement(cli, folder, f"default/{pod}") == ("bound", node)
