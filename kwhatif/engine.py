@@ -13,11 +13,11 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
-from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
+from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
-from kwhatif.snapshot.pod_info import claim_names
+from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.snapshot.snapshot import Snapshot
 
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
@@ -148,6 +148,61 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     return next((r for r in sim.results if r.pod.key == key), None)
 
 
+class PodTrials:
+    """One pod of a scenario decided once — the queue up to and including it — and then tried
+    again with a change, from checkpoints of that same run instead of a new one:
+
+    - only the pod changed, and it keeps its place in the queue: nothing before it can differ,
+      so only its own cycle runs again, from the checkpoint just before it;
+    - pods deleted, or the pod moved in the queue (a new priority): the queue runs again from
+      the start, on the same snapshot (its indexes stay warm);
+    - nodes changed or added: earlier pods may land elsewhere and every index over the nodes
+      changes, so the whole scenario is simulated again (`rerun_with`).
+    After each try the snapshot is back where the first run left it, so whatever reads it
+    (the explanation, the suggestions' node lookups) sees that run only."""
+
+    def __init__(self, cluster: Cluster, now: str, new_pods: Sequence[Pod], key: str,
+                 profiles: Sequence[ProfileConfig] | None) -> None:
+        self.cluster, self.now, self.new_pods, self.key, self.profiles = cluster, now, new_pods, key, profiles
+        self.prepared = prepare(cluster, now, new_pods, profiles, explain=frozenset({key}))
+        scheduler = self.prepared.scheduler
+        self.start = scheduler.checkpoint()
+        self.sim = self.prepared.run(checkpoint_before=frozenset({key}))
+        self.before = scheduler.checkpoints.get(key)
+        self.after = scheduler.checkpoint()
+        self.result = next((r for r in self.sim.results if r.pod.key == key), None)
+
+    def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = ()) -> PodResult | None:
+        """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
+        beside) the nodes of their names, the bound pods of `removed` deleted."""
+        if nodes:
+            return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed)
+        created = any(p.key == variant.key for p in self.new_pods)
+        [(admitted, refused)] = admit([as_created(variant, self.now) if created else variant], self.cluster, created)
+        if refused is not None:
+            return PodResult(admitted, Outcome.SKIPPED, message=refused)
+        scheduler = self.prepared.scheduler
+        original = next((PodInfo.of(p) for p, _ in self.prepared.queue if p.key == variant.key), None)
+        try:
+            with scheduler.deciding_only():
+                if (not removed and self.before is not None and original is not None
+                        and scheduler.same_place_in_queue(PodInfo.of(admitted), original)):
+                    scheduler.restore(self.before)
+                    return scheduler.schedule_pod(PodInfo.of(admitted))
+                return self._queue_again(admitted, removed)
+        finally:
+            scheduler.restore(self.after)
+
+    def _queue_again(self, admitted: Pod, removed: Collection[str]) -> PodResult | None:
+        scheduler = self.prepared.scheduler
+        scheduler.restore(self.start)
+        for key in sorted(removed):
+            scheduler.snapshot.forget(key)
+        queue = [(admitted, None) if p.key == admitted.key else (p, refused) for p, refused in self.prepared.queue]
+        results = scheduler.run(queue, until=frozenset({admitted.key}))
+        return next((r for r in results if r.pod.key == admitted.key), None)
+
+
 def is_pending(pod: Pod) -> bool:
     return not pod.node_name and pod.phase not in ("Succeeded", "Failed")
 
@@ -166,8 +221,9 @@ class Prepared:
     warnings: list[str]
     bound: int
 
-    def run(self, progress: Callable[[int, int], None] | None = None) -> Simulation:
-        results = self.scheduler.run(self.queue, progress)
+    def run(self, progress: Callable[[int, int], None] | None = None,
+            checkpoint_before: frozenset[str] = frozenset()) -> Simulation:
+        results = self.scheduler.run(self.queue, progress, checkpoint_before=checkpoint_before)
         for result in results:
             result.incomplete = needs_missing_plugin(result, self.missing)
         return Simulation(results, self.scheduler.snapshot, self.warnings, self.bound)

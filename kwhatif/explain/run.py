@@ -9,7 +9,7 @@ from typing import Sequence
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Simulation, input_pod, placed_again, rerun_with, simulate
+from kwhatif.engine import PodTrials, Simulation, input_pod, placed_again, simulate
 from kwhatif.explain.pod import Explanation, explain
 from kwhatif.explain.suggest import suggestions
 from kwhatif.framework.scheduler import PodResult
@@ -27,8 +27,8 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
                 profiles: Sequence[ProfileConfig] | None) -> Explained | None:
     """The pending pod `key` (of the cluster or of `new_pods`), or a bound one placed again;
     None when no pod has that key."""
-    sim = simulate(cluster, now, new_pods=new_pods, explain=frozenset({key}), profiles=profiles)
-    result = next((r for r in sim.results if r.pod.key == key), None)
+    trials = PodTrials(cluster, now, new_pods, key, profiles)
+    sim, result = trials.sim, trials.result
     again = placed_again(cluster, key) if result is None else None
     if again is not None:
         sim = simulate(again, now, explain=frozenset({key}), profiles=profiles)
@@ -39,7 +39,6 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
         snapshot = sim.snapshot
-        exp.suggestions = suggestions(original, exp, lambda v: rerun_with(
-            cluster, now, new_pods, v.pod, profiles, v.nodes, v.removed), lambda name: snapshot.by_name[name],
-            list(cluster.priority_classes.values()))
+        exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed),
+                                      lambda name: snapshot.by_name[name], list(cluster.priority_classes.values()))
     return Explained(sim, result, exp, again is not None)

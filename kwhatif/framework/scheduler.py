@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
@@ -17,7 +18,7 @@ from kwhatif.framework.runtime import Framework, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
-from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.snapshot.snapshot import Mark, Snapshot
 
 
 class Outcome(StrEnum):
@@ -116,6 +117,14 @@ class NominatedPods:
         if node is not None:
             self._by_node[node] = [p for p in self._by_node[node] if p.key != key]
 
+    def save(self) -> tuple[dict[str, list[PodInfo]], dict[str, str]]:
+        return {node: list(pods) for node, pods in self._by_node.items()}, dict(self._node_of)
+
+    def restore(self, state: tuple[dict[str, list[PodInfo]], dict[str, str]]) -> None:
+        by_node, node_of = state
+        self._by_node = {node: list(pods) for node, pods in by_node.items()}
+        self._node_of = dict(node_of)
+
     def clear_lower(self, node_name: str, priority: int) -> list[str]:
         """Pods nominated to `node_name` with lower priority lose their nomination (preemption.go:prepareCandidate)."""
         lower = [p.key for p in self.nominated_for(node_name) if p.pod.effective_priority < priority]
@@ -135,6 +144,16 @@ def num_feasible_nodes_to_find(num_nodes: int, percentage: int | None) -> int:
     return max(num_nodes * pct // 100, 100)
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A moment of a run to come back to: the snapshot's mark, the nominations, the sampling
+    offset. A what-if replays from one instead of building the snapshot again."""
+
+    snapshot: Mark
+    nominations: tuple[dict[str, list[PodInfo]], dict[str, str]]
+    next_start_node_index: int
+
+
 class Scheduler:
     """Schedules pending pods on a snapshot, committing each placement before the next pod."""
 
@@ -148,6 +167,29 @@ class Scheduler:
         self.nominator = nominator
         self.now = now
         self.explain = explain
+        self.checkpoints: dict[str, Checkpoint] = {}
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(self.snapshot.mark(), self.nominator.save(), self.next_start_node_index)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        self.snapshot.restore(checkpoint.snapshot)
+        self.nominator.restore(checkpoint.nominations)
+        self.next_start_node_index = checkpoint.next_start_node_index
+
+    @contextmanager
+    def deciding_only(self) -> Iterator[None]:
+        """Schedule without the explanation's extra analysis: a what-if asks only for the outcome."""
+        explain, self.explain = self.explain, frozenset()
+        try:
+            yield
+        finally:
+            self.explain = explain
+
+    def same_place_in_queue(self, a: PodInfo, b: PodInfo) -> bool:
+        """Whether two versions of a pod sort alike (same priority and queue timestamp)."""
+        sorter = next(iter(self.profiles.values())).plugins.queue_sort[0]
+        return bool(sorter.sort_key(a, 0) == sorter.sort_key(b, 0))
 
     # Queue ------------------------------------------------------------------------------------
     def queue_order(self, pods: list[PodInfo]) -> list[PodInfo]:
@@ -157,10 +199,13 @@ class Scheduler:
         return [p for _, p in sorted(((sorter.sort_key(p, i), p) for i, p in enumerate(pods)), key=lambda t: t[0])]
 
     def run(self, pending: list[tuple[Pod, str | None]],
-            progress: Callable[[int, int], None] | None = None) -> list[PodResult]:
+            progress: Callable[[int, int], None] | None = None,
+            until: frozenset[str] | None = None, checkpoint_before: frozenset[str] = frozenset()) -> list[PodResult]:
         """Schedule pods in queue order. A pod paired with a rejection text (admission refused
         it) keeps its place in the queue but is reported as skipped with that text. `progress`
-        hears (pods done, pods in the queue) after each pod."""
+        hears (pods done, pods in the queue) after each pod. The run stops once the pods `until`
+        (default: the explained ones) are decided; a checkpoint is kept in `checkpoints` just
+        before each pod of `checkpoint_before`."""
         infos = [PodInfo.of(pod) for pod, _ in pending]
         rejection = {id(info): msg for info, (_, msg) in zip(infos, pending) if msg}
         for info in infos:
@@ -168,8 +213,11 @@ class Scheduler:
             if id(info) not in rejection and served and info.pod.nominated_node_name:
                 self.nominator.nominate(info, info.pod.nominated_node_name)
         results = []
-        waiting = set(self.explain)
+        stop = self.explain if until is None else until
+        waiting = set(stop)
         for info in self.queue_order(infos):
+            if info.key in checkpoint_before:
+                self.checkpoints[info.key] = self.checkpoint()
             if id(info) in rejection:
                 results.append(PodResult(info.pod, Outcome.SKIPPED, message=rejection[id(info)]))
             else:
@@ -177,7 +225,7 @@ class Scheduler:
             waiting.discard(info.key)
             if progress is not None:
                 progress(len(results), len(infos))
-            if self.explain and not waiting:
+            if stop and not waiting:
                 break  # what comes later in the queue cannot change an explained pod's result
         return results
 

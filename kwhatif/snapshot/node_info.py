@@ -41,14 +41,29 @@ class NodeInfo:
 
     def remove_pod(self, key: str) -> PodInfo | None:
         """Remove a pod by `namespace/name`; returns it, or None if it is not on this node."""
+        taken = self.take_pod(key)
+        return taken[0] if taken is not None else None
+
+    def take_pod(self, key: str) -> tuple[PodInfo, int] | None:
+        """`remove_pod`, also telling the slot the pod held: `put_back` with it is the exact
+        inverse, so a what-if that is undone leaves the pods in the order that decides ties."""
         for i, info in enumerate(self.pods):
             if info.key == key:
                 last = self.pods.pop()
                 if i < len(self.pods):
                     self.pods[i] = last
                 self._account(info, -1)
-                return info
+                return info, i
         return None
+
+    def put_back(self, info: PodInfo, slot: int) -> None:
+        """Undo `take_pod`: the pod moved into `slot` goes back to the end, the pod to its slot."""
+        if slot < len(self.pods):
+            self.pods.append(self.pods[slot])
+            self.pods[slot] = info
+        else:
+            self.pods.append(info)
+        self._account(info, 1)
 
     def _account(self, info: PodInfo, sign: int) -> None:
         self.requested.add(info.requests, sign)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.memory import collector_paused
@@ -64,6 +65,24 @@ def image_summaries(nodes: list[Node]) -> dict[str, ImageSummary]:
     return {name: ImageSummary(sizes[name], counts[name]) for name in sizes}
 
 
+Change = tuple[int, PodInfo, str, int]
+"""(+1 assumed / -1 forgotten, the pod, its node, the slot it left on the node or -1)."""
+
+
+class Restorable(Protocol):
+    def save(self) -> object: ...
+
+    def restore(self, state: object) -> None: ...
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A moment of a snapshot: its history then, and the saved state of what was attached."""
+
+    changes: tuple[Change, ...]
+    saved: tuple[tuple[Restorable, object], ...]
+
+
 @dataclass
 class Snapshot:
     """Node infos plus the objects plugins consult (namespaces, services, controllers, PDBs).
@@ -82,7 +101,10 @@ class Snapshot:
     generation: int = 0
     journal: list[tuple[int, PodInfo, int]] = field(default_factory=list)
     """(+1 or -1, pod, node row) for every assume/forget after the build, in order: indexes that
-    plugins keep over the bound pods replay it to stay current."""
+    plugins keep over the bound pods replay it to stay current (undone changes included)."""
+    history: list[Change] = field(default_factory=list)
+    """The changes since the build that `restore` can undo: undone ones leave it."""
+    attached: list[tuple[Restorable, object]] = field(default_factory=list)
 
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
@@ -112,27 +134,81 @@ class Snapshot:
 
     def assume(self, info: PodInfo, node_name: str) -> None:
         """Add a pod to a node (binding a pending pod)."""
-        node = self.by_name[node_name]
-        node.add_pod(info)
-        self.placed[info.key] = node_name
-        self.pod_infos[info.key] = info
-        row = self.table.index[node_name]
-        self.table.refresh(row)
-        self.groups.change(info, row, 1)
-        self.journal.append((1, info, row))
-        self.generation += 1
+        self._place(info, node_name, None)
+        self.history.append((1, info, node_name, -1))
 
     def forget(self, key: str) -> PodInfo | None:
         """Remove a bound pod (preemption victim); returns it."""
-        node_name = self.placed.pop(key, None)
+        node_name = self.placed.get(key)
         if node_name is None:
             return None
+        taken = self._unplace(key, node_name)
+        if taken is None:
+            return None
+        self.history.append((-1, taken[0], node_name, taken[1]))
+        return taken[0]
+
+    # What-ifs: back and forth between marks --------------------------------------------------
+    def attach(self, holder: Restorable) -> None:
+        """Register state a plugin derives from this snapshot and changes while scheduling (the
+        volume bindings of Reserve), so that `restore` takes it back too. Its state now is what a
+        mark taken before it existed restores: nothing had changed it yet."""
+        self.attached.append((holder, holder.save()))
+
+    def mark(self) -> Mark:
+        """This moment, to come back to with `restore` (before or after it)."""
+        return Mark(tuple(self.history), tuple((holder, holder.save()) for holder, _ in self.attached))
+
+    def restore(self, mark: Mark) -> None:
+        """Back (or forward) to `mark`: the changes made since the history both share are undone
+        in reverse, then the mark's own later changes done again. Undoing is exact — a pod goes
+        back to its slot — so a scenario replayed from a mark decides as it did the first time."""
+        common = 0
+        limit = min(len(self.history), len(mark.changes))
+        while common < limit and self.history[common] is mark.changes[common]:
+            common += 1
+        while len(self.history) > common:
+            delta, info, node_name, slot = self.history.pop()
+            if delta > 0:
+                self._unplace(info.key, node_name)
+            else:
+                self._place(info, node_name, slot)
+        for change in mark.changes[common:]:
+            delta, info, node_name, _slot = change
+            if delta > 0:
+                self._place(info, node_name, None)
+            else:
+                self._unplace(info.key, node_name)
+            self.history.append(change)
+        saved = {id(holder): state for holder, state in mark.saved}
+        for holder, initial in self.attached:
+            holder.restore(saved.get(id(holder), initial))
+
+    def _place(self, info: PodInfo, node_name: str, slot: int | None) -> None:
+        """A pod onto a node: appended, or back into the slot `take_pod` reported."""
+        node = self.by_name[node_name]
+        if slot is None:
+            node.add_pod(info)
+        else:
+            node.put_back(info, slot)
+        self.placed[info.key] = node_name
+        self.pod_infos[info.key] = info
+        self._changed(info, node_name, 1)
+
+    def _unplace(self, key: str, node_name: str) -> tuple[PodInfo, int] | None:
+        self.placed.pop(key, None)
         self.pod_infos.pop(key, None)
-        self.generation += 1
-        removed = self.by_name[node_name].remove_pod(key)
+        taken = self.by_name[node_name].take_pod(key)
+        if taken is not None:
+            self._changed(taken[0], node_name, -1)
+        else:
+            self.generation += 1
+            self.table.refresh(self.table.index[node_name])
+        return taken
+
+    def _changed(self, info: PodInfo, node_name: str, delta: int) -> None:
         row = self.table.index[node_name]
         self.table.refresh(row)
-        if removed is not None:
-            self.groups.change(removed, row, -1)
-            self.journal.append((-1, removed, row))
-        return removed
+        self.groups.change(info, row, delta)
+        self.journal.append((delta, info, row))
+        self.generation += 1

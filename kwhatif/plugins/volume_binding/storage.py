@@ -286,6 +286,31 @@ class StorageIndex:
         self.reservations.setdefault(pod_key, []).append(reservation)
         self.generation += 1
 
+    # Snapshot marks (Snapshot.attach): what Reserve bound is taken back with the pods ----------
+    def save(self) -> object:
+        return StorageState(self.generation, dict(self.pvs), dict(self.pvcs),
+                            {key: tuple(found) for key, found in self.reservations.items()})
+
+    def restore(self, state: object) -> None:
+        """Back to a saved state; the generation only grows, so no cache keyed by it is served
+        a state it was not built for."""
+        assert isinstance(state, StorageState)
+        if state.generation == self.generation:
+            return  # nothing reserved since
+        self.pvs, self.pvcs = dict(state.pvs), dict(state.pvcs)
+        self.reservations = {key: list(found) for key, found in state.reservations.items()}
+        self._by_class = None
+        self._claimable.clear()
+        self.generation += 1
+
+
+@dataclass(frozen=True)
+class StorageState:
+    generation: int
+    pvs: dict[str, PersistentVolume]
+    pvcs: dict[tuple[str, str], PersistentVolumeClaim]
+    reservations: dict[str, tuple[Reservation, ...]]
+
 
 _INDEXES: dict[int, Any] = {}
 
@@ -293,5 +318,10 @@ _INDEXES: dict[int, Any] = {}
 def storage_of(snapshot: Snapshot) -> StorageIndex:
     """The storage view of this snapshot (built on first use, dropped with the snapshot); one per
     snapshot, shared by every volume plugin (Reserve's bindings are seen by the others)."""
-    return for_snapshot(_INDEXES, id(snapshot), snapshot, lambda: StorageIndex(snapshot.cluster),
-                        drop_with_snapshot=True)
+    return for_snapshot(_INDEXES, id(snapshot), snapshot, lambda: _attached(snapshot), drop_with_snapshot=True)
+
+
+def _attached(snapshot: Snapshot) -> StorageIndex:
+    index = StorageIndex(snapshot.cluster)
+    snapshot.attach(index)
+    return index
