@@ -46,6 +46,11 @@ class Page(HTMLParser):
         attrs = {k.replace("_", "-"): v for k, v in wanted.items()}
         return [e for e in self.elements if all(e.attrs.get(k) == v for k, v in attrs.items())]
 
+    def heat_rows(self) -> list[str]:
+        """The heat map's row labels, top to bottom."""
+        return [e.text for e, after in zip(self.elements, self.elements[1:])
+                if e.tag == "td" and "heat" not in e.attrs.get("class", "") and "heat" in after.attrs.get("class", "")]
+
     def heat(self, row_label: str) -> dict[tuple[str, str], str]:
         """The heat map row of `row_label`: (resource, phase) -> the percentage shown (`–` when none)."""
         rows = [i for i, e in enumerate(self.elements) if e.tag == "td" and e.text == row_label]
