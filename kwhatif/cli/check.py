@@ -19,6 +19,7 @@ from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
+from kwhatif.render.html import with_utilisation
 from kwhatif.render.writers import writer
 from kwhatif.workloads import load_workloads
 from kwhatif.workloads.hpa import MODES
@@ -67,7 +68,10 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
                            rollout=rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
         inputs.finish(result.warnings)
-        emit(writer(output, check_table, quiet)(check_data(result)))
+        data = check_data(result)
+        if output == "html":
+            data = with_utilisation(data, result.simulation)
+        emit(writer(output, check_table, quiet)(data))
         return Exit.ALL_PLACED if result.ok else Exit.NOT_ALL_PLACED
     run(action)
 

@@ -21,6 +21,7 @@ from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import load_cluster, load_objects
 from kwhatif.memory import keep_for_the_run
+from kwhatif.render.html import with_utilisation
 from kwhatif.render.json import write_json_streamed
 from kwhatif.render.results import pod_result_data, simulation_data, simulation_head
 from kwhatif.render.table import results_table
@@ -29,12 +30,15 @@ from kwhatif.api.cluster import Cluster
 
 # The -o values each command accepts (click refuses the others before any work).
 FORMATS = ("table", "wide", "json", "yaml")
-CHECK_FORMATS = FORMATS + ("junit", "markdown", "github")
+HTML_FORMATS = FORMATS + ("html",)  # schedule, explain and check (render/html)
+CHECK_FORMATS = HTML_FORMATS + ("junit", "markdown", "github")
 DATA_FORMATS = ("table", "json", "yaml")
 
 cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, required=True,
                               help="Cluster dump or manifests: file, folder or - for stdin (repeatable).")
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
+html_output_option = click.option("-o", "--output", type=click.Choice(HTML_FORMATS), default="table",
+                                  show_default=True)
 node_detail_option = click.option(
     "--node-detail/--no-node-detail", default=True, show_default=True,
     help="JSON/YAML: each pod's feasible nodes, per-node filter results and per-node scores (on thousands "
@@ -187,4 +191,6 @@ def emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
         sys.stdout.buffer.flush()
     else:
         data = simulation_data(sim, node_detail=node_detail and output == "yaml")
+        if output == "html":
+            data = with_utilisation(data, sim)
         emit(writer(output, results_table)(data))

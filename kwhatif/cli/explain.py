@@ -7,7 +7,7 @@ import shutil
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit, load_inputs, now_option, output_option, profiles,
+    cluster_option, config_option, emit, html_output_option, load_inputs, now_option, profiles,
     quiet_option, read_pods, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
@@ -27,7 +27,7 @@ from kwhatif.render.writers import writer
 @click.option("--node", "nodes", multiple=True, metavar="NAME",
               help="After the summary, these nodes' verdicts, scores and insight (repeatable).")
 @click.option("--all-nodes", is_flag=True, help="Every node's verdict, scores and insight, one line a node (as -o wide).")
-@output_option
+@html_output_option
 @now_option
 @quiet_option
 @config_option

@@ -6,8 +6,8 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit_simulation, exit_code, load_inputs, node_detail_option, now_option,
-    output_option, profiles, quiet_option, read_pods, run, sample_option, strict_option,
+    cluster_option, config_option, emit_simulation, exit_code, html_output_option, load_inputs, node_detail_option,
+    now_option, output_option, profiles, quiet_option, read_pods, run, sample_option, strict_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.engine import simulate
@@ -15,7 +15,7 @@ from kwhatif.engine import simulate
 
 @click.command()
 @cluster_option
-@output_option
+@html_output_option
 @now_option
 @quiet_option
 @config_option

@@ -110,7 +110,7 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
     lines = wrap(head, width, "", hanging=" " * 8)
     # The plugin's own sentence only where no spread already says how far the nodes are.
-    detail = [_spread_text(s) for s in group.spreads] or group.insight[:1]
+    detail = [spread_text(s) for s in group.spreads] or group.insight[:1]
     shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
     examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
@@ -120,7 +120,7 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     return lines
 
 
-def _spread_text(s: Spread) -> str:
+def spread_text(s: Spread) -> str:
     low, high, median = (format_amount(s.quantity, v, exact=False) for v in (s.low, s.high, s.median))
     if s.low == s.high:
         return f"{s.quantity} short by {low}"

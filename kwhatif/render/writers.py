@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, Callable
 
 from kwhatif.render.github import to_github
+from kwhatif.render.html import to_html
 from kwhatif.render.json import to_json
 from kwhatif.render.junit import to_junit
 from kwhatif.render.markdown import to_markdown
@@ -25,9 +26,10 @@ from kwhatif.render.yaml import to_yaml
 Writer = Callable[[Any], str]
 
 # The formats whose writer is the same for every command's data; `junit`, `markdown` and
-# `github` read `check` data. `table` and `wide` are each command's own table (its columns).
+# `github` read `check` data; `html` reads schedule's, explain's and check's (render/html). `table` and `wide` are each command's own table (its columns).
 WRITERS: dict[str, Writer] = {
     "json": to_json, "yaml": to_yaml, "junit": to_junit, "markdown": to_markdown, "github": to_github,
+    "html": to_html,
 }
 
 
