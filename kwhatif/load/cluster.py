@@ -33,7 +33,7 @@ from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
 from kwhatif.load.documents import RawDoc
-from kwhatif.load.reader import read_inputs
+from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
 
@@ -139,10 +139,20 @@ def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
     warnings = []
     for pod in pods:
         if pod.node_name and pod.node_name not in known and pod.phase not in ("Succeeded", "Failed"):
-            where = f"{pod.source}: " if pod.source else ""
-            warnings.append(f'{where}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
+            warnings.append(f'{_where(pod.source)}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
                             "in the snapshot; its usage is set aside")
     return warnings
+
+
+def empty_node_warnings(nodes: Sequence[Node]) -> list[str]:
+    """A node without status.allocatable and status.capacity has room for nothing, not even a pod
+    (the `pods` count is allocatable too): said, since hand-written Node manifests often omit status."""
+    return [f"{_where(node.source)}Node/{node.name}: neither status.allocatable nor status.capacity is set: it "
+            "holds no pods (add status.allocatable: cpu, memory, pods)" for node in nodes if not node.allocatable]
+
+
+def _where(source: Source | None) -> str:
+    return f"{source}: " if source else ""
 
 
 def add_object(cluster: Cluster, obj: object) -> None:
@@ -159,17 +169,18 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
     cluster = Cluster(warnings=list(warnings or []))
     for obj in objects:
         add_object(cluster, obj)
-    cluster.warnings.extend(bound_pod_warnings(cluster.nodes, cluster.pods))
+    cluster.warnings.extend(empty_node_warnings(cluster.nodes) + bound_pod_warnings(cluster.nodes, cluster.pods))
     return cluster
 
 
 def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> tuple[list[object], list[str]]:
-    docs = read_inputs(paths, stdin)
+    skipped: list[str] = []
+    docs = read_inputs(paths, stdin, skipped)
     objects, warnings = decode_docs(docs, full_validation, progress=progress)
     if progress is not None:
         progress(len(docs), len(docs))
-    return objects, warnings
+    return objects, ([not_objects_warning(skipped)] if skipped else []) + warnings
 
 
 def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,

@@ -48,6 +48,7 @@ import mmap
 import os
 import stat
 import sys
+import weakref
 from collections.abc import Sequence
 from typing import BinaryIO
 
@@ -79,12 +80,19 @@ _BOMS = (  # longest first: the UTF-32-LE BOM starts with the UTF-16-LE one
 )
 
 
-def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[RawDoc]:
-    """Every object in `paths` (files, folders, `-` for `stdin` or `sys.stdin.buffer`), in order."""
+def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
+                not_objects: list[str] | None = None) -> list[RawDoc]:
+    """Every object in `paths` (files, folders, `-` for `stdin` or `sys.stdin.buffer`), in order.
+
+    A folder of manifests often holds YAML that is no Kubernetes object: a `kustomization.yaml`,
+    Helm values, a tool's config. Given `not_objects`, a file found in a folder none of whose
+    documents has an `apiVersion` or a `kind` is skipped and named there (for one warning); a
+    file with a `kind` but something broken stays an error, and so does a file named explicitly."""
     docs: list[RawDoc] = []
     for path in map(os.fspath, paths):
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
+            _read_once(stream)
             try:
                 data = stream.read()
             except OSError as err:
@@ -93,16 +101,42 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None) -> list[Raw
                 data = data.encode("utf-8", "surrogatepass")
             docs.extend(parse_bytes(data, STDIN_NAME))
             continue
-        for file in _expand_path(path):
+        files = _expand_path(path)
+        for file in files:
             mapped, probed = _mapped_list(file)
             if mapped is None:
                 mapped = parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None,
                                      list_probed=probed)
+            if not_objects is not None and files != [path] and mapped and not any(map(_names_a_kind, mapped)):
+                not_objects.append(file)
+                continue
             docs.extend(mapped)
     if not docs:
         names = ", ".join(STDIN_NAME if p == "-" else p for p in paths)
-        raise InputError(f"no objects passed (read: {names})")
+        skipped = f"; skipped, as no Kubernetes objects: {', '.join(not_objects)}" if not_objects else ""
+        raise InputError(f"no objects passed (read: {names}{skipped})")
     return docs
+
+
+def not_objects_warning(files: Sequence[str]) -> str:
+    return (f"skipped {len(files)} file(s) holding no Kubernetes object (no apiVersion or kind; a "
+            f"kustomization, Helm values or a tool's config?): {', '.join(files)}")
+
+
+def _names_a_kind(doc: RawDoc) -> bool:
+    return doc.kind is not None or "apiVersion" in doc.obj
+
+
+_READ_STREAMS: weakref.WeakSet[BinaryIO] = weakref.WeakSet()
+
+
+def _read_once(stream: BinaryIO) -> None:
+    """Standard input can be read once: a second `-` (`-c -` and a workload `-` too) would
+    silently read nothing."""
+    if stream in _READ_STREAMS:
+        raise InputError("standard input (-) is given more than once: it can be read only once; "
+                         "save it to a file for the other use", Source(STDIN_NAME))
+    _READ_STREAMS.add(stream)
 
 
 def parse_bytes(data: bytes, file: str, is_json: bool | None = None, list_probed: bool = False) -> list[RawDoc]:
@@ -122,7 +156,7 @@ def _parse_bytes(data: bytes, file: str, is_json: bool | None, list_probed: bool
         first = text[match.start():match.start() + 1] if match else ""
         is_json = first in (b"{", b"[", "{", "[")
     if not is_json:
-        return list(expand_documents(parse_yaml(text, file), file, from_json=False))
+        return _yaml_documents(text, file)
     listed = json_list_items(text, file) if isinstance(text, bytes) and not list_probed else None
     if listed is not None:
         return listed
@@ -132,9 +166,33 @@ def _parse_bytes(data: bytes, file: str, is_json: bool | None, list_probed: bool
         if not sniffed or len(text) >= YAML_RETRY_LIMIT:
             raise
         try:
-            return list(expand_documents(parse_yaml(text, file), file, from_json=False))
+            return _yaml_documents(text, file)
         except InputError:
             raise json_error from None
+
+
+def _yaml_documents(text: bytes | str, file: str) -> list[RawDoc]:
+    try:
+        return list(expand_documents(parse_yaml(text, file), file, from_json=False))
+    except InputError as err:
+        cause = _known_cause(text, err.source.line if err.source else None)
+        if cause is None:
+            raise
+        raise InputError(f"{err.message} ({cause})", err.source, err.obj, err.field) from None
+
+
+def _known_cause(text: bytes | str, line: int | None) -> str | None:
+    """What most often makes a manifest unreadable, said in words: a Helm template not rendered
+    yet (its `{{ ... }}` is not YAML), or a tab in the indentation (YAML indents with spaces)."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"{{" in raw and b"}}" in raw:
+        return "this looks like an unrendered Helm template: render it first, e.g. `helm template RELEASE CHART`"
+    lines = raw.splitlines()
+    if line is not None and 0 < line <= len(lines):
+        row = lines[line - 1]
+        if b"\t" in row[:len(row) - len(row.lstrip())]:
+            return f"line {line} is indented with a tab: YAML indents with spaces only"
+    return None
 
 
 # --------------------------------------------------------------------------------------- paths ----

@@ -152,6 +152,10 @@ _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 def _api_version_and_kind(doc: RawDoc) -> tuple[str, str]:
     """apiVersion and kind; InputError naming the first that is not a non-empty string."""
+    if "apiVersion" not in doc.obj and "kind" not in doc.obj:
+        raise InputError("missing, and kind too: not a Kubernetes object (a kustomization, Helm values or a "
+                         "tool's config? kwhatif reads manifests)", doc.source, obj=object_ref(doc.obj),
+                         field="apiVersion")
     return _non_empty_string(doc, "apiVersion"), _non_empty_string(doc, "kind")
 
 

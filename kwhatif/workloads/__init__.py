@@ -16,7 +16,7 @@ from typing import BinaryIO
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import Source
 from kwhatif.load.cluster import add_object, decode_docs
-from kwhatif.load.reader import read_inputs
+from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
 from kwhatif.api.cluster import Cluster
@@ -58,10 +58,11 @@ class Expansion:
 def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
     objects for the rest (Pods, Services, PDBs, ...), each validated against its schema."""
-    docs = read_inputs(paths, stdin)
+    skipped: list[str] = []
+    docs = read_inputs(paths, stdin, skipped)
     order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
-    warnings: list[str] = []
+    warnings: list[str] = [not_objects_warning(skipped)] if skipped else []
     rest = []
     seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
