@@ -193,6 +193,7 @@ def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
         host_network=f.bool(spec, "hostNetwork", "spec"),
+        active_deadline_seconds=f.int(spec, "activeDeadlineSeconds", "spec"),
     )
 
 
@@ -241,8 +242,8 @@ def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, Any]]], ...] = (
-    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork"),
-     _scheduling_part),
+    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork",
+      "activeDeadlineSeconds"), _scheduling_part),
     (("containers", "initContainers", "hostNetwork"), _containers_part),
     (("overhead", "resources"), _resources_part),
     (("nodeSelector",), _node_selector_part),
