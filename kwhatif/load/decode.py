@@ -135,11 +135,14 @@ def _amounts(f: Fields, parent: dict, key: str, path: str) -> dict[str, Amount] 
     return out
 
 
-def _scope(f: Fields, raw: dict, path: str) -> ScopeRequirement:
-    scope = f.str(raw, "scopeName", path)
+def _scope_name(f: Fields, scope: str, path: str) -> str:
     if scope not in POD_SCOPES:
-        raise f.error(f"{path}.scopeName", f"Unsupported value: {scope!r}: supported values: "
-                                           + ", ".join(f'"{s}"' for s in POD_SCOPES))
+        raise f.error(path, f"Unsupported value: {scope!r}: supported values: " + ", ".join(f'"{s}"' for s in POD_SCOPES))
+    return scope
+
+
+def _scope(f: Fields, raw: dict, path: str) -> ScopeRequirement:
+    scope = _scope_name(f, f.str(raw, "scopeName", path), f"{path}.scopeName")
     op = f.str(raw, "operator", path)
     if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
         raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: "
@@ -153,7 +156,7 @@ def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
-    scopes = tuple(_scope(f, {"scopeName": s, "operator": "Exists"}, f"spec.scopes[{i}]")
+    scopes = tuple(ScopeRequirement(_scope_name(f, s, f"spec.scopes[{i}]"), "Exists")
                    for i, s in enumerate(f.str_list(spec, "scopes", "spec")))
     selector = f.map(spec, "scopeSelector", "spec")
     scopes += f.items(selector, "matchExpressions", "spec.scopeSelector", lambda e, p: _scope(f, e, p))

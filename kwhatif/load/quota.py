@@ -171,6 +171,8 @@ class QuotaLedger:
         server's text; on success its usage is added to every quota that matches it."""
         quotas = self._sync(pod.namespace)
         matched = [i for i, q in enumerate(quotas) if _matches(q, pod)]
+        if not matched:
+            return  # no quota limits the pod: nothing to check or charge
         for i in matched:
             _check_status(quotas[i], pod)
         usage = {n: q for n, q in pod_usage(pod).items() if q.value}

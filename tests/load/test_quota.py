@@ -16,6 +16,7 @@ import pytest
 
 from kwhatif.api.quota import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, canonical
 from kwhatif.engine import simulate
+from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import build_cluster
 from kwhatif.load.decode import decode
@@ -224,3 +225,20 @@ def test_a_quota_on_other_resources_leaves_pods_alone() -> None:
     # count/services is not a pods-evaluator resource: the quota does not match pods.
     q = quota("svc", {"count/services": "0"}, {"count/services": "0"})
     assert admitted([q], [pod("x", {"cpu": "1"})]) == {"x": None}
+
+
+def test_a_cross_namespace_affinity_scope_limits_pods_whose_terms_name_namespaces() -> None:
+    # CrossNamespacePodAffinity: a (anti-)affinity term with namespaces or a namespaceSelector.
+    term = {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}
+    cross = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{**term, "namespaces": ["data"]}]}}
+    local = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}
+    q = quota("cross", {"pods": "0"}, {"pods": "0"}, scopes=["CrossNamespacePodAffinity"])
+    result = admitted([q], [pod("x", affinity=cross), pod("y", affinity=local)])
+    assert result == {"x": refused("x", "exceeded quota: cross, requested: pods=1, used: pods=0, limited: pods=0"),
+                      "y": None}
+
+
+def test_a_quota_with_an_unknown_scope_is_bad_input_naming_the_field() -> None:
+    with pytest.raises(InputError) as err:
+        decode(quota("q", {"pods": "1"}, scopes=["Sometimes"]), None)
+    assert str(err.value).startswith("ResourceQuota/shop/q: spec.scopes[0]: Unsupported value: 'Sometimes'")
