@@ -12,6 +12,8 @@ import pytest
 
 from kwhatif.errors import InputError
 from kwhatif.load.decode import decode
+from tests.load.test_raw_pods import dump, fast_and_general
+from tests.load.test_raw_pods import pod as raw_pod
 
 
 def pod_with(spec: dict[str, Any]) -> dict[str, Any]:
@@ -57,3 +59,23 @@ def test_the_api_server_refuses_the_pod_in_its_own_words(spec: dict[str, Any], t
 ])
 def test_requests_within_their_limits_are_accepted(requests: dict[str, Any], limits: dict[str, Any]) -> None:
     assert decode(pod_with({"containers": [container(requests, limits)]}), None).containers[0].limits
+
+
+@pytest.mark.parametrize("spec, text", [
+    ({"containers": []}, "spec.containers: Required value"),
+    ({"containers": [{"name": "web", "resources": {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}}]},
+     'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'),
+])
+def test_a_big_dump_refuses_the_same_pods_in_the_same_words(spec: dict[str, Any], text: str) -> None:
+    # The fast reader of big JSON Lists shares decoded templates between replicas: a good replica
+    # first, then the invalid one, must fail as the general path does.
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), raw_pod("bad", **spec)]))
+    assert fast == general
+    assert isinstance(fast, str) and fast.endswith(f"Pod/shop/bad: {text}")
+
+
+def test_a_big_dump_reads_active_deadline_seconds_as_the_general_path() -> None:
+    # The Terminating quota scopes read spec.activeDeadlineSeconds.
+    fast, general, _docs = fast_and_general(dump([raw_pod("job", activeDeadlineSeconds=600)]))
+    assert fast == general
+    assert isinstance(fast, list) and fast[0].active_deadline_seconds == 600
