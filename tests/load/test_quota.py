@@ -242,3 +242,14 @@ def test_a_quota_with_an_unknown_scope_is_bad_input_naming_the_field() -> None:
     with pytest.raises(InputError) as err:
         decode(quota("q", {"pods": "1"}, scopes=["Sometimes"]), None)
     assert str(err.value).startswith("ResourceQuota/shop/q: spec.scopes[0]: Unsupported value: 'Sometimes'")
+
+
+def test_hugepages_are_limited_under_their_own_and_their_requests_names() -> None:
+    # hugepages-2Mi 1Gi: both `hugepages-2Mi` and `requests.hugepages-2Mi` are charged;
+    # 512Mi + 1Gi > 1Gi for each. Names sorted: hugepages-2Mi < requests.hugepages-2Mi.
+    hard = {"hugepages-2Mi": "1Gi", "requests.hugepages-2Mi": "1Gi"}
+    used = {"hugepages-2Mi": "512Mi", "requests.hugepages-2Mi": "512Mi"}
+    new = pod("x", {"cpu": "1", "hugepages-2Mi": "1Gi"}, limits={"hugepages-2Mi": "1Gi"})
+    assert admitted([quota("huge", hard, used)], [new])["x"] == refused(
+        "x", "exceeded quota: huge, requested: hugepages-2Mi=1Gi,requests.hugepages-2Mi=1Gi, "
+             "used: hugepages-2Mi=512Mi,requests.hugepages-2Mi=512Mi, limited: hugepages-2Mi=1Gi,requests.hugepages-2Mi=1Gi")
