@@ -15,6 +15,7 @@ from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_pod
+from kwhatif.load.quota import QuotaLedger
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
@@ -64,18 +65,23 @@ class Simulation:
     initial_bound: int = 0
 
 
-def admit(pods: Sequence[Pod], cluster: Cluster, created: bool) -> list[tuple[Pod, str | None]]:
+def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
+          quotas: QuotaLedger | None = None) -> list[tuple[Pod, str | None]]:
     """Each pod after the API server's admission, or with the text of its refusal. A pod created
     from a manifest into a namespace the snapshot lacks is refused as NamespaceLifecycle refuses it
-    (judged only when the input has Namespace objects at all: a bare pod list says nothing)."""
+    (judged only when the input has Namespace objects at all: a bare pod list says nothing).
+    `quotas` charges the pods being created (and pending ones never created: no creationTimestamp)."""
     out: list[tuple[Pod, str | None]] = []
     for pod in pods:
         if created and cluster.namespaces and pod.namespace not in cluster.namespaces:
             out.append((pod, f'admission: namespaces "{pod.namespace}" not found'))
             continue
         try:
-            out.append((admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
-                                  cluster.limit_ranges, created=created), None))
+            admitted = admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
+                                 cluster.limit_ranges, created=created)
+            if quotas is not None and (created or not pod.creation_timestamp):
+                quotas.charge(admitted)
+            out.append((admitted, None))
         except AdmissionRejected as rejected:
             out.append((pod, f"admission: {rejected}"))
     return out
@@ -251,8 +257,9 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
-    queue = admit([p for p in cluster.pods if is_pending(p)], cluster, created=False)
-    queue += admit([as_created(p, now) for p in new_pods], cluster, created=True)
+    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
+    queue = admit([p for p in cluster.pods if is_pending(p)], cluster, created=False, quotas=quotas)
+    queue += admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
     return Prepared(scheduler, queue, missing, warnings, len(bound))
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
+from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 
 
@@ -23,6 +24,7 @@ class Cluster:
     services: list[Service] = field(default_factory=list)
     controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
     limit_ranges: list[LimitRange] = field(default_factory=list)
+    resource_quotas: list[ResourceQuota] = field(default_factory=list)
     pvcs: dict[tuple[str, str], PersistentVolumeClaim] = field(default_factory=dict)  # (namespace, name)
     pvs: dict[str, PersistentVolume] = field(default_factory=dict)
     storage_classes: dict[str, StorageClass] = field(default_factory=dict)

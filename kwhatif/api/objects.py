@@ -103,6 +103,7 @@ class Pod(Namespaced, Evolving):
     priority_class_name: str = ""
     preemption_policy: str | None = None
     runtime_class_name: str | None = None
+    active_deadline_seconds: int | None = None  # only ResourceQuota's Terminating scopes read it
     containers: tuple[Container, ...] = ()
     init_containers: tuple[Container, ...] = ()
     overhead: ResourceList | None = None

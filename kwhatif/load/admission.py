@@ -26,7 +26,8 @@ class AdmissionRejected(Exception):
     """The API server refuses the pod; `str()` is the text `kubectl apply` would print."""
 
 
-def _forbidden(pod: Pod, text: str) -> AdmissionRejected:
+def forbidden(pod: Pod, text: str) -> AdmissionRejected:
+    """A refusal in admission.NewForbidden's words: `pods "<name>" is forbidden: <text>`."""
     return AdmissionRejected(f'pods "{pod.name}" is forbidden: {text}')
 
 
@@ -47,13 +48,13 @@ def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
     else:
         found = classes.get(name) or SYSTEM_PRIORITY_CLASSES.get(name)
         if found is None:
-            raise _forbidden(pod, f"no PriorityClass with name {name} was found")
+            raise forbidden(pod, f"no PriorityClass with name {name} was found")
         value, policy = found.value, found.preemption_policy
     if pod.priority is not None and pod.priority != value:
-        raise _forbidden(pod, f"the integer value of priority ({pod.priority}) must not be provided in pod spec; "
+        raise forbidden(pod, f"the integer value of priority ({pod.priority}) must not be provided in pod spec; "
                               f"priority admission controller computed {value} from the given PriorityClass name")
     if pod.preemption_policy is not None and pod.preemption_policy != policy:
-        raise _forbidden(pod, f"the string value of PreemptionPolicy ({pod.preemption_policy}) must not be provided "
+        raise forbidden(pod, f"the string value of PreemptionPolicy ({pod.preemption_policy}) must not be provided "
                               f"in pod spec; priority admission controller computed {policy} from the given "
                               f"PriorityClass name")
     return replace(pod, priority=value, priority_class_name=name, preemption_policy=policy)
@@ -100,24 +101,24 @@ def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
     """RuntimeClass admission: overhead, scheduling nodeSelector and tolerations (runtimeclass admission.go:Admit)."""
     if not pod.runtime_class_name:
         if pod.overhead:
-            raise _forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
+            raise forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
         return pod
     rc = classes.get(pod.runtime_class_name)
     if rc is None:
-        raise _forbidden(pod, f'pod rejected: RuntimeClass "{pod.runtime_class_name}" not found')
+        raise forbidden(pod, f'pod rejected: RuntimeClass "{pod.runtime_class_name}" not found')
     overhead = pod.overhead
     if rc.overhead:
         if overhead and dict(overhead) != dict(rc.overhead):
-            raise _forbidden(pod, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead")
+            raise forbidden(pod, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead")
         overhead = rc.overhead
     elif overhead:
-        raise _forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
+        raise forbidden(pod, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
     selector = pod.node_selector
     if rc.node_selector:
         selector = dict(selector or {})
         for key, val in rc.node_selector.items():
             if key in selector and selector[key] != val:
-                raise _forbidden(pod, f"conflict: runtimeClass.scheduling.nodeSelector[{key}] = {val}; "
+                raise forbidden(pod, f"conflict: runtimeClass.scheduling.nodeSelector[{key}] = {val}; "
                                       f"pod.spec.nodeSelector[{key}] = {selector[key]}")
             selector[key] = val
     tolerations = merge_tolerations(pod.tolerations, rc.tolerations) if rc.tolerations else pod.tolerations

@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Callable, Protocol, Sequence
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
+from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import Source
@@ -123,6 +124,7 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     Service: ("services", None),
     Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
     LimitRange: ("limit_ranges", None),
+    ResourceQuota: ("resource_quotas", None),
     PersistentVolumeClaim: ("pvcs", lambda o: (o.namespace, o.name)),
     PersistentVolume: ("pvs", lambda o: o.name),
     StorageClass: ("storage_classes", lambda o: o.name),

@@ -17,6 +17,8 @@ from kwhatif.api.objects import (
     Controller, ImageState, LimitRange, LimitRangeItem, Namespace, Node, PodDisruptionBudget, PriorityClass,
     RuntimeClass, Service,
 )
+from kwhatif.api.quantity import QuantityError, parse_quantity
+from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
 from kwhatif.load.fields import Fields, object_fields
@@ -119,6 +121,48 @@ def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:
         f.str(e, "type", p), f.resources(e, "default", p), f.resources(e, "defaultRequest", p)))
     return LimitRange(namespace, name, items, source)
 
+
+def _amounts(f: Fields, parent: dict, key: str, path: str) -> dict[str, Amount] | None:
+    """A quota ResourceList with each quantity's parse format (printed back in it); None when absent."""
+    if parent.get(key) is None:
+        return None
+    out = {}
+    for name, q in f.map(parent, key, path).items():
+        try:
+            out[name] = Amount(parse_quantity(q), quantity_format(q))
+        except QuantityError as err:
+            raise f.error(f"{path}.{key}.{name}", f"invalid quantity {q!r}: {err}") from None
+    return out
+
+
+def _scope_name(f: Fields, scope: str, path: str) -> str:
+    if scope not in POD_SCOPES:
+        raise f.error(path, f"Unsupported value: {scope!r}: supported values: " + ", ".join(f'"{s}"' for s in POD_SCOPES))
+    return scope
+
+
+def _scope(f: Fields, raw: dict, path: str) -> ScopeRequirement:
+    scope = _scope_name(f, f.str(raw, "scopeName", path), f"{path}.scopeName")
+    op = f.str(raw, "operator", path)
+    if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+        raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: "
+                                          '"DoesNotExist", "Exists", "In", "NotIn"')
+    return ScopeRequirement(scope, op, f.str_list(raw, "values", path))
+
+
+def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
+    """spec.scopes become Exists requirements ahead of spec.scopeSelector's (resourcequota
+    controller.go:getScopeSelectorsFromQuota)."""
+    f, _, namespace, name = object_fields(obj, source)
+    spec = f.map(obj, "spec", "")
+    status = f.map(obj, "status", "")
+    scopes = tuple(ScopeRequirement(_scope_name(f, s, f"spec.scopes[{i}]"), "Exists")
+                   for i, s in enumerate(f.str_list(spec, "scopes", "spec")))
+    selector = f.map(spec, "scopeSelector", "spec")
+    scopes += f.items(selector, "matchExpressions", "spec.scopeSelector", lambda e, p: _scope(f, e, p))
+    return ResourceQuota(namespace, name, _amounts(f, spec, "hard", "spec") or {}, scopes,
+                         _amounts(f, status, "hard", "status"), _amounts(f, status, "used", "status"), source)
+
 DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "Pod": decode_pod,
     "Node": decode_node,
@@ -131,6 +175,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "StatefulSet": decode_controller,
     "ReplicationController": decode_controller,
     "LimitRange": decode_limit_range,
+    "ResourceQuota": decode_resource_quota,
     "PersistentVolumeClaim": decode_pvc,
     "PersistentVolume": decode_pv,
     "StorageClass": decode_storage_class,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Callable
 
 from kwhatif.api.affinity import (
@@ -12,6 +13,8 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
+from kwhatif.api.quantity import parse_quantity
+from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.fields import Fields, object_fields
@@ -127,10 +130,42 @@ def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
     return ContainerPort(container_port, host_port, f.str(raw, "protocol", path) or "TCP", f.str(raw, "hostIP", path))
 
 
+def _overcommit_allowed(name: str) -> bool:
+    """v1helper.IsOvercommitAllowed: native names (no domain, or kubernetes.io) but hugepages."""
+    return ("/" not in name or "kubernetes.io/" in name) and not name.startswith("hugepages-")
+
+
+def _quantity_text(text: object) -> str:
+    """How the API server prints a quantity it parsed from `text` (resource.Quantity.String())."""
+    return canonical(parse_quantity(text), quantity_format(text))
+
+
+def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Fraction],
+                                  limits: dict[str, Fraction], path: str) -> None:
+    """validation.go:ValidateResourceRequirements: a request above its limit is refused; for
+    resources that cannot be overcommitted (extended, hugepages) request and limit must be equal
+    and a limit is required. Upstream reports every error; kwhatif the first in name order."""
+    raw_requests, raw_limits = res.get("requests") or {}, res.get("limits") or {}
+    for name in sorted(raw_requests):
+        if name not in limits:
+            if not _overcommit_allowed(name):
+                raise f.error(f"{path}.limits", "Required value: Limit must be set for non overcommitable resources")
+            continue
+        if requests[name] != limits[name] and not _overcommit_allowed(name):
+            wording = "must be equal to"
+        elif requests[name] > limits[name]:
+            wording = "must be less than or equal to"
+        else:
+            continue
+        raise f.error(f"{path}.requests", f'Invalid value: "{_quantity_text(raw_requests[name])}": '
+                                          f"{wording} {name} limit of {_quantity_text(raw_limits[name])}")
+
+
 def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:
     res = f.map(raw, "resources", path)
     requests = f.resources(res, "requests", f"{path}.resources")
     limits = f.resources(res, "limits", f"{path}.resources")
+    _check_requests_within_limits(f, res, requests, limits, f"{path}.resources")
     for name, q in limits.items():
         requests.setdefault(name, q)  # requests default to limits (core v1 defaults.go:SetDefaults_Pod)
     return Container(
@@ -193,11 +228,14 @@ def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
         host_network=f.bool(spec, "hostNetwork", "spec"),
+        active_deadline_seconds=f.int(spec, "activeDeadlineSeconds", "spec"),
     )
 
 
 def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
     host_network = f.bool(spec, "hostNetwork", "spec")
+    if not spec.get("containers"):
+        raise f.error("spec.containers", "Required value")  # validation.go:validateContainers
     return dict(
         containers=f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)),
         init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
@@ -241,8 +279,8 @@ def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, Any]]], ...] = (
-    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork"),
-     _scheduling_part),
+    (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork",
+      "activeDeadlineSeconds"), _scheduling_part),
     (("containers", "initContainers", "hostNetwork"), _containers_part),
     (("overhead", "resources"), _resources_part),
     (("nodeSelector",), _node_selector_part),

@@ -1,0 +1,222 @@
+"""ResourceQuota admission: the API server's `ResourceQuota` plugin for pods, after the mutating
+plugins (LimitRanger, Priority...), as resourcequota controller.go:CheckRequest runs it.
+
+- Each quota's starting point is its own `status.hard`/`status.used`, as the plugin reads them.
+  A quota without `status.hard` (a manifest the quota controller has not synced yet) gets the
+  status the controller would give it: `spec.hard`, and usage counted from the namespace's pods
+  (pods evaluator core/pods.go: terminal pods only in `count/pods`).
+- A pod is charged when it is created: usage accumulates in queue (admission) order, so the second
+  new pod of a Deployment sees the first one's usage. Pods the dump already holds were charged
+  before the dump was taken; a pending pod without `metadata.creationTimestamp` was never created
+  and is charged at admission instead of being counted.
+- Quotas of a namespace are checked in name order (the API server's lister has no fixed order);
+  the first that refuses the pod decides the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+
+from kwhatif.api.affinity import PodAffinityRules
+from kwhatif.api.objects import Container, Pod
+from kwhatif.api.quota import (
+    BEST_EFFORT, CROSS_NAMESPACE_POD_AFFINITY, NOT_BEST_EFFORT, NOT_TERMINATING, PRIORITY_CLASS, TERMINATING, Amount,
+    ResourceQuota, ScopeRequirement, pod_amount, pretty,
+)
+from kwhatif.api.resources import container_aggregate, is_extended_resource_name, is_pod_level_resource, pod_requests
+from kwhatif.api.selectors import Requirement
+from kwhatif.load.admission import forbidden
+
+COUNT_PODS = "count/pods"
+_POD_RESOURCES = frozenset((
+    COUNT_PODS, "pods", "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
+    "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage",
+))
+_COMPUTE = ("cpu", "memory", "ephemeral-storage")
+_MUST_SPECIFY = frozenset(("cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory"))
+"""Quota on these makes every container state them (core/pods.go:validationSet, kept for backward
+compatibility upstream)."""
+_ONE = Amount(Fraction(1))
+
+
+def matching_resources(names: Iterable[str]) -> list[str]:
+    """The quota resources the pods evaluator tracks (core/pods.go:MatchingResources): the
+    compute names, `count/pods`, hugepages and `requests.<extended resource>`."""
+    return [n for n in names if n in _POD_RESOURCES or n.startswith(("hugepages-", "requests.hugepages-"))
+            or (n.startswith("requests.") and "/" in n and "kubernetes.io/" not in n)]
+
+
+def _is_best_effort(pod: Pod) -> bool:
+    """QoS BestEffort: no cpu or memory request or limit above zero anywhere (qos.ComputePodQOS)."""
+    lists: list[Mapping[str, Fraction]] = [pod.pod_requests or {}, pod.pod_limits or {}]
+    for c in pod.containers + pod.init_containers:
+        lists += [c.requests, c.limits]
+    return not any(q > 0 for res in lists for name, q in res.items() if name in ("cpu", "memory"))
+
+
+def _cross_namespace(rules: PodAffinityRules | None) -> bool:
+    if rules is None:
+        return False
+    terms = list(rules.required) + [w.term for w in rules.preferred]
+    return any(t.namespaces or t.namespace_selector is not None for t in terms)
+
+
+def scope_matches(scope: ScopeRequirement, pod: Pod) -> bool:
+    """core/pods.go:podMatchesScopeFunc."""
+    name = scope.scope_name
+    if name in (TERMINATING, NOT_TERMINATING):
+        terminating = pod.active_deadline_seconds is not None and pod.active_deadline_seconds >= 0
+        return terminating == (name == TERMINATING)
+    if name in (BEST_EFFORT, NOT_BEST_EFFORT):
+        return _is_best_effort(pod) == (name == BEST_EFFORT)
+    if name == PRIORITY_CLASS:
+        if scope.operator == "Exists":
+            return bool(pod.priority_class_name)
+        labels = {PRIORITY_CLASS: pod.priority_class_name} if pod.priority_class_name else {}
+        return Requirement(PRIORITY_CLASS, scope.operator, scope.values).matches(labels)
+    if name == CROSS_NAMESPACE_POD_AFFINITY:
+        affinity = pod.affinity
+        return affinity is not None and (_cross_namespace(affinity.pod_affinity)
+                                         or _cross_namespace(affinity.pod_anti_affinity))
+    return False
+
+
+def _pod_limits(pod: Pod) -> dict[str, Fraction]:
+    """resource helpers.go:PodLimits: containers' limits aggregated like requests, pod-level limits
+    over them, and overhead added only to limits that are set."""
+    as_requests = pod.evolve(
+        containers=tuple(replace(c, requests=c.limits) for c in pod.containers),
+        init_containers=tuple(replace(c, requests=c.limits) for c in pod.init_containers))
+    limits = container_aggregate(as_requests)
+    for name, q in (pod.pod_limits or {}).items():
+        if is_pod_level_resource(name):
+            limits[name] = q
+    for name, q in (pod.overhead or {}).items():
+        if name in limits:
+            limits[name] += q
+    return limits
+
+
+def _compute_usage(requests: Mapping[str, Fraction], limits: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """core/pods.go:podComputeUsageHelper: `pods`, the compute names with their `requests.`/`limits.`
+    forms, hugepages and `requests.<extended resource>`."""
+    usage = {"pods": Fraction(1)}
+    for name in _COMPUTE:
+        if name in requests:
+            usage[name] = usage[f"requests.{name}"] = requests[name]
+        if name in limits:
+            usage[f"limits.{name}"] = limits[name]
+    for name, q in requests.items():
+        if name.startswith("hugepages-"):
+            usage[name] = usage[f"requests.{name}"] = q
+        elif is_extended_resource_name(name):
+            usage[f"requests.{name}"] = q
+    return usage
+
+
+def pod_usage(pod: Pod) -> dict[str, Amount]:
+    """core/pods.go:PodUsageFunc: `count/pods` always; compute usage unless the pod is terminal."""
+    usage = {COUNT_PODS: _ONE}
+    if pod.phase not in ("Succeeded", "Failed"):
+        computed = _compute_usage(pod_requests(pod), _pod_limits(pod))
+        usage.update((name, pod_amount(name, q)) for name, q in computed.items())
+    return usage
+
+
+def _add(a: Mapping[str, Amount], b: Mapping[str, Amount]) -> dict[str, Amount]:
+    """quota.Add: key-wise sums, keys of either side kept."""
+    out = dict(a)
+    for name, q in b.items():
+        out[name] = out[name].plus(q) if name in out else q
+    return out
+
+
+def _must_specify(required: set[str], containers: Sequence[Container]) -> str | None:
+    """core/pods.go:Constraints: the resources some container leaves out, with those containers."""
+    missing: dict[str, set[str]] = {}
+    for c in containers:
+        present = _compute_usage(c.requests, c.limits)
+        for name in required - present.keys():
+            missing.setdefault(name, set()).add(c.name)
+    if not missing:
+        return None
+    return "must specify " + "; ".join(f"{n} for: {','.join(sorted(missing[n]))}" for n in sorted(missing))
+
+
+class QuotaLedger:
+    """The quotas of a run with their running usage: what each admitted pod has charged so far."""
+
+    def __init__(self, quotas: Sequence[ResourceQuota], pods: Sequence[Pod]) -> None:
+        self._quotas: dict[str, list[ResourceQuota]] = {}
+        for q in sorted(quotas, key=lambda q: (q.namespace, q.name)):
+            self._quotas.setdefault(q.namespace, []).append(q)
+        self._pods = pods
+        self._synced: set[str] = set()
+
+    def _sync(self, namespace: str) -> list[ResourceQuota]:
+        """The namespace's quotas, each given the status the quota controller would have written
+        if it has none (resource_quota_controller: hard = spec.hard, used counted from pods)."""
+        quotas = self._quotas.get(namespace, [])
+        if namespace in self._synced or all(q.status_hard is not None for q in quotas):
+            return quotas
+        self._synced.add(namespace)
+        members = [p for p in self._pods if p.namespace == namespace and (p.node_name or p.creation_timestamp)]
+        quotas[:] = [q if q.status_hard is not None else _controller_status(q, members) for q in quotas]
+        return quotas
+
+    def charge(self, pod: Pod) -> None:
+        """Admit `pod` against its namespace's quotas, or raise AdmissionRejected with the API
+        server's text; on success its usage is added to every quota that matches it."""
+        quotas = self._sync(pod.namespace)
+        matched = [i for i, q in enumerate(quotas) if _matches(q, pod)]
+        if not matched:
+            return  # no quota limits the pod: nothing to check or charge
+        for i in matched:
+            _check_status(quotas[i], pod)
+        usage = {n: q for n, q in pod_usage(pod).items() if q.value}
+        charged = [_charged(quotas[i], usage, pod) for i in matched]  # all or none: a refusal charges nothing
+        for i, quota in zip(matched, charged):
+            quotas[i] = quota
+
+
+def _matches(quota: ResourceQuota, pod: Pod) -> bool:
+    """generic.Matches: the quota limits some pod resource and every scope holds for the pod."""
+    return bool(matching_resources(quota.status_hard or {})) and all(scope_matches(s, pod) for s in quota.scopes)
+
+
+def _check_status(quota: ResourceQuota, pod: Pod) -> None:
+    """The first pass of CheckRequest: containers state what the quota requires, and the quota's
+    usage is known for each resource it limits."""
+    restricted = matching_resources(quota.status_hard or {})
+    missing = _must_specify(set(restricted) & _MUST_SPECIFY, pod.containers + pod.init_containers)
+    if missing:
+        raise forbidden(pod, f"failed quota: {quota.name}: {missing}")
+    if any(name not in (quota.status_used or {}) for name in restricted):
+        raise forbidden(pod, f"status unknown for quota: {quota.name}, resources: {','.join(sorted(restricted))}")
+
+
+def _charged(quota: ResourceQuota, usage: Mapping[str, Amount], pod: Pod) -> ResourceQuota:
+    """The second pass: the pod's usage of what the quota limits, added to what is used, must stay
+    within `hard`; otherwise the `exceeded quota` text with the exceeded resources only."""
+    hard, used = quota.status_hard or {}, quota.status_used or {}
+    requested = {n: q for n, q in usage.items() if n in hard}
+    new_used = _add(used, requested)
+    exceeded = sorted(n for n in requested if new_used[n].value > hard[n].value)
+    if exceeded:
+        raise forbidden(pod, f"exceeded quota: {quota.name}, requested: {pretty({n: requested[n] for n in exceeded})}, "
+                             f"used: {pretty({n: used[n] for n in exceeded if n in used})}, "
+                             f"limited: {pretty({n: hard[n] for n in exceeded})}")
+    return replace(quota, status_used=new_used)
+
+
+def _controller_status(quota: ResourceQuota, pods: Sequence[Pod]) -> ResourceQuota:
+    """generic.CalculateUsageStats over the namespace's pods matching the quota's scopes, each
+    tracked resource starting from 0, masked to `hard`."""
+    tracked = matching_resources(quota.hard)
+    used = {name: Amount(Fraction(0)) for name in tracked}
+    for pod in pods:
+        if all(scope_matches(s, pod) for s in quota.scopes):
+            used = _add(used, {n: q for n, q in pod_usage(pod).items() if n in used})
+    return replace(quota, status_hard=dict(quota.hard), status_used=used)
