@@ -183,30 +183,49 @@ class PodTrials:
         beside) the nodes of their names, the bound pods of `removed` deleted."""
         if nodes:
             return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed)
-        created = any(p.key == variant.key for p in self.new_pods)
-        [(admitted, refused)] = admit([as_created(variant, self.now) if created else variant], self.cluster, created)
-        if refused is not None:
-            return PodResult(admitted, Outcome.SKIPPED, message=refused)
+        queue = self._admitted_with(variant)
         scheduler = self.prepared.scheduler
-        original = next((PodInfo.of(p) for p, _ in self.prepared.queue if p.key == variant.key), None)
         try:
             with scheduler.deciding_only():
-                if (not removed and self.before is not None and original is not None
-                        and scheduler.same_place_in_queue(PodInfo.of(admitted), original)):
+                if not removed and self._only_the_pod_differs(queue, variant.key):
+                    assert self.before is not None
                     scheduler.restore(self.before)
-                    return scheduler.schedule_pod(PodInfo.of(admitted))
-                return self._queue_again(admitted, removed)
+                    return scheduler.schedule_pod(PodInfo.of(self._entry(queue, variant.key)[0]))
+                return self._queue_again(queue, variant.key, removed)
         finally:
             scheduler.restore(self.after)
 
-    def _queue_again(self, admitted: Pod, removed: Collection[str]) -> PodResult | None:
+    def _admitted_with(self, variant: Pod) -> list[tuple[Pod, str | None]]:
+        """The whole queue admitted again with the variant: through ResourceQuotas, what it asks
+        for can change whether the pods created after it are admitted."""
+        swap = [variant if p.key == variant.key and is_pending(p) else p for p in self.cluster.pods]
+        created = [variant if p.key == variant.key else p for p in self.new_pods]
+        return admit_queue(self.cluster, self.now, swap, created)
+
+    @staticmethod
+    def _entry(queue: list[tuple[Pod, str | None]], key: str) -> tuple[Pod, str | None]:
+        return next(entry for entry in queue if entry[0].key == key)
+
+    def _only_the_pod_differs(self, queue: list[tuple[Pod, str | None]], key: str) -> bool:
+        """Whether replaying the pod's own cycle is enough: every other pod admitted as before,
+        and the pod admitted, at its old place in the queue (same priority and timestamp)."""
+        old = self.prepared.queue
+        if self.before is None or len(queue) != len(old):
+            return False
+        if any(new[1] != was[1] for new, was in zip(queue, old) if new[0].key != key):
+            return False
+        pod, refused = self._entry(queue, key)
+        original, was_refused = self._entry(old, key)
+        return refused is None and was_refused is None and self.prepared.scheduler.same_place_in_queue(
+            PodInfo.of(pod), PodInfo.of(original))
+
+    def _queue_again(self, queue: list[tuple[Pod, str | None]], key: str, removed: Collection[str]) -> PodResult | None:
         scheduler = self.prepared.scheduler
         scheduler.restore(self.start)
-        for key in sorted(removed):
-            scheduler.snapshot.forget(key)
-        queue = [(admitted, None) if p.key == admitted.key else (p, refused) for p, refused in self.prepared.queue]
-        results = scheduler.run(queue, until=frozenset({admitted.key}))
-        return next((r for r in results if r.pod.key == admitted.key), None)
+        for gone in sorted(removed):
+            scheduler.snapshot.forget(gone)
+        results = scheduler.run(queue, until=frozenset({key}))
+        return next((r for r in results if r.pod.key == key), None)
 
 
 def is_pending(pod: Pod) -> bool:
@@ -257,10 +276,15 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
+    return Prepared(scheduler, admit_queue(cluster, now, cluster.pods, new_pods), missing, warnings, len(bound))
+
+
+def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod]) -> list[tuple[Pod, str | None]]:
+    """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
+    `new_pods` created now, charged against the ResourceQuotas in that order."""
     quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
-    queue = admit([p for p in cluster.pods if is_pending(p)], cluster, created=False, quotas=quotas)
-    queue += admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
-    return Prepared(scheduler, queue, missing, warnings, len(bound))
+    queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
+    return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
 
 
 def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulation:
