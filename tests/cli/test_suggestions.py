@@ -244,143 +244,78 @@ spec:
 """
 
 
-ANTI = """
+def _node(name: str, labels: str = "") -> str:
+    """A 4-cpu Node document (`labels`: more `key: value` pairs after its hostname)."""
+    return f"""---
 apiVersion: v1
 kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+metadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}{", " + labels if labels else ""}}}}}
 status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: db-1, namespace: default, labels: {app: db}}
-spec: {nodeName: n1, containers: [{name: d, image: postgres}]}
-status: {phase: Running}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: db-2, namespace: default, labels: {app: db}, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  affinity:
-    podAntiAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
-  containers: [{name: d, image: postgres}]
+  allocatable: {{cpu: "4", memory: 8Gi, pods: "110"}}
 """
 
 
-ANTI_NEAREST = """
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
-""" + "".join(f"""---
+def _bound_db(name: str, node: str) -> str:
+    return f"""---
 apiVersion: v1
 kind: Pod
-metadata: {{name: db-{i}, namespace: default, labels: {{app: db}}}}
+metadata: {{name: {name}, namespace: default, labels: {{app: db}}}}
 spec: {{nodeName: {node}, containers: [{{name: d, image: postgres}}]}}
 status: {{phase: Running}}
-""" for i, node in ((1, "n1"), (2, "n1"), (3, "n2"))) + """---
-apiVersion: v1
-kind: Pod
-metadata: {name: db-4, namespace: default, labels: {app: db}, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  affinity:
-    podAntiAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
-  containers: [{name: d, image: postgres}]
 """
 
 
-EXISTING_ANTI = """
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
+def _pending(name: str, labels: str, spec: str) -> str:
+    """A pending pod created before the others' `--now`, with `spec` lines (indented by two) before
+    its one container."""
+    return f"""---
 apiVersion: v1
 kind: Pod
-metadata: {name: guard, namespace: default, labels: {app: guard}}
+metadata: {{name: {name}, namespace: default, labels: {{{labels}}}, creationTimestamp: "2025-06-01T00:00:00Z"}}
+spec:
+{spec}  containers: [{{name: c, image: app}}]
+"""
+
+
+def _anti(selector: str) -> str:
+    """spec lines: a required pod anti-affinity on the hostname against `selector` (matchLabels)."""
+    return f"""  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {{topologyKey: kubernetes.io/hostname, labelSelector: {{matchLabels: {{{selector}}}}}}}
+"""
+
+
+def _node_affinity(*expressions: str) -> str:
+    """spec lines: one required nodeSelectorTerm with these matchExpressions."""
+    return """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+""" + "".join(f"          - {{{e}}}\n" for e in expressions)
+
+
+ANTI = _node("n1") + _bound_db("db-1", "n1") + _pending("db-2", "app: db", _anti("app: db"))
+ANTI_NEAREST = (_node("n1") + _node("n2") + _bound_db("db-1", "n1") + _bound_db("db-2", "n1")
+                + _bound_db("db-3", "n2") + _pending("db-4", "app: db", _anti("app: db")))
+EXISTING_ANTI = _node("n1") + f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: guard, namespace: default, labels: {{app: guard}}}}
 spec:
   nodeName: n1
-  affinity:
-    podAntiAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}
-  containers: [{name: g, image: guard}]
-status: {phase: Running}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web, namespace: default, labels: {app: web}, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  containers: [{name: w, image: nginx}]
-"""
-
-
-NODE_AFFINITY = """
-apiVersion: v1
-kind: Node
-metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: us-east-1c, disktype: hdd}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Node
-metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: us-east-1c}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: cache, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  affinity:
-    nodeAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-        nodeSelectorTerms:
-        - matchExpressions:
-          - {key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a, us-east-1b]}
-          - {key: disktype, operator: DoesNotExist}
-  containers: [{name: c, image: redis}]
-"""
-
-
-NODE_AFFINITY_NOT_IN = """
-apiVersion: v1
-kind: Node
-metadata: {name: c, labels: {kubernetes.io/hostname: c, tier: spot}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Node
-metadata: {name: d, labels: {kubernetes.io/hostname: d, gpu: a100, tier: spot}}
-status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: train, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
-spec:
-  affinity:
-    nodeAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-        nodeSelectorTerms:
-        - matchExpressions:
-          - {key: gpu, operator: Exists}
-          - {key: tier, operator: NotIn, values: [spot]}
-  containers: [{name: t, image: trainer}]
-"""
+{_anti("app: web")}  containers: [{{name: g, image: guard}}]
+status: {{phase: Running}}
+""" + _pending("web", "app: web", "")
+NODE_AFFINITY = (_node("a", "topology.kubernetes.io/zone: us-east-1c, disktype: hdd")
+                 + _node("b", "topology.kubernetes.io/zone: us-east-1c")
+                 + _pending("cache", "", _node_affinity(
+                     "key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a, us-east-1b]",
+                     "key: disktype, operator: DoesNotExist")))
+NODE_AFFINITY_NOT_IN = (_node("c", "tier: spot") + _node("d", "gpu: a100, tier: spot")
+                        + _pending("train", "", _node_affinity("key: gpu, operator: Exists",
+                                                               "key: tier, operator: NotIn, values: [spot]")))
 
 TERM_0 = "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0"
 
