@@ -65,12 +65,13 @@ class Domains:
     constraint: Constraint
     counts: dict[str, int]
     self_match: int
+    min_match: int  # computed once: skew() is asked for every rejected node
 
-    @property
-    def min_match(self) -> int:
-        if len(self.counts) < self.constraint.min_domains or not self.counts:
-            return 0
-        return min(self.counts.values())
+    @classmethod
+    def of(cls, constraint: Constraint, counts: dict[str, int], self_match: int) -> Domains:
+        """`minMatchNum`: fewer domains than minDomains make the global minimum 0."""
+        enough = counts and len(counts) >= constraint.min_domains
+        return cls(constraint, counts, self_match, min(counts.values()) if enough else 0)
 
     def skew(self, value: str) -> int:
         return self.counts.get(value, 0) + self.self_match - self.min_match
@@ -80,7 +81,7 @@ def _smallest_max_skew(pod: Pod, rejected: list[NodeVerdict], verdicts: list[Nod
                        node_of: NodeOf) -> list[Candidate]:
     hard = _hard(pod)
     constraints = filter_constraints(pod.topology_spread_constraints, pod.labels, DO_NOT_SCHEDULE)
-    if not hard or len(hard) != len(constraints):
+    if not hard:
         return []
     domains = domain_counts(pod, constraints, [node_of(v.node) for v in verdicts])
     nodes = [node_of(v.node).node for v in rejected if ERR_REASON_CONSTRAINTS_NOT_MATCH in v.reasons]
@@ -125,7 +126,7 @@ def domain_counts(pod: Pod, constraints: list[Constraint], nodes: list[NodeInfo]
                 continue
             value = node.labels[c.topology_key]
             counts[value] = counts.get(value, 0) + _matching(pod, c, info)
-        out.append(Domains(c, counts, 1 if c.matches(pod.labels) else 0))
+        out.append(Domains.of(c, counts, 1 if c.matches(pod.labels) else 0))
     return out
 
 
