@@ -45,8 +45,8 @@ def test_the_zone_with_fewest_matching_pods_is_freed() -> None:
                                                      lambda name: infos[name])
     assert suggestion.changes == [{"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "db-3"}}]
     assert variant.removed == frozenset({"default/db-3"})
-    assert suggestion.summary == ("delete (or move) default/db-3 (on b1): anti-affinity keeps them and the pod "
-                                  "apart, and b1 is then free")
+    assert suggestion.summary == (f"delete (or move) default/db-3 (on b1), in {ZONE} b: anti-affinity keeps them "
+                                  "and the pod apart, and b1 is then free")
 
 
 def test_an_existing_pods_anti_affinity_that_matches_the_pod_is_in_the_way() -> None:

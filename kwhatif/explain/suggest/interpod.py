@@ -67,20 +67,23 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
     if not candidates:
         return []
     repellers = _repellers(pod, verdicts, node_of)
-    best: tuple[int, str, list[Placed]] | None = None
+    keys = sorted({k for k, _ in repellers})
+    best: tuple[int, str, list[Placed], list[Domain]] | None = None
     for v in candidates:
         labels = node_of(v.node).node.labels
-        found = {p.key: (p, on) for key in {k for k, _ in repellers} if key in labels
-                 for p, on in repellers.get((key, labels[key]), [])}
+        domains = [(k, labels[k]) for k in keys if k in labels and (k, labels[k]) in repellers]
+        found = {p.key: (p, on) for domain in domains for p, on in repellers[domain]}
         in_way = [found[k] for k in sorted(found)]
         if in_way and (best is None or (len(in_way), v.node) < best[:2]):
-            best = (len(in_way), v.node, in_way)
+            best = (len(in_way), v.node, in_way, domains)
     if best is None:
         return []
-    _, name, in_way = best
+    _, name, in_way, domains = best
     shown = ", ".join(f"{p.key} (on {on})" for p, on in in_way[:MAX_PODS_NAMED])
     more = f" and {len(in_way) - MAX_PODS_NAMED} more" if len(in_way) > MAX_PODS_NAMED else ""
-    summary = f"delete (or move) {shown}{more}: anti-affinity keeps them and the pod apart, and {name} is then free"
+    where = " and ".join(f"{k} {value}" for k, value in domains)
+    summary = (f"delete (or move) {shown}{more}, in {where}: anti-affinity keeps them and the pod apart, "
+               f"and {name} is then free")
     return [(Suggestion(summary, [delete_change(p) for p, _ in in_way], size=Size.DELETE_PODS),
              Variant(pod, removed=frozenset(p.key for p, _ in in_way)))]
 
