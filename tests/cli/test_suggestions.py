@@ -19,7 +19,7 @@ from tests.cli.conftest import WEB_2_CPU, CLUSTER, NOW
 
 
 def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
-    """RFC 6902 `replace` and `add` on a manifest (the operations suggestions use)."""
+    """RFC 6902 `replace`, `add` and `remove` on a manifest (the operations suggestions use)."""
     for op in patch:
         *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].lstrip("/").split("/")]
         target: Any = doc
@@ -28,6 +28,8 @@ def _apply(doc: dict[str, Any], patch: list[dict[str, Any]]) -> None:
         assert op["op"] in ("replace", "add", "remove")
         if op["op"] == "remove":
             del target[int(last) if isinstance(target, list) else last]
+        elif isinstance(target, list) and op["op"] == "add":  # insert before the index, or append at "-"
+            target.insert(len(target) if last == "-" else int(last), op["value"])
         elif isinstance(target, list):
             target[int(last)] = op["value"]
         else:
@@ -242,29 +244,80 @@ spec:
 """
 
 
-ANTI = """
+def _node(name: str, labels: str = "") -> str:
+    """A 4-cpu Node document (`labels`: more `key: value` pairs after its hostname)."""
+    return f"""---
 apiVersion: v1
 kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+metadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}{", " + labels if labels else ""}}}}}
 status:
-  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
----
+  allocatable: {{cpu: "4", memory: 8Gi, pods: "110"}}
+"""
+
+
+def _bound_db(name: str, node: str) -> str:
+    return f"""---
 apiVersion: v1
 kind: Pod
-metadata: {name: db-1, namespace: default, labels: {app: db}}
-spec: {nodeName: n1, containers: [{name: d, image: postgres}]}
-status: {phase: Running}
----
+metadata: {{name: {name}, namespace: default, labels: {{app: db}}}}
+spec: {{nodeName: {node}, containers: [{{name: d, image: postgres}}]}}
+status: {{phase: Running}}
+"""
+
+
+def _pending(name: str, labels: str, spec: str) -> str:
+    """A pending pod created before the others' `--now`, with `spec` lines (indented by two) before
+    its one container."""
+    return f"""---
 apiVersion: v1
 kind: Pod
-metadata: {name: db-2, namespace: default, labels: {app: db}, creationTimestamp: "2025-06-01T00:00:00Z"}
+metadata: {{name: {name}, namespace: default, labels: {{{labels}}}, creationTimestamp: "2025-06-01T00:00:00Z"}}
 spec:
-  affinity:
+{spec}  containers: [{{name: c, image: app}}]
+"""
+
+
+def _anti(selector: str) -> str:
+    """spec lines: a required pod anti-affinity on the hostname against `selector` (matchLabels)."""
+    return f"""  affinity:
     podAntiAffinity:
       requiredDuringSchedulingIgnoredDuringExecution:
-      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
-  containers: [{name: d, image: postgres}]
+      - {{topologyKey: kubernetes.io/hostname, labelSelector: {{matchLabels: {{{selector}}}}}}}
 """
+
+
+def _node_affinity(*expressions: str) -> str:
+    """spec lines: one required nodeSelectorTerm with these matchExpressions."""
+    return """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+""" + "".join(f"          - {{{e}}}\n" for e in expressions)
+
+
+ANTI = _node("n1") + _bound_db("db-1", "n1") + _pending("db-2", "app: db", _anti("app: db"))
+ANTI_NEAREST = (_node("n1") + _node("n2") + _bound_db("db-1", "n1") + _bound_db("db-2", "n1")
+                + _bound_db("db-3", "n2") + _pending("db-4", "app: db", _anti("app: db")))
+EXISTING_ANTI = _node("n1") + f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: guard, namespace: default, labels: {{app: guard}}}}
+spec:
+  nodeName: n1
+{_anti("app: web")}  containers: [{{name: g, image: guard}}]
+status: {{phase: Running}}
+""" + _pending("web", "app: web", "")
+NODE_AFFINITY = (_node("a", "topology.kubernetes.io/zone: us-east-1c, disktype: hdd")
+                 + _node("b", "topology.kubernetes.io/zone: us-east-1c")
+                 + _pending("cache", "", _node_affinity(
+                     "key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a, us-east-1b]",
+                     "key: disktype, operator: DoesNotExist")))
+NODE_AFFINITY_NOT_IN = (_node("c", "tier: spot") + _node("d", "gpu: a100, tier: spot")
+                        + _pending("train", "", _node_affinity("key: gpu, operator: Exists",
+                                                               "key: tier, operator: NotIn, values: [spot]")))
+
+TERM_0 = "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0"
 
 
 def _pod_patch(name: str, *ops: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +340,28 @@ SCENARIOS = [
     # a, gets example.com/tier=gold — the key's '/' escaped as '~1' in the JSON Pointer.
     pytest.param(SELECTOR, "db", _node_patch("a", {"op": "add", "path": "/metadata/labels/example.com~1tier",
                                                    "value": "gold"}),
-                 True, "a", id="label-node"),
+                 False, "a", id="label-node"),
+    # The same nearest node a has no example.com/tier at all: the pod's selector entry is dropped
+    # instead; both nodes then fit and score alike, and the tie goes to the smaller name, a.
+    pytest.param(SELECTOR, "db", _pod_patch("db", {"op": "remove", "path": "/spec/nodeSelector/example.com~1tier"}),
+                 False, "a", id="drop-node-selector"),
+    # b misses one expression of cache's term (zone us-east-1c not In [us-east-1a, us-east-1b]);
+    # a misses two (the zone, and disktype exists). b labelled with the list's first zone matches.
+    pytest.param(NODE_AFFINITY, "cache", _node_patch("b", {"op": "add", "value": "us-east-1a",
+                                                           "path": "/metadata/labels/topology.kubernetes.io~1zone"}),
+                 False, "b", id="label-node-for-affinity"),
+    # ... or the In list takes b's zone: a still fails disktype DoesNotExist, so cache lands on b.
+    pytest.param(NODE_AFFINITY, "cache", _pod_patch("cache", {"op": "add", "value": "us-east-1c",
+                                                              "path": f"{TERM_0}/matchExpressions/0/values/-"}),
+                 False, "b", id="widen-affinity-in"),
+    # d has a gpu label but is spot (NotIn fails): one miss; c misses the gpu too. Removing d's
+    # tier label satisfies NotIn (an absent key is not in the list).
+    pytest.param(NODE_AFFINITY_NOT_IN, "train", _node_patch("d", {"op": "remove", "path": "/metadata/labels/tier"}),
+                 False, "d", id="unlabel-node-for-not-in"),
+    # ... or the NotIn expression is dropped: gpu Exists is left, which only d meets.
+    pytest.param(NODE_AFFINITY_NOT_IN, "train", _pod_patch("train", {"op": "remove",
+                                                                     "path": f"{TERM_0}/matchExpressions/1"}),
+                 False, "d", id="drop-affinity-expression"),
     # agent holds hostPort 8080/TCP on n1, the only node; web wants it too (NodePorts).
     pytest.param(PORTS, "web", {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "agent"}},
                  True, "n1", id="free-host-port"),
@@ -306,6 +380,23 @@ SCENARIOS = [
     pytest.param(ANTI, "db-2", _pod_patch("db-2", {
         "op": "remove", "path": "/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"}),
                  False, "n1", id="drop-anti-affinity"),
+    # ... or db-1, the one app=db pod on n1, is deleted.
+    pytest.param(ANTI, "db-2", {"op": "delete", "target": {"kind": "Pod", "namespace": "default", "name": "db-1"}},
+                 False, "n1", id="delete-anti-affinity-match"),
+    # n1 holds two app=db pods and n2 one: deleting db-3 is the smallest set that frees a node.
+    pytest.param(ANTI_NEAREST, "db-4", {"op": "delete", "target": {"kind": "Pod", "namespace": "default",
+                                                                     "name": "db-3"}},
+                 False, "n2", id="delete-fewest-anti-affinity-matches"),
+    # guard's own anti-affinity keeps app=web pods off its hostname: web has no term to drop, and
+    # deleting guard is the one suggestion.
+    pytest.param(EXISTING_ANTI, "web", {"op": "delete", "target": {"kind": "Pod", "namespace": "default",
+                                                                    "name": "guard"}},
+                 True, "n1", id="delete-existing-anti-affinity"),
+    # Zone a holds 2 web pods, zone b 0 (the emptiest): on a1 the skew is 2 + 1 - 0 = 3, so
+    # maxSkew 3 is the smallest that lets web-3 on a1.
+    pytest.param(SPREAD, "web-3", _pod_patch("web-3", {"op": "replace", "value": 3,
+                                                       "path": "/spec/topologySpreadConstraints/0/maxSkew"}),
+                 False, "a1", id="raise-max-skew"),
 ]
 
 

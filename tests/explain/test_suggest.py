@@ -6,13 +6,17 @@ from pathlib import Path
 from typing import Callable
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import ContainerPort, Pod
 from kwhatif.engine import input_pod, rerun_with, simulate
-from kwhatif.explain.pod import Explanation, explain
-from kwhatif.explain.suggest import suggestions
+from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
+from kwhatif.explain.suggest import Size, Variant, suggestions
+from kwhatif.explain.suggest.nodes import CORDON_TAINT
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.load.cluster import load_cluster
+from kwhatif.plugins.node_affinity import ERR_REASON_POD
 from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+from tests.builders import make_container, make_node, make_pod, make_taint
 
 CLUSTER = Path(__file__).parents[1] / "cli" / "data" / "cluster"
 NOW = "2026-01-01T00:00:00Z"
@@ -46,3 +50,37 @@ def test_the_re_run_sees_the_changed_pod_in_the_same_queue() -> None:
         "add 2 node(s) like node-a: the pod then fits",
         "give the pod priorityClassName high (1000): preemption then makes room on node-a, evicting default/bound-a",
     ]
+
+
+def test_suggestions_are_ranked_by_the_size_of_the_change_and_cut_at_five() -> None:
+    """One node per family, every re-run binding. Pod fields first (lower the request, tolerate the
+    taint, drop the nodeSelector entry: one operation each, in family order), then one node
+    (labelling nearest: one operation; uncordon: two, its flag and its taint), which makes five:
+    deleting the host-port holder and adding nodes are left out, and the add-node search never
+    re-runs (the five verifications are all the re-runs)."""
+    port = (ContainerPort(80, host_port=8080),)
+    pod = make_pod("p", node_selector={"tier": "gold"}, containers=[make_container("c", cpu="1", ports=port)])
+    holder = PodInfo.of(make_pod("agent", node_name="n-port", containers=[make_container("a", ports=port)]))
+    nodes = {n.name: NodeInfo.of(n) for n in [
+        make_node("n-fit"), make_node("n-taint", taints=(make_taint("dedicated", "gpu"),)), make_node("n-aff"),
+        make_node("n-cordon", unschedulable=True, taints=(make_taint(CORDON_TAINT),)), make_node("n-port")]}
+    nodes["n-port"].add_pod(holder)
+    verdicts = [NodeVerdict("n-fit", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
+                            measures={"cpu": 500}),
+                NodeVerdict("n-taint", False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"]),
+                NodeVerdict("n-aff", False, "NodeAffinity", "UnschedulableAndUnresolvable", [ERR_REASON_POD]),
+                NodeVerdict("n-cordon", False, "NodeUnschedulable", "UnschedulableAndUnresolvable", ["cordon"],
+                            also_fails={"TaintToleration": ["taint"]}),
+                NodeVerdict("n-port", False, "NodePorts", "Unschedulable", ["ports"])]
+    exp = Explanation("default/p", Outcome.UNSCHEDULABLE, None, "0/5 nodes are available", [],
+                      [AttemptExplanation(Outcome.UNSCHEDULABLE, None, None, [], verdicts, False)], None)
+    reruns: list[Variant] = []
+
+    def binds(variant: Variant) -> PodResult:
+        reruns.append(variant)
+        return PodResult(variant.pod, Outcome.BOUND)
+
+    made = suggestions(pod, exp, binds, lambda name: nodes[name])
+    assert [s.summary.split(" ")[0] for s in made] == ["lower", "tolerate", "change", "label", "uncordon"]
+    assert [s.size for s in made] == [Size.POD_FIELD] * 3 + [Size.ONE_NODE] * 2
+    assert len(reruns) == 5

@@ -1,0 +1,73 @@
+"""What would make a pending pod fit: changes, each proven by re-running the scheduler.
+
+A suggestion is only shown when the same scenario — the queue up to and including this pod — run
+again with the change applied binds the pod; one that does not is dropped, never hedged. Changes
+follow a machine-readable contract (`-o json`, `explanation.suggestions`): RFC 6902 JSON Patch
+operations on the object as it appears in the input, so a tool can apply them and check.
+
+Kinds, a module each: lower a container's request to what the nearest node has free
+(`resources`); tolerate the taint that alone keeps the pod off the most nodes (`taints`);
+uncordon a node, label the node nearest to the pod's nodeSelector / required node affinity, or
+change that rule so the node matches (`nodes`); delete the pods holding the host ports the pod
+wants (`ports`); the smallest maxSkew that passes, or the constraint made ScheduleAnyway
+(`spread`); drop a required pod (anti-)affinity term, or delete the matching pods in the way of
+an anti-affinity (`interpod`); add nodes like a full one (`add_nodes`); the lowest existing
+PriorityClass with which preemption makes room (`priority`).
+
+Ranking, smallest change first (`Suggestion.rank`): the kind of change (`Size`: a field of the
+pod's own spec < the labels or cordon of one node < deleting pods < adding nodes < a priority that
+evicts), then fewer changed objects, then fewer patch operations, then the order above. At most
+`MAX_SUGGESTIONS` are shown; candidates are verified in rank order until that many bind, and
+the costly searches (add nodes, priority: several re-runs each) only run while room is left.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from kwhatif.api.objects import Pod, PriorityClass
+from kwhatif.explain.pod import Explanation, NodeVerdict
+from kwhatif.explain.suggest.add_nodes import add_nodes
+from kwhatif.explain.suggest.interpod import delete_pods_in_the_way, drop_pod_terms
+from kwhatif.explain.suggest.model import Candidate, NodeOf, Rerun, Size, Suggestion, Variant, binds
+from kwhatif.explain.suggest.nodes import affinity_fixes, uncordon
+from kwhatif.explain.suggest.ports import free_ports
+from kwhatif.explain.suggest.priority import raise_priority
+from kwhatif.explain.suggest.resources import lower_requests
+from kwhatif.explain.suggest.spread import spread_fixes
+from kwhatif.explain.suggest.taints import tolerate_taint
+from kwhatif.framework.scheduler import Outcome
+
+__all__ = ["MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "suggestions"]
+
+MAX_SUGGESTIONS = 5
+
+
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
+                classes: Sequence[PriorityClass] = ()) -> list[Suggestion]:
+    """The verified suggestions for a pod that stays pending, smallest change first."""
+    if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
+        return []
+    verdicts = exp.attempts[0].verdicts
+    candidates = _candidates(pod, verdicts, node_of)
+    candidates.sort(key=lambda c: c[0].rank)  # stable: equal sizes keep the families' order
+    verified: list[Suggestion] = []
+    for suggestion, variant in candidates:
+        if len(verified) == MAX_SUGGESTIONS:
+            return verified
+        if binds(rerun(variant)):
+            verified.append(suggestion)
+    searches: list[Callable[[], list[Suggestion]]] = [
+        lambda: add_nodes(pod, verdicts, node_of, rerun), lambda: raise_priority(pod, exp, classes, rerun)]
+    for search in searches:  # each bigger than any candidate above (Size.ADD_NODES, Size.PRIORITY)
+        if len(verified) < MAX_SUGGESTIONS:
+            verified += search()
+    return verified[:MAX_SUGGESTIONS]
+
+
+def _candidates(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """Every family's candidate changes, each with the variant its re-run applies."""
+    return (lower_requests(pod, verdicts) + tolerate_taint(pod, verdicts, node_of) + uncordon(pod, verdicts, node_of)
+            + affinity_fixes(pod, verdicts, node_of) + free_ports(pod, verdicts, node_of)
+            + spread_fixes(pod, verdicts, node_of) + drop_pod_terms(pod, verdicts)
+            + delete_pods_in_the_way(pod, verdicts, node_of))

@@ -1,0 +1,45 @@
+"""NodeResourcesFit: add the fewest nodes like one that is full."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.api.objects import Node, Pod, node_copies
+from kwhatif.explain.pod import NodeVerdict
+from kwhatif.explain.suggest.model import FIT, NodeOf, Rerun, Size, Suggestion, Variant, binds, quantity, rejected_alone
+
+MAX_NEW_NODES = 8  # add-node suggestions try 1, 2, 4, 8 nodes
+
+
+def add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Rerun) -> list[Suggestion]:
+    """The fewest nodes like the first (by name) that NodeResourcesFit alone rejects as full,
+    not as too small (code Unschedulable: the pod fits the node empty). Earlier pods of the queue
+    may take the new nodes first, so 1, 2, 4... are tried, each by a re-run."""
+    full = sorted(v.node for v in rejected_alone(verdicts, FIT) if v.code == "Unschedulable")
+    if not full:
+        return []
+    template, names = node_of(full[0]).node, {v.node for v in verdicts}
+    count = 1
+    while count <= MAX_NEW_NODES and not binds(rerun(Variant(pod, tuple(node_copies(template, count, names))))):
+        count *= 2
+    if count > MAX_NEW_NODES:
+        return []
+    # Between the last count that failed and the first that works, the smallest that works.
+    count = next((k for k in range(count // 2 + 1, count)
+                  if binds(rerun(Variant(pod, tuple(node_copies(template, k, names)))))), count)
+    added = node_copies(template, count, names)
+    summary = f"add {count} node(s) like {template.name}: the pod then fits"  # their names: in the changes
+    return [Suggestion(summary, [{"op": "add", "object": node_manifest(n)} for n in added], size=Size.ADD_NODES)]
+
+
+def node_manifest(node: Node) -> dict[str, Any]:
+    """A Node as a manifest, with what scheduling reads: labels, taints, cordon, allocatable."""
+    spec: dict[str, Any] = {}
+    if node.unschedulable:
+        spec["unschedulable"] = True
+    if node.taints:
+        spec["taints"] = [{k: v for k, v in (("key", t.key), ("value", t.value), ("effect", t.effect)) if v}
+                          for t in node.taints]
+    allocatable = {name: quantity(name, amount) for name, amount in sorted(node.allocatable.items())}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": node.name, "labels": dict(node.labels)},
+            "spec": spec, "status": {"capacity": allocatable, "allocatable": dict(allocatable)}}

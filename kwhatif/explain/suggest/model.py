@@ -1,0 +1,114 @@
+"""What every suggestion family shares: the variant a re-run applies, the suggestion with its
+size, and the builders of the machine-readable changes (RFC 6902 patches, adds, deletes) on the
+objects as they appear in the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from fractions import Fraction
+from typing import Any, Callable
+
+from kwhatif.api.objects import Node, Pod
+from kwhatif.api.quantity import format_amount
+from kwhatif.explain.pod import NodeVerdict
+from kwhatif.framework.scheduler import Outcome, PodResult
+from kwhatif.snapshot.node_info import NodeInfo
+
+# The plugins whose rejections the families read (their v1.34 names).
+FIT = "NodeResourcesFit"
+TAINTS = "TaintToleration"
+CORDONED = "NodeUnschedulable"
+AFFINITY = "NodeAffinity"
+PORTS = "NodePorts"
+SPREAD = "PodTopologySpread"
+INTERPOD = "InterPodAffinity"
+
+# Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
+_SCALE = {"cpu": 1000}
+
+
+class Size(IntEnum):
+    """How big a change is, smallest first: a field of the pod's own spec; the labels or cordon of
+    one node; pods deleted (someone else's workload); nodes bought; a priority that evicts."""
+
+    POD_FIELD = 0
+    ONE_NODE = 1
+    DELETE_PODS = 2
+    ADD_NODES = 3
+    PRIORITY = 4
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a suggestion changes, for its re-run: the pod as changed, nodes changed or added, and
+    the keys of bound pods deleted."""
+
+    pod: Pod
+    nodes: tuple[Node, ...] = ()
+    removed: frozenset[str] = frozenset()
+
+
+Rerun = Callable[[Variant], PodResult | None]  # the scenario again with the variant applied
+NodeOf = Callable[[str], NodeInfo]  # a node of the snapshot with its pods, by name
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    summary: str
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    verified: bool = True
+    size: Size = field(default=Size.POD_FIELD, compare=False)
+
+    def data(self) -> dict[str, Any]:
+        return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
+
+    @property
+    def rank(self) -> tuple[int, int, int]:
+        """The ranking key: the kind of change, then how many objects it touches, then how many
+        operations (a patch of two fields is bigger than one of one)."""
+        ops = sum(len(c.get("patch", ())) or 1 for c in self.changes)
+        return int(self.size), len(self.changes), ops
+
+
+Candidate = tuple[Suggestion, Variant]
+
+
+def binds(result: PodResult | None) -> bool:
+    return result is not None and result.outcome == Outcome.BOUND
+
+
+def pod_change(pod: Pod, patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """A JSON Patch on the pod's own manifest."""
+    return {"op": "patch", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name}, "patch": patch}
+
+
+def node_change(name: str, patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """A JSON Patch on a Node's manifest (cluster-scoped: no namespace)."""
+    return {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": name}, "patch": patch}
+
+
+def delete_change(pod: Pod) -> dict[str, Any]:
+    return {"op": "delete", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name}}
+
+
+def pointer(key: str) -> str:
+    """A map key as one JSON Pointer token (RFC 6901): `~` and `/` escaped."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def quantity(name: str, amount: Fraction) -> str:
+    """An API quantity as a manifest (and the summary) writes it: the scheduler's units through
+    the one amount formatter (`500m`, `1Gi`, `110`)."""
+    return format_amount(name, int(amount * _SCALE.get(name, 1)))
+
+
+def scale(name: str) -> int:
+    """Scheduler units per unit of the API quantity `name`."""
+    return _SCALE.get(name, 1)
+
+
+def rejected_alone(verdicts: list[NodeVerdict], plugin: str) -> list[NodeVerdict]:
+    """The node verdicts where `plugin` rejects the node and no later filter would: freeing the
+    node from that plugin alone lets the pod on."""
+    return [v for v in verdicts if not v.feasible and v.plugin == plugin and not v.also_fails]

@@ -1,0 +1,206 @@
+"""NodeUnschedulable and NodeAffinity: uncordon a node; label the node nearest to the pod's
+nodeSelector and required node affinity; or change the pod's selector so that node matches.
+
+"Nearest": among the nodes NodeAffinity alone rejects for the pod's own rule, the one that misses
+the fewest nodeSelector labels plus failing match expressions of some required term (then the
+smallest name, then the first term). Each failing expression is fixed on the node as follows:
+In → the list's first value; Exists → the smallest value the key has on any node (else `true`);
+NotIn, DoesNotExist → the label removed; Gt n → n+1; Lt n → n−1. On the pod instead: an `In`
+list gains the value the node has, any other failing expression is dropped, and a nodeSelector
+entry takes the node's value or is dropped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kwhatif.api.affinity import NodeSelector
+from kwhatif.api.objects import Node, Pod
+from kwhatif.api.selectors import Requirement
+from kwhatif.api.tolerations import first_untolerated_taint
+from kwhatif.explain.pod import NodeVerdict
+from kwhatif.explain.suggest.model import (
+    AFFINITY, CORDONED, TAINTS, Candidate, NodeOf, Size, Suggestion, Variant, node_change, pod_change, pointer,
+    rejected_alone,
+)
+from kwhatif.plugins.node_affinity import ERR_REASON_POD
+
+CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
+REQUIRED = "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution"
+
+
+def uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """The first node (by name) that only its cordon keeps the pod off: NodeUnschedulable rejects
+    it, and nothing else would once the cordon and its taint are gone."""
+    for v in sorted(verdicts, key=lambda v: v.node):
+        if v.feasible or v.plugin != CORDONED or set(v.also_fails) - {TAINTS}:
+            continue
+        node = node_of(v.node).node
+        kept = tuple(t for t in node.taints if t.key != CORDON_TAINT)
+        if first_untolerated_taint(kept, pod.tolerations) is not None:
+            continue
+        patch: list[dict[str, Any]] = [{"op": "replace", "path": "/spec/unschedulable", "value": False}]
+        patch += [{"op": "remove", "path": f"/spec/taints/{i}"}
+                  for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT]
+        summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
+        return [(Suggestion(summary, [node_change(node.name, patch)], size=Size.ONE_NODE),
+                 Variant(pod, (replace(node, unschedulable=False, taints=kept),)))]
+    return []
+
+
+@dataclass(frozen=True)
+class Miss:
+    """What keeps one node from matching the pod's node rule: the nodeSelector entries it lacks,
+    and — with required node affinity — the term closest to matching and its failing expressions
+    (by index in the term)."""
+
+    node: Node
+    selector: dict[str, str]
+    term: int | None
+    failing: tuple[tuple[int, Requirement], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.selector) + len(self.failing)
+
+
+def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """Change the pod's rule so that the nearest node matches it, and label that node."""
+    nearest = _nearest_miss(pod, verdicts, node_of)
+    if nearest is None:
+        return []
+    widened = _widen_pod_rule(pod, nearest)
+    return ([widened] if widened is not None else []) + [_label_node(pod, nearest, verdicts, node_of)]
+
+
+def _nearest_miss(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> Miss | None:
+    best: Miss | None = None
+    for v in rejected_alone(verdicts, AFFINITY):
+        if ERR_REASON_POD not in v.reasons:  # the scheduler-enforced affinity is not the pod's to change
+            continue
+        miss = _miss(pod, node_of(v.node).node)
+        if miss is not None and miss.size and (best is None or (miss.size, v.node) < (best.size, best.node.name)):
+            best = miss
+    return best
+
+
+def _miss(pod: Pod, node: Node) -> Miss | None:
+    """The node's miss with the term that fails the fewest expressions; None when no term can be
+    met by labels (every term invalid, empty, or failing a `metadata.name` field)."""
+    labels = node.labels
+    selector = {k: want for k, want in (pod.node_selector or {}).items() if labels.get(k) != want}
+    required = _required(pod)
+    if required is None:
+        return Miss(node, selector, None, ())
+    best: Miss | None = None
+    for index, term in enumerate(required.terms):
+        if not term.valid or term.is_empty or not all(f.matches({"metadata.name": node.name})
+                                                      for f in term.match_fields):
+            continue
+        failing = tuple((i, r) for i, r in enumerate(term.match_expressions) if not r.matches(labels))
+        if best is None or len(failing) < len(best.failing):
+            best = Miss(node, selector, index, failing)
+    return best
+
+
+def _required(pod: Pod) -> NodeSelector | None:
+    node_affinity = pod.affinity.node_affinity if pod.affinity else None
+    return node_affinity.required if node_affinity else None
+
+
+def _label_node(pod: Pod, miss: Miss, verdicts: list[NodeVerdict], node_of: NodeOf) -> Candidate:
+    """The labels set and removed on the nearest node so that it matches."""
+    labels = dict(miss.node.labels)
+    wanted: dict[str, str | None] = dict(miss.selector)
+    for _, req in miss.failing:
+        wanted[req.key] = _label_value(req, verdicts, node_of)
+    patch = [{"op": "add", "path": f"/metadata/labels/{pointer(k)}", "value": v} if v is not None
+             else {"op": "remove", "path": f"/metadata/labels/{pointer(k)}"} for k, v in sorted(wanted.items())]
+    for key, value in wanted.items():
+        if value is None:
+            labels.pop(key, None)
+        else:
+            labels[key] = value
+    name = miss.node.name
+    args = " ".join(f"{k}={v}" if v is not None else f"{k}-" for k, v in sorted(wanted.items()))
+    shown = ", ".join(f"{k}={v}" if v is not None else f"without {k}" for k, v in sorted(wanted.items()))
+    summary = f"label {name} {shown} (kubectl label node {name} {args} --overwrite)"
+    return (Suggestion(summary, [node_change(name, patch)], size=Size.ONE_NODE),
+            Variant(pod, (replace(miss.node, labels=labels),)))
+
+
+def _label_value(req: Requirement, verdicts: list[NodeVerdict], node_of: NodeOf) -> str | None:
+    """The label value that satisfies a failing expression; None: the label is removed."""
+    if req.operator == "In":
+        return req.values[0]
+    if req.operator == "Exists":
+        seen = {v for verdict in verdicts for v in [node_of(verdict.node).node.labels.get(req.key)] if v is not None}
+        return min(seen) if seen else "true"
+    if req.operator in ("Gt", "Lt"):
+        return str(int(req.values[0]) + (1 if req.operator == "Gt" else -1))
+    return None  # NotIn, DoesNotExist
+
+
+def _widen_pod_rule(pod: Pod, miss: Miss) -> Candidate | None:
+    """The pod's nodeSelector and nearest required term changed so the nearest node matches;
+    None when no such change of that term works."""
+    labels = miss.node.labels
+    ops: list[dict[str, Any]] = []
+    said: list[str] = []
+    selector = dict(pod.node_selector or {})
+    for key in sorted(miss.selector):
+        path = f"/spec/nodeSelector/{pointer(key)}"
+        if key in labels:
+            ops.append({"op": "replace", "path": path, "value": labels[key]})
+            selector[key] = labels[key]
+            said.append(f"nodeSelector {key}={labels[key]}")
+        else:
+            ops.append({"op": "remove", "path": path})
+            del selector[key]
+            said.append(f"nodeSelector {key} dropped")
+    affinity, required = pod.affinity, _required(pod)
+    if required is not None and affinity is not None and affinity.node_affinity is not None and miss.failing:
+        widened = _widened_required(required, miss)
+        if widened is None:
+            return None
+        new_required, term_ops, term_said = widened
+        ops += term_ops
+        said += term_said
+        affinity = replace(affinity, node_affinity=replace(affinity.node_affinity, required=new_required))
+    variant = pod.evolve(node_selector=selector, affinity=affinity)
+    summary = f"change the pod's node rule so {miss.node.name} matches: {', '.join(said)}"
+    return Suggestion(summary, [pod_change(pod, ops)]), Variant(variant)
+
+
+Widened = tuple[NodeSelector | None, list[dict[str, Any]], list[str]]
+
+
+def _widened_required(required: NodeSelector, miss: Miss) -> Widened | None:
+    """The required node affinity with the nearest term's failing expressions fixed: an `In` list
+    gains the node's value, the others are dropped (with the patch operations and their words).
+    A term left empty would match nothing: the whole requirement is dropped when it was the only
+    term (the new requirement is then None); with other terms no such change works (None)."""
+    assert miss.term is not None
+    term = required.terms[miss.term]
+    path = f"{REQUIRED}/nodeSelectorTerms/{miss.term}/matchExpressions"
+    exprs: list[Requirement | None] = list(term.match_expressions)
+    ops: list[dict[str, Any]] = []
+    said: list[str] = []
+    for i, req in miss.failing:
+        value = miss.node.labels.get(req.key)
+        if req.operator == "In" and value is not None:
+            ops.append({"op": "add", "path": f"{path}/{i}/values/-", "value": value})
+            exprs[i] = replace(req, values=(*req.values, value))
+            said.append(f"{value} added to {req.key} In")
+        else:
+            exprs[i] = None
+            said.append(f"{req.key} {req.operator} dropped")
+    kept = tuple(e for e in exprs if e is not None)
+    if not kept and not term.match_fields:
+        if len(required.terms) > 1:
+            return None
+        return None, [{"op": "remove", "path": REQUIRED}], ["required node affinity dropped"]
+    ops += [{"op": "remove", "path": f"{path}/{i}"} for i in reversed(range(len(exprs))) if exprs[i] is None]
+    terms = list(required.terms)
+    terms[miss.term] = replace(term, match_expressions=kept)
+    return NodeSelector(tuple(terms)), ops, said

@@ -1,0 +1,33 @@
+"""DefaultPreemption: the lowest existing PriorityClass with which preemption makes room."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from kwhatif.api.objects import Pod, PriorityClass
+from kwhatif.explain.pod import Explanation
+from kwhatif.explain.suggest.model import Rerun, Size, Suggestion, Variant, binds, pod_change
+
+MAX_PRIORITY_TRIES = 4  # PriorityClasses tried, lowest first
+
+
+def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass], rerun: Rerun) -> list[Suggestion]:
+    """When some node could take the pod if lower-priority pods left (preemption found potential
+    nodes), the lowest existing PriorityClass above the pod's priority with which the re-run
+    preempts and binds it; the victims are named."""
+    potential = (exp.preemption or {}).get("potential_nodes")
+    if not potential or pod.preemption_policy == "Never":
+        return []
+    higher = sorted((c for c in classes if c.value > exp.priority), key=lambda c: (c.value, c.name))
+    for cls in higher[:MAX_PRIORITY_TRIES]:
+        result = rerun(Variant(pod.evolve(priority_class_name=cls.name, priority=cls.value)))
+        if result is None or result.final is None or not binds(result):
+            continue
+        victims = [v.pod.key for a in result.attempts if a.preemption for v in a.preemption.victims]
+        change = pod_change(pod, [{"op": "add", "path": "/spec/priorityClassName", "value": cls.name},
+                                  {"op": "add", "path": "/spec/priority", "value": cls.value}])
+        shown = ", ".join(victims[:2]) + (f" and {len(victims) - 2} more" if len(victims) > 2 else "")
+        evicts = f", evicting {shown}" if victims else ""
+        return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
+                           f"room on {result.final.node}{evicts}", [change], size=Size.PRIORITY)]
+    return []

@@ -1,0 +1,39 @@
+"""TaintToleration: tolerate the taint that alone keeps the pod off the most nodes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.api.objects import Pod
+from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
+from kwhatif.explain.pod import NodeVerdict
+from kwhatif.explain.suggest.model import TAINTS, Candidate, NodeOf, Suggestion, Variant, pod_change, rejected_alone
+
+
+def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+    """The untolerated taint that alone (no other filter failing) keeps the pod off the most
+    nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod."""
+    blocked: dict[Taint, list[str]] = {}
+    for v in rejected_alone(verdicts, TAINTS):
+        taint = first_untolerated_taint(node_of(v.node).node.taints, pod.tolerations)
+        if taint is not None:
+            blocked.setdefault(taint, []).append(v.node)
+    if not blocked:
+        return []
+    taint, nodes = min(blocked.items(), key=lambda kv: (-len(kv[1]), kv[0].key, kv[0].value, kv[0].effect))
+    added = Toleration(taint.key, "Equal", taint.value, taint.effect)
+    variant = pod.evolve(tolerations=(*pod.tolerations, added))
+    value = [_toleration_manifest(t) for t in variant.tolerations]
+    change = pod_change(pod, [{"op": "add", "path": "/spec/tolerations", "value": value}])
+    where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
+    summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
+    return [(Suggestion(summary, [change]), Variant(variant))]
+
+
+def _toleration_manifest(t: Toleration) -> dict[str, Any]:
+    """A toleration as a manifest writes it (fields left out when empty)."""
+    out: dict[str, Any] = {k: v for k, v in (("key", t.key), ("operator", t.operator), ("value", t.value),
+                                              ("effect", t.effect)) if v}
+    if t.toleration_seconds is not None:
+        out["tolerationSeconds"] = t.toleration_seconds
+    return out
