@@ -218,7 +218,7 @@ def test_same_name_5000_warns_once_per_duplicate(tmp_path):
 
 
 def test_strict_in_place_refuses_unknown_field_of_a_pod_to_place():
-    code, out, err = _run(["place", "unknown-field.yaml", "-c", "no-allocatable.yaml", "--now", NOW, "--strict"],
+    code, out, err = _run(["place", "unknown-field.yaml", "-c", "zero-nodes.yaml", "--now", NOW, "--strict"],
                           FILES, False)
     assert code == 2 and out == ""
     assert err.splitlines() == [err.strip()]
