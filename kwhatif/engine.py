@@ -6,7 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
@@ -137,7 +137,7 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
                profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
-               removed: Collection[str] = ()) -> PodResult | None:
+               removed: Collection[str] = (), known: Mapping[str, PodInfo] | None = None) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
     the input pod of the same key, each of `nodes` in place of the node of its name (or added),
     and the pods of the `removed` keys deleted: how a suggestion is proven before it is shown."""
@@ -150,7 +150,7 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     base.pods = [p for p in base.pods if p.key not in removed]
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
-    sim = simulate(base, now, new_pods=pods, explain=frozenset({key}), profiles=profiles)
+    sim = simulate(base, now, new_pods=pods, explain=frozenset({key}), profiles=profiles, known=known)
     return next((r for r in sim.results if r.pod.key == key), None)
 
 
@@ -182,7 +182,8 @@ class PodTrials:
         """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
         beside) the nodes of their names, the bound pods of `removed` deleted."""
         if nodes:
-            return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed)
+            return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
+                              self.prepared.scheduler.snapshot.pod_infos)
         queue = self._admitted_with(variant)
         scheduler = self.prepared.scheduler
         try:
@@ -262,12 +263,14 @@ def prepare(
     explain: frozenset[str] = frozenset(),
     fast: bool = True,
     sample: bool = False,
+    known: Mapping[str, PodInfo] | None = None,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
-    plus `new_pods` (pods read from manifests, which go through admission as at creation)."""
-    known = {n.name for n in cluster.nodes}
-    bound = [p for p in cluster.pods if is_bound(p) and p.node_name in known]  # others: warned at load
-    snapshot = Snapshot.build(cluster, bound)
+    plus `new_pods` (pods read from manifests, which go through admission as at creation).
+    `known`: the PodInfos of a snapshot of the same pods, to reuse (see `Snapshot.build`)."""
+    names = {n.name for n in cluster.nodes}
+    bound = [p for p in cluster.pods if is_bound(p) and p.node_name in names]  # others: warned at load
+    snapshot = Snapshot.build(cluster, bound, known)
     warnings = list(cluster.warnings) + overcommitted_nodes(snapshot)
     nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}

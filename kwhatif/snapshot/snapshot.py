@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.memory import collector_paused
@@ -107,19 +107,23 @@ class Snapshot:
     attached: list[tuple[Restorable, object]] = field(default_factory=list)
 
     @classmethod
-    def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+    def build(cls, cluster: Cluster, bound: list[Pod], known: Mapping[str, PodInfo] | None = None) -> Snapshot:
+        """`known`: PodInfos of another snapshot to reuse for the very same Pod objects (a what-if
+        built beside the first run): what plugins derived from them and keep in them is reused too."""
         with collector_paused():  # see kwhatif.memory
-            return cls._build(cluster, bound)
+            return cls._build(cluster, bound, known or {})
 
     @classmethod
-    def _build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+    def _build(cls, cluster: Cluster, bound: list[Pod], known: Mapping[str, PodInfo]) -> Snapshot:
         infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
         table = NodeTable(infos)
         snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), table,
                    PodGroups(len(infos)))
         for pod in bound:
-            info = PodInfo.of(pod)
             node_name, key = pod.node_name, pod.key
+            info = known.get(key)
+            if info is None or info.pod is not pod:
+                info = PodInfo.of(pod)
             snap.by_name[node_name].add_pod(info)
             snap.placed[key] = node_name
             snap.pod_infos[key] = info
