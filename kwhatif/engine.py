@@ -199,6 +199,10 @@ class PodTrials:
     def _admitted_with(self, variant: Pod) -> list[tuple[Pod, str | None]]:
         """The whole queue admitted again with the variant: through ResourceQuotas, what it asks
         for can change whether the pods created after it are admitted."""
+        if not self.cluster.resource_quotas:  # then admitting a pod depends on nothing else
+            is_new = any(p.key == variant.key for p in self.new_pods)
+            [entry] = admit([as_created(variant, self.now) if is_new else variant], self.cluster, is_new)
+            return [entry if p.key == variant.key else (p, refused) for p, refused in self.prepared.queue]
         swap = [variant if p.key == variant.key and is_pending(p) else p for p in self.cluster.pods]
         created = [variant if p.key == variant.key else p for p in self.new_pods]
         return admit_queue(self.cluster, self.now, swap, created)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import lzma
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +86,25 @@ def test_the_first_run_is_the_plain_simulation(clusters: list[Cluster]) -> None:
         sim = simulate(cluster, NOW, explain=frozenset({pod.key}))
         assert [_decision(r) for r in trials.sim.results] == [_decision(r) for r in sim.results]
         assert _state(trials.sim.snapshot) == _state(sim.snapshot)
+
+
+def test_a_changed_pod_that_frees_quota_for_an_earlier_pod_replays_the_queue() -> None:
+    """Admission charges new pods against the quota in input order: `small-first` (1.5 cpu) uses
+    most of the namespace's 2 cpu, so `urgent` (1 cpu, created after it) is refused. With
+    `small-first` asking 0.5 cpu, `urgent` is admitted; at a higher priority it is scheduled
+    first and takes 1 of the node's 1.2 cpu, and `small-first` (0.5) no longer fits, nor can it
+    preempt a pod of higher priority. Replaying only its own cycle would have bound it."""
+    from kwhatif.api.objects import PriorityClass
+    from kwhatif.api.quota import Amount, ResourceQuota
+    from tests.builders import make_node, make_pod
+
+    quota = ResourceQuota("default", "compute", {"requests.cpu": Amount(Fraction(2))})
+    cluster = Cluster(nodes=[make_node("n1", cpu="1200m")], resource_quotas=[quota],
+                      priority_classes={"high": PriorityClass("high", 100)})
+    first = make_pod("small-first", cpu="1500m")
+    urgent = make_pod("urgent", cpu="1", priority_class_name="high")
+    trials = PodTrials(cluster, NOW, [first, urgent], first.key, None)
+    lowered = make_pod("small-first", cpu="500m")
+    got = trials.rerun(lowered)
+    assert _decision(got) == _decision(rerun_with(cluster, NOW, [first, urgent], lowered, None))
+    assert got is not None and got.outcome == "unschedulable"
