@@ -18,6 +18,7 @@ from pathlib import Path
 from kwhatif.api.objects import Container, Pod
 from kwhatif.api.quantity import parse_resource_quantity
 from kwhatif.engine import prepare, simulate
+from kwhatif.explain.pending import best_suggestions, pending_groups
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import load_cluster
@@ -89,6 +90,10 @@ def main() -> None:
     stuck = next((r.pod.key for r in sim.results if r.outcome == Outcome.UNSCHEDULABLE), None)
     if stuck:
         timed(f"explain {stuck} + suggestions", lambda: explain_pod(cluster, NOW, stuck, [], None))
+    groups = pending_groups(sim.results)
+    _, grouped = timed(f"pending: {len(groups)} group(s) + suggestions",
+                       lambda: best_suggestions(cluster, NOW, groups, None))
+    print(f"{'pending in all (schedule + groups)':<34} {elapsed + grouped:8.2f} s")
     without_pending = cluster.copy()
     without_pending.pods = [p for p in cluster.pods if p.node_name]
     timed("place 500 identical pods", lambda: simulate(without_pending, NOW, new_pods=replicas(500)))
