@@ -14,7 +14,7 @@ from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
-from kwhatif.load.admission import AdmissionRejected, admit_pod
+from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
@@ -85,6 +85,22 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
         except AdmissionRejected as rejected:
             out.append((pod, f"admission: {rejected}"))
     return out
+
+
+def admit_bound(pods: Sequence[Pod], cluster: Cluster) -> tuple[list[Pod], list[str]]:
+    """The bound pods as the API server would hold them (see `admit_existing`); one it would
+    refuse runs all the same (the snapshot says so) at priority 0, with a warning."""
+    out: list[Pod] = []
+    warnings: list[str] = []
+    for pod in pods:
+        try:
+            out.append(admit_existing(pod, cluster.priority_classes, cluster.runtime_classes))
+        except AdmissionRejected as rejected:
+            where = f"{pod.source}: " if pod.source else ""
+            warnings.append(f"{where}Pod/{pod.namespace}/{pod.name}: bound, but the API server would refuse it: "
+                            f"{rejected}; kept on {pod.node_name} at priority 0")
+            out.append(pod)
+    return out, warnings
 
 
 def _amount(resource: str, value: int) -> str:
@@ -273,9 +289,9 @@ def prepare(
     plus `new_pods` (pods read from manifests, which go through admission as at creation).
     `known`: the PodInfos of a snapshot of the same pods, to reuse (see `Snapshot.build`)."""
     names = {n.name for n in cluster.nodes}
-    bound = [p for p in cluster.pods if is_bound(p) and p.node_name in names]  # others: warned at load
-    snapshot = Snapshot.build(cluster, bound, known)
-    warnings = list(cluster.warnings) + overcommitted_nodes(snapshot)
+    bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
+    snapshot = Snapshot.build(cluster, bound, known)  # bound pods on unknown nodes: warned at load
+    warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot)
     nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []

@@ -191,3 +191,18 @@ def admit_pod(
     pod = admit_default_tolerations(pod)
     pod = admit_runtime_class(pod, runtime_classes)
     return merge_label_keys(pod) if created else pod
+
+
+def admit_existing(pod: Pod, priority_classes: Mapping[str, PriorityClass],
+                   runtime_classes: Mapping[str, RuntimeClass]) -> Pod:
+    """A pod the snapshot says exists (bound) but that never went through the API server: a
+    hand-written manifest. What admission would have set when it was created — its priority
+    from the class, RuntimeClass overhead, the default tolerations — is set now, since
+    preemption compares priorities and nodes account overhead. A pod that has a priority went
+    through admission already (the Priority plugin is always on) and is left alone."""
+    if pod.priority is not None:
+        return pod
+    pod = admit_priority(pod, priority_classes)
+    pod = admit_default_tolerations(pod)
+    return admit_runtime_class(pod, runtime_classes)
+
