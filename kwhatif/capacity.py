@@ -139,9 +139,9 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
         if k not in tried:
             grown = cluster.copy()
             grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
-            sim, expansion, run_warnings = schedule_workloads(grown, objects, now, profiles, replicas_mode)
-            warnings.update(dict.fromkeys(sim.warnings + run_warnings))
-            tried[k] = sum(w.pending for w in summarise(sim, expansion, False))
+            run = schedule_workloads(grown, objects, now, profiles, replicas_mode)
+            warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
+            tried[k] = sum(w.pending for w in summarise(run, False))
         return tried[k]
 
     low, high = -1, None  # pending(low) > 0 (or low = -1), pending(high) == 0

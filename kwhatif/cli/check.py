@@ -46,9 +46,10 @@ def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
 @click.option("--tolerate-zone-loss", "zone_loss", is_flag=True,
               help="The workloads must still fit after losing any one zone (topology.kubernetes.io/zone).")
 @replicas_option
-@click.option("--rollout", is_flag=True,
-              help="The Deployments update running ones: RollingUpdate adds maxSurge pods of the new template "
-                   "beside the old pods; Recreate deletes the old pods (by selector) and creates every replica.")
+@click.option("--rollout/--as-new", "rollout", default=True, show_default=True,
+              help="A workload that already runs (its object or its pods are in the snapshot) is updated as its "
+                   "controller would, step by step, following its strategy (the default); --as-new adds every "
+                   "workload beside what runs.")
 @now_option
 @quiet_option
 @config_option
@@ -64,7 +65,7 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         objects = _workloads(workload_files, inputs.warnings)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
-                           rollout=rollout, no_evictions=no_evictions,
+                           as_new=not rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
         inputs.finish(result.warnings)
         emit(writer(output, check_table, quiet)(check_data(result)))

@@ -97,11 +97,10 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) ->
 
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
-                   replicas_mode: str = "spec", rollout: bool = False) -> Expansion:
-    """Workloads and bare Pods → pods, grouped per workload in input order. `rollout`: the
-    Deployments update running ones (see `Context.rollout`)."""
+                   replicas_mode: str = "spec") -> Expansion:
+    """Workloads and bare Pods → pods, grouped per workload in input order."""
     out = Expansion()
-    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings), rollout)
+    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings))
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:
@@ -129,13 +128,6 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
     for obj in expansion.others:
         add_object(cluster, obj)
     for group in expansion.groups:
-        for namespace, selector in group.replaces:
-            old = [p for p in cluster.pods if p.namespace == namespace and selector is not None
-                   and not selector.is_empty and selector.matches(p.labels)]
-            if old:
-                gone = {id(p) for p in old}
-                cluster.pods = [p for p in cluster.pods if id(p) not in gone]
-                warnings.append(f"{group.workload.ref}: the Recreate rollout deletes its {len(old)} running pod(s) first")
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
         for claim in group.pvcs:
