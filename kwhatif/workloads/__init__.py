@@ -16,6 +16,7 @@ from typing import BinaryIO
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import Source
 from kwhatif.load.cluster import add_object, decode_docs
+from kwhatif.load.documents import RawDoc
 from kwhatif.load.reader import read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
@@ -31,6 +32,7 @@ from kwhatif.workloads import (
     statefulset,
 )
 from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
+from kwhatif.workloads.operators import operated, operated_warning
 
 CONTROLLERS: dict[str, ModuleType] = {
     "Deployment": deployment, "ReplicaSet": replicaset, "StatefulSet": statefulset, "DaemonSet": daemonset,
@@ -57,12 +59,14 @@ class Expansion:
 
 def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
-    objects for the rest (Pods, Services, PDBs, ...), each validated against its schema."""
+    objects for the rest (Pods, Services, PDBs, ...), each validated against its schema.
+    Operator-managed custom resources are left out, named in one warning (`operators`)."""
     docs = read_inputs(paths, stdin)
     order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
     warnings: list[str] = []
     rest = []
+    managed: list[RawDoc] = []
     seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
         if doc.kind in WORKLOAD_KINDS:
@@ -75,8 +79,12 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple
                 workloads.remove(seen[key])
             seen[key] = workload
             workloads.append(workload)
+        elif operated(doc):
+            managed.append(doc)
         else:
             rest.append(doc)
+    note = operated_warning(managed)
+    warnings += [note] if note else []
     others, more = decode_docs(rest, full_validation=True) if rest else ([], [])
     objects = sorted(workloads + others, key=lambda o: order.get(getattr(o, "source", None), len(order)))
     return objects, warnings + more
