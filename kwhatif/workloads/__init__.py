@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import BinaryIO
 
 from kwhatif.api.objects import Namespace, Node, Pod
-from kwhatif.errors import Source
+from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import add_object, decode_docs
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.reader import read_inputs
@@ -43,7 +43,8 @@ NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 # Namespaces every cluster has (created by the API server): added silently when a dump lacks them.
 SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
 
-__all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads"]
+__all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads",
+           "pods_to_place"]
 
 
 @dataclass
@@ -147,3 +148,18 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
                     warnings.append(f"namespace {pod.namespace!r} is not in the snapshot: created for the workloads")
     return warnings
 
+
+
+def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str) -> tuple[Cluster, list[Pod], list[str]]:
+    """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
+    order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
+    bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
+    NamespaceLifecycle does."""
+    objects, warnings = load_workloads(paths)
+    cluster = cluster.copy()
+    expansion = expand_objects(objects, cluster.nodes, now)
+    controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
+    warnings += expansion.warnings + apply_to_cluster(cluster, controlled)
+    if not expansion.pods:
+        raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
+    return cluster, expansion.pods, warnings
