@@ -78,11 +78,9 @@ def _scale_down_room(s: Stepper, u: Update) -> int:
     delete now."""
     replicas = len(u.new)
     min_available = replicas - min(u.strategy.max_unavailable, replicas)
-    new_unavailable = sum(1 for p in s.created if not s.bound(p))
-    if len(s.old) + len(s.created) - min_available - new_unavailable <= 0:
+    if len(s.old) + len(s.created) - min_available - len(s.pending) <= 0:
         return 0
-    available = sum(1 for p in s.old.values() if s.bound(p)) + len(s.created) - new_unavailable
-    return min(len(s.old), max(0, available - min_available))
+    return min(len(s.old), max(0, s.available() - min_available))
 
 
 def roll_daemonset(s: Stepper, u: Update) -> Rollout:
@@ -104,7 +102,7 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
     if u.strategy.max_surge > 0:
         return _surge_daemonset(s, u, todo, new_on, old_on)
     while todo:
-        budget = u.strategy.max_unavailable - sum(1 for p in s.created if not s.bound(p))
+        budget = u.strategy.max_unavailable - len(s.pending)
         if budget <= 0:
             break
         batch, todo = todo[:budget], todo[budget:]
@@ -115,19 +113,21 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
 
 def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, Pod],
                      old_on: dict[str, list[Pod]]) -> Rollout:
-    """maxSurge > 0: the new pod beside the old one; the old one goes once the new one is bound."""
-    surged: list[str] = []
+    """maxSurge > 0: the new pod beside the old one; the old one goes once the new one is bound.
+    `surging`: the nodes with both pods (at most maxSurge of them are waiting at once)."""
+    surging: list[str] = []
     while True:
-        ready = [n for n in surged if s.bound(new_on[n]) and any(p.key in s.old for p in old_on[n])]
-        olds = [p for n in ready for p in old_on[n] if p.key in s.old]
-        room = u.strategy.max_surge - sum(1 for n in surged if not s.bound(new_on[n]))
-        batch, todo = todo[:max(0, room)], todo[max(0, room):]
+        ready = [n for n in surging if s.bound(new_on[n])]
+        surging = [n for n in surging if n not in ready]
+        olds = [p for n in ready for p in old_on[n]]
+        room = max(0, u.strategy.max_surge - len(surging))
+        batch, todo = todo[:room], todo[room:]
         if not olds and not batch:
-            return s.rollout("update", u, not todo and not s.old)
+            return s.rollout("update", u, not todo and not surging)
         created = [new_on[n] for n in batch]
         s.step(f"create {names(created)} beside the old pods" + (f", delete {names(olds)}" if olds else ""),
                olds, created)
-        surged.extend(batch)
+        surging.extend(batch)
 
 
 def _ordinal(pod: Pod) -> int:
