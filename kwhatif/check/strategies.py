@@ -44,6 +44,8 @@ def scale(s: Stepper, u: Update, change: str, note: str = "") -> Rollout:
 
 
 def roll_deployment(s: Stepper, u: Update) -> Rollout:
+    """An unchanged template scales; Recreate empties then fills; RollingUpdate alternates the
+    controller's scale-up and scale-down until neither can move."""
     if not u.changed:
         return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
     if u.strategy.kind == "Recreate":
@@ -84,6 +86,8 @@ def _scale_down_room(s: Stepper, u: Update) -> int:
 
 
 def roll_daemonset(s: Stepper, u: Update) -> Rollout:
+    """The manage step first (pods for nodes without one, none on nodes that should not run it),
+    then the rolling update within maxUnavailable, or beside the old pods with maxSurge."""
     new_on = {u.pinned[p.key]: p for p in u.new}
     old_on: dict[str, list[Pod]] = {}
     for pod in s.old.values():
@@ -131,12 +135,15 @@ def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, P
 
 
 def _ordinal(pod: Pod) -> int:
+    """The pod's ordinal: its `apps.kubernetes.io/pod-index` label, else its name's suffix."""
     label = pod.labels.get(POD_INDEX_LABEL, "")
     suffix = pod.name.rsplit("-", 1)[-1]
     return int(label) if label.isdigit() else int(suffix) if suffix.isdigit() else -1
 
 
 def roll_statefulset(s: Stepper, u: Update) -> Rollout:
+    """Scale up, then down, then replace from the highest ordinal to the partition; the
+    controller waits wherever a pod it created is not bound."""
     new_by = {_ordinal(p): p for p in u.new}
     old_by = {_ordinal(p): p for p in s.old.values()}
     missing = [new_by[o] for o in sorted(new_by) if o not in old_by]
@@ -166,11 +173,13 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
 
 
 def roll_replicaset(s: Stepper, u: Update) -> Rollout:
+    """Only the replica count moves: a changed template reaches new pods alone."""
     change = "scale" if len(u.new) != len(s.old) else "unchanged"
     return scale(s, u, change, REPLICA_SET_NOTE.format(kind=u.workload.kind) if u.changed else "")
 
 
 def keep_job(s: Stepper, u: Update) -> Rollout:
+    """A running Job is left alone (its template is immutable)."""
     return s.rollout("unchanged", u, True, JOB_NOTE if u.changed else "")
 
 

@@ -168,3 +168,30 @@ def test_a_statefulset_replica_change_adds_or_removes_the_highest_ordinals():
     assert (grown.change, [p.name for p in grown.rollout.pods]) == ("scale", ["db-3"])  # type: ignore[union-attr]
     shrunk = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", {"replicas": 1})))
     assert (shrunk.change, _steps(shrunk)) == ("scale", [("delete db-2, db-1", 2, 0, 0, 1)])
+
+
+def test_a_daemonset_first_creates_the_pod_of_a_node_without_one():
+    # n1 runs agent-n1; n2 has none. Manage step: create n2's pod; then replace n1's (maxUnavailable 1).
+    state = cluster(node("n1", "1"), node("n2", "1"),
+                    running("agent-n1", ("DaemonSet", "agent"), "n1", "100m", labels=AGENT_LABELS))
+    summary = only(check(state, workload("DaemonSet", "agent", "100m", "agent:v2")))
+    assert summary.ok and summary.bound == 2
+    assert [(d, c) for _, d, c, _, _ in _steps(summary)] == [(0, 1), (1, 1)]
+    assert _steps(summary)[0][0].endswith("on nodes without a pod")
+
+
+def test_a_replicaset_only_scales_a_changed_template_reaches_new_pods_alone():
+    # ReplicaSet rs (2 running at app:v1) given app:v2 and 3 replicas: one new pod, none replaced.
+    state = cluster(node("n1", "4"), *(running(f"rs-{i}", ("ReplicaSet", "rs"), "n1", "100m", labels={"app": "rs"})
+                                       for i in range(2)))
+    summary = only(check(state, workload("ReplicaSet", "rs", "100m", "app:v2", {"replicas": 3})))
+    assert (summary.change, summary.pods, _steps(summary)) == ("scale", 1, [("scale up from 2 to 3 pods", 0, 1, 0, 2)])
+    assert summary.rollout is not None
+    assert summary.rollout.note == "a ReplicaSet does not replace its running pods when its template changes; only new pods use it"
+
+
+def test_a_parallel_statefulset_creates_its_missing_ordinals_at_once():
+    # podManagementPolicy Parallel: db-3 and db-4 in one step (OrderedReady would take two).
+    spec = {"replicas": 5, "podManagementPolicy": "Parallel"}
+    summary = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", spec)))
+    assert (summary.change, _steps(summary)) == ("scale", [("create db-3, db-4", 0, 2, 0, 3)])
