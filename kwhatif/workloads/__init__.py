@@ -32,6 +32,7 @@ from kwhatif.workloads import (
     statefulset,
 )
 from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
+from kwhatif.workloads.existing import strategy_of
 from kwhatif.workloads.operators import operated, operated_warning
 
 CONTROLLERS: dict[str, ModuleType] = {
@@ -114,6 +115,7 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:
                 group = CONTROLLERS[obj.kind].expand(obj, ctx)
+                strategy_of(obj, len(group.pods))  # a strategy the API server refuses is bad input, new or not
                 out.groups.append(group)
                 out.warnings.extend(group.warnings)
         elif isinstance(obj, Pod):

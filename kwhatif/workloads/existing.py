@@ -134,6 +134,11 @@ def _check_type(w: Workload, key: str, kind: str, allowed: tuple[str, str]) -> N
                                                   f"\"{allowed[0]}\", \"{allowed[1]}\"")
 
 
+def _zero(raw: object) -> bool:
+    """validation.go getIntOrPercentValue(...) == 0: the value as written (0 or "0%"), not scaled."""
+    return raw == 0 or raw == "0%"
+
+
 def deployment_strategy(w: Workload, desired: int) -> Strategy:
     """deployment_util.go: MaxSurge rounds up, MaxUnavailable down (ResolveFenceposts); both 0
     is refused by the API server (validation.go ValidateRollingUpdateDeployment)."""
@@ -143,7 +148,7 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
         return Strategy(kind)
     surge = scaled(w, rolling, "maxSurge", path, "25%", desired, True)
     unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False)
-    if surge == 0 and scaled(w, rolling, "maxUnavailable", path, "25%", desired, True) == 0:
+    if _zero(rolling.get("maxSurge", "25%")) and _zero(rolling.get("maxUnavailable", "25%")):
         raise w.fields.error(f"{path}.maxUnavailable", "Invalid value: 0: may not be 0 when `maxSurge` is 0")
     if surge == 0 and unavailable == 0:
         unavailable = 1  # ResolveFenceposts: a percentage rounded down to 0 with no surge

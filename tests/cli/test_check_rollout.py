@@ -21,7 +21,7 @@ from xml.etree import ElementTree as ET
 
 import yaml
 
-from tests.cli.conftest import DATA, NOW
+from tests.cli.conftest import DATA, NOW, single_error_line
 
 SAMPLES = Path(__file__).parents[2] / "samples"
 ARGS = ["-c", str(SAMPLES / "cluster.yaml"), "--now", NOW, "-q"]
@@ -82,3 +82,15 @@ def test_a_surge_beside_a_host_port_is_stuck_at_its_first_step_and_every_format_
     assert failure is not None and (failure.text or "").endswith(line)
     github = cli(["check", path, *ARGS, "-o", "github"]).stdout
     assert github.splitlines()[0].endswith("%0A" + line.replace("%", "%25"))
+
+
+def test_a_strategy_the_api_server_refuses_is_one_error_line(cli, tmp_path):
+    manifest = yaml.safe_load(NODE_EXPORTER.read_text())
+    manifest["spec"]["updateStrategy"] = {"type": "Rolling"}
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(manifest))
+    result = cli(["check", str(path), *ARGS])
+    assert result.exit_code == 2
+    line = single_error_line(result.stderr)
+    assert f"{path}" in line and "DaemonSet/monitoring/node-exporter: spec.updateStrategy.type" in line
+    assert 'Unsupported value: \'Rolling\': supported values: "OnDelete", "RollingUpdate"' in line
