@@ -2,7 +2,8 @@
 
 samples/cluster.yaml runs kube-prometheus' node-exporter DaemonSet on all 12 nodes (its pods
 tolerate every taint, use hostNetwork and hostPort 9100, priority system-node-critical). The
-manifest in data/check/kube-prometheus/ is that DaemonSet at a new image. Hand-worked:
+manifests in data/check/kube-prometheus/ are that DaemonSet at a new image, and the Prometheus,
+Alertmanager and ServiceMonitor resources prometheus-operator reads. Hand-worked:
 
 - as an update (the default): RollingUpdate, maxUnavailable 1, maxSurge 0 — node by node (name
   order) the old pod is deleted, freeing port 9100, and the new pod takes it: 12 steps, each
@@ -94,3 +95,12 @@ def test_a_strategy_the_api_server_refuses_is_one_error_line(cli, tmp_path):
     line = single_error_line(result.stderr)
     assert f"{path}" in line and "DaemonSet/monitoring/node-exporter: spec.updateStrategy.type" in line
     assert 'Unsupported value: \'Rolling\': supported values: "OnDelete", "RollingUpdate"' in line
+
+
+def test_the_operator_managed_prometheus_and_alertmanager_are_named_in_one_warning(cli):
+    result = cli(["check", str(MANIFESTS), "-c", str(SAMPLES / "cluster.yaml"), "--now", NOW])
+    assert result.exit_code == 0
+    assert (
+        "kwhatif: warning: not expanded, their operator creates the pods: Prometheus/monitoring/k8s "
+        "(StatefulSet prometheus-k8s), Alertmanager/monitoring/main (StatefulSet alertmanager-main); check the "
+        "StatefulSets they become once rendered (kubectl get statefulset -o yaml)") in result.stderr.splitlines()
