@@ -19,6 +19,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
+from kwhatif.workloads.existing import PodIndex, exists
 
 _GENERATED = ("ReplicaSet", "Deployment", "ReplicationController", "Job", "CronJob", "DaemonSet")
 
@@ -36,6 +37,8 @@ class WorkloadCapacity:
     distribution: dict[str, int]
     stop_reason: str | None
     evictions: list[str] = field(default_factory=list)
+    running: int = 0
+    """Its pods already in the snapshot (a workload that runs), counted among the copies."""
 
     @property
     def more(self) -> int:
@@ -43,7 +46,7 @@ class WorkloadCapacity:
 
     def data(self) -> dict:
         return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
-                "more": self.more, "max": self.max, "reached_max": self.copies >= self.max,
+                "more": self.more, "running": self.running, "max": self.max, "reached_max": self.copies >= self.max,
                 "distribution": self.distribution, "stop_reason": self.stop_reason, "evictions": self.evictions}
 
 
@@ -92,33 +95,39 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
     """For each workload of `objects` (in input order): place the pods of the others, then copies
     of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
-    placed. A DaemonSet runs one pod per node: it is placed with the others, never copied."""
+    placed. A workload that already runs counts its running pods as its first copies (they are
+    not placed again). A DaemonSet runs one pod per node: it is placed with the others, never
+    copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     groups = [g for g in expansion.groups if g.pods]
     copied = [g for g in groups if g.workload.kind != "DaemonSet"]
     if not copied:
         raise InputError("capacity: no pod to copy (the manifests expand to no pod but a DaemonSet's)")
+    index = PodIndex.of(cluster)
+    running = {id(g): len(exists(cluster, index, g.workload)[1]) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
-    warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: placed, not copied"
+    warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]
     results = []
     for group in copied:
-        others = [p for g in groups if g is not group for p in g.pods]
+        others = [p for g in groups if g is not group and not running[id(g)] for p in g.pods]
         prepared = prepare(cluster, now, new_pods=others, profiles=profiles)
         prepared.scheduler.run(prepared.queue)
-        results.append(_copies(prepared, cluster, now, group, maximum))
+        results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
         warnings += [w for w in prepared.warnings if w not in warnings]
     return CapacityResult(results, warnings)
 
 
-def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int) -> WorkloadCapacity:
-    """Copies of the group's pod scheduled one at a time on the prepared snapshot."""
+def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
+            running: int) -> WorkloadCapacity:
+    """Copies of the group's pod scheduled one at a time on the prepared snapshot, after the
+    `running` ones."""
     make = _copy_maker(group)
     distribution: dict[str, int] = {}
     evictions: list[str] = []
     stop = None
-    copies = 0
+    copies = running
     while copies < maximum:
         [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True)
         if rejected:
@@ -133,7 +142,7 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
         evictions += [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         copies += 1
     return WorkloadCapacity(group.pods[0].key, group.workload.ref, len(group.pods), copies, maximum,
-                            dict(sorted(distribution.items())), stop, evictions)
+                            dict(sorted(distribution.items())), stop, evictions, running)
 
 
 @dataclass

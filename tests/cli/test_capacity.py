@@ -10,7 +10,9 @@ import json
 import re
 
 import pytest
+import yaml
 
+from tests.check.conftest import node, running, workload
 from tests.cli.conftest import CLUSTER, DATA, NOW, single_error_line
 
 CHECK = DATA / "check"
@@ -35,7 +37,7 @@ def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_m
     result, data = _capacity(cli, str(CHECK / "copy.yaml"))
     assert result.exit_code == 0
     assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
-                                   "more": 5, "max": 1000, "reached_max": False,
+                                   "more": 5, "running": 0, "max": 1000, "reached_max": False,
                                    "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
                                    "evictions": []}],
                     "warnings": []}
@@ -80,6 +82,28 @@ def test_preemption_only_when_allowed(cli):
     _, allowed = _capacity(cli, str(CHECK / "vip.yaml"), "--allow-preemption")
     assert allowed["workloads"][0]["copies"] >= 1
     assert allowed["workloads"][0]["evictions"][0] in ("default/bound-a", "default/bound-b")
+
+
+@pytest.mark.parametrize("cpu, copies, line", [
+    # n1 (1000m) runs api's 2 replicas of 400m: 200m free. They are its first 2 copies, not placed
+    # again: 400m more copies: none; 100m: 2 more.
+    ("400m", 2, "Deployment/default/api: 0 more fit (2 in total, with its 2 replicas)"),
+    ("100m", 4, "Deployment/default/api: 2 more fit (4 in total, with its 2 replicas)"),
+])
+def test_a_running_workload_counts_its_running_pods_as_its_first_copies(cli, tmp_path, cpu, copies, line):
+    labels = {"app": "api", "pod-template-hash": "h1"}
+    state = {"apiVersion": "v1", "kind": "List", "items": [
+        node("n1", "1"), *(running(f"api-h1-{i}", ("ReplicaSet", "api-h1"), "n1", "400m", labels=labels) for i in "ab")]}
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(yaml.safe_dump(state))
+    manifest = tmp_path / "api.yaml"
+    w = workload("Deployment", "api", cpu, "app:v1", {"replicas": 2})
+    manifest.write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api"},
+                                        "spec": w.spec}))
+    args = [str(manifest), "-c", str(cluster), "--now", NOW, "-q"]
+    data = json.loads(cli(["capacity", *args, "-o", "json"]).stdout)
+    assert [(w["running"], w["copies"]) for w in data["workloads"]] == [(2, copies)]
+    assert cli(["capacity", *args]).stdout.splitlines()[0] == line
 
 
 def test_table_says_how_many_more_fit_and_how_many_in_total(cli):
