@@ -1,6 +1,8 @@
-"""`kwhatif capacity`: how many more copies of a pod (or of a workload's pod) fit, where they go
-and why the next one does not; and, with a node template, how many such nodes must be added for
-workloads to fit (smallest count, by galloping then binary search)."""
+"""`kwhatif capacity`: for each workload of the files (or bare pod), how many more copies of its
+pod fit beyond its own replicas, where they go and why the next one does not; and, with a node
+template, how many such nodes must be added for workloads to fit (smallest count, by galloping
+then binary search). As cluster-capacity users expect, copies do not preempt unless the caller's
+profiles keep DefaultPreemption (`--allow-preemption`)."""
 
 from __future__ import annotations
 
@@ -10,32 +12,51 @@ from dataclasses import dataclass, field
 from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.check import schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import admit, as_created, prepare
+from kwhatif.engine import Prepared, admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.errors import InputError
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
+from kwhatif.workloads.existing import PodIndex, exists
 
 _GENERATED = ("ReplicaSet", "Deployment", "ReplicationController", "Job", "CronJob", "DaemonSet")
 
 
 @dataclass
-class CapacityResult:
+class WorkloadCapacity:
+    """One workload's answer: `copies` of its pod fit in total (its own `replicas` first), so
+    `more` beyond them."""
+
     pod: str
     workload: str
+    replicas: int
     copies: int
     max: int
     distribution: dict[str, int]
     stop_reason: str | None
     evictions: list[str] = field(default_factory=list)
+    running: int = 0
+    """Its pods already in the snapshot (a workload that runs), counted among the copies."""
+
+    @property
+    def more(self) -> int:
+        return max(0, self.copies - self.replicas)
+
+    def data(self) -> dict:
+        return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
+                "more": self.more, "running": self.running, "max": self.max, "reached_max": self.copies >= self.max,
+                "distribution": self.distribution, "stop_reason": self.stop_reason, "evictions": self.evictions}
+
+
+@dataclass
+class CapacityResult:
+    workloads: list[WorkloadCapacity]
     warnings: list[str] = field(default_factory=list)
 
     def data(self) -> dict:
-        return {"pod": self.pod, "workload": self.workload, "copies": self.copies, "max": self.max,
-                "reached_max": self.copies >= self.max, "distribution": self.distribution,
-                "stop_reason": self.stop_reason, "evictions": self.evictions, "warnings": self.warnings}
+        return {"workloads": [w.data() for w in self.workloads], "warnings": self.warnings}
 
 
 def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
@@ -72,34 +93,47 @@ def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
 
 def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None,
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
-    """Place the pods of the other workloads of `objects`, then copies of the first workload's
-    pod (its own replicas first) one at a time until one does not fit or `maximum` are placed."""
+    """For each workload of `objects` (in input order): place the pods of the others, then copies
+    of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
+    placed. A workload that already runs counts its running pods as its first copies (they are
+    not placed again). A DaemonSet runs one pod per node: it is placed with the others, never
+    copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     groups = [g for g in expansion.groups if g.pods]
-    if not groups:
-        raise InputError("capacity: no pod to copy (the manifests expand to no pod)")
-    group = groups[0]
-    if group.workload.kind == "DaemonSet":
-        raise InputError("capacity: a DaemonSet runs one pod per node; give a Pod or another workload",
-                         group.workload.source, group.workload.ref)
+    copied = [g for g in groups if g.workload.kind != "DaemonSet"]
+    if not copied:
+        raise InputError("capacity: no pod to copy (the manifests expand to no pod but a DaemonSet's)")
+    index = PodIndex.of(cluster)
+    running = {id(g): len(exists(cluster, index, g.workload)[1]) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
-    others = [p for g in groups[1:] for p in g.pods]
-    prepared = prepare(cluster, now, new_pods=others, profiles=profiles)
-    sched = prepared.scheduler
-    sched.run(prepared.queue)
+    warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
+                 for g in groups if g.workload.kind == "DaemonSet"]
+    results = []
+    for group in copied:
+        others = [p for g in groups if g is not group and not running[id(g)] for p in g.pods]
+        prepared = prepare(cluster, now, new_pods=others, profiles=profiles)
+        prepared.scheduler.run(prepared.queue)
+        results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
+        warnings += [w for w in prepared.warnings if w not in warnings]
+    return CapacityResult(results, warnings)
+
+
+def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
+            running: int) -> WorkloadCapacity:
+    """Copies of the group's pod scheduled one at a time on the prepared snapshot, after the
+    `running` ones."""
     make = _copy_maker(group)
     distribution: dict[str, int] = {}
     evictions: list[str] = []
     stop = None
-    copies = 0
+    copies = running
     while copies < maximum:
-        pod = as_created(make(copies), now)
-        [(admitted, rejected)] = admit([pod], cluster, created=True)
+        [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True)
         if rejected:
             stop = rejected
             break
-        result = sched.schedule_pod(PodInfo.of(admitted))
+        result = prepared.scheduler.schedule_pod(PodInfo.of(admitted))
         if result.outcome != Outcome.BOUND:
             stop = result.message or result.outcome.value
             break
@@ -107,8 +141,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         distribution[node or "?"] = distribution.get(node or "?", 0) + 1
         evictions += [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         copies += 1
-    return CapacityResult(group.pods[0].key, group.workload.ref, copies, maximum, dict(sorted(distribution.items())),
-                          stop, evictions, prepared.warnings + warnings)
+    return WorkloadCapacity(group.pods[0].key, group.workload.ref, len(group.pods), copies, maximum,
+                            dict(sorted(distribution.items())), stop, evictions, running)
 
 
 @dataclass
@@ -139,9 +173,9 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
         if k not in tried:
             grown = cluster.copy()
             grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
-            sim, expansion, run_warnings = schedule_workloads(grown, objects, now, profiles, replicas_mode)
-            warnings.update(dict.fromkeys(sim.warnings + run_warnings))
-            tried[k] = sum(w.pending for w in summarise(sim, expansion, False))
+            run = schedule_workloads(grown, objects, now, profiles, replicas_mode)
+            warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
+            tried[k] = sum(w.pending for w in summarise(run, False))
         return tried[k]
 
     low, high = -1, None  # pending(low) > 0 (or low = -1), pending(high) == 0

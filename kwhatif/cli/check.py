@@ -47,9 +47,10 @@ def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
 @click.option("--tolerate-zone-loss", "zone_loss", is_flag=True,
               help="The workloads must still fit after losing any one zone (topology.kubernetes.io/zone).")
 @replicas_option
-@click.option("--rollout", is_flag=True,
-              help="The Deployments update running ones: RollingUpdate adds maxSurge pods of the new template "
-                   "beside the old pods; Recreate deletes the old pods (by selector) and creates every replica.")
+@click.option("--rollout/--as-new", "rollout", default=True, show_default=True,
+              help="A workload that already runs (its object or its pods are in the snapshot) is updated as its "
+                   "controller would, step by step, following its strategy (the default); --as-new adds every "
+                   "workload beside what runs.")
 @now_option
 @quiet_option
 @config_option
@@ -65,7 +66,7 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         objects = _workloads(workload_files, inputs.warnings)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
-                           rollout=rollout, no_evictions=no_evictions,
+                           as_new=not rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
         inputs.finish(result.warnings)
         data = check_data(result)
@@ -94,21 +95,24 @@ def _template_node(path: str, warnings: Warnings) -> Node:
 @click.option("--add-node", "add_node", metavar="TEMPLATE.yaml",
               help="Instead: the smallest number of nodes like this Node that must be added for every pod of "
                    "the workloads to fit.")
-@click.option("--no-preemption", is_flag=True, help="Copies may not evict anyone (DefaultPreemption off).")
+@click.option("--allow-preemption", is_flag=True,
+              help="Copies may evict lower-priority pods (DefaultPreemption on); by default they may not, as "
+                   "cluster-capacity counts.")
 @replicas_option
 @now_option
 @quiet_option
 @config_option
 @strict_option
 def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, maximum: int,
-                 add_node: str | None, no_preemption: bool, replicas_mode: str, now: str | None, quiet: bool,
+                 add_node: str | None, allow_preemption: bool, replicas_mode: str, now: str | None, quiet: bool,
                  config_file: str | None, strict: bool = False) -> None:
-    """How many more copies of the pod of POD_OR_WORKLOAD fit (placed one at a time until one does
-    not), where they land and why the next one does not. With --add-node: how many such nodes to
-    add for the workloads to fit (exit 1 when even --max nodes are not enough)."""
+    """For each workload (or pod) of WORKLOAD_FILES: how many more copies of its pod fit beyond its
+    replicas (placed one at a time until one does not, the other workloads placed first), where
+    they land and why the next one does not. With --add-node: how many such nodes to add for the
+    workloads to fit (exit 1 when even --max nodes are not enough)."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        chosen = profiles(inputs.config, no_preemption)
+        chosen = profiles(inputs.config, no_preemption=not allow_preemption)
         objects = _workloads(workload_files, inputs.warnings)
         if add_node:
             template = _template_node(add_node, inputs.warnings)

@@ -19,13 +19,14 @@ from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, load_s
 from kwhatif.engine import Simulation
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
-from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.load.cluster import load_cluster
 from kwhatif.memory import keep_for_the_run
 from kwhatif.render.html import with_utilisation
 from kwhatif.render.json import write_json_streamed
 from kwhatif.render.results import pod_result_data, simulation_data, simulation_head
 from kwhatif.render.table import results_table
 from kwhatif.render.writers import writer
+from kwhatif.workloads import pods_to_place
 from kwhatif.api.cluster import Cluster
 
 # The -o values each command accepts (click refuses the others before any work).
@@ -161,15 +162,12 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     return inputs
 
 
-def read_pods(paths: Sequence[str], warnings: Warnings) -> list[Pod]:
-    """Pods to place are hand-written manifests: validated in full against the schemas, unknown
-    fields warned about as kubectl does."""
-    objects, found = load_objects(paths, full_validation=True)
-    warnings.report(found)
-    pods = [o for o in objects if isinstance(o, Pod)]
-    if not pods:
-        raise InputError(f"no Pod objects in {', '.join(paths)}")
-    return pods
+def placing(paths: Sequence[str], inputs: Inputs) -> tuple[Cluster, list[Pod]]:
+    """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
+    workloads bring along, and the pods, their warnings reported."""
+    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now)
+    inputs.warnings.report(found)
+    return cluster, pods
 
 
 def exit_code(sim: Simulation, keys: set[str] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    DATA_FORMATS, cluster_option, emit, load_inputs, now_option, profiles, quiet_option, read_pods, run,
+    DATA_FORMATS, cluster_option, emit, load_inputs, now_option, placing, profiles, quiet_option, run,
     strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
@@ -32,9 +32,9 @@ def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: 
     def action() -> int:
         inputs = load_inputs(clusters, [config_file, against_file], now, quiet, strict)
         config, against = inputs.configs
-        pods = read_pods(pod_files, inputs.warnings) if pod_files else []
-        baseline = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(against))
-        tried = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(config))
+        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+        baseline = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(against))
+        tried = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(config))
         inputs.finish(baseline.warnings)  # the cluster's, the same in both runs
         data = comparison_data(against_file or "default", baseline, config_file, tried)
         emit(writer(output, comparison_table)(data))

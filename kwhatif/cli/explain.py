@@ -7,9 +7,10 @@ import shutil
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit, html_output_option, load_inputs, now_option, profiles,
-    quiet_option, read_pods, run, strict_option,
+    cluster_option, config_option, emit, html_output_option, load_inputs, now_option, placing, profiles,
+    quiet_option, run, strict_option,
 )
+from kwhatif.check.targets import pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.errors import InputError
 from kwhatif.explain.run import explain_pod
@@ -36,12 +37,19 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
                 all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
                 strict: bool = False) -> None:
     """Why a pod NAMESPACE/NAME lands where it does, or stays pending (a bound pod: a re-run of its placement):
-    the summary (nodes grouped by what stopped them), or every node with --all-nodes / -o wide."""
+    the summary (nodes grouped by what stopped them), or every node with --all-nodes / -o wide.
+    KIND/NAMESPACE/NAME (deploy/shop/frontend) explains the workload's first pod that does not fit,
+    or its first replica."""
     def action() -> int:
         key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        pods = read_pods(pod_files, inputs.warnings) if pod_files else []
-        done = explain_pod(inputs.cluster, inputs.now, key, pods, profiles(inputs.config))
+        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+        workload = workload_ref(pod_ref)
+        if workload is not None:
+            key = pod_for_workload(cluster, inputs.now, pods, workload, profiles(inputs.config)) or ""
+            if not key:
+                raise InputError(f"{pod_ref}: no pod of this workload in the snapshot (nor among the pods to place)")
+        done = explain_pod(cluster, inputs.now, key, pods, profiles(inputs.config))
         if done is None:
             raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)")
         inputs.finish(done.sim.warnings)

@@ -7,7 +7,7 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, config_option, emit_simulation, exit_code, html_output_option, load_inputs, node_detail_option,
-    now_option, output_option, profiles, quiet_option, read_pods, run, sample_option, strict_option,
+    now_option, output_option, placing, profiles, quiet_option, run, sample_option, strict_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.engine import simulate
@@ -50,11 +50,12 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
           config_file: str | None, no_preemption: bool, strict: bool = False, sample: bool = False,
           node_detail: bool = True) -> None:
-    """Add these pods as pending and schedule them (with the cluster's own pending pods)."""
+    """Add these pods (or the pods of these workloads) as pending and schedule them (with the
+    cluster's own pending pods)."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        pods = read_pods(pod_files, inputs.warnings)
-        sim = simulate(inputs.cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
+        cluster, pods = placing(pod_files, inputs)
+        sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
         emit_simulation(sim, output, node_detail)

@@ -7,17 +7,27 @@ from typing import Any
 from tabulate import tabulate
 
 
+def _workload_lines(w: dict[str, Any]) -> list[str]:
+    """`N more fit (M in total)`, or how many of its own replicas fit; the nodes; the stop reason."""
+    own = f", with its {w['replicas']} replicas" if w["replicas"] > 1 else ""
+    if w["copies"] < w["replicas"]:
+        head = f"{w['workload']}: only {w['copies']} of its {w['replicas']} replicas fit"
+    else:
+        head = f"{w['workload']}: {w['more']} more fit ({w['copies']} in total{own})"
+    if w["reached_max"]:
+        head += f" (stopped at the --max of {w['max']})"
+    lines = [head]
+    if w["distribution"]:
+        lines += ["", tabulate(sorted(w["distribution"].items()), headers=["NODE", "COPIES"], tablefmt="plain")]
+    if w["evictions"]:
+        lines += ["", f"evicting {len(w['evictions'])} pod(s): {', '.join(w['evictions'])}"]
+    if w["stop_reason"]:
+        lines += ["", f"the next copy does not fit: {w['stop_reason']}"]
+    return lines
+
+
 def capacity_table(data: dict[str, Any]) -> str:
-    more = "the --max" if data["reached_max"] else ""
-    lines = [f"{data['copies']} more copies of {data['pod']} ({data['workload']}) fit"
-             + (f" (stopped at {more} of {data['max']})" if more else "")]
-    if data["distribution"]:
-        lines += ["", tabulate(sorted(data["distribution"].items()), headers=["NODE", "COPIES"], tablefmt="plain")]
-    if data["evictions"]:
-        lines += ["", f"evicting {len(data['evictions'])} pod(s): {', '.join(data['evictions'])}"]
-    if data["stop_reason"]:
-        lines += ["", f"the next copy does not fit: {data['stop_reason']}"]
-    return "\n".join(lines) + "\n"
+    return "\n\n".join("\n".join(_workload_lines(w)) for w in data["workloads"]) + "\n"
 
 
 def add_node_table(data: dict[str, Any]) -> str:

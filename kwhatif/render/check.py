@@ -1,5 +1,7 @@
 """`kwhatif check` results → plain data (the `schedule -o json` document plus `workloads`,
-`policies` and `ok`) and the human table."""
+`policies` and `ok`) and the human table. A workload's `change` says whether it is new, an update
+(with its strategy), a scale or unchanged; `rollout_lines` tells, per update, its worst moment and
+where it got stuck (every format writes them)."""
 
 from __future__ import annotations
 
@@ -41,11 +43,40 @@ def verdict(data: dict[str, Any]) -> str:
     return ("PASS: " if data["ok"] else "FAIL: ") + text
 
 
+def rollout_line(w: dict[str, Any]) -> str | None:
+    """`<workload>: update (RollingUpdate) in 12 steps; worst: step 3 (...): 11/12 available, 0 pending`,
+    `...; stuck at step 1 (...): <FailedScheduling message>`, and any note; None for a new workload
+    or an unchanged one without a note."""
+    rollout = w.get("rollout")
+    if not rollout or (not rollout["steps"] and not rollout["note"]):
+        return None
+    parts = [f"{workload_ref(w)}: {w['change']}"]
+    steps = rollout["steps"]
+    if steps:
+        parts[0] += f" in {len(steps)} step{'s' if len(steps) != 1 else ''}"
+        worst = rollout["worst"]
+        parts.append(f"worst: step {worst['step']} ({worst['action']}): {worst['available']}/{rollout['desired']} "
+                     f"available, {worst['pending']} pending")
+    if rollout["stuck_at"] is not None:
+        stuck = steps[rollout["stuck_at"] - 1]
+        parts.append(f"stuck at step {stuck['step']} ({stuck['action']}): {w['message']}")
+    if rollout["note"]:
+        parts.append(rollout["note"])
+    return "; ".join(parts)
+
+
+def rollout_lines(data: dict[str, Any]) -> list[str]:
+    return [line for w in data["workloads"] if (line := rollout_line(w)) is not None]
+
+
 def check_table(data: dict[str, Any], wide: bool = False) -> str:
-    rows = [[workload_ref(w), w["pods"], w["bound"], w["pending"], w["evictions"] or "", "ok" if w["ok"] else "FAIL"]
-            for w in data["workloads"]]
-    out = [results_table(data, wide), tabulate(rows, headers=["WORKLOAD", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"],
-                                               tablefmt="plain")]
+    rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
+             "ok" if w["ok"] else "FAIL"] for w in data["workloads"]]
+    headers = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
+    out = [results_table(data, wide), tabulate(rows, headers=headers, tablefmt="plain")]
+    lines = rollout_lines(data)
+    if lines:
+        out.append("\n".join(lines))
     for p in data["policies"]:
         out.append(f"policy {p['policy']}: {'ok' if p['ok'] else 'FAIL'}"
                    + "".join(f"\n  {m}" for m in p["messages"] if m))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.render.check import verdict, workload_ref
+from kwhatif.render.check import rollout_line, verdict, workload_ref
 
 
 def _data(text: str) -> str:
@@ -31,6 +31,9 @@ def to_github(data: dict[str, Any], warnings: bool = True) -> str:
         props.append(f"title={_property('kwhatif check: ' + workload_ref(w))}")
         text = f"{workload_ref(w)}: {w['pending']} of {w['pods']} pods do not fit: {w['message']}" if w["pending"] \
             else f"{workload_ref(w)}: {w['message']}"
+        rollout = rollout_line(w)
+        if rollout:
+            text += f"\n{rollout}"
         lines.append(f"::error {','.join(props)}::{_data(text)}")
     for p in data["policies"]:
         if not p["ok"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from kwhatif.render.check import workload_ref
+from kwhatif.render.check import rollout_line, workload_ref
 
 
 def to_junit(data: dict[str, Any]) -> str:
@@ -17,10 +17,13 @@ def to_junit(data: dict[str, Any]) -> str:
             case.set("file", w["source"]["file"])
             if w["source"]["line"] is not None:
                 case.set("line", str(w["source"]["line"]))
+        rollout = rollout_line(w)
         if not w["ok"]:
             failure = ET.SubElement(case, "failure", {"message": w["message"] or "does not fit", "type": "Unschedulable"})
             failure.text = (f"{w['pods']} pods: {w['bound']} bound, {w['pending']} pending, "
-                            f"{w['evictions']} evictions\n{w['message'] or ''}")
+                            f"{w['evictions']} evictions\n{w['message'] or ''}" + (f"\n{rollout}" if rollout else ""))
+        elif rollout:
+            ET.SubElement(case, "system-out").text = rollout
         cases.append(case)
     for p in data["policies"]:
         case = ET.Element("testcase", {"classname": "kwhatif.check.policy", "name": p["policy"]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.render.check import verdict, workload_ref
+from kwhatif.render.check import rollout_lines, verdict, workload_ref
 
 
 def _cell(text: str) -> str:
@@ -14,11 +14,14 @@ def _cell(text: str) -> str:
 def to_markdown(data: dict[str, Any]) -> str:
     mark = "✅" if data["ok"] else "❌"
     lines = [f"### {mark} kwhatif check: {verdict(data).split(': ', 1)[1]}", "",
-             "| Workload | Pods | Bound | Pending | Evictions | Result |",
-             "|---|---:|---:|---:|---:|---|"]
+             "| Workload | Change | Pods | Bound | Pending | Evictions | Result |",
+             "|---|---|---:|---:|---:|---:|---|"]
     for w in data["workloads"]:
-        lines.append(f"| `{workload_ref(w)}` | {w['pods']} | {w['bound']} | {w['pending']} | {w['evictions']} | "
-                     f"{'✅ fits' if w['ok'] else '❌ ' + _cell(w['message'] or 'does not fit')} |")
+        lines.append(f"| `{workload_ref(w)}` | {w['change']} | {w['pods']} | {w['bound']} | {w['pending']} | "
+                     f"{w['evictions']} | {'✅ fits' if w['ok'] else '❌ ' + _cell(w['message'] or 'does not fit')} |")
+    rollouts = rollout_lines(data)
+    if rollouts:
+        lines += ["", *(f"- {line}" for line in rollouts)]
     if data["policies"]:
         lines += ["", "| Policy | Result |", "|---|---|"]
         for p in data["policies"]:

@@ -14,8 +14,9 @@ from types import ModuleType
 from typing import BinaryIO
 
 from kwhatif.api.objects import Namespace, Node, Pod
-from kwhatif.errors import Source
+from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import add_object, decode_docs
+from kwhatif.load.documents import RawDoc
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
@@ -31,6 +32,8 @@ from kwhatif.workloads import (
     statefulset,
 )
 from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
+from kwhatif.workloads.existing import strategy_of
+from kwhatif.workloads.operators import operated, operated_warning
 
 CONTROLLERS: dict[str, ModuleType] = {
     "Deployment": deployment, "ReplicaSet": replicaset, "StatefulSet": statefulset, "DaemonSet": daemonset,
@@ -41,7 +44,8 @@ NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 # Namespaces every cluster has (created by the API server): added silently when a dump lacks them.
 SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
 
-__all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads"]
+__all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads",
+           "pods_to_place"]
 
 
 @dataclass
@@ -57,13 +61,15 @@ class Expansion:
 
 def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
-    objects for the rest (Pods, Services, PDBs, ...), each validated against its schema."""
+    objects for the rest (Pods, Services, PDBs, ...), each validated against its schema.
+    Operator-managed custom resources are left out, named in one warning (`operators`)."""
     skipped: list[str] = []
     docs = read_inputs(paths, stdin, skipped)
     order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
     warnings: list[str] = [not_objects_warning(skipped)] if skipped else []
     rest = []
+    managed: list[RawDoc] = []
     seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
         if doc.kind in WORKLOAD_KINDS:
@@ -76,8 +82,12 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple
                 workloads.remove(seen[key])
             seen[key] = workload
             workloads.append(workload)
+        elif operated(doc):
+            managed.append(doc)
         else:
             rest.append(doc)
+    note = operated_warning(managed)
+    warnings += [note] if note else []
     others, more = decode_docs(rest, full_validation=True) if rest else ([], [])
     objects = sorted(workloads + others, key=lambda o: order.get(getattr(o, "source", None), len(order)))
     return objects, warnings + more
@@ -98,15 +108,15 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) ->
 
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
-                   replicas_mode: str = "spec", rollout: bool = False) -> Expansion:
-    """Workloads and bare Pods → pods, grouped per workload in input order. `rollout`: the
-    Deployments update running ones (see `Context.rollout`)."""
+                   replicas_mode: str = "spec") -> Expansion:
+    """Workloads and bare Pods → pods, grouped per workload in input order."""
     out = Expansion()
-    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings), rollout)
+    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings))
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:
                 group = CONTROLLERS[obj.kind].expand(obj, ctx)
+                strategy_of(obj, len(group.pods))  # a strategy the API server refuses is bad input, new or not
                 out.groups.append(group)
                 out.warnings.extend(group.warnings)
         elif isinstance(obj, Pod):
@@ -130,13 +140,6 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
     for obj in expansion.others:
         add_object(cluster, obj)
     for group in expansion.groups:
-        for namespace, selector in group.replaces:
-            old = [p for p in cluster.pods if p.namespace == namespace and selector is not None
-                   and not selector.is_empty and selector.matches(p.labels)]
-            if old:
-                gone = {id(p) for p in old}
-                cluster.pods = [p for p in cluster.pods if id(p) not in gone]
-                warnings.append(f"{group.workload.ref}: the Recreate rollout deletes its {len(old)} running pod(s) first")
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
         for claim in group.pvcs:
@@ -148,3 +151,18 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
                     warnings.append(f"namespace {pod.namespace!r} is not in the snapshot: created for the workloads")
     return warnings
 
+
+
+def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str) -> tuple[Cluster, list[Pod], list[str]]:
+    """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
+    order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
+    bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
+    NamespaceLifecycle does."""
+    objects, warnings = load_workloads(paths)
+    cluster = cluster.copy()
+    expansion = expand_objects(objects, cluster.nodes, now)
+    controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
+    warnings += expansion.warnings + apply_to_cluster(cluster, controlled)
+    if not expansion.pods:
+        raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
+    return cluster, expansion.pods, warnings

@@ -14,7 +14,6 @@ import orjson
 
 from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.storage import PersistentVolumeClaim
-from kwhatif.api.selectors import LabelSelector
 from kwhatif.errors import InputError, Source
 from kwhatif.load.pods import decode_pod
 from kwhatif.load.fields import Fields, object_fields
@@ -191,9 +190,8 @@ class Expanded:
     controllers: list[Controller] = field(default_factory=list)
     pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    replaces: list[tuple[str, LabelSelector | None]] = field(default_factory=list)
-    """(namespace, selector) of existing pods the controller deletes first (a Recreate rollout; a
-    null selector matches nothing)."""
+    pinned: dict[str, str] = field(default_factory=dict)
+    """A DaemonSet's pods: pod key → the node its pod is pinned to."""
 
 
 @dataclass
@@ -204,9 +202,6 @@ class Context:
     nodes: list[Node]
     now: str = "1970-01-01T00:00:00Z"
     replicas_override: dict[tuple[str, str, str], int] = field(default_factory=dict)
-    rollout: bool = False
-    """Deployments are updates of running ones: RollingUpdate adds maxSurge pods of the new
-    template; Recreate deletes the old pods, then creates every replica."""
 
 
 def replica_pods(w: Workload, ctx: Context, template: dict[str, Any], labels: dict[str, str],

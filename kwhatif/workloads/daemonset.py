@@ -113,5 +113,7 @@ def expand(w: Workload, ctx: Context) -> Expanded:
         pod_spec = copy.deepcopy(base_spec)
         pin_to_node(pod_spec, node.name)
         name = names.generate(f"{w.name}-", f"{w.uid}/{node.name}")
-        out.pods.append(make_pod(w, template, "spec.template", name, pod_labels, owner, spec=pod_spec))
+        pod = make_pod(w, template, "spec.template", name, pod_labels, owner, spec=pod_spec)
+        out.pods.append(pod)
+        out.pinned[pod.key] = node.name
     return out

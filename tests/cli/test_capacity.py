@@ -10,12 +10,19 @@ import json
 import re
 
 import pytest
+import yaml
 
-from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, single_error_line
+from tests.check.conftest import node, running, workload
+from tests.cli.conftest import CLUSTER, DATA, NOW, single_error_line
 
 CHECK = DATA / "check"
 ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
 POOL = str(CHECK / "pool-node.yaml")
+# A copy that fits nowhere, without DefaultPreemption: node-c's taint (UnschedulableAndUnresolvable)
+# and Insufficient cpu on node-a and node-b, byte-wise sorted; no preemption part; the
+# DynamicResources PostFilter still runs (reference §8: "no new claims to deallocate").
+MSG_NO_CPU = ("0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. "
+              "no new claims to deallocate")
 
 
 def _capacity(cli, *args: str):
@@ -24,37 +31,88 @@ def _capacity(cli, *args: str):
 
 
 def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_message(cli):
-    # 200m copies: node-a 500m -> 2, node-b 800m -> 4; the 7th finds 100m and 0m free.
+    # 200m copies: node-a 500m -> 2, node-b 800m -> 4; the 7th finds 100m and 0m free. The pod
+    # itself is the first copy: 5 more. No preemption by default (DefaultPreemption off: no
+    # "preemption: ..." part in the message).
     result, data = _capacity(cli, str(CHECK / "copy.yaml"))
     assert result.exit_code == 0
-    assert data == {"pod": "default/copy", "workload": "Pod/default/copy", "copies": 6, "max": 1000,
-                    "reached_max": False, "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_BIG_3,
-                    "evictions": [], "warnings": []}
+    assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
+                                   "more": 5, "running": 0, "max": 1000, "reached_max": False,
+                                   "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
+                                   "evictions": []}],
+                    "warnings": []}
 
 
 def test_max_bounds_the_count(cli):
     result, data = _capacity(cli, str(CHECK / "copy.yaml"), "--max", "3")
     assert result.exit_code == 0
-    assert (data["copies"], data["reached_max"], data["stop_reason"]) == (3, True, None)
-    assert sum(data["distribution"].values()) == 3
+    (w,) = data["workloads"]
+    assert (w["copies"], w["reached_max"], w["stop_reason"]) == (3, True, None)
+    assert sum(w["distribution"].values()) == 3
 
 
 def test_copies_of_a_deployment_are_more_replicas_of_its_replica_set(cli):
     result, data = _capacity(cli, str(CHECK / "api.yaml"))
-    # 600m: node-b takes one (800m free), nothing else has 600m.
+    # 600m: node-b takes one (800m free), nothing else has 600m: not even its 2 replicas fit.
     assert result.exit_code == 0
-    assert re.fullmatch(r"default/api-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}", data["pod"])
-    assert (data["workload"], data["copies"], data["distribution"]) == ("Deployment/default/api", 1, {"node-b": 1})
-    assert data["stop_reason"] == MSG_BIG_3
+    (w,) = data["workloads"]
+    assert re.fullmatch(r"default/api-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}", w["pod"])
+    assert (w["workload"], w["replicas"], w["copies"], w["more"]) == ("Deployment/default/api", 2, 1, 0)
+    assert w["distribution"] == {"node-b": 1}
+    assert w["stop_reason"] == MSG_NO_CPU
 
 
-def test_table_names_the_count_the_nodes_and_the_stop_reason(cli):
+def test_every_workload_of_the_files_is_counted_with_the_others_placed_first(cli):
+    # copy's count: api is placed first (one 600m replica on node-b: 200m left; the other pending),
+    # so 200m copies: node-a 2, node-b 1 = 3. api's count: copy (200m) is placed first, on node-b
+    # (LeastAllocated: node-b 800m free of 4000m scores above node-a's 500m of 2000m): 600m left,
+    # one 600m replica there, none on node-a (500m).
+    result, data = _capacity(cli, str(CHECK / "copy.yaml"), str(CHECK / "api.yaml"))
+    assert result.exit_code == 0
+    assert [(w["workload"], w["copies"], w["distribution"]) for w in data["workloads"]] == [
+        ("Pod/default/copy", 3, {"node-a": 2, "node-b": 1}), ("Deployment/default/api", 1, {"node-b": 1})]
+
+
+def test_preemption_only_when_allowed(cli):
+    # vip (priority 1000, 1500m): no node has 1500m free (node-a 500m, node-b 800m); with
+    # --allow-preemption the first copy evicts a priority-0 bound pod (bound-a 1500m on node-a or
+    # bound-b 2500m on node-b both make room).
+    _, data = _capacity(cli, str(CHECK / "vip.yaml"))
+    assert (data["workloads"][0]["copies"], data["workloads"][0]["evictions"]) == (0, [])
+    _, allowed = _capacity(cli, str(CHECK / "vip.yaml"), "--allow-preemption")
+    assert allowed["workloads"][0]["copies"] >= 1
+    assert allowed["workloads"][0]["evictions"][0] in ("default/bound-a", "default/bound-b")
+
+
+@pytest.mark.parametrize("cpu, copies, line", [
+    # n1 (1000m) runs api's 2 replicas of 400m: 200m free. They are its first 2 copies, not placed
+    # again: 400m more copies: none; 100m: 2 more.
+    ("400m", 2, "Deployment/default/api: 0 more fit (2 in total, with its 2 replicas)"),
+    ("100m", 4, "Deployment/default/api: 2 more fit (4 in total, with its 2 replicas)"),
+])
+def test_a_running_workload_counts_its_running_pods_as_its_first_copies(cli, tmp_path, cpu, copies, line):
+    labels = {"app": "api", "pod-template-hash": "h1"}
+    state = {"apiVersion": "v1", "kind": "List", "items": [
+        node("n1", "1"), *(running(f"api-h1-{i}", ("ReplicaSet", "api-h1"), "n1", "400m", labels=labels) for i in "ab")]}
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(yaml.safe_dump(state))
+    manifest = tmp_path / "api.yaml"
+    w = workload("Deployment", "api", cpu, "app:v1", {"replicas": 2})
+    manifest.write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api"},
+                                        "spec": w.spec}))
+    args = [str(manifest), "-c", str(cluster), "--now", NOW, "-q"]
+    data = json.loads(cli(["capacity", *args, "-o", "json"]).stdout)
+    assert [(w["running"], w["copies"]) for w in data["workloads"]] == [(2, copies)]
+    assert cli(["capacity", *args]).stdout.splitlines()[0] == line
+
+
+def test_table_says_how_many_more_fit_and_how_many_in_total(cli):
     result = cli(["capacity", str(CHECK / "copy.yaml"), *ARGS])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "6 more copies of default/copy (Pod/default/copy) fit"
+    assert lines[0] == "Pod/default/copy: 5 more fit (6 in total)"
     assert re.fullmatch(r"node-a\s+2", lines[3]) and re.fullmatch(r"node-b\s+4", lines[4])
-    assert lines[-1] == f"the next copy does not fit: {MSG_BIG_3}"
+    assert lines[-1] == f"the next copy does not fit: {MSG_NO_CPU}"
 
 
 @pytest.mark.parametrize("workload, maximum, exit_code, nodes_to_add, tried", [

@@ -131,8 +131,8 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[-1] == "FAIL: 1/2 workloads fit"
-    assert re.search(r"^Deployment/default/api\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
-    assert re.search(r"^Deployment/shop/web\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Deployment/default/api\s+new\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Deployment/shop/web\s+new\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
 
 
 def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
@@ -154,10 +154,10 @@ def test_markdown_is_a_summary_table_for_a_pull_request_comment(cli):
     lines = result.stdout.splitlines()
     assert lines[0] == "### ❌ kwhatif check: 1/2 workloads fit"
     assert lines[2:6] == [
-        "| Workload | Pods | Bound | Pending | Evictions | Result |",
-        "|---|---:|---:|---:|---:|---|",
-        "| `Deployment/shop/web` | 1 | 1 | 0 | 0 | ✅ fits |",
-        f"| `Deployment/default/api` | 2 | 1 | 1 | 0 | ❌ {MSG_API} |",
+        "| Workload | Change | Pods | Bound | Pending | Evictions | Result |",
+        "|---|---|---:|---:|---:|---:|---|",
+        "| `Deployment/shop/web` | new | 1 | 1 | 0 | 0 | ✅ fits |",
+        f"| `Deployment/default/api` | new | 2 | 1 | 1 | 0 | ❌ {MSG_API} |",
     ]
 
 
@@ -196,15 +196,6 @@ def test_bad_input_exits_2_with_one_line(cli, args, error):
     result = cli(["check", *args, *ARGS])
     assert result.exit_code == 2
     assert error in single_error_line(result.stderr)
-
-
-def test_a_rolling_update_only_needs_room_for_max_surge_new_pods(cli):
-    # api has 2 replicas and the default maxSurge 25%: ceil(0.5) = 1 new pod (600m) beside the old
-    # ones, which node-b (800m free) takes; a fresh install needs both and fails.
-    result, data = _check(cli, API, "--rollout")
-    assert result.exit_code == 0
-    assert _workloads(data) == [{"kind": "Deployment", "namespace": "default", "name": "api", "pods": 1, "bound": 1,
-                                 "pending": 0, "evictions": 0, "ok": True}]
 
 
 def test_statefulset_claims_are_created_and_provisioned_with_the_default_storage_class(cli):

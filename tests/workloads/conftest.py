@@ -31,12 +31,12 @@ def objects(text: str) -> list[object]:
     return out
 
 
-def expand_text(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec", rollout: bool = False) -> Expansion:
-    return expand_objects(objects(text), nodes, NOW, replicas_mode, rollout)
+def expand_text(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec") -> Expansion:
+    return expand_objects(objects(text), nodes, NOW, replicas_mode)
 
 
-def pods_of(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec", rollout: bool = False) -> list[Pod]:
-    return expand_text(text, nodes, replicas_mode, rollout).pods
+def pods_of(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec") -> list[Pod]:
+    return expand_text(text, nodes, replicas_mode).pods
 
 
 def matches(pattern: str, text: str) -> bool:

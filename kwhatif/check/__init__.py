@@ -1,6 +1,7 @@
 """`kwhatif check`: do these workloads fit? Expand them, schedule their pods with the cluster's
-own pending pods in queue order, summarise per workload, and apply the CI policies
-(`--no-evictions`, `--headroom`, `--tolerate-node-loss`, `--tolerate-zone-loss`)."""
+own pending pods in queue order — a workload that already runs is rolled out as its controller
+would update it (`kwhatif.check.rollout`), unless `as_new` — summarise per workload, and apply the
+CI policies (`--no-evictions`, `--headroom`, `--tolerate-node-loss`, `--tolerate-zone-loss`)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from fractions import Fraction
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Simulation, is_bound, simulate
+from kwhatif.check.rollout import Rollout
+from kwhatif.check.updates import Scheduled, plan_updates, run_with_updates
+from kwhatif.engine import Simulation, is_bound
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
-from kwhatif.workloads import Expansion, apply_to_cluster, expand_objects
+from kwhatif.workloads import apply_to_cluster, expand_objects
 
 HEADROOM_RESOURCES = ("cpu", "memory")
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
@@ -37,11 +40,18 @@ class WorkloadSummary:
     message: str | None
     source: object = None
     victims: list[str] = field(default_factory=list)
+    rollout: Rollout | None = None
+    """The update of a workload that already runs; None for a new one."""
+
+    @property
+    def change(self) -> str:
+        return self.rollout.label if self.rollout is not None else "new"
 
     def data(self) -> dict:
-        return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "pods": self.pods,
-                "bound": self.bound, "pending": self.pending, "evictions": self.evictions, "ok": self.ok,
-                "message": self.message, "victims": self.victims}
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "change": self.change,
+                "pods": self.pods, "bound": self.bound, "pending": self.pending, "evictions": self.evictions,
+                "ok": self.ok, "message": self.message, "victims": self.victims,
+                "rollout": self.rollout.data() if self.rollout is not None else None}
 
     @property
     def ref(self) -> str:
@@ -94,24 +104,28 @@ def _victims(result: PodResult) -> list[str]:
 
 def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
                        profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
-                       rollout: bool = False) -> tuple[Simulation, Expansion, list[str]]:
-    """Expand the workloads on `cluster`'s nodes and schedule their pods (cluster not changed)."""
+                       as_new: bool = False) -> Scheduled:
+    """Expand the workloads on `cluster`'s nodes and schedule their pods, rolling out those that
+    already run unless `as_new` (cluster not changed)."""
     cluster = cluster.copy()
-    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, rollout)
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
+    updates = {} if as_new else plan_updates(cluster, expansion)
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
-    sim = simulate(cluster, now, new_pods=expansion.pods, profiles=profiles)
-    return sim, expansion, warnings
+    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles)
+    return Scheduled(sim, expansion, warnings, rollouts)
 
 
-def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list[WorkloadSummary]:
-    """Per workload: its pods, how many stay bound (a pod bound, then evicted by a later
-    preemption, counts as pending), how many existing pods its preemptions evict."""
-    new_keys = {p.key for p in expansion.pods}
+def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
+    """Per workload: its pods (those an update created), how many stay bound (a pod bound, then
+    evicted by a later preemption, counts as pending), how many existing pods its preemptions
+    evict."""
+    sim = run.simulation
+    new_keys = {p.key for p in run.new_pods}
     results = {r.pod.key: r for r in sim.results}
     evicted = {v for r in sim.results for v in _victims(r)}
     out = []
-    for group in expansion.groups:
-        keys = [p.key for p in group.pods]
+    for index, group in enumerate(run.expansion.groups):
+        keys = [p.key for p in run.pods_of(index)]
         placed = [k for k in keys if k in results and results[k].outcome == Outcome.BOUND and k not in evicted]
         victims = sorted({v for k in keys if k in results for v in _victims(results[k]) if v not in new_keys})
         unplaced = [k for k in keys if k not in placed]
@@ -124,12 +138,16 @@ def summarise(sim: Simulation, expansion: Expansion, no_evictions: bool) -> list
                 message = f"{unplaced[0]} was bound to {first.final.node if first.final else '?'} and then evicted by a later preemption"
             else:
                 message = first.message or first.outcome.value
-        ok = not unplaced and not (no_evictions and victims)
-        if not unplaced and not ok:
+        rollout = run.rollouts.get(index)
+        stuck = rollout.stuck if rollout is not None else None
+        ok = not unplaced and stuck is None and not (no_evictions and victims)
+        if not unplaced and stuck is not None:
+            message = f"the rollout stops at step {stuck.number}: {stuck.action}"
+        elif not unplaced and not ok:
             message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"
         w = group.workload
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
-                                   len(victims), ok, message, w.source, victims))
+                                   len(victims), ok, message, w.source, victims, rollout))
     return out
 
 
@@ -177,14 +195,13 @@ def _without(cluster: Cluster, lost: set[str]) -> Cluster:
 
 def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
                 now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
-                rollout: bool = False) -> PolicyResult:
+                as_new: bool = False) -> PolicyResult:
     """Try each scenario; report the worst (most new pods left pending, the first on ties)."""
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
     for label, lost in scenarios:
-        sim, expansion, _ = schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode,
-                                               rollout)
-        summaries = summarise(sim, expansion, False)
+        summaries = summarise(schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode,
+                                                 as_new), False)
         pending = sum(w.pending for w in summaries)
         total = sum(w.pods for w in summaries)
         if pending:
@@ -229,23 +246,24 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
-              *, replicas_mode: str = "spec", rollout: bool = False, no_evictions: bool = False,
+              *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False) -> CheckResult:
-    sim, expansion, warnings = schedule_workloads(cluster, objects, now, profiles, replicas_mode, rollout)
-    workloads = summarise(sim, expansion, no_evictions)
+    run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new)
+    sim = run.simulation
+    workloads = summarise(run, no_evictions)
     policies = []
     if no_evictions:
         victims = sorted({v for w in workloads for v in w.victims})
         policies.append(PolicyResult("no-evictions", not victims,
                                      [f"preemption would evict {', '.join(victims)}"] if victims else []))
     if headroom:
-        violations = headroom_violations(sim, expansion.pods, headroom)
+        violations = headroom_violations(sim, run.new_pods, headroom)
         policies.append(PolicyResult("headroom", not violations, violations))
     if node_loss:
         policies.append(loss_policy(f"tolerate-node-loss={node_loss}", cluster,
                                     node_loss_scenarios(cluster.nodes, node_loss), objects, now, profiles,
-                                    replicas_mode, rollout))
+                                    replicas_mode, as_new))
     if zone_loss:
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
-                                    now, profiles, replicas_mode, rollout))
-    return CheckResult(sim, workloads, policies, sim.warnings + warnings)
+                                    now, profiles, replicas_mode, as_new))
+    return CheckResult(sim, workloads, policies, sim.warnings + run.warnings)

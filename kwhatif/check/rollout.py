@@ -1,0 +1,168 @@
+"""Existing workloads are updates: the change the controller would make, step by step, on one
+snapshot.
+
+A workload of the manifests that already runs (its object is in the snapshot, or pods it owns
+are) is not added beside itself: its controller replaces the running pods. The run:
+
+1. the cluster's own pending pods and the pods of the *new* workloads are scheduled first, in
+   queue order, as `kwhatif.engine.prepare(...).run()` does;
+2. then each existing workload, in input order, rolls out on the same snapshot. Each step is one
+   action of its controller — delete old pods (`Snapshot.forget`), create new ones — followed by
+   scheduling the created pods together with the pods of this workload still pending (a deletion
+   frees room, which kube-scheduler's queue would notice too). A new pod counts as available once
+   bound (Running and Ready, minReadySeconds, are taken as immediate). The rollout ends when the
+   controller has nothing left to do, or is stuck: it waits for a pod that does not fit.
+
+Old pods of an updated workload that are still pending are deleted before anything else (each
+controller deletes unavailable old pods first). `kwhatif.check.strategies` holds what each
+controller does per step."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.engine import Prepared, admit, as_created, needs_missing_plugin
+from kwhatif.framework.scheduler import PodResult
+from kwhatif.workloads.common import Workload
+from kwhatif.workloads.existing import Strategy
+
+
+@dataclass
+class Update:
+    """An existing workload and what its manifest asks for: `new` the pods its controller would
+    create from the manifest (all replicas), `old` its pods in the snapshot, `changed` whether
+    the template differs from theirs."""
+
+    workload: Workload
+    new: list[Pod]
+    old: list[Pod]
+    changed: bool
+    strategy: Strategy
+    pinned: dict[str, str] = field(default_factory=dict)
+    """DaemonSet: new pod key → its node."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One controller action: what it deleted and created, the workload's pods still pending once
+    the step's pods were scheduled, and its pods available at the step's lowest point (after its
+    deletions, before its new pods are bound)."""
+
+    number: int
+    action: str
+    deleted: int
+    created: int
+    pending: int
+    available: int
+
+    def data(self) -> dict[str, Any]:
+        return {"step": self.number, "action": self.action, "deleted": self.deleted, "created": self.created,
+                "pending": self.pending, "available": self.available}
+
+
+@dataclass
+class Rollout:
+    """What happened to one workload: `change` is new, update, scale or unchanged; `pods` the pods
+    the rollout created (those the check summarises); `done` false when it got stuck."""
+
+    change: str
+    strategy: str = ""
+    desired: int = 0
+    running: int = 0
+    steps: list[Step] = field(default_factory=list)
+    pods: list[Pod] = field(default_factory=list)
+    done: bool = True
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.change} ({self.strategy})" if self.change == "update" and self.strategy else self.change
+
+    @property
+    def worst(self) -> Step | None:
+        """The step with the most pending pods, then the fewest available; the first on ties."""
+        if not self.steps:
+            return None
+        return min(self.steps, key=lambda s: (-s.pending, s.available, s.number))
+
+    @property
+    def stuck(self) -> Step | None:
+        return None if self.done or not self.steps else self.steps[-1]
+
+    def data(self) -> dict[str, Any]:
+        worst, stuck = self.worst, self.stuck
+        return {"change": self.change, "strategy": self.strategy, "desired": self.desired,
+                "running": self.running, "done": self.done, "note": self.note,
+                "worst": worst.data() if worst else None, "stuck_at": stuck.number if stuck else None,
+                "steps": [s.data() for s in self.steps]}
+
+
+class Stepper:
+    """One workload's rollout on the shared scheduler and snapshot. `results` is the run's
+    results by pod key (a pod tried again keeps its place and gets its latest result)."""
+
+    def __init__(self, prepared: Prepared, cluster: Cluster, now: str, update: Update,
+                 results: dict[str, PodResult]) -> None:
+        self.scheduler = prepared.scheduler
+        self.missing = prepared.missing
+        self.cluster = cluster
+        self.now = now
+        self.results = results
+        placed = self.scheduler.snapshot.placed
+        self.old: dict[str, Pod] = {p.key: p for p in update.old if p.key in placed}
+        self.running = len(self.old)
+        self.created: list[Pod] = []
+        self.pending: list[Pod] = []
+        self.steps: list[Step] = []
+
+    def bound(self, pod: Pod) -> bool:
+        return pod.key in self.scheduler.snapshot.placed
+
+    def available(self) -> int:
+        """The workload's bound pods, old and new: counted, not walked, so that a DaemonSet's
+        5,000 one-node steps stay linear (its own pods cannot preempt each other: same priority)."""
+        return len(self.old) + len(self.created) - len(self.pending)
+
+    def step(self, action: str, delete: Sequence[Pod], create: Sequence[Pod]) -> None:
+        """Delete `delete` from the snapshot, then schedule `create` with the pods still pending."""
+        for pod in delete:
+            self.scheduler.snapshot.forget(pod.key)
+            self.old.pop(pod.key, None)
+        available = self.available()
+        queue = [*self.pending, *create]
+        admitted = admit([as_created(p, self.now) for p in queue], self.cluster, created=True)
+        for result in self.scheduler.run(admitted):
+            result.incomplete = needs_missing_plugin(result, self.missing)
+            self.results[result.pod.key] = result
+        self.created.extend(create)
+        self.pending = [p for p in queue if not self.bound(p)]
+        self.steps.append(Step(len(self.steps) + 1, action, len(delete), len(create), len(self.pending), available))
+
+    def rollout(self, change: str, update: Update, done: bool, note: str = "") -> Rollout:
+        return Rollout(change, update.strategy.kind, len(update.new), self.running, self.steps, self.created,
+                       done and not self.pending, note)
+
+
+def listed(items: Sequence[str], limit: int = 3) -> str:
+    """`a, b, c` or `a, b, c and 7 more`: actions stay one line at 5,000 nodes."""
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def names(pods: Sequence[Pod]) -> str:
+    return listed([p.name for p in pods])
+
+
+def deletion_order(pods: Sequence[Pod]) -> list[Pod]:
+    """controller.ActivePodsWithRanks as the ReplicaSet controller ranks running pods to delete:
+    pods on nodes holding more pods of the set first, then the newest first (then by name)."""
+    per_node: dict[str, int] = {}
+    for pod in pods:
+        per_node[pod.node_name] = per_node.get(pod.node_name, 0) + 1
+    by_name = sorted(pods, key=lambda p: p.name)
+    newest_first = sorted(by_name, key=lambda p: p.creation_timestamp, reverse=True)
+    return sorted(newest_first, key=lambda p: -per_node[p.node_name])

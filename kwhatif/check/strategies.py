@@ -1,0 +1,187 @@
+"""What each controller does, step by step, to bring running pods to a new manifest (the step
+model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and returns the `Rollout`.
+
+- Deployment RollingUpdate (deployment/rolling.go rolloutRolling): each step is one sync of the
+  controller, which either scales the new ReplicaSet up — NewRSNewReplicas: up to
+  replicas + maxSurge pods in all, at most replicas new ones — or, when it cannot, scales the
+  old pods down — reconcileOldReplicaSets: allowed while all − (replicas − maxUnavailable) −
+  (new pods not available) > 0, by what keeps replicas − maxUnavailable pods available. Old pods
+  go in the ReplicaSet controller's order (`deletion_order`).
+- Deployment Recreate (recreate.go): every old pod deleted, then every new pod created.
+- DaemonSet RollingUpdate (daemon/update.go rollingUpdate), nodes in name order: with maxSurge 0,
+  the old pods of up to maxUnavailable − (new pods not yet available) nodes are deleted and their
+  new pods created; with maxSurge > 0, new pods are created beside the old ones on up to
+  maxSurge − (new pods not yet available) nodes, and an old pod is deleted once its node's new
+  pod is bound. Nodes that should run the set but have no pod get one first, pods on nodes that
+  should not run it are deleted (manage); OnDelete does only that.
+- StatefulSet (stateful_set_control.go updateStatefulSet): missing ordinals created in order (one
+  at a time, each bound before the next, unless podManagementPolicy is Parallel), ordinals beyond
+  replicas deleted highest first, then RollingUpdate replaces the pods from the highest ordinal
+  down to `partition`, one at a time, each new pod bound before the next. kwhatif creates missing
+  ordinals from the new template (the controller uses the old revision below `partition`).
+- ReplicaSet and ReplicationController never replace running pods: only the replica count
+  changes (new pods from the manifest's template). A Job's template cannot change."""
+
+from __future__ import annotations
+
+from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, listed, names
+from kwhatif.api.objects import Pod
+from kwhatif.workloads.statefulset import POD_INDEX_LABEL
+
+ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
+REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
+JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
+
+
+def scale(s: Stepper, u: Update, change: str, note: str = "") -> Rollout:
+    """A ReplicaSet-like scale: missing replicas created, extra ones deleted in ranked order."""
+    have, want = len(s.old), len(u.new)
+    if want > have:
+        s.step(f"scale up from {have} to {want} pods", [], u.new[:want - have])
+    elif want < have:
+        s.step(f"scale down from {have} to {want} pods", deletion_order(list(s.old.values()))[:have - want], [])
+    return s.rollout(change, u, True, note)
+
+
+def roll_deployment(s: Stepper, u: Update) -> Rollout:
+    """An unchanged template scales; Recreate empties then fills; RollingUpdate alternates the
+    controller's scale-up and scale-down until neither can move."""
+    if not u.changed:
+        return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
+    if u.strategy.kind == "Recreate":
+        if s.old:
+            s.step(f"delete the {len(s.old)} old pods", list(s.old.values()), [])
+        if u.new:
+            s.step(f"create the {len(u.new)} new pods", [], u.new)
+        return s.rollout("update", u, True)
+    unused = list(u.new)
+    while True:
+        up = _surge_room(s, u, len(unused))
+        if up > 0:
+            created, unused = unused[:up], unused[up:]
+            s.step(f"scale the new ReplicaSet up to {len(s.created) + up}", [], created)
+            continue
+        down = _scale_down_room(s, u)
+        if down > 0:
+            victims = deletion_order(list(s.old.values()))[:down]
+            s.step(f"scale the old pods down to {len(s.old) - down}: delete {names(victims)}", victims, [])
+            continue
+        return s.rollout("update", u, not unused and not s.old)
+
+
+def _surge_room(s: Stepper, u: Update, unused: int) -> int:
+    """deployment_util.go NewRSNewReplicas: new pods to create now."""
+    total = len(s.old) + len(s.created)
+    return min(max(0, len(u.new) + u.strategy.max_surge - total), unused)
+
+
+def _scale_down_room(s: Stepper, u: Update) -> int:
+    """rolling.go reconcileOldReplicaSets + scaleDownOldReplicaSetsForRollingUpdate: old pods to
+    delete now."""
+    replicas = len(u.new)
+    min_available = replicas - min(u.strategy.max_unavailable, replicas)
+    if len(s.old) + len(s.created) - min_available - len(s.pending) <= 0:
+        return 0
+    return min(len(s.old), max(0, s.available() - min_available))
+
+
+def roll_daemonset(s: Stepper, u: Update) -> Rollout:
+    """The manage step first (pods for nodes without one, none on nodes that should not run it),
+    then the rolling update within maxUnavailable, or beside the old pods with maxSurge."""
+    new_on = {u.pinned[p.key]: p for p in u.new}
+    old_on: dict[str, list[Pod]] = {}
+    for pod in s.old.values():
+        old_on.setdefault(pod.node_name, []).append(pod)
+    gone = [p for node, pods in sorted(old_on.items()) if node not in new_on for p in pods]
+    fresh = [pod for node, pod in sorted(new_on.items()) if node not in old_on]
+    if gone or fresh:
+        parts = [f"create {names(fresh)} on nodes without a pod"] if fresh else []
+        parts += [f"delete {names(gone)} on nodes that should not run it"] if gone else []
+        s.step(", ".join(parts), gone, fresh)
+    todo = sorted(n for n in old_on if n in new_on)
+    if not u.changed:
+        return s.rollout("scale" if gone or fresh else "unchanged", u, True)
+    if u.strategy.kind == "OnDelete":
+        return s.rollout("update", u, True, ON_DELETE_NOTE)
+    if u.strategy.max_surge > 0:
+        return _surge_daemonset(s, u, todo, new_on, old_on)
+    while todo:
+        budget = u.strategy.max_unavailable - len(s.pending)
+        if budget <= 0:
+            break
+        batch, todo = todo[:budget], todo[budget:]
+        olds = [p for n in batch for p in old_on[n]]
+        s.step(f"replace {names(olds)} (on {listed(batch)})", olds, [new_on[n] for n in batch])
+    return s.rollout("update", u, not todo)
+
+
+def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, Pod],
+                     old_on: dict[str, list[Pod]]) -> Rollout:
+    """maxSurge > 0: the new pod beside the old one; the old one goes once the new one is bound.
+    `surging`: the nodes with both pods (at most maxSurge of them are waiting at once)."""
+    surging: list[str] = []
+    while True:
+        ready = [n for n in surging if s.bound(new_on[n])]
+        surging = [n for n in surging if n not in ready]
+        olds = [p for n in ready for p in old_on[n]]
+        room = max(0, u.strategy.max_surge - len(surging))
+        batch, todo = todo[:room], todo[room:]
+        if not olds and not batch:
+            return s.rollout("update", u, not todo and not surging)
+        created = [new_on[n] for n in batch]
+        s.step(f"create {names(created)} beside the old pods" + (f", delete {names(olds)}" if olds else ""),
+               olds, created)
+        surging.extend(batch)
+
+
+def _ordinal(pod: Pod) -> int:
+    """The pod's ordinal: its `apps.kubernetes.io/pod-index` label, else its name's suffix."""
+    label = pod.labels.get(POD_INDEX_LABEL, "")
+    suffix = pod.name.rsplit("-", 1)[-1]
+    return int(label) if label.isdigit() else int(suffix) if suffix.isdigit() else -1
+
+
+def roll_statefulset(s: Stepper, u: Update) -> Rollout:
+    """Scale up, then down, then replace from the highest ordinal to the partition; the
+    controller waits wherever a pod it created is not bound."""
+    new_by = {_ordinal(p): p for p in u.new}
+    old_by = {_ordinal(p): p for p in s.old.values()}
+    missing = [new_by[o] for o in sorted(new_by) if o not in old_by]
+    if missing and u.strategy.parallel:
+        s.step(f"create {names(missing)}", [], missing)
+    for pod in [] if u.strategy.parallel else missing:
+        s.step(f"create {pod.name}", [], [pod])
+        if not s.bound(pod):  # OrderedReady: the controller waits for this pod
+            return s.rollout("update" if u.changed else "scale", u, False)
+    condemned = [old_by[o] for o in sorted(old_by, reverse=True) if o not in new_by]
+    if condemned:
+        s.step(f"delete {names(condemned)}", condemned, [])
+    if not u.changed:
+        return s.rollout("scale" if missing or condemned else "unchanged", u, True)
+    if u.strategy.kind == "OnDelete":
+        return s.rollout("update", u, True, ON_DELETE_NOTE)
+    start = min(new_by) if new_by else 0
+    for ordinal in sorted(new_by, reverse=True):
+        if ordinal < start + u.strategy.partition:
+            break
+        if ordinal in old_by:
+            s.step(f"replace {old_by[ordinal].name}", [old_by[ordinal]], [new_by[ordinal]])
+            if not s.bound(new_by[ordinal]):
+                return s.rollout("update", u, False)
+    note = f"partition {u.strategy.partition}: lower ordinals keep the old template" if u.strategy.partition else ""
+    return s.rollout("update", u, True, note)
+
+
+def roll_replicaset(s: Stepper, u: Update) -> Rollout:
+    """Only the replica count moves: a changed template reaches new pods alone."""
+    change = "scale" if len(u.new) != len(s.old) else "unchanged"
+    return scale(s, u, change, REPLICA_SET_NOTE.format(kind=u.workload.kind) if u.changed else "")
+
+
+def keep_job(s: Stepper, u: Update) -> Rollout:
+    """A running Job is left alone (its template is immutable)."""
+    return s.rollout("unchanged", u, True, JOB_NOTE if u.changed else "")
+
+
+ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
+           "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": keep_job}

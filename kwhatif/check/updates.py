@@ -1,0 +1,69 @@
+"""Which workloads of the manifests already run, and the one run that schedules the new ones and
+rolls out the existing ones on the same snapshot (see `kwhatif.check.rollout`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.check.rollout import Rollout, Stepper, Update
+from kwhatif.check.strategies import ROLLERS
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.engine import Simulation, is_pending, prepare
+from kwhatif.framework.scheduler import PodResult
+from kwhatif.workloads import Expansion
+from kwhatif.workloads.existing import PodIndex, exists, same_template, strategy_of
+
+
+@dataclass
+class Scheduled:
+    """A check's run: the simulation, the expansion, and per workload group (by index) the
+    rollout of an existing workload."""
+
+    simulation: Simulation
+    expansion: Expansion
+    warnings: list[str]
+    rollouts: dict[int, Rollout] = field(default_factory=dict)
+
+    def pods_of(self, index: int) -> list[Pod]:
+        """The pods a workload brought: all of a new one's, those an update created."""
+        rollout = self.rollouts.get(index)
+        return rollout.pods if rollout is not None else self.expansion.groups[index].pods
+
+    @property
+    def new_pods(self) -> list[Pod]:
+        return [p for i in range(len(self.expansion.groups)) for p in self.pods_of(i)]
+
+
+def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
+    """The groups whose workload already runs (read before the manifests' objects are added)."""
+    index = PodIndex.of(cluster)
+    out = {}
+    for i, group in enumerate(expansion.groups):
+        w = group.workload
+        found, old = exists(cluster, index, w)
+        if not found:
+            continue
+        strategy = strategy_of(w, len(group.pods))
+        out[i] = Update(w, group.pods, old, not same_template(old, group.pods, w.kind), strategy, group.pinned)
+    return out
+
+
+def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],
+                     profiles: Sequence[ProfileConfig] | None) -> tuple[Simulation, dict[int, Rollout]]:
+    """Schedule the cluster's pending pods and the new workloads' pods, then roll out each update
+    in input order on the same snapshot. `cluster` already holds the manifests' objects."""
+    stale = {id(p) for u in updates.values() for p in u.old if is_pending(p)}
+    if stale:
+        cluster.pods = [p for p in cluster.pods if id(p) not in stale]
+    fresh = [p for i, g in enumerate(expansion.groups) if i not in updates for p in g.pods]
+    prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles)
+    first = prepared.run()
+    results: dict[str, PodResult] = {r.pod.key: r for r in first.results}
+    rollouts = {}
+    for i, update in updates.items():
+        stepper = Stepper(prepared, cluster, now, update, results)
+        rollouts[i] = ROLLERS[update.workload.kind](stepper, update)
+    return Simulation(list(results.values()), first.snapshot, first.warnings, first.initial_bound), rollouts

@@ -1,0 +1,191 @@
+"""A workload of the manifests that already runs: its pods in the snapshot, whether its template
+changed, and the update strategy its controller follows (read from the manifest, validated as
+the API server validates it).
+
+The controllers tell a changed template by its hash (`pod-template-hash`,
+`controller-revision-hash`), computed from the Go printout of the template, which cannot be
+reproduced offline. kwhatif compares instead what the running pods carry that the template
+sets: containers (image, requests, limits, ports), labels (minus the ones controllers add),
+nodeSelector, affinity (a DaemonSet's per-node pinning aside), tolerations (minus the ones the
+DefaultTolerationSeconds admission plugin adds), spread constraints, priority class, runtime
+class, scheduler and hostNetwork. Equal: the template is "unchanged"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.workloads.common import REVISION_LABEL, Workload
+
+# Labels a controller adds to the pods it creates, never part of the template.
+CONTROLLER_LABELS = frozenset({
+    "pod-template-hash", REVISION_LABEL, "pod-template-generation",
+    "statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index",
+    "batch.kubernetes.io/controller-uid", "controller-uid", "batch.kubernetes.io/job-name", "job-name",
+})
+# Tolerations the DefaultTolerationSeconds admission plugin adds to every pod without them.
+ADMISSION_TOLERATIONS = frozenset({"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"})
+UPDATABLE = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController", "Job")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How the controller replaces pods: `kind` is RollingUpdate, Recreate or OnDelete (or
+    "" for controllers that never replace a running pod: ReplicaSet, ReplicationController,
+    Job); `max_surge` / `max_unavailable` resolved against the desired count; `partition` for
+    StatefulSets; `parallel` for a StatefulSet with podManagementPolicy Parallel."""
+
+    kind: str
+    max_surge: int = 0
+    max_unavailable: int = 1
+    partition: int = 0
+    parallel: bool = False
+
+
+@dataclass
+class PodIndex:
+    """The snapshot's live pods by controller: (namespace, controller kind, controller name),
+    built once so that finding a workload's pods does not walk every pod again."""
+
+    by_owner: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, cluster: Cluster) -> PodIndex:
+        index = cls()
+        for pod in cluster.pods:
+            ref = pod.controller_ref
+            if ref is not None and pod.phase not in ("Succeeded", "Failed") and not pod.deletion_timestamp:
+                index.by_owner.setdefault((pod.namespace, ref.kind, ref.name), []).append(pod)
+        return index
+
+    def pods_of(self, w: Workload) -> list[Pod]:
+        """The workload's running (or pending) pods: a Deployment's through its ReplicaSets
+        (`<deployment>-<pod-template-hash>`), every other kind's directly."""
+        if w.kind != "Deployment":
+            return list(self.by_owner.get((w.namespace, w.kind, w.name), []))
+        prefix = f"{w.name}-"
+        return [p for (namespace, kind, name), pods in self.by_owner.items()
+                if namespace == w.namespace and kind == "ReplicaSet" and name.startswith(prefix)
+                for p in pods if name == prefix + p.labels.get("pod-template-hash", "")]
+
+
+def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
+    """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
+    pods = index.pods_of(w) if w.kind in UPDATABLE else []
+    return bool(pods) or (w.kind, w.namespace, w.name) in cluster.controllers and w.kind in UPDATABLE, pods
+
+
+def _tolerations(pod: Pod) -> tuple[Any, ...]:
+    return tuple(t for t in pod.tolerations if not (t.key in ADMISSION_TOLERATIONS and t.effect == "NoExecute"))
+
+
+def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
+    """What of a pod its template decides (see the module docstring)."""
+    affinity = pod.affinity
+    if kind == "DaemonSet" and affinity is not None:  # the node affinity is the controller's pinning
+        affinity = affinity.__class__(None, affinity.pod_affinity, affinity.pod_anti_affinity)
+    containers = tuple((c.name, c.image, sorted(c.requests.items()), sorted(c.limits.items()), c.ports,
+                        c.restart_policy) for c in (*pod.init_containers, *pod.containers))
+    labels = sorted((k, v) for k, v in pod.labels.items() if k not in CONTROLLER_LABELS)
+    return (containers, labels, sorted((pod.node_selector or {}).items()), affinity, _tolerations(pod),
+            pod.topology_spread_constraints, pod.priority_class_name, pod.runtime_class_name or "",
+            pod.scheduler_name, pod.host_network)
+
+
+def same_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> bool:
+    """Every running pod carries what the manifest's template would give it."""
+    if not new:
+        return True
+    wanted = template_signature(new[0], kind)
+    return all(template_signature(p, kind) == wanted for p in old)
+
+
+def scaled(w: Workload, parent: dict[str, Any], key: str, path: str, default: object, total: int,
+           round_up: bool) -> int:
+    """intstr.GetScaledValueFromIntOrPercent: an int, or a percent of `total` rounded up or down."""
+    f = w.fields
+    raw = parent.get(key, default)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = raw
+    elif isinstance(raw, str) and re.fullmatch(r"\d+%", raw):
+        percent = int(raw[:-1])
+        value = -(-total * percent // 100) if round_up else total * percent // 100
+    else:
+        raise f.error(f"{path}.{key}", f"Invalid value: {raw!r}: must be an integer or a percentage (e.g. '25%')")
+    if value < 0:
+        raise f.error(f"{path}.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
+    return value
+
+
+def _strategy_map(w: Workload, key: str) -> tuple[str, dict[str, Any], str]:
+    f = w.fields
+    strategy = f.map(w.spec, key, "spec")
+    kind = f.str(strategy, "type", f"spec.{key}") or "RollingUpdate"
+    return kind, f.map(strategy, "rollingUpdate", f"spec.{key}"), f"spec.{key}.rollingUpdate"
+
+
+def _check_type(w: Workload, key: str, kind: str, allowed: tuple[str, str]) -> None:
+    if kind not in allowed:
+        raise w.fields.error(f"spec.{key}.type", f"Unsupported value: {kind!r}: supported values: "
+                                                  f"\"{allowed[0]}\", \"{allowed[1]}\"")
+
+
+def _zero(raw: object) -> bool:
+    """validation.go getIntOrPercentValue(...) == 0: the value as written (0 or "0%"), not scaled."""
+    return raw == 0 or raw == "0%"
+
+
+def deployment_strategy(w: Workload, desired: int) -> Strategy:
+    """deployment_util.go: MaxSurge rounds up, MaxUnavailable down (ResolveFenceposts); both 0
+    is refused by the API server (validation.go ValidateRollingUpdateDeployment)."""
+    kind, rolling, path = _strategy_map(w, "strategy")
+    _check_type(w, "strategy", kind, ("Recreate", "RollingUpdate"))
+    if kind == "Recreate":
+        return Strategy(kind)
+    surge = scaled(w, rolling, "maxSurge", path, "25%", desired, True)
+    unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False)
+    if _zero(rolling.get("maxSurge", "25%")) and _zero(rolling.get("maxUnavailable", "25%")):
+        raise w.fields.error(f"{path}.maxUnavailable", "Invalid value: 0: may not be 0 when `maxSurge` is 0")
+    if surge == 0 and unavailable == 0:
+        unavailable = 1  # ResolveFenceposts: a percentage rounded down to 0 with no surge
+    return Strategy(kind, surge, unavailable)
+
+
+def daemonset_strategy(w: Workload, desired: int) -> Strategy:
+    """daemon/util: SurgeCount and UnavailableCount both round up; default maxUnavailable 1,
+    maxSurge 0; both 0 acts as maxUnavailable 1 (update.go updatedDesiredNodeCounts)."""
+    kind, rolling, path = _strategy_map(w, "updateStrategy")
+    _check_type(w, "updateStrategy", kind, ("OnDelete", "RollingUpdate"))
+    if kind == "OnDelete":
+        return Strategy(kind)
+    surge = scaled(w, rolling, "maxSurge", path, 0, desired, True)
+    unavailable = scaled(w, rolling, "maxUnavailable", path, 1, desired, True)
+    if desired and surge == 0 and unavailable == 0:
+        unavailable = 1
+    return Strategy(kind, surge, unavailable)
+
+
+def statefulset_strategy(w: Workload) -> Strategy:
+    """stateful_set_control.go updateStatefulSet: ordinals at or above `partition` are updated,
+    one at a time (maxUnavailable needs the MaxUnavailableStatefulSet gate, off in v1.34)."""
+    kind, rolling, path = _strategy_map(w, "updateStrategy")
+    _check_type(w, "updateStrategy", kind, ("OnDelete", "RollingUpdate"))
+    partition = w.fields.int(rolling, "partition", path, 0) or 0
+    if partition < 0:
+        raise w.fields.error(f"{path}.partition", f"Invalid value: {partition}: must be greater than or equal to 0")
+    parallel = w.fields.str(w.spec, "podManagementPolicy", "spec") == "Parallel"
+    return Strategy(kind, 0, 1, partition if kind == "RollingUpdate" else 0, parallel)
+
+
+def strategy_of(w: Workload, desired: int) -> Strategy:
+    if w.kind == "Deployment":
+        return deployment_strategy(w, desired)
+    if w.kind == "DaemonSet":
+        return daemonset_strategy(w, desired)
+    if w.kind == "StatefulSet":
+        return statefulset_strategy(w)
+    return Strategy("")

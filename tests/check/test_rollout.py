@@ -1,0 +1,197 @@
+"""Existing workloads are updates: each strategy's steps, worked out by hand from the controllers
+(deployment/rolling.go, recreate.go; daemon/update.go; stateful_set_control.go) and scheduled on
+one snapshot. Cluster arithmetic is written beside each test (builders in conftest.py)."""
+
+from __future__ import annotations
+
+import re
+
+from kwhatif.check import WorkloadSummary
+from tests.workloads.conftest import SUFFIX
+from tests.check.conftest import check, cluster, node, only, running, workload
+
+# One 1-cpu node; every pod 400m and priority 0, so a pending pod has no victims.
+MSG_NO_CPU = ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
+              "0/1 nodes are available: 1 No preemption victims found for incoming pod.")
+API_LABELS = {"app": "api", "pod-template-hash": "h1"}
+
+
+def _api_cluster():
+    """n1 (1000m) runs api's two pods of ReplicaSet api-h1: 800m used, 200m free. api-h1-b is the newer."""
+    return cluster(node("n1", "1"),
+                   running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                   running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
+                           created="2025-01-02T00:00:00Z"))
+
+
+def _steps(summary: WorkloadSummary) -> list[tuple[str, int, int, int, int]]:
+    assert summary.rollout is not None
+    return [(s.action, s.deleted, s.created, s.pending, s.available) for s in summary.rollout.steps]
+
+
+def test_a_deployment_whose_default_surge_pod_has_nowhere_to_go_is_stuck_and_says_why():
+    # replicas 2, defaults 25%: maxSurge ceil(0.5) = 1, maxUnavailable floor(0.5) = 0.
+    # Step 1 scales the new ReplicaSet up to 1 (2 + 1 - 2 = 1); its 400m pod does not fit in 200m.
+    # Scale-down: all 3 - minAvailable 2 - new unavailable 1 = 0, so nothing is deleted: stuck.
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "400m", "app:v2", {"replicas": 2})))
+    assert (summary.change, summary.ok, summary.pods, summary.pending) == ("update (RollingUpdate)", False, 1, 1)
+    assert _steps(summary) == [("scale the new ReplicaSet up to 1", 0, 1, 1, 2)]
+    assert summary.rollout is not None and summary.rollout.stuck is summary.rollout.steps[0]
+    assert summary.message == MSG_NO_CPU
+
+
+def test_a_deployment_with_max_surge_0_and_max_unavailable_1_rolls_one_pod_at_a_time():
+    # minAvailable 2 - 1 = 1. Step 1: no surge room (2 + 0 - 2 = 0); scale down 2 - 1 = 1 old pod,
+    # the newer one first (both on n1). Step 2: 400m new pod in 600m free. Step 3: delete the other
+    # old pod. Step 4: the second new pod. Available at each step's lowest point: 1.
+    strategy = {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}}
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "400m", "app:v2", strategy)))
+    assert (summary.ok, summary.pods, summary.bound) == (True, 2, 2)
+    assert _steps(summary) == [
+        ("scale the old pods down to 1: delete api-h1-b", 1, 0, 0, 1),
+        ("scale the new ReplicaSet up to 1", 0, 1, 0, 1),
+        ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 1),
+        ("scale the new ReplicaSet up to 2", 0, 1, 0, 1),
+    ]
+    assert summary.rollout is not None and summary.rollout.worst is summary.rollout.steps[0]
+
+
+def test_a_recreate_deployment_deletes_every_old_pod_then_creates_the_new_ones():
+    # 2 x 450m new pods: 900m fit in 1000m once both old pods are gone (not beside them: 200m free).
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "450m", "app:v2",
+                                                  {"replicas": 2, "strategy": {"type": "Recreate"}})))
+    assert (summary.change, summary.ok, summary.bound) == ("update (Recreate)", True, 2)
+    assert _steps(summary) == [("delete the 2 old pods", 2, 0, 0, 0), ("create the 2 new pods", 0, 2, 0, 0)]
+
+
+def test_the_same_deployment_as_new_does_not_fit_beside_its_running_pods():
+    # --as-new: 2 x 450m beside 800m used: neither fits in 200m.
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "450m", "app:v2",
+                                                  {"replicas": 2, "strategy": {"type": "Recreate"}}), as_new=True))
+    assert (summary.change, summary.ok, summary.pending, summary.rollout) == ("new", False, 2, None)
+
+
+def test_an_unchanged_template_creates_no_pod_and_a_replica_change_scales():
+    # Same image and requests as the running pods: nothing to do. replicas 3: one more 400m pod,
+    # which fits in the 200m free? No: so a scale to 3 is pending; a scale to 1 deletes the newer pod.
+    state = _api_cluster()
+    same = only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 2})))
+    assert (same.change, same.pods, same.ok, _steps(same)) == ("unchanged", 0, True, [])
+    up = only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 3})))
+    assert (up.change, up.pods, up.pending, _steps(up)) == ("scale", 1, 1, [("scale up from 2 to 3 pods", 0, 1, 1, 2)])
+    down = only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 1})))
+    assert (down.change, down.ok, _steps(down)) == ("scale", True, [("scale down from 2 to 1 pods", 1, 0, 0, 1)])
+
+
+AGENT_LABELS = {"app": "agent"}
+
+
+def _agent_cluster():
+    """n1 and n2 (1000m each) each run agent's pod with hostPort 9100."""
+    return cluster(node("n1", "1"), node("n2", "1"),
+                   *(running(f"agent-{n}", ("DaemonSet", "agent"), n, "100m", labels=AGENT_LABELS, host_port=9100)
+                     for n in ("n1", "n2")))
+
+
+def test_a_daemonset_with_a_host_port_rolls_in_place_one_node_at_a_time():
+    # Default maxUnavailable 1, maxSurge 0: per node (name order) the old pod is deleted, then the
+    # new one (same port) created; it is bound before the next node's turn. Lowest point: 1 of 2.
+    summary = only(check(_agent_cluster(), workload("DaemonSet", "agent", "100m", "agent:v2", host_port=9100)))
+    assert (summary.change, summary.ok, summary.pods, summary.bound) == ("update (RollingUpdate)", True, 2, 2)
+    assert _steps(summary) == [("replace agent-n1 (on n1)", 1, 1, 0, 1), ("replace agent-n2 (on n2)", 1, 1, 0, 1)]
+
+
+def test_a_daemonset_with_a_host_port_as_new_has_no_free_port():
+    summary = only(check(_agent_cluster(), workload("DaemonSet", "agent", "100m", "agent:v2", host_port=9100),
+                         as_new=True))
+    assert (summary.pending, summary.ok) == (2, False)
+    assert "didn't have free ports for the requested pod ports" in (summary.message or "")
+
+
+def test_a_daemonset_with_max_surge_puts_the_new_pod_beside_the_old_one_and_a_host_port_blocks_it():
+    # maxSurge 1 (maxUnavailable must then be 0): step 1 creates n1's new pod beside the old one,
+    # which holds port 9100: pending, and the surge budget (1 - 1 pending) is spent: stuck.
+    spec = {"updateStrategy": {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}}
+    summary = only(check(_agent_cluster(), workload("DaemonSet", "agent", "100m", "agent:v2", spec, host_port=9100)))
+    assert (summary.ok, summary.pending) == (False, 1)
+    ((action, deleted, created, pending, available),) = _steps(summary)
+    assert re.fullmatch(f"create agent-{SUFFIX} beside the old pods", action)
+    assert (deleted, created, pending, available) == (0, 1, 1, 2)
+    assert "didn't have free ports" in (summary.message or "")
+
+
+def test_a_daemonset_with_max_surge_and_no_port_replaces_each_old_pod_once_the_new_one_is_bound():
+    # maxSurge 1: step 1 new pod on n1 (bound); step 2 deletes n1's old pod and surges onto n2;
+    # step 3 deletes n2's old pod. Never fewer than 2 available.
+    state = cluster(node("n1", "1"), node("n2", "1"),
+                    *(running(f"agent-{n}", ("DaemonSet", "agent"), n, "100m", labels=AGENT_LABELS) for n in ("n1", "n2")))
+    spec = {"updateStrategy": {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}}
+    summary = only(check(state, workload("DaemonSet", "agent", "100m", "agent:v2", spec)))
+    assert summary.ok and summary.bound == 2
+    assert [(d, c, p, a) for _, d, c, p, a in _steps(summary)] == [(0, 1, 0, 2), (1, 1, 0, 2), (1, 0, 0, 2)]
+
+
+def test_on_delete_changes_nothing_and_says_so():
+    spec = {"updateStrategy": {"type": "OnDelete"}}
+    summary = only(check(_agent_cluster(), workload("DaemonSet", "agent", "100m", "agent:v2", spec, host_port=9100)))
+    assert (summary.change, summary.ok, summary.pods, _steps(summary)) == ("update (OnDelete)", True, 0, [])
+    assert summary.rollout is not None
+    assert summary.rollout.note == "OnDelete: the running pods keep the old template until they are deleted"
+
+
+def _db_cluster():
+    """n1 (4 cpu) runs db-0, db-1, db-2 at 500m each: 2500m free."""
+    return cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m",
+                                              labels={"app": "db"}) for i in range(3)))
+
+
+def test_a_statefulset_rolls_from_the_highest_ordinal_down_to_its_partition():
+    # partition 1: db-2 then db-1 are replaced, one at a time; db-0 keeps the old template.
+    spec = {"replicas": 3, "updateStrategy": {"rollingUpdate": {"partition": 1}}}
+    summary = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v2", spec)))
+    assert (summary.ok, [p.name for p in summary.rollout.pods]) == (True, ["db-2", "db-1"])  # type: ignore[union-attr]
+    assert _steps(summary) == [("replace db-2", 1, 1, 0, 2), ("replace db-1", 1, 1, 0, 2)]
+    assert summary.rollout is not None and summary.rollout.note == "partition 1: lower ordinals keep the old template"
+
+
+def test_a_statefulset_waits_for_a_replaced_pod_that_does_not_fit():
+    # db-2 replaced by a 3100m pod: 2500m + 500m freed = 3000m free < 3100m. The controller waits:
+    # db-1 and db-0 are not touched.
+    summary = only(check(_db_cluster(), workload("StatefulSet", "db", "3100m", "app:v2", {"replicas": 3})))
+    assert (summary.ok, summary.pending) == (False, 1)
+    assert _steps(summary) == [("replace db-2", 1, 1, 1, 2)]
+    assert summary.message == MSG_NO_CPU
+
+
+def test_a_statefulset_replica_change_adds_or_removes_the_highest_ordinals():
+    grown = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", {"replicas": 4})))
+    assert (grown.change, [p.name for p in grown.rollout.pods]) == ("scale", ["db-3"])  # type: ignore[union-attr]
+    shrunk = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", {"replicas": 1})))
+    assert (shrunk.change, _steps(shrunk)) == ("scale", [("delete db-2, db-1", 2, 0, 0, 1)])
+
+
+def test_a_daemonset_first_creates_the_pod_of_a_node_without_one():
+    # n1 runs agent-n1; n2 has none. Manage step: create n2's pod; then replace n1's (maxUnavailable 1).
+    state = cluster(node("n1", "1"), node("n2", "1"),
+                    running("agent-n1", ("DaemonSet", "agent"), "n1", "100m", labels=AGENT_LABELS))
+    summary = only(check(state, workload("DaemonSet", "agent", "100m", "agent:v2")))
+    assert summary.ok and summary.bound == 2
+    assert [(d, c) for _, d, c, _, _ in _steps(summary)] == [(0, 1), (1, 1)]
+    assert _steps(summary)[0][0].endswith("on nodes without a pod")
+
+
+def test_a_replicaset_only_scales_a_changed_template_reaches_new_pods_alone():
+    # ReplicaSet rs (2 running at app:v1) given app:v2 and 3 replicas: one new pod, none replaced.
+    state = cluster(node("n1", "4"), *(running(f"rs-{i}", ("ReplicaSet", "rs"), "n1", "100m", labels={"app": "rs"})
+                                       for i in range(2)))
+    summary = only(check(state, workload("ReplicaSet", "rs", "100m", "app:v2", {"replicas": 3})))
+    assert (summary.change, summary.pods, _steps(summary)) == ("scale", 1, [("scale up from 2 to 3 pods", 0, 1, 0, 2)])
+    assert summary.rollout is not None
+    assert summary.rollout.note == "a ReplicaSet does not replace its running pods when its template changes; only new pods use it"
+
+
+def test_a_parallel_statefulset_creates_its_missing_ordinals_at_once():
+    # podManagementPolicy Parallel: db-3 and db-4 in one step (OrderedReady would take two).
+    spec = {"replicas": 5, "podManagementPolicy": "Parallel"}
+    summary = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", spec)))
+    assert (summary.change, _steps(summary)) == ("scale", [("create db-3, db-4", 0, 2, 0, 3)])

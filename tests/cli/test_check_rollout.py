@@ -1,0 +1,106 @@
+"""`kwhatif check` of workloads that already run: the kube-prometheus case against the samples.
+
+samples/cluster.yaml runs kube-prometheus' node-exporter DaemonSet on all 12 nodes (its pods
+tolerate every taint, use hostNetwork and hostPort 9100, priority system-node-critical). The
+manifests in data/check/kube-prometheus/ are that DaemonSet at a new image, and the Prometheus,
+Alertmanager and ServiceMonitor resources prometheus-operator reads. Hand-worked:
+
+- as an update (the default): RollingUpdate, maxUnavailable 1, maxSurge 0 — node by node (name
+  order) the old pod is deleted, freeing port 9100, and the new pod takes it: 12 steps, each
+  replacing one pod, never fewer than 11 of 12 available;
+- with --as-new: a second copy beside the running one on each node: port 9100 is taken on every
+  node, 12 pods pending with `didn't have free ports for the requested pod ports`;
+- with maxSurge 1 (maxUnavailable 0): the first node's new pod is created beside its old one,
+  port 9100 is taken, the surge budget is spent: stuck at step 1.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import yaml
+
+from tests.cli.conftest import DATA, NOW, single_error_line
+
+SAMPLES = Path(__file__).parents[2] / "samples"
+ARGS = ["-c", str(SAMPLES / "cluster.yaml"), "--now", NOW, "-q"]
+MANIFESTS = DATA / "check" / "kube-prometheus"
+NODE_EXPORTER = MANIFESTS / "node-exporter-daemonset.yaml"
+NO_PORT = "1 node(s) didn't have free ports for the requested pod ports"
+FIRST_NODE = "cp-1"  # the first of the 12 node names in byte order
+
+
+def _json(cli, *args: str) -> tuple[int, dict]:
+    result = cli(["check", *args, *ARGS, "-o", "json"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def _surging(tmp_path: Path) -> str:
+    manifest = yaml.safe_load(NODE_EXPORTER.read_text())
+    manifest["spec"]["updateStrategy"] = {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}
+    path = tmp_path / "node-exporter-surge.yaml"
+    path.write_text(yaml.safe_dump(manifest))
+    return str(path)
+
+
+def test_the_node_exporter_update_rolls_node_by_node_and_passes(cli):
+    code, data = _json(cli, str(MANIFESTS))
+    assert code == 0
+    (w,) = data["workloads"]
+    assert (w["change"], w["pods"], w["bound"], w["pending"], w["ok"]) == ("update (RollingUpdate)", 12, 12, 0, True)
+    rollout = w["rollout"]
+    assert (rollout["desired"], rollout["running"], rollout["done"], rollout["stuck_at"]) == (12, 12, True, None)
+    assert [(s["deleted"], s["created"], s["pending"], s["available"]) for s in rollout["steps"]] == [(1, 1, 0, 11)] * 12
+    assert rollout["steps"][0]["action"].endswith(f"(on {FIRST_NODE})")
+    assert rollout["worst"]["step"] == 1
+
+
+def test_the_same_manifest_as_new_leaves_every_node_exporter_pod_without_a_free_port(cli):
+    code, data = _json(cli, str(MANIFESTS), "--as-new")
+    assert code == 1
+    (w,) = data["workloads"]
+    assert (w["change"], w["pods"], w["pending"], w["rollout"]) == ("new", 12, 12, None)
+    assert NO_PORT in w["message"]
+
+
+def test_a_surge_beside_a_host_port_is_stuck_at_its_first_step_and_every_format_says_so(cli, tmp_path):
+    path = _surging(tmp_path)
+    code, data = _json(cli, path)
+    assert code == 1
+    (w,) = data["workloads"]
+    assert (w["pods"], w["pending"], w["rollout"]["stuck_at"]) == (1, 1, 1)
+    assert w["message"].startswith("0/12 nodes are available: " + NO_PORT)
+    step = w["rollout"]["steps"][0]
+    line = (f"DaemonSet/monitoring/node-exporter: update (RollingUpdate) in 1 step; worst: step 1 ({step['action']}): "
+            f"12/12 available, 1 pending; stuck at step 1 ({step['action']}): {w['message']}")
+    table = cli(["check", path, *ARGS]).stdout
+    assert line in table.splitlines()
+    markdown = cli(["check", path, *ARGS, "-o", "markdown"]).stdout
+    assert f"- {line}" in markdown.splitlines()
+    failure = ET.fromstring(cli(["check", path, *ARGS, "-o", "junit"]).stdout).find("./testsuite/testcase/failure")
+    assert failure is not None and (failure.text or "").endswith(line)
+    github = cli(["check", path, *ARGS, "-o", "github"]).stdout
+    assert github.splitlines()[0].endswith("%0A" + line.replace("%", "%25"))
+
+
+def test_a_strategy_the_api_server_refuses_is_one_error_line(cli, tmp_path):
+    manifest = yaml.safe_load(NODE_EXPORTER.read_text())
+    manifest["spec"]["updateStrategy"] = {"type": "Rolling"}
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(manifest))
+    result = cli(["check", str(path), *ARGS])
+    assert result.exit_code == 2
+    line = single_error_line(result.stderr)
+    assert f"{path}" in line and "DaemonSet/monitoring/node-exporter: spec.updateStrategy.type" in line
+    assert 'Unsupported value: \'Rolling\': supported values: "OnDelete", "RollingUpdate"' in line
+
+
+def test_the_operator_managed_prometheus_and_alertmanager_are_named_in_one_warning(cli):
+    result = cli(["check", str(MANIFESTS), "-c", str(SAMPLES / "cluster.yaml"), "--now", NOW])
+    assert result.exit_code == 0
+    assert (
+        "kwhatif: warning: not expanded, their operator creates the pods: Prometheus/monitoring/k8s "
+        "(StatefulSet prometheus-k8s), Alertmanager/monitoring/main (StatefulSet alertmanager-main); check the "
+        "StatefulSets they become once rendered (kubectl get statefulset -o yaml)") in result.stderr.splitlines()

@@ -1,0 +1,77 @@
+"""Workloads everywhere: `place`, `explain` (KIND/NAMESPACE/NAME) and `compare` take
+Deployments, StatefulSets, DaemonSets and Jobs as `check` does.
+
+The cluster is conftest.py's; api.yaml is a Deployment of two 600m replicas (hand-worked in
+test_check.py: after the cluster's pending pods, node-b takes one, the second fits nowhere)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, by_pod, single_error_line
+from tests.cli.test_compare import CLUSTER as COMPARE_CLUSTER
+
+API = str(DATA / "check" / "api.yaml")
+SAMPLES = Path(__file__).parents[2] / "samples"
+ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
+API_POD = r"default/api-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}"
+
+
+def test_place_expands_a_deployment_into_its_replicas(cli):
+    result = cli(["place", API, *ARGS, "-o", "json"])
+    assert result.exit_code == 1  # one replica stays pending
+    pods = by_pod(json.loads(result.stdout))
+    api = [key for key in pods if key.startswith("default/api-")]
+    assert len(api) == 2 and all(re.fullmatch(API_POD, key) for key in api)
+    assert [(pods[k]["outcome"], pods[k]["node"]) for k in api] == [("bound", "node-b"), ("unschedulable", None)]
+    assert pods[api[1]]["message"] == MSG_BIG_3
+
+
+def test_explain_a_workload_explains_its_first_pod_that_does_not_fit(cli):
+    result = cli(["explain", "deploy/default/api", "-f", API, *ARGS, "-o", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert re.fullmatch(API_POD, data["pod"]) and data["outcome"] == "unschedulable"
+    assert data["message"] == MSG_BIG_3
+
+
+def test_explain_a_running_workload_of_the_snapshot_picks_its_pending_pod(cli):
+    # samples/cluster.yaml: shop/checkout's ReplicaSet checkout-7d9f8 has one pending pod,
+    # checkout-7d9f8-pending (samples/README.md); the others are bound.
+    result = cli(["explain", "deployment/shop/checkout", "-c", str(SAMPLES / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    assert json.loads(result.stdout)["pod"] == "shop/checkout-7d9f8-pending"
+
+
+def test_explain_a_workload_without_pods_is_one_error_line(cli):
+    result = cli(["explain", "sts/default/nothing", *ARGS])
+    assert result.exit_code == 2
+    assert single_error_line(result.stderr) == (
+        "kwhatif: error: sts/default/nothing: no pod of this workload in the snapshot (nor among the pods to place)")
+
+
+def test_compare_places_a_deployments_pod_under_both_configurations(tmp_path: Path, cli):
+    # The compare test's cluster without its pending pod: the Deployment's one 500m / 512Mi replica
+    # is that pod (same arithmetic, test_compare.py): n2 by default, n1 with bin packing. Its
+    # ReplicaSet brings default spreading, equal on both nodes (no other pod of it).
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(COMPARE_CLUSTER.split("- apiVersion: v1\n  kind: Pod\n  metadata: {name: new")[0])
+    deployment = tmp_path / "app.yaml"
+    deployment.write_text("""
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec: {containers: [{name: c, image: app, resources: {requests: {cpu: 500m, memory: 512Mi}}}]}
+""")
+    config = str(SAMPLES / "bin-packing.config.yaml")
+    result = cli(["compare", str(deployment), "-c", str(cluster), "--config", config, "-o", "json", "--now", NOW])
+    assert result.exit_code == 0, result.stderr
+    [row] = json.loads(result.stdout)["pods"]
+    assert (row["default"], row[config]) == ({"outcome": "bound", "node": "n2"}, {"outcome": "bound", "node": "n1"})

@@ -1,0 +1,80 @@
+"""Workloads that already run: strategies resolved as the controllers resolve them, a template
+change told from the running pods, and a workload's pods found through its controllers."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwhatif.errors import InputError
+from kwhatif.workloads import expand
+from kwhatif.workloads.existing import PodIndex, Strategy, exists, same_template, strategy_of
+from tests.check.conftest import cluster, running, workload
+
+
+def _deployment(strategy: dict) -> object:
+    return workload("Deployment", "web", "100m", "app:v1", {"replicas": 4, "strategy": strategy})
+
+
+@pytest.mark.parametrize("strategy, expected", [
+    # maxSurge and maxUnavailable default to 25%: surge rounds up (ceil 1.0 = 1), unavailable
+    # down (floor 1.0 = 1) (deployment_util.go ResolveFenceposts).
+    ({}, Strategy("RollingUpdate", 1, 1)),
+    ({"rollingUpdate": {"maxSurge": "30%", "maxUnavailable": "30%"}}, Strategy("RollingUpdate", 2, 1)),  # 1.2
+    ({"rollingUpdate": {"maxSurge": 0, "maxUnavailable": "10%"}}, Strategy("RollingUpdate", 0, 1)),  # floor 0.4 -> 1
+    ({"type": "Recreate"}, Strategy("Recreate")),
+])
+def test_a_deployment_strategy_rounds_surge_up_and_unavailability_down(strategy, expected):
+    assert strategy_of(_deployment(strategy), 4) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("strategy, expected", [
+    # daemon/util SurgeCount and UnavailableCount both round up; defaults maxUnavailable 1, maxSurge 0.
+    ({}, Strategy("RollingUpdate", 0, 1)),
+    ({"rollingUpdate": {"maxUnavailable": "10%"}}, Strategy("RollingUpdate", 0, 2)),  # ceil(1.2)
+    ({"rollingUpdate": {"maxSurge": "10%", "maxUnavailable": 0}}, Strategy("RollingUpdate", 2, 0)),
+    ({"type": "OnDelete"}, Strategy("OnDelete")),
+])
+def test_a_daemonset_strategy_rounds_both_up(strategy, expected):
+    ds = workload("DaemonSet", "agent", "100m", "app:v1", {"updateStrategy": strategy})
+    assert strategy_of(ds, 12) == expected
+
+
+def test_a_statefulset_strategy_keeps_its_partition_and_pod_management_policy():
+    sts = workload("StatefulSet", "db", "100m", "app:v1",
+                   {"podManagementPolicy": "Parallel", "updateStrategy": {"rollingUpdate": {"partition": 2}}})
+    assert strategy_of(sts, 3) == Strategy("RollingUpdate", 0, 1, 2, True)
+
+
+@pytest.mark.parametrize("w, field", [
+    (_deployment({"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 0}}), "spec.strategy.rollingUpdate.maxUnavailable"),
+    (_deployment({"type": "Replace"}), "spec.strategy.type"),
+    (_deployment({"rollingUpdate": {"maxSurge": "lots"}}), "spec.strategy.rollingUpdate.maxSurge"),
+])
+def test_a_strategy_the_api_server_refuses_is_an_input_error_naming_the_field(w, field):
+    with pytest.raises(InputError) as err:
+        strategy_of(w, 4)  # type: ignore[arg-type]
+    assert (err.value.obj, err.value.field) == ("Deployment/default/web", field)
+
+
+LABELS = {"app": "web", "pod-template-hash": "h1"}
+
+
+def test_a_deployments_pods_are_found_through_its_replicasets():
+    state = cluster(running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS),
+                    running("webhook-h2-a", ("ReplicaSet", "webhook-h2"), "n1", "100m",
+                            labels={"app": "webhook", "pod-template-hash": "h2"}))
+    found, pods = exists(state, PodIndex.of(state), workload("Deployment", "web", "100m", "app:v1"))
+    assert found and [p.name for p in pods] == ["web-h1-a"]
+
+
+@pytest.mark.parametrize("image, cpu, same", [
+    ("app:v1", "100m", True),
+    ("app:v2", "100m", False),
+    ("app:v1", "200m", False),
+])
+def test_a_template_is_unchanged_whatever_labels_and_tolerations_the_controller_and_admission_added(image, cpu, same):
+    # The running pod carries pod-template-hash and the not-ready/unreachable tolerations
+    # DefaultTolerationSeconds added; the manifest's template has neither.
+    old = cluster(running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)).pods
+    new = expand([workload("Deployment", "web", cpu, image)], [])
+    assert same_template(old, new, "Deployment") is same
