@@ -87,6 +87,28 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
     return out
 
 
+def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
+    """Claims of pods to schedule that wait for a volume while the snapshot has no StorageClass
+    and no PersistentVolume at all: the snapshot was most likely taken without its storage
+    objects, and every such pod would read as unschedulable for a reason the cluster lacks."""
+    if cluster.storage_classes or cluster.pvs:
+        return []
+    pending = [p for p in cluster.pods if is_pending(p)] + list(new_pods)
+    waiting = sorted({f"{p.namespace}/{name}" for p in pending for name in claim_names(p)
+                      if _unbound(cluster, p.namespace, name)})
+    if not waiting:
+        return []
+    shown = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
+    return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({shown}) and the snapshot has no "
+            "StorageClass nor PersistentVolume: it was probably taken without them, so these claims cannot bind "
+            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers -A -o json"]
+
+
+def _unbound(cluster: Cluster, namespace: str, name: str) -> bool:
+    claim = cluster.pvcs.get((namespace, name))
+    return claim is None or not claim.volume_name
+
+
 def admit_bound(pods: Sequence[Pod], cluster: Cluster) -> tuple[list[Pod], list[str]]:
     """The bound pods as the API server would hold them (see `admit_existing`); one it would
     refuse runs all the same (the snapshot says so) at priority 0, with a warning."""
@@ -291,7 +313,7 @@ def prepare(
     names = {n.name for n in cluster.nodes}
     bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
     snapshot = Snapshot.build(cluster, bound, known)  # bound pods on unknown nodes: warned at load
-    warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot)
+    warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot) + storage_missing(cluster, new_pods)
     nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []

@@ -24,6 +24,8 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import apply_to_cluster, expand_objects
 
 HEADROOM_RESOURCES = ("cpu", "memory")
+NO_NODE = ("matches no node: its nodeSelector, node affinity or tolerations exclude every node, so no pod "
+           "would run")
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
 
 
@@ -146,6 +148,8 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
         elif not unplaced and not ok:
             message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"
         w = group.workload
+        if not keys and rollout is None and w.kind == "DaemonSet":
+            message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
                                    len(victims), ok, message, w.source, victims, rollout))
     return out
@@ -247,10 +251,16 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
               *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
-              headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False) -> CheckResult:
+              headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False,
+              warnings: Sequence[str] = ()) -> CheckResult:
+    """The check; `warnings` (found reading the workloads) lead the run's, so that every output
+    format carries them all."""
     run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new)
     sim = run.simulation
     workloads = summarise(run, no_evictions)
+    if not workloads:
+        raise InputError("no workload to check in the files (no Deployment, StatefulSet, DaemonSet, ReplicaSet, "
+                         "Job, CronJob or Pod): nothing would be scheduled, so nothing is proven")
     policies = []
     if no_evictions:
         victims = sorted({v for w in workloads for v in w.victims})
@@ -266,4 +276,5 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
     if zone_loss:
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
                                     now, profiles, replicas_mode, as_new))
-    return CheckResult(sim, workloads, policies, sim.warnings + run.warnings)
+    idle = [f"{w.ref}: {NO_NODE}" for w in workloads if w.message == NO_NODE]
+    return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle)

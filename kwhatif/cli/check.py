@@ -64,10 +64,11 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
     def action() -> int:
         limits = parse_headroom(headroom) if headroom is not None else None
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        objects = _workloads(workload_files, inputs.warnings)
+        objects, found = load_workloads(workload_files)
+        inputs.warnings.check(found)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
                            as_new=not rollout, no_evictions=no_evictions,
-                           headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
+                           headroom=limits, node_loss=node_loss, zone_loss=zone_loss, warnings=found)
         inputs.finish(result.warnings)
         data = check_data(result)
         if output == "html":

@@ -9,7 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from kwhatif.check import CheckResult
+from kwhatif.check import NO_NODE, CheckResult
 from kwhatif.errors import Source
 from kwhatif.render.results import simulation_data
 from kwhatif.render.table import results_table
@@ -69,9 +69,17 @@ def rollout_lines(data: dict[str, Any]) -> list[str]:
     return [line for w in data["workloads"] if (line := rollout_line(w)) is not None]
 
 
+def result_word(w: dict[str, Any]) -> str:
+    """A workload's RESULT: `ok`, `FAIL`, or `no node` for a DaemonSet that fits because it runs
+    nowhere (said, never passed off as `ok`)."""
+    if not w["ok"]:
+        return "FAIL"
+    return "no node" if w["message"] == NO_NODE else "ok"
+
+
 def check_table(data: dict[str, Any], wide: bool = False) -> str:
     rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
-             "ok" if w["ok"] else "FAIL"] for w in data["workloads"]]
+             result_word(w)] for w in data["workloads"]]
     headers = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
     out = [results_table(data, wide), tabulate(rows, headers=headers, tablefmt="plain")]
     lines = rollout_lines(data)

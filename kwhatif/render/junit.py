@@ -1,5 +1,6 @@
 """JUnit XML for CI test reports: one testcase per workload (a failure carries the
-FailedScheduling message of its first pod that does not fit), one per policy."""
+FailedScheduling message of its first pod that does not fit), one per policy; the warnings as
+properties of the suite and in its system-out (where CI report viewers show them)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ def to_junit(data: dict[str, Any]) -> str:
     suites = ET.Element("testsuites", {"name": "kwhatif check", "tests": str(len(cases)), "failures": str(failures)})
     suite = ET.SubElement(suites, "testsuite", {"name": "kwhatif check", "tests": str(len(cases)),
                                                 "failures": str(failures), "errors": "0", "skipped": "0"})
+    if data["warnings"]:
+        properties = ET.SubElement(suite, "properties")
+        for warning in data["warnings"]:
+            ET.SubElement(properties, "property", {"name": "kwhatif.warning", "value": warning})
     suite.extend(cases)
+    if data["warnings"]:
+        ET.SubElement(suite, "system-out").text = "\n".join(f"warning: {w}" for w in data["warnings"])
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.render.check import rollout_lines, verdict, workload_ref
+from kwhatif.render.check import result_word, rollout_lines, verdict, workload_ref
+
+
+def _result(w: dict[str, Any]) -> str:
+    if not w["ok"]:
+        return "❌ " + _cell(w["message"] or "does not fit")
+    return "⚠️ " + _cell(w["message"]) if result_word(w) == "no node" else "✅ fits"
 
 
 def _cell(text: str) -> str:
@@ -18,7 +24,7 @@ def to_markdown(data: dict[str, Any]) -> str:
              "|---|---|---:|---:|---:|---:|---|"]
     for w in data["workloads"]:
         lines.append(f"| `{workload_ref(w)}` | {w['change']} | {w['pods']} | {w['bound']} | {w['pending']} | "
-                     f"{w['evictions']} | {'✅ fits' if w['ok'] else '❌ ' + _cell(w['message'] or 'does not fit')} |")
+                     f"{w['evictions']} | {_result(w)} |")
     rollouts = rollout_lines(data)
     if rollouts:
         lines += ["", *(f"- {line}" for line in rollouts)]
@@ -27,6 +33,9 @@ def to_markdown(data: dict[str, Any]) -> str:
         for p in data["policies"]:
             detail = "; ".join(m for m in p["messages"] if m)
             lines.append(f"| `{p['policy']}` | {'✅' if p['ok'] else '❌'} {_cell(detail)} |")
+    if data["warnings"]:
+        lines += ["", "<details><summary>⚠️ " + f"{len(data['warnings'])} warning(s)</summary>", "",
+                  *(f"- {_cell(w)}" for w in data["warnings"]), "", "</details>"]
     cluster = data["cluster"]
     lines += ["", (f"<sub>{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, "
                   f"{cluster['pending_pods']} pods scheduled ({data['version']} decisions, by kwhatif)</sub>")]

@@ -1,0 +1,103 @@
+"""A CI gate that never passes silently: no workload in the files is an error, a DaemonSet that
+matches no node is said (`no node`, and a warning), a typo in a manifest is a warning in every
+format (`--strict`: the error), a claim that cannot bind because the snapshot lacks its storage
+objects says so. The cluster is tests/cli/conftest.py's (nodes node-a, node-b, node-c)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from tests.cli.conftest import CLUSTER, NOW, invoke, single_error_line
+
+ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
+NOWHERE = """apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: gpu-agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: gpu-agent}}
+  template:
+    metadata: {labels: {app: gpu-agent}}
+    spec:
+      nodeSelector: {accelerator: h100}
+      containers:
+      - name: agent
+        image: agent:1
+        resouces: {requests: {cpu: 100m}}
+"""
+TYPO = 'DaemonSet/default/gpu-agent: unknown field "spec.template.spec.containers[0].resouces"'
+NO_NODE = ("DaemonSet/default/gpu-agent: matches no node: its nodeSelector, node affinity or tolerations exclude "
+           "every node, so no pod would run")
+
+
+@pytest.fixture
+def nowhere(tmp_path: Path) -> str:
+    path = tmp_path / "ds.yaml"
+    path.write_text(NOWHERE)
+    return str(path)
+
+
+def test_files_without_a_workload_fail_instead_of_passing_zero_of_zero(tmp_path: Path) -> None:
+    (tmp_path / "svc.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: default}\n"
+                                       "spec:\n  ports: [{port: 80}]\n")
+    result = invoke(["check", str(tmp_path), *ARGS])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "no workload to check in the files" in single_error_line(result.stderr)
+
+
+def test_a_folder_of_only_a_kustomization_is_no_input(tmp_path: Path) -> None:
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- deploy.yaml\n")
+    result = invoke(["check", str(tmp_path), *ARGS])
+    assert result.exit_code == 2
+    assert "no objects passed" in single_error_line(result.stderr)
+
+
+def test_a_daemonset_matching_no_node_is_said_in_the_table(nowhere: str) -> None:
+    result = invoke(["check", nowhere, *ARGS])
+    row = next(line for line in result.stdout.splitlines() if line.startswith("DaemonSet/default/gpu-agent"))
+    assert row.split()[-2:] == ["no", "node"]  # PODS 0 BOUND 0 PENDING 0, never "ok"
+
+
+def test_the_warnings_reach_every_format(nowhere: str) -> None:
+    data = json.loads(invoke(["check", nowhere, *ARGS, "-o", "json"]).stdout)
+    assert data["warnings"][:1] == [f"{nowhere}#0:1: {TYPO}"] and NO_NODE in data["warnings"]
+    github = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "-o", "github"]).stdout.splitlines()
+    assert f"::warning title=kwhatif::{nowhere}#0:1: {TYPO}" in github
+    suite = ET.fromstring(invoke(["check", nowhere, *ARGS, "-o", "junit"]).stdout).find("testsuite")
+    assert suite is not None
+    assert [p.get("value") for p in suite.iter("property")] == data["warnings"]
+    assert NO_NODE in (suite.findtext("system-out") or "")
+    markdown = invoke(["check", nowhere, *ARGS, "-o", "markdown"]).stdout
+    assert f"- {nowhere}#0:1: {TYPO}" in markdown and f"- {NO_NODE}" in markdown
+
+
+def test_strict_fails_on_the_typo(nowhere: str) -> None:
+    result = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "--strict"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert single_error_line(result.stderr) == f"kwhatif: error: --strict: {nowhere}#0:1: {TYPO}"
+
+
+def test_a_claim_the_snapshot_cannot_bind_names_the_missing_storage_objects(tmp_path: Path) -> None:
+    path = tmp_path / "sts.yaml"
+    path.write_text("""apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres, resources: {requests: {cpu: 100m}}}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+""")
+    data = json.loads(invoke(["check", str(path), *ARGS, "-o", "json"]).stdout)
+    assert ("1 PersistentVolumeClaim(s) wait for a volume (default/data-db-0) and the snapshot has no StorageClass "
+            "nor PersistentVolume: it was probably taken without them, so these claims cannot bind here; capture "
+            "them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers -A -o json") in data["warnings"]
