@@ -156,7 +156,7 @@ class AddNodeResult:
     def data(self) -> dict:
         return {"template": self.template, "nodes_to_add": self.nodes_to_add, "max_nodes": self.max_nodes,
                 "fits": self.nodes_to_add is not None,
-                "tried": [{"nodes": n, "pending": p} for n, p in self.tried]}
+                "tried": [{"nodes": n, "pending": p} for n, p in self.tried], "warnings": self.warnings}
 
 
 def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, now: str,

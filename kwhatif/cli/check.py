@@ -29,12 +29,6 @@ replicas_option = click.option(
     help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
 
 
-def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
-    objects, found = load_workloads(paths)
-    warnings.report(found)
-    return objects
-
-
 @click.command()
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
@@ -114,20 +108,20 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         chosen = profiles(inputs.config, no_preemption=not allow_preemption)
-        objects = _workloads(workload_files, inputs.warnings)
+        objects, found = load_workloads(workload_files)
+        inputs.warnings.check(found)
         if add_node:
             template = _template_node(add_node, inputs.warnings)
             result = nodes_to_add(inputs.cluster, objects, template, inputs.now, chosen, maximum, replicas_mode)
-            inputs.finish(result.warnings)
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED
             table = add_node_table
         else:
-            copies = capacity(inputs.cluster, objects, inputs.now, chosen, maximum, replicas_mode)
-            inputs.finish(copies.warnings)
-            data = copies.data()
+            data = capacity(inputs.cluster, objects, inputs.now, chosen, maximum, replicas_mode).data()
             code = Exit.ALL_PLACED
             table = capacity_table
+        data["warnings"] = found + data["warnings"]  # the files' own warnings, in every format
+        inputs.finish(data["warnings"])
         emit(writer(output, table)(data))
         return code
     run(action)

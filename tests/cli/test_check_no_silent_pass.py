@@ -101,3 +101,12 @@ spec:
     assert ("1 PersistentVolumeClaim(s) wait for a volume (default/data-db-0) and the snapshot has no StorageClass "
             "nor PersistentVolume: it was probably taken without them, so these claims cannot bind here; capture "
             "them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers -A -o json") in data["warnings"]
+
+
+@pytest.mark.parametrize("extra", [[], ["--add-node", str(Path(__file__).parent / "data" / "check" / "pool-node.yaml")]])
+def test_capacity_carries_the_files_warnings_in_its_json(tmp_path: Path, extra: list[str]) -> None:
+    path = tmp_path / "pod.yaml"
+    path.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: typo, namespace: default}\nspec:\n"
+                    "  containers: [{name: c, image: x, resouces: {requests: {cpu: 100m}}}]\n")
+    data = json.loads(invoke(["capacity", str(path), *ARGS, "--max", "2", "-o", "json", *extra]).stdout)
+    assert data["warnings"][0] == f'{path}#0:1: Pod/default/typo: unknown field "spec.containers[0].resouces"'
