@@ -8,6 +8,7 @@ from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, ScorePlugin
+from kwhatif.plugins.goint import go_quo_rows
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -32,10 +33,13 @@ def pod_images(pod: Pod) -> list[str]:
 
 
 def calculate_priority(sum_scores: np.ndarray, num_containers: int) -> np.ndarray:
-    """Clamp into [23 MB, 1000 MB × containers] and scale to 0-100."""
+    """Clamp into [23 MB, 1000 MB × containers] and scale to 0-100, as Go does it
+    (image_locality.go:calculatePriority): below the minimum first, else above the maximum, then
+    a truncating division. A pod without containers has a maximum of 0: its sum (0) is raised to
+    the minimum and scores 0 / −23 MB = 0 (clamping the other way round would give 100)."""
     max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
-    clamped = np.minimum(np.maximum(sum_scores, MIN_THRESHOLD), max_threshold)
-    return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
+    clamped = np.where(sum_scores < MIN_THRESHOLD, MIN_THRESHOLD, np.minimum(sum_scores, max_threshold))
+    return go_quo_rows(MAX_NODE_SCORE * (clamped - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
 
 
 def _image_scores(pod: PodInfo, snapshot: Snapshot) -> list[tuple[str, int]]:

@@ -116,6 +116,11 @@ CASES = [
     pytest.param(pod("app:v1"), [node("n1", image(523, "app:v2", "app:v1"))],
                  {"n1": 51},
                  id="any of an image entry's names matches"),
+    pytest.param(make_pod("p", containers=[]), [node("n1", image(523, "nginx:latest"))],
+                 # no containers: maxT = 0; the sum 0 is below minT, so raised to minT (Go checks that
+                 # first): 100 × (minT − minT) / (0 − minT) = 0 / −24117248 = 0 in Go's integer division
+                 {"n1": 0},
+                 id="a pod without containers scores 0 (the clamp's order, Go's division)"),
 ]
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.plugins.node_resources.resource_allocation import ResourceSpec
+from kwhatif.plugins.goint import go_quo, go_quo_rows
 from kwhatif.plugins.normalize import go_round, round_half_away
 
 Scorer = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], np.ndarray]
@@ -92,11 +93,6 @@ def most_allocated(resources: tuple[ResourceSpec, ...]) -> Strategy:
                     _node_weighted_average(resources, _node_most_requested))
 
 
-def _go_div(a: np.ndarray, b: int) -> np.ndarray:
-    """Go integer division truncates toward zero (the shape's falling segments go negative)."""
-    return np.sign(a) * (np.abs(a) // abs(b)) * (1 if b > 0 else -1)
-
-
 def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[np.ndarray], np.ndarray]:
     """The piecewise-linear function through the shape points (scores already scaled ×10): the
     first point with p ≤ u_k decides; past the last point, its score."""
@@ -110,7 +106,7 @@ def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[np.ndarray], np
                 value = np.full_like(p, shape[0][1])
             else:
                 u0, s0 = shape[i - 1]
-                value = s0 + _go_div((s - s0) * (p - u0), u - u0)
+                value = s0 + go_quo_rows((s - s0) * (p - u0), u - u0)
             out = np.where(here, value, out)
             decided |= here
         return out
@@ -143,12 +139,6 @@ def _ratio_rows(resources: tuple[ResourceSpec, ...], shape: Sequence[tuple[int, 
     return score
 
 
-def _go_quo(a: int, b: int) -> int:
-    """Go's integer division, truncating toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
 def _node_broken_linear(shape: Sequence[tuple[int, int]], p: int) -> int:
     """Upstream `helper.BuildBrokenLinearFunction` at one utilization."""
     for i, (u, s) in enumerate(shape):
@@ -156,7 +146,7 @@ def _node_broken_linear(shape: Sequence[tuple[int, int]], p: int) -> int:
             if i == 0:
                 return shape[0][1]
             u0, s0 = shape[i - 1]
-            return s0 + _go_quo((s - s0) * (p - u0), u - u0)
+            return s0 + go_quo((s - s0) * (p - u0), u - u0)
     return shape[-1][1]
 
 
