@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 
 import click
+from click.shell_completion import CompletionItem
 
 from kwhatif.cli.common import (
     cluster_option, config_option, emit, html_output_option, load_inputs, now_option, placing, profiles,
@@ -12,18 +14,34 @@ from kwhatif.cli.common import (
 )
 from kwhatif.check.targets import pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
+from kwhatif.load.cluster import load_cluster
 from kwhatif.render.results import explained_pod_data
 from kwhatif.render.explain import explanation_summary
 from kwhatif.render.table import explanation_table, node_tables
 from kwhatif.render.writers import writer
 
 
+def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Tab completion of POD_REF: the pods of the -c snapshot given before it (nothing when the
+    snapshot cannot be read: completion never prints an error)."""
+    clusters = ctx.params.get("clusters") or ()
+    try:
+        cluster = load_cluster(list(clusters)) if clusters else None
+    except InputError:
+        return []
+    keys = sorted({p.key for p in cluster.pods}) if cluster is not None else []
+    return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
+
+
 @click.command(name="explain")
-@click.argument("pod_ref")
+@click.argument("pod_ref", shell_complete=complete_pods)
 @cluster_option
+@click.option("-n", "--namespace", default="default", show_default=True,
+              help="The namespace of a POD_REF given without one.")
 @click.option("-f", "--pod-file", "pod_files", multiple=True, help="Pods to place before explaining (repeatable).")
 @click.option("--node", "nodes", multiple=True, metavar="NAME",
               help="After the summary, these nodes' verdicts, scores and insight (repeatable).")
@@ -33,7 +51,7 @@ from kwhatif.render.writers import writer
 @quiet_option
 @config_option
 @strict_option
-def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, ...], nodes: tuple[str, ...],
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str, pod_files: tuple[str, ...], nodes: tuple[str, ...],
                 all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
                 strict: bool = False) -> None:
     """Why a pod NAMESPACE/NAME lands where it does, or stays pending (a bound pod: a re-run of its placement):
@@ -41,7 +59,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
     KIND/NAMESPACE/NAME (deploy/shop/frontend) explains the workload's first pod that does not fit,
     or its first replica."""
     def action() -> int:
-        key = pod_ref if "/" in pod_ref else f"default/{pod_ref}"
+        key = pod_ref if "/" in pod_ref else f"{namespace}/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
         workload = workload_ref(pod_ref)
@@ -51,7 +69,8 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
                 raise InputError(f"{pod_ref}: no pod of this workload in the snapshot (nor among the pods to place)")
         done = explain_pod(cluster, inputs.now, key, pods, profiles(inputs.config))
         if done is None:
-            raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)")
+            raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)"
+                             + _elsewhere(key, [*cluster.pods, *pods]))
         inputs.finish(done.sim.warnings)
         unknown = sorted(set(nodes) - set(done.sim.snapshot.by_name))
         if unknown:
@@ -66,3 +85,11 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
             emit(writer(output)(explained_pod_data(done.sim, exp)))
         return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)
+
+
+def _elsewhere(key: str, pods: Sequence[Pod]) -> str:
+    """Where a pod of that name is, when the namespace was the miss (kubectl's commonest slip)."""
+    name = key.rsplit("/", 1)[-1]
+    found = sorted({p.namespace for p in pods if p.name == name})
+    return f"; a pod named {name} is in namespace(s) {', '.join(found)} (give NAMESPACE/NAME or -n)" if found else ""
+
