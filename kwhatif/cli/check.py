@@ -11,8 +11,8 @@ from kwhatif.api.objects import Node
 from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.common import (
-    CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, config_option, emit, load_inputs, now_option, profiles,
-    quiet_option, run, strict_option,
+    CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, config_option, emit, examples, load_inputs, now_option,
+    profiles, quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.errors import InputError
@@ -29,7 +29,11 @@ replicas_option = click.option(
     help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif check samples/pods/ -c samples/cluster.yaml",
+    "kwhatif check samples/pods/ -c samples/cluster.yaml --no-evictions -o markdown",
+    "kwhatif check samples/pods/web.yaml -c samples/cluster.yaml --headroom cpu=10%,memory=10% --tolerate-zone-loss",
+))
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(CHECK_FORMATS), default="table", show_default=True)
@@ -81,7 +85,10 @@ def _template_node(path: str, warnings: Warnings) -> Node:
     return nodes[0]
 
 
-@click.command(name="capacity")
+@click.command(name="capacity", epilog=examples(
+    "kwhatif capacity samples/pods/web.yaml -c samples/cluster.yaml",
+    "kwhatif capacity samples/pods/gpu-job.yaml -c samples/cluster.yaml --allow-preemption -o json",
+))
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)

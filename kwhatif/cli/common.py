@@ -29,6 +29,12 @@ from kwhatif.render.writers import writer
 from kwhatif.workloads import pods_to_place
 from kwhatif.api.cluster import Cluster
 
+def examples(*lines: str) -> str:
+    """A command's `--help` epilog: examples that run on `samples/` from the repository
+    (tests/cli/test_help_examples.py runs every one); `\\b` keeps click from rewrapping them."""
+    return "Examples (from the repository, on samples/):\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
 # The -o values each command accepts (click refuses the others before any work).
 FORMATS = ("table", "wide", "json", "yaml")
 HTML_FORMATS = FORMATS + ("html",)  # schedule, explain and check (render/html)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    DATA_FORMATS, cluster_option, emit, load_inputs, now_option, placing, profiles, quiet_option, run,
+    DATA_FORMATS, cluster_option, emit, examples, load_inputs, now_option, placing, profiles, quiet_option, run,
     strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
@@ -14,7 +14,10 @@ from kwhatif.render.compare import comparison_data, comparison_table
 from kwhatif.render.writers import writer
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif compare -c samples/cluster.yaml --config samples/bin-packing.config.yaml",
+    "kwhatif compare samples/pods/ -c samples/cluster.yaml --config samples/bin-packing.config.yaml -o json",
+))
 @click.argument("pod_files", nargs=-1)
 @cluster_option
 @click.option("--config", "config_file", required=True, metavar="FILE",

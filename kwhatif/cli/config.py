@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    DATA_FORMATS, Warnings, config_option, emit, quiet_option, run, scheduler_config, strict_option,
+    DATA_FORMATS, Warnings, config_option, emit, examples, quiet_option, run, scheduler_config, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.config.scheduler_config import default_scheduler_config
@@ -18,7 +18,10 @@ def config_group() -> None:
     """The scheduler configuration kwhatif schedules with."""
 
 
-@config_group.command(name="show")
+@config_group.command(name="show", epilog=examples(
+    "kwhatif config show",
+    "kwhatif config show --config samples/bin-packing.config.yaml -o yaml",
+))
 @config_option
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @quiet_option

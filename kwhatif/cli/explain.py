@@ -9,7 +9,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit, html_output_option, load_inputs, now_option, placing, profiles,
+    cluster_option, config_option, emit, examples, html_output_option, load_inputs, now_option, placing, profiles,
     quiet_option, run, strict_option,
 )
 from kwhatif.check.targets import pod_for_workload, workload_ref
@@ -37,7 +37,12 @@ def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
 
 
-@click.command(name="explain")
+@click.command(name="explain", epilog=examples(
+    "kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml",
+    "kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml --node worker-b2",
+    "kwhatif explain deploy/shop/checkout -c samples/cluster.yaml",
+    "kwhatif explain shop/web -f samples/pods/web.yaml -c samples/cluster.yaml -o json",
+))
 @click.argument("pod_ref", shell_complete=complete_pods)
 @cluster_option
 @click.option("-n", "--namespace", default="default", show_default=True,

@@ -7,7 +7,7 @@ import shutil
 import click
 
 from kwhatif.cli.common import (
-    DATA_FORMATS, cluster_option, config_option, emit, exit_code, load_inputs, now_option, profiles,
+    DATA_FORMATS, cluster_option, config_option, emit, examples, exit_code, load_inputs, now_option, profiles,
     quiet_option, run, strict_option,
 )
 from kwhatif.cli.progress import Progress
@@ -17,7 +17,10 @@ from kwhatif.render.pending import pending_data, pending_table
 from kwhatif.render.writers import writer
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif pending -c samples/cluster.yaml",
+    "kwhatif pending -c samples/cluster.yaml --no-suggest -o json",
+))
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @now_option

@@ -6,7 +6,7 @@ import shutil
 
 import click
 
-from kwhatif.cli.common import DATA_FORMATS, emit, run
+from kwhatif.cli.common import DATA_FORMATS, emit, examples, run
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.errors import InputError
 from kwhatif.explain.reasons import CATALOGUE, lookup
@@ -14,7 +14,10 @@ from kwhatif.render.reasons import reasons_data, reasons_table
 from kwhatif.render.writers import writer
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif reasons",
+    'kwhatif reasons "Insufficient cpu"',
+))
 @click.argument("text", required=False)
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 def reasons(text: str | None, output: str) -> None:

@@ -6,14 +6,19 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit_simulation, exit_code, html_output_option, load_inputs, node_detail_option,
-    now_option, output_option, placing, profiles, quiet_option, run, sample_option, strict_option,
+    cluster_option, config_option, emit_simulation, examples, exit_code, html_output_option, load_inputs,
+    node_detail_option, now_option, output_option, placing, profiles, quiet_option, run, sample_option,
+    strict_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.engine import simulate
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif schedule -c samples/cluster.yaml",
+    "kwhatif schedule -c samples/cluster.yaml --config samples/bin-packing.config.yaml",
+    "kwhatif schedule -c samples/cluster.yaml -o json --no-node-detail",
+))
 @cluster_option
 @html_output_option
 @now_option
@@ -35,7 +40,11 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     run(action)
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif place samples/pods/ -c samples/cluster.yaml",
+    "kwhatif place samples/pods/critical.yaml -c samples/cluster.yaml --no-preemption",
+    "kwhatif place samples/pods/web.yaml -c samples/cluster.yaml -o yaml",
+))
 @click.argument("pod_files", nargs=-1, required=True)
 @cluster_option
 @output_option

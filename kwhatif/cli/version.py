@@ -8,12 +8,16 @@ import click
 from click.shell_completion import get_completion_class
 
 from kwhatif import __version__
+from kwhatif.cli.common import examples
 from kwhatif.render.results import VERSION
 
 SHELLS = ("bash", "zsh", "fish")
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif version",
+    "kwhatif --version",
+))
 def version() -> None:
     """kwhatif's version, the kube-scheduler version whose decisions and words it reproduces, and
     the Python it runs on (what a bug report needs)."""
@@ -21,7 +25,10 @@ def version() -> None:
                f"Python {platform.python_version()} ({platform.python_implementation()})")
 
 
-@click.command()
+@click.command(epilog=examples(
+    "kwhatif completion bash",
+    "kwhatif completion zsh",
+))
 @click.argument("shell", type=click.Choice(SHELLS))
 @click.pass_context
 def completion(ctx: click.Context, shell: str) -> None:

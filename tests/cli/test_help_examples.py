@@ -1,0 +1,57 @@
+"""Every command's --help ends with examples that run on samples/, and each runs: the exit status
+is 0 or 1 (an answer), never 2 (bad input) or 3 (an internal error)."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+
+import click
+import pytest
+
+from kwhatif.cli.main import main
+from tests.cli.conftest import REPO, executable, invoke
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            out += _commands(command, (*prefix, name))
+        else:
+            out.append((*prefix, name))
+    return out
+
+
+COMMANDS = _commands(main)
+
+
+def _examples(path: tuple[str, ...]) -> list[str]:
+    text = invoke([*path, "--help"]).stdout
+    tail = text.split("Examples (from the repository, on samples/):", 1)
+    assert len(tail) == 2, f"kwhatif {' '.join(path)} --help has no examples"
+    return [line.strip() for line in tail[1].splitlines() if line.strip().startswith("kwhatif ")]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_help_ends_with_examples(path: tuple[str, ...]) -> None:
+    found = _examples(path)
+    assert 2 <= len(found) <= 4
+    assert all(line.split()[1:1 + len(path)] == list(path) or line.startswith("kwhatif --") for line in found)
+
+
+EXAMPLES = [line for path in COMMANDS for line in _examples(path)]
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_each_example_runs(line: str) -> None:
+    args = shlex.split(line)
+    pinned = ["--now", "2026-01-01T00:00:00Z"] if _takes_now(args) else []
+    done = subprocess.run([executable(args[0]), *args[1:], *pinned], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+
+
+def _takes_now(args: list[str]) -> bool:
+    """The commands that schedule take --now: pinned, so that the examples run the same every day."""
+    return "-c" in args
