@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -10,32 +11,49 @@ from tabulate import tabulate
 
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 
-_MESSAGE_WIDTH = 72
+MIN_MESSAGE_WIDTH = 40
+_ALWAYS = ("POD", "PRIORITY", "OUTCOME", "NODE")  # shown even when empty: the answer's shape
 
 
-def _wrapped(text: str | None, wide: bool) -> str:
-    """The whole message (users match it against their events): one line in wide output,
-    wrapped into a column otherwise."""
+def _wrapped(text: str | None, width: int | None) -> str:
+    """The whole message (users match it against their events): one line when `width` is None
+    (wide output), else wrapped into a column that wide."""
     if not text:
         return ""
-    return text if wide else "\n".join(textwrap.wrap(text, _MESSAGE_WIDTH, break_long_words=False, break_on_hyphens=False))
+    if width is None:
+        return text
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
 
 
-def results_table(data: dict[str, Any], wide: bool = False) -> str:
-    """One row per pending pod in scheduling order, then the counts."""
-    rows = []
-    for r in data["results"]:
-        tied = r.get("tied_nodes") or []
-        row = [r["pod"], r["priority"], r["outcome"], r["node"] or "", len(tied) if len(tied) > 1 else "",
-               _wrapped(r.get("message"), wide)]
-        victims = (r.get("preemption") or {}).get("victims") or []
-        row.insert(5, ", ".join(victims) if wide else (len(victims) or ""))
-        rows.append(row)
-    headers = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS", "MESSAGE"]
+def terminal_width() -> int:
+    return shutil.get_terminal_size((120, 24)).columns
+
+
+def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None) -> str:
+    """One row per pending pod in scheduling order, then the counts. Columns empty in every row
+    (no ties, no evictions) are left out, and the messages wrap into what the terminal (`width`)
+    leaves them, at least MIN_MESSAGE_WIDTH columns; `wide` keeps each message on one line."""
+    headers = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS"]
+    cells = [_result_cells(r, wide) for r in data["results"]]
+    keep = [i for i, h in enumerate(headers) if h in _ALWAYS or any(row[i] != "" for row in cells)]
+    shown = [headers[i] for i in keep] + ["MESSAGE"]
+    rows = [[row[i] for i in keep] for row in cells]
+    # Where the message column starts, from the table drawn without messages (tabulate's padding
+    # and alignment decide it).
+    start = tabulate([[*row, ""] for row in rows], headers=shown, tablefmt="plain").split("\n")[0].index("MESSAGE")
+    column = None if wide else max(MIN_MESSAGE_WIDTH, (width or terminal_width()) - start)
+    rows = [[*row, _wrapped(r.get("message"), column)] for row, r in zip(rows, data["results"])]
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
-    return tabulate(rows, headers=headers, tablefmt="plain") + "\n\n" + summary + "\n"
+    return tabulate(rows, headers=shown, tablefmt="plain") + "\n\n" + summary + "\n"
+
+
+def _result_cells(r: dict[str, Any], wide: bool) -> list[Any]:
+    tied = r.get("tied_nodes") or []
+    victims = (r.get("preemption") or {}).get("victims") or []
+    evicts = ", ".join(victims) if wide else (len(victims) or "")
+    return [r["pod"], r["priority"], r["outcome"], r["node"] or "", len(tied) if len(tied) > 1 else "", evicts]
 
 
 def explanation_table(exp: Explanation) -> str:
