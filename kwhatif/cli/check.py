@@ -15,6 +15,7 @@ from kwhatif.cli.common import (
     quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.whatif import whatif_options, with_whatif
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.render.capacity import add_node_table, capacity_table
@@ -35,6 +36,7 @@ def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
     return objects
 
 
+@whatif_options
 @click.command()
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
@@ -68,7 +70,7 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
                            rollout=rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss)
         inputs.finish(result.warnings)
-        data = check_data(result)
+        data = with_whatif(check_data(result))
         if output == "html":
             data = with_utilisation(data, result.simulation)
         emit(writer(output, check_table, quiet)(data))
@@ -85,6 +87,7 @@ def _template_node(path: str, warnings: Warnings) -> Node:
     return nodes[0]
 
 
+@whatif_options
 @click.command(name="capacity")
 @click.argument("workload_files", nargs=-1, required=True)
 @cluster_option
@@ -123,6 +126,6 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
             data = copies.data()
             code = Exit.ALL_PLACED
             table = capacity_table
-        emit(writer(output, table)(data))
+        emit(writer(output, table)(with_whatif(data)))
         return code
     run(action)

@@ -11,6 +11,7 @@ from kwhatif.cli.common import (
     quiet_option, read_pods, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.whatif import whatif_options, with_whatif
 from kwhatif.errors import InputError
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
@@ -20,6 +21,7 @@ from kwhatif.render.table import explanation_table, node_tables
 from kwhatif.render.writers import writer
 
 
+@whatif_options
 @click.command(name="explain")
 @click.argument("pod_ref")
 @cluster_option
@@ -55,6 +57,6 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], pod_files: tuple[str, .
             page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=done.rerun)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
-            emit(writer(output)(explained_pod_data(done.sim, exp)))
+            emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp))))
         return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)

@@ -10,9 +10,11 @@ from kwhatif.cli.common import (
     now_option, output_option, profiles, quiet_option, read_pods, run, sample_option, strict_option,
 )
 from kwhatif.cli.progress import Progress
+from kwhatif.cli.whatif import whatif_options
 from kwhatif.engine import simulate
 
 
+@whatif_options
 @click.command()
 @cluster_option
 @html_output_option
@@ -35,6 +37,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     run(action)
 
 
+@whatif_options
 @click.command()
 @click.argument("pod_files", nargs=-1, required=True)
 @cluster_option

@@ -1,0 +1,236 @@
+"""The operations, how they are written (command-line options, or a YAML list in a file), and the
+one function that applies them in order to a copy of the cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Node, Pod
+from kwhatif.errors import InputError
+from kwhatif.load.cluster import load_objects
+from kwhatif.whatif import nodes as node_ops
+from kwhatif.whatif.drain import drain_pods
+from kwhatif.whatif.pods import DAEMONSET, is_mirror, owner_kind, remove_pods
+from kwhatif.whatif.scale import scale
+from kwhatif.whatif.targets import replace_node, target_nodes
+
+# Each operation: its arguments as metavars (the option's nargs is their count) and its help.
+OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "cordon": (("NODE",), "Cordon: spec.unschedulable and its node.kubernetes.io/unschedulable taint."),
+    "uncordon": (("NODE",), "Uncordon: clear spec.unschedulable and remove the unschedulable taint."),
+    "drain": (("NODE",), "kubectl drain --ignore-daemonsets: cordon, evict through the Eviction API (PDBs "
+                         "honoured), recreate controller-owned pods as pending."),
+    "remove-node": (("NODE",), "Delete the node: its bare pods are gone, controller-owned ones recreated pending."),
+    "add-node": (("TEMPLATE.yaml[:COUNT]",), "Add COUNT (1) nodes like this Node file, or like:NODE[:COUNT] "
+                                             "like an existing node (without its pods, fresh names)."),
+    "taint": (("NODE", "KEY=VALUE:EFFECT"), "Add a taint (replacing one with the same key and effect)."),
+    "untaint": (("NODE", "KEY[:EFFECT]"), "Remove the taints with this key (and effect)."),
+    "label": (("NODE", "KEY=VALUE|KEY-"), "Set or remove a node label."),
+    "delete-pod": (("NS/NAME",), "Delete a pod (its controller, if any, recreates it pending)."),
+    "scale": (("KIND/NS/NAME=N",), "Scale a ReplicaSet, StatefulSet or ReplicationController of the snapshot."),
+}
+NODE_TARGETED = ("cordon", "uncordon", "drain", "remove-node", "taint", "untaint", "label")
+
+
+@dataclass(frozen=True)
+class Operation:
+    op: str
+    args: tuple[str, ...]
+    force: bool = False
+    """drain: also delete the pods no controller owns (kubectl drain --force)."""
+
+    @property
+    def text(self) -> str:
+        """The operation as written on the command line."""
+        return " ".join((f"--{self.op}", *self.args)) + (" --force" if self.force else "")
+
+
+def parse_operation(op: str, args: Sequence[str], force: bool = False) -> Operation:
+    if op not in OPERATIONS:
+        raise InputError(f"unknown what-if operation {op!r} (one of: {', '.join(OPERATIONS)})")
+    wanted = len(OPERATIONS[op][0])
+    if len(args) != wanted or not all(isinstance(a, str) and a for a in args):
+        raise InputError(f"--{op}: expected {' '.join(OPERATIONS[op][0])}")
+    return Operation(op, tuple(args), force)
+
+
+def operations_from_file(path: str) -> list[Operation]:
+    """A YAML list, each item one operation as on the command line: `- cordon: node-a`,
+    `- taint: [node-a, "dedicated=gpu:NoSchedule"]`, `- drain: zone=b` with `force: true`."""
+    try:
+        items = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as err:
+        raise InputError(f"--whatif {path}: {' '.join(str(err).split())}") from None
+    if not isinstance(items, list):
+        raise InputError(f"--whatif {path}: expected a YAML list of operations")
+    return [operation_item(path, i, item) for i, item in enumerate(items)]
+
+
+def operation_item(path: str, index: int, item: Any) -> Operation:
+    where = f"--whatif {path}: item {index}"
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: expected a mapping like `cordon: NODE`")
+    names = [k for k in item if k != "force"]
+    if len(names) != 1 or set(item) - {names[0], "force"}:
+        raise InputError(f"{where}: expected one operation (and `force` for a drain), found {sorted(map(str, item))}")
+    value = item[names[0]]
+    args = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    try:
+        return parse_operation(str(names[0]), args, bool(item.get("force", False)))
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What one operation did: its echo line and, for data, the nodes and pods it touched."""
+
+    operation: Operation
+    summary: str
+    nodes: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    created: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+
+    def data(self) -> dict[str, Any]:
+        return {"operation": self.operation.text, "summary": self.summary, "nodes": list(self.nodes),
+                "removed_pods": list(self.removed), "created_pods": list(self.created),
+                "blocked": list(self.blocked)}
+
+
+@dataclass
+class Scenario:
+    """The cluster after the operations, what each did, and the warnings (a drain that stops)."""
+
+    cluster: Cluster
+    applied: list[Applied] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def header(self) -> list[str]:
+        return [f"what-if: {a.summary}" for a in self.applied]
+
+    def data(self) -> list[dict[str, Any]]:
+        return [a.data() for a in self.applied]
+
+
+def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str) -> Scenario:
+    """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read)."""
+    scenario = Scenario(cluster.copy())
+    for operation in operations:
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings)
+        scenario.applied.append(applied)
+        scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
+    return scenario
+
+
+def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
+    if operation.op in NODE_TARGETED:
+        nodes = target_nodes(cluster, operation.args[0], operation.op)
+        parts = [node_operation(cluster, operation, node, now) for node in nodes]
+        return Applied(operation, "; ".join(p.summary for p in parts), tuple(n.name for n in nodes),
+                       sum((p.removed for p in parts), ()), sum((p.created for p in parts), ()),
+                       sum((p.blocked for p in parts), ()))
+    if operation.op == "add-node":
+        return add_node(cluster, operation, warnings)
+    if operation.op == "delete-pod":
+        return delete_pod(cluster, operation, now)
+    summary, gone, new = scale(cluster, operation.args[0], now)
+    return Applied(operation, summary, (), keys(gone), keys(new))
+
+
+def keys(pods: Sequence[Pod]) -> tuple[str, ...]:
+    return tuple(p.key for p in pods)
+
+
+def node_operation(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
+    """One node-targeted operation on one node."""
+    op, value = operation.op, operation.args[1] if len(operation.args) > 1 else ""
+    if op == "drain":
+        return drain(cluster, operation, node, now)
+    if op == "remove-node":
+        return remove_node(cluster, operation, node, now)
+    replace_node(cluster, changed_node(op, node, value))
+    return Applied(operation, f"{op} {node.name}" + (f" {value}" if value else ""))
+
+
+def changed_node(op: str, node: Node, value: str) -> Node:
+    """The node after cordon, uncordon, taint, untaint or label."""
+    if op == "cordon":
+        return node_ops.cordoned(node)
+    if op == "uncordon":
+        return node_ops.uncordoned(node)
+    if op == "taint":
+        return node_ops.tainted(node, node_ops.parse_taint(value))
+    if op == "untaint":
+        return node_ops.untainted(node, value)
+    return node_ops.labelled(node, value)
+
+
+def drain(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
+    replace_node(cluster, node_ops.cordoned(node))
+    done = drain_pods(cluster, node, operation.force)
+    new = remove_pods(cluster, done.evicted, now, f"drain/{node.name}")
+    summary = (f"drain {node.name}: evicted {len(done.evicted)} pod(s), {len(new)} recreated pending, "
+               f"{len(done.kept)} left on the node" + ("; stopped: " + done.blocked[0] if done.blocked else ""))
+    return Applied(operation, summary, (), keys(done.evicted), keys(new), tuple(done.blocked))
+
+
+def remove_node(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
+    """The node deleted: its pods go with it; the controller-owned ones other than DaemonSet pods
+    and static mirrors (which belong to that node) are recreated pending."""
+    node_ops.without_node(cluster, node.name)
+    on_node = [p for p in cluster.pods if p.node_name == node.name]
+    tied = [p for p in on_node if owner_kind(p) == DAEMONSET or is_mirror(p)]
+    remove_pods(cluster, tied, now, "", replace=False)
+    movable = [p for p in on_node if not (owner_kind(p) == DAEMONSET or is_mirror(p))]
+    new = remove_pods(cluster, movable, now, f"remove-node/{node.name}")
+    summary = f"remove-node {node.name}: {len(on_node)} pod(s) gone, {len(new)} recreated pending"
+    return Applied(operation, summary, (), keys(on_node), keys(new))
+
+
+def add_node(cluster: Cluster, operation: Operation, warnings: list[str]) -> Applied:
+    spec = operation.args[0]
+    base, sep, count_text = spec.rpartition(":")
+    if not (sep and count_text.isdigit()):
+        base, count_text = spec, "1"
+    count = int(count_text)
+    if count < 1:
+        raise InputError(f"--add-node {spec}: COUNT must be at least 1")
+    template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings)
+    added = node_ops.add_nodes(cluster, template, count)
+    return Applied(operation, f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}",
+                   tuple(n.name for n in added))
+
+
+def like_node(cluster: Cluster, base: str) -> Node:
+    name = base.removeprefix("like:")
+    found = next((n for n in cluster.nodes if n.name == name), None)
+    if found is None:
+        raise InputError(f"--add-node {base}: no such node in the cluster")
+    return found
+
+
+def template_node(path: str, warnings: list[str]) -> Node:
+    objects, found = load_objects([path], full_validation=True)
+    warnings.extend(found)
+    nodes = [o for o in objects if isinstance(o, Node)]
+    if len(nodes) != 1:
+        raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
+    return nodes[0]
+
+
+def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:
+    key = operation.args[0]
+    pod = next((p for p in cluster.pods if p.key == key), None)
+    if pod is None:
+        raise InputError(f"--delete-pod {key}: no such pod in the cluster")
+    new = remove_pods(cluster, [pod], now, "delete-pod")
+    summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else "")
+    return Applied(operation, summary, (key,), keys(new))
