@@ -57,7 +57,7 @@ def parse_operation(op: str, args: Sequence[str], force: bool = False) -> Operat
     wanted = len(OPERATIONS[op][0])
     if len(args) != wanted or not all(isinstance(a, str) and a for a in args):
         raise InputError(f"--{op}: expected {' '.join(OPERATIONS[op][0])}")
-    return Operation(op, tuple(args), force)
+    return Operation(op, tuple(args), force and op == "drain")
 
 
 def operations_from_file(path: str) -> list[Operation]:

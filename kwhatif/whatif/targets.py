@@ -1,5 +1,6 @@
 """Which nodes an operation acts on: a node name, or a label selector in kubectl's `-l` form
-(`topology.kubernetes.io/zone=us-east-1b`, `a=b,c!=d`, `gpu`, `!spot`)."""
+(`topology.kubernetes.io/zone=us-east-1b`, `a=b,c!=d`, `!spot`, `zone=a,gpu`). A bare word is a
+node name, so a lone "has the label" requirement needs a comma (`gpu,`)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,7 @@ def parse_selector(text: str) -> LabelSelector:
     """kubectl's equality-based selector: `k=v`, `k==v`, `k!=v`, `k` (exists), `!k` (absent), ANDed
     with commas (labels.Parse, without the set-based `in (...)` forms)."""
     requirements = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            raise InputError(f"{text!r}: an empty requirement in the label selector")
+    for part in (p.strip() for p in text.split(",") if p.strip()):
         if "!=" in part:
             key, value = part.split("!=", 1)
             requirements.append(Requirement(key.strip(), "NotIn", (value.strip(),)))
