@@ -9,6 +9,7 @@ from kwhatif import __version__
 from kwhatif.cli.check import capacity_cmd, check
 from kwhatif.cli.compare import compare
 from kwhatif.cli.config import config_group
+from kwhatif.cli.diff import diff_cmd
 from kwhatif.cli.explain import explain_cmd
 from kwhatif.cli.pending import pending
 from kwhatif.cli.reasons import reasons
@@ -21,5 +22,6 @@ def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
 
 
-for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd):
+for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd,
+                 diff_cmd):
     main.add_command(_command)

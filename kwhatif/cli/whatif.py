@@ -21,6 +21,7 @@ from kwhatif.whatif.ops import OPERATIONS
 
 OPERATIONS_KEY = "kwhatif.whatif.operations"
 SCENARIO_KEY = "kwhatif.whatif.scenario"
+BASELINE_KEY = "kwhatif.whatif.baseline"
 FILE_OPTION = "whatif_file"
 FORCE_OPTION = "whatif_force"
 TABLE_OUTPUTS = ("table", "wide")
@@ -88,14 +89,27 @@ def scenario(cluster: Cluster, now: str) -> Cluster:
         return cluster
     done = apply_operations(cluster, operations, now)
     ctx.meta[SCENARIO_KEY] = done
+    ctx.meta[BASELINE_KEY] = cluster
     done.cluster.warnings.extend(done.warnings)
     if ctx.params.get("output", "table") in TABLE_OUTPUTS:
         click.echo("\n".join(done.header) + "\n")
     return done.cluster
 
 
+def baseline(cluster: Cluster) -> Cluster:
+    """The cluster as loaded, before this command's operations (`cluster` itself without any)."""
+    ctx = click.get_current_context(silent=True)
+    found = ctx.meta.get(BASELINE_KEY) if ctx is not None else None
+    return found if isinstance(found, Cluster) else cluster
+
+
+def applied_scenario() -> Scenario | None:
+    """The operations this command applied, with what each did (None without operations)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(SCENARIO_KEY) if ctx is not None else None
+
+
 def with_whatif(data: dict[str, Any]) -> dict[str, Any]:
     """JSON / YAML data with the run's `whatif` list first (unchanged without operations)."""
-    ctx = click.get_current_context(silent=True)
-    done: Scenario | None = ctx.meta.get(SCENARIO_KEY) if ctx is not None else None
+    done = applied_scenario()
     return {"whatif": done.data(), **data} if done is not None else data

@@ -119,6 +119,14 @@ class Scenario:
     def data(self) -> list[dict[str, Any]]:
         return [a.data() for a in self.applied]
 
+    def notes(self) -> dict[str, str]:
+        """Why each pod the operations removed or created is gone or new (the last word wins)."""
+        out: dict[str, str] = {}
+        for applied in self.applied:
+            out.update({key: f"removed by {applied.operation.text}" for key in applied.removed})
+            out.update({key: f"created by {applied.operation.text}" for key in applied.created})
+        return out
+
 
 def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str) -> Scenario:
     """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read)."""
