@@ -16,8 +16,7 @@ from kwhatif.cli.common import (
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import whatif_options, with_whatif
-from kwhatif.errors import InputError
-from kwhatif.load.cluster import load_objects
+from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
 from kwhatif.render.html import with_utilisation
@@ -79,12 +78,10 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
 
 
 def _template_node(path: str, warnings: Warnings) -> Node:
-    objects, found = load_objects([path], full_validation=True)
+    found: list[str] = []
+    node = template_node(path, found)
     warnings.report(found)
-    nodes = [o for o in objects if isinstance(o, Node)]
-    if len(nodes) != 1:
-        raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
-    return nodes[0]
+    return node
 
 
 @whatif_options

@@ -74,8 +74,11 @@ def ordered_operations(order: Sequence[Any], values: dict[str, list[Any]], force
 
 
 def whatif_options(command: click.Command) -> click.Command:
-    """Give a command the what-if options (put it above `@click.command()`)."""
-    command.params.extend(operation_options())
+    """Give a command the what-if options (put it above `@click.command()`). An option the
+    command already has keeps the command's meaning (capacity's own `--add-node`); that operation
+    is then given in a --whatif file."""
+    taken = {flag for param in command.params for flag in param.opts}
+    command.params.extend(o for o in operation_options() if not taken & set(o.opts))
     command.__class__ = WhatifCommand
     return command
 

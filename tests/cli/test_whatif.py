@@ -368,3 +368,17 @@ def test_the_installed_command_echoes_the_operations(tmp_path: Path) -> None:
         "what-if: cordon n3",
         "what-if: drain n1: evicted 4 pod(s), 3 recreated pending, 2 left on the node",
     ]
+
+
+def test_capacity_with_operations_equals_capacity_of_the_edited_cluster(tmp_path: Path) -> None:
+    # capacity keeps its own --add-node (nodes to add for the workloads); a cordon is the what-if one.
+    workloads = write(tmp_path, "deploy.yaml", CHECK_WORKLOAD)
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    args = ["capacity", workloads, "-o", "json", "--now", NOW]
+    with_ops = invoke([*args, "-c", write(tmp_path, "x.yaml", cluster_x()), "--cordon", "n3"])
+    by_hand = invoke([*args, "-c", write(tmp_path, "y.yaml", edited)])
+    assert with_ops.exit_code == by_hand.exit_code == 0, with_ops.stderr
+    data = json.loads(with_ops.stdout)
+    assert [w["summary"] for w in data.pop("whatif")] == ["cordon n3"]
+    assert data == json.loads(by_hand.stdout)
