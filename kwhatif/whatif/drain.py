@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Node, Pod, PodDisruptionBudget
+from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.whatif.pods import DAEMONSET, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
@@ -102,10 +102,10 @@ class Drained:
     blocked: list[str] = field(default_factory=list)
 
 
-def drain_pods(cluster: Cluster, node: Node, force: bool) -> Drained:
-    """Evict what kubectl would from `node` (already cordoned): the evicted pods, the ones left in
-    place, and why the drain stops short, if it does."""
-    plan = plan_drain([p for p in cluster.pods if p.node_name == node.name], force)
+def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
+    """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent): the
+    evicted pods, the ones left in place, and why the drain stops short, if it does."""
+    plan = plan_drain(pods, force)
     if plan.errors:
         return Drained(kept=plan.kept + plan.evict + plan.errors, blocked=[unmanaged_error(plan.errors)])
     done = Drained(kept=list(plan.kept))

@@ -16,7 +16,7 @@ from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import drain_pods
-from kwhatif.whatif.pods import DAEMONSET, is_mirror, owner_kind, remove_pods
+from kwhatif.whatif.pods import DAEMONSET, is_mirror, is_replaced, owner_kind, remove_pods
 from kwhatif.whatif.scale import scale
 from kwhatif.whatif.targets import replace_node, target_nodes
 
@@ -141,10 +141,15 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
 def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
-        parts = [node_operation(cluster, operation, node, now) for node in nodes]
-        return Applied(operation, "; ".join(p.summary for p in parts), tuple(n.name for n in nodes),
-                       sum((p.removed for p in parts), ()), sum((p.created for p in parts), ()),
-                       sum((p.blocked for p in parts), ()))
+        if operation.op == "drain":
+            return drain(cluster, operation, nodes, now)
+        if operation.op == "remove-node":
+            return remove_nodes(cluster, operation, nodes, now)
+        value = operation.args[1] if len(operation.args) > 1 else ""
+        for node in nodes:
+            replace_node(cluster, changed_node(operation.op, node, value))
+        return Applied(operation, "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes),
+                       tuple(n.name for n in nodes))
     if operation.op == "add-node":
         return add_node(cluster, operation, warnings)
     if operation.op == "delete-pod":
@@ -155,17 +160,6 @@ def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[s
 
 def keys(pods: Sequence[Pod]) -> tuple[str, ...]:
     return tuple(p.key for p in pods)
-
-
-def node_operation(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
-    """One node-targeted operation on one node."""
-    op, value = operation.op, operation.args[1] if len(operation.args) > 1 else ""
-    if op == "drain":
-        return drain(cluster, operation, node, now)
-    if op == "remove-node":
-        return remove_node(cluster, operation, node, now)
-    replace_node(cluster, changed_node(op, node, value))
-    return Applied(operation, f"{op} {node.name}" + (f" {value}" if value else ""))
 
 
 def changed_node(op: str, node: Node, value: str) -> Node:
@@ -181,26 +175,54 @@ def changed_node(op: str, node: Node, value: str) -> Node:
     return node_ops.labelled(node, value)
 
 
-def drain(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
-    replace_node(cluster, node_ops.cordoned(node))
-    done = drain_pods(cluster, node, operation.force)
-    new = remove_pods(cluster, done.evicted, now, f"drain/{node.name}")
-    summary = (f"drain {node.name}: evicted {len(done.evicted)} pod(s), {len(new)} recreated pending, "
-               f"{len(done.kept)} left on the node" + ("; stopped: " + done.blocked[0] if done.blocked else ""))
-    return Applied(operation, summary, (), keys(done.evicted), keys(new), tuple(done.blocked))
+def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
+    """The pods bound to each of `nodes`, in input order: one pass over the pods, whatever the
+    number of nodes a selector matched."""
+    out: dict[str, list[Pod]] = {n.name: [] for n in nodes}
+    for pod in cluster.pods:
+        if pod.node_name in out:
+            out[pod.node_name].append(pod)
+    return out
 
 
-def remove_node(cluster: Cluster, operation: Operation, node: Node, now: str) -> Applied:
-    """The node deleted: its pods go with it; the controller-owned ones other than DaemonSet pods
-    and static mirrors (which belong to that node) are recreated pending."""
-    node_ops.without_node(cluster, node.name)
-    on_node = [p for p in cluster.pods if p.node_name == node.name]
-    tied = [p for p in on_node if owner_kind(p) == DAEMONSET or is_mirror(p)]
-    remove_pods(cluster, tied, now, "", replace=False)
-    movable = [p for p in on_node if not (owner_kind(p) == DAEMONSET or is_mirror(p))]
-    new = remove_pods(cluster, movable, now, f"remove-node/{node.name}")
-    summary = f"remove-node {node.name}: {len(on_node)} pod(s) gone, {len(new)} recreated pending"
-    return Applied(operation, summary, (), keys(on_node), keys(new))
+def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """Each node in turn: cordoned, its pods evicted as kubectl would (the budgets spent node after
+    node); then the evicted pods leave together and their controllers recreate them."""
+    by_node = pods_on(cluster, nodes)
+    evicted: list[Pod] = []
+    blocked: list[str] = []
+    summaries = []
+    for node in nodes:
+        replace_node(cluster, node_ops.cordoned(node))
+        done = drain_pods(cluster, by_node[node.name], operation.force)
+        evicted += done.evicted
+        blocked += done.blocked
+        summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s), "
+                         f"{sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on the node"
+                         + ("; stopped: " + done.blocked[0] if done.blocked else ""))
+    new = remove_pods(cluster, evicted, now, "drain")
+    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted), keys(new),
+                   tuple(blocked))
+
+
+def belongs_to_node(pod: Pod) -> bool:
+    """A DaemonSet's pod or a static pod's mirror exists for its node alone: it goes with it."""
+    return owner_kind(pod) == DAEMONSET or is_mirror(pod)
+
+
+def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """The nodes deleted: their pods go with them; the controller-owned ones other than DaemonSet
+    pods and static mirrors (which belong to their node) are recreated pending."""
+    by_node = pods_on(cluster, nodes)
+    for node in nodes:
+        node_ops.without_node(cluster, node.name)
+    gone = [p for node in nodes for p in by_node[node.name]]
+    remove_pods(cluster, [p for p in gone if belongs_to_node(p)], now, "", replace=False)
+    new = remove_pods(cluster, [p for p in gone if not belongs_to_node(p)], now, "remove-node")
+    summaries = [f"remove-node {n.name}: {len(by_node[n.name])} pod(s) gone, "
+                 f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and is_replaced(p))} recreated pending"
+                 for n in nodes]
+    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(gone), keys(new))
 
 
 def add_node(cluster: Cluster, operation: Operation, warnings: list[str]) -> Applied:

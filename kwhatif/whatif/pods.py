@@ -34,6 +34,11 @@ def owner_kind(pod: Pod) -> str | None:
     return ref.kind if ref is not None else None
 
 
+def is_replaced(pod: Pod) -> bool:
+    """Whether a controller creates a new pod when this one goes (a finished one stays done)."""
+    return pod.controller_ref is not None and not is_finished(pod)
+
+
 def taken_names(cluster: Cluster, namespace: str) -> NameSet:
     """The generated-name set of a namespace, with every existing pod name taken."""
     names = NameSet()
@@ -66,9 +71,11 @@ def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
     names: dict[str, NameSet] = {}
     new = []
     for pod in gone:
-        if pod.controller_ref is None or is_finished(pod):
+        if not is_replaced(pod):
             continue
-        pool = names.setdefault(pod.namespace, taken_names(cluster, pod.namespace))
+        if pod.namespace not in names:  # one pass over the pods per namespace, not per pod
+            names[pod.namespace] = taken_names(cluster, pod.namespace)
+        pool = names[pod.namespace]
         new.append(recreated(pod, now, pool, seed))
     cluster.pods.extend(new)
     return new

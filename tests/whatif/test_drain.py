@@ -84,7 +84,7 @@ def test_allowed_disruptions_go_down_as_pods_go() -> None:
     # 2 allowed, 3 matching pods on the node: the first two (input order) go, the third is refused.
     pods = [owned(f"web-{i}", "ReplicaSet", labels=WEB) for i in range(3)]
     cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 2)])
-    done = drain_pods(cluster, cluster.nodes[0], force=False)
+    done = drain_pods(cluster, pods, force=False)
     assert [p.name for p in done.evicted] == ["web-0", "web-1"]
     assert [p.name for p in done.kept] == ["web-2"]
     assert done.blocked == ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]
@@ -94,6 +94,6 @@ def test_allowed_disruptions_go_down_as_pods_go() -> None:
 def test_a_bare_pod_stops_the_drain_before_any_eviction() -> None:
     pods = [owned("web-0", "ReplicaSet"), make_pod("bare", node_name="n1", phase="Running")]
     cluster = Cluster(nodes=[make_node("n1")], pods=pods)
-    done = drain_pods(cluster, cluster.nodes[0], force=False)
+    done = drain_pods(cluster, pods, force=False)
     assert done.evicted == []
     assert done.blocked == ["cannot delete Pods that declare no controller (use --force to override): default/bare"]
