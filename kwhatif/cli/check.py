@@ -15,7 +15,7 @@ from kwhatif.cli.common import (
     quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
-from kwhatif.cli.whatif import whatif_options, with_whatif
+from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
 from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
@@ -32,7 +32,7 @@ replicas_option = click.option(
 def _workloads(paths: Sequence[str], warnings: Warnings) -> list[object]:
     objects, found = load_workloads(paths)
     warnings.report(found)
-    return objects
+    return scaled(objects)
 
 
 @whatif_options

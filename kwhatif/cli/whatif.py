@@ -18,6 +18,7 @@ import click
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif import Operation, Scenario, apply_operations, operations_from_file, parse_operation
 from kwhatif.whatif.ops import OPERATIONS
+from kwhatif.whatif.scale import scale_workloads
 
 OPERATIONS_KEY = "kwhatif.whatif.operations"
 SCENARIO_KEY = "kwhatif.whatif.scenario"
@@ -90,7 +91,7 @@ def scenario(cluster: Cluster, now: str) -> Cluster:
     operations = ctx.meta.get(OPERATIONS_KEY) if ctx is not None else None
     if ctx is None or not operations:
         return cluster
-    done = apply_operations(cluster, operations, now)
+    done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params)
     ctx.meta[SCENARIO_KEY] = done
     ctx.meta[BASELINE_KEY] = cluster
     done.cluster.warnings.extend(done.warnings)
@@ -110,6 +111,12 @@ def applied_scenario() -> Scenario | None:
     """The operations this command applied, with what each did (None without operations)."""
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get(SCENARIO_KEY) if ctx is not None else None
+
+
+def scaled(objects: list[object]) -> list[object]:
+    """The workload files' objects with the command's `--scale` of them applied."""
+    done = applied_scenario()
+    return scale_workloads(objects, done.file_scales) if done is not None and done.file_scales else objects
 
 
 def with_whatif(data: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import drain_pods
 from kwhatif.whatif.pods import DAEMONSET, is_mirror, is_replaced, owner_kind, remove_pods
-from kwhatif.whatif.scale import scale
+from kwhatif.whatif.scale import scale, scales_workload_file
 from kwhatif.whatif.targets import replace_node, target_nodes
 
 # Each operation: its arguments as metavars (the option's nargs is their count) and its help.
@@ -33,7 +33,8 @@ OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "untaint": (("NODE", "KEY[:EFFECT]"), "Remove the taints with this key (and effect)."),
     "label": (("NODE", "KEY=VALUE|KEY-"), "Set or remove a node label."),
     "delete-pod": (("NS/NAME",), "Delete a pod (its controller, if any, recreates it pending)."),
-    "scale": (("KIND/NS/NAME=N",), "Scale a ReplicaSet, StatefulSet or ReplicationController of the snapshot."),
+    "scale": (("KIND/NS/NAME=N",), "Scale a ReplicaSet, StatefulSet or ReplicationController of the snapshot "
+                                     "(check, capacity: also a workload of their files)."),
 }
 NODE_TARGETED = ("cordon", "uncordon", "drain", "remove-node", "taint", "untaint", "label")
 
@@ -111,6 +112,8 @@ class Scenario:
     cluster: Cluster
     applied: list[Applied] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    file_scales: list[str] = field(default_factory=list)
+    """`--scale` texts for the workload files of check / capacity (`scale.scale_workloads`)."""
 
     @property
     def header(self) -> list[str]:
@@ -128,10 +131,17 @@ class Scenario:
         return out
 
 
-def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str) -> Scenario:
-    """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read)."""
+def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str,
+                     workload_files: bool = False) -> Scenario:
+    """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read).
+    With `workload_files` (check, capacity), a `--scale` of a workload the snapshot lacks is kept
+    for those files (`Scenario.file_scales`)."""
     scenario = Scenario(cluster.copy())
     for operation in operations:
+        if workload_files and operation.op == "scale" and scales_workload_file(operation.args[0], scenario.cluster):
+            scenario.file_scales.append(operation.args[0])
+            scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
+            continue
         applied = apply_one(scenario.cluster, operation, now, scenario.warnings)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)

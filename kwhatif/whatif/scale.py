@@ -10,14 +10,19 @@ alike): the highest ordinals go, new ones take the next ordinals."""
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
+from kwhatif.workloads.common import Workload
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
 SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
+FILE_SCALABLE = ("Deployment", *SCALABLE)  # a workload of check / capacity files: its spec.replicas
 SCALE_SYNTAX = re.compile(r"^(?P<kind>[A-Za-z]+)/(?P<namespace>[^/=]+)/(?P<name>[^/=]+)=(?P<replicas>\d+)$")
 
 
@@ -61,11 +66,12 @@ def deletion_order(pods: list[Pod], kind: str) -> list[Pod]:
 def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[Pod]]:
     """Scale the controller; returns (what was done, pods removed, pods created)."""
     kind, namespace, name, wanted = parse_scale(text)
+    if (kind, namespace, name) not in cluster.controllers and kind in FILE_SCALABLE:
+        raise InputError(f"--scale {text}: no {kind}/{namespace}/{name} in the cluster (workloads of check "
+                         "and capacity files are scaled there)")
     if kind not in SCALABLE:
-        raise InputError(f"--scale {text}: a snapshot controller must be one of {', '.join(SCALABLE)} "
-                         "(a Deployment is scaled through its ReplicaSet)")
-    if (kind, namespace, name) not in cluster.controllers:
-        raise InputError(f"--scale {text}: no {kind}/{namespace}/{name} in the cluster")
+        raise InputError(f"--scale {text}: KIND must be one of {', '.join(FILE_SCALABLE)} (in the snapshot, "
+                         "a Deployment is scaled through its ReplicaSet)")
     pods = replicas_of(cluster, kind, namespace, name)
     if wanted < len(pods):
         gone = deletion_order(pods, kind)[:len(pods) - wanted]
@@ -91,3 +97,28 @@ def new_replicas(cluster: Cluster, pods: list[Pod], kind: str, count: int, now: 
         start = max(ordinal(p) for p in pods) + 1
         return [recreated(model, now, names, "scale", name=f"{base}-{start + i}") for i in range(count)]
     return [recreated(model, now, names, f"scale/{i}") for i in range(count)]
+
+
+def scales_workload_file(text: str, cluster: Cluster) -> bool:
+    """Whether `--scale` names a workload of the command's files rather than a snapshot controller."""
+    kind, namespace, name, _ = parse_scale(text)
+    return kind in FILE_SCALABLE and (kind, namespace, name) not in cluster.controllers
+
+
+def scale_workloads(objects: Sequence[object], texts: Sequence[str]) -> list[object]:
+    """The workload files' objects with spec.replicas set as each `--scale` asks (a
+    HorizontalPodAutoscaler targeting the workload still decides its replicas); a target that is
+    not among them is bad input."""
+    wanted = {parse_scale(t)[:3]: (t, parse_scale(t)[3]) for t in texts}
+    out: list[object] = []
+    for obj in objects:
+        key = (obj.kind, obj.namespace, obj.name) if isinstance(obj, Workload) else None
+        if isinstance(obj, Workload) and key in wanted:
+            manifest = copy.deepcopy(obj.obj)
+            manifest.setdefault("spec", {})["replicas"] = wanted.pop(key)[1]
+            obj = replace(obj, obj=manifest)
+        out.append(obj)
+    if wanted:
+        text = next(iter(wanted.values()))[0]
+        raise InputError(f"--scale {text}: no such workload in the snapshot or the workload files")
+    return out

@@ -350,10 +350,13 @@ def test_check_with_operations_equals_check_of_the_edited_cluster(tmp_path: Path
     (["--taint", "n1", "k=v"], "kwhatif: error: --taint k=v: expected key=value:Effect with Effect one of "
                                "NoSchedule, PreferNoSchedule, NoExecute"),
     (["--delete-pod", "shop/nope"], "kwhatif: error: --delete-pod shop/nope: no such pod in the cluster"),
-    (["--scale", "Deployment/shop/web=2"], "kwhatif: error: --scale Deployment/shop/web=2: a snapshot controller "
-                                           "must be one of ReplicaSet, StatefulSet, ReplicationController "
-                                           "(a Deployment is scaled through its ReplicaSet)"),
-], ids=["unknown node", "selector matching nothing", "taint without effect", "unknown pod", "scale a Deployment"])
+    (["--scale", "Deployment/shop/web=2"], "kwhatif: error: --scale Deployment/shop/web=2: no Deployment/shop/web "
+                                           "in the cluster (workloads of check and capacity files are scaled there)"),
+    (["--scale", "Job/shop/batch=2"], "kwhatif: error: --scale Job/shop/batch=2: KIND must be one of Deployment, "
+                                      "ReplicaSet, StatefulSet, ReplicationController (in the snapshot, a Deployment "
+                                      "is scaled through its ReplicaSet)"),
+], ids=["unknown node", "selector matching nothing", "taint without effect", "unknown pod",
+        "scale a Deployment the snapshot lacks", "scale a Job"])
 def test_bad_operations_are_one_line_errors(tmp_path: Path, ops: list[str], error: str) -> None:
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW, *ops])
     assert result.exit_code == 2
@@ -382,3 +385,22 @@ def test_capacity_with_operations_equals_capacity_of_the_edited_cluster(tmp_path
     data = json.loads(with_ops.stdout)
     assert [w["summary"] for w in data.pop("whatif")] == ["cordon n3"]
     assert data == json.loads(by_hand.stdout)
+
+
+def test_check_scales_a_workload_of_its_files(tmp_path: Path) -> None:
+    # --scale of the file's Deployment is its spec.replicas edited by hand.
+    x = write(tmp_path, "x.yaml", cluster_x())
+    scaled = copy.deepcopy(CHECK_WORKLOAD)
+    scaled[0]["spec"]["replicas"] = 1
+    args = ["check", "-c", x, "-o", "json", "--now", NOW]
+    (tmp_path / "edited").mkdir()  # the same file name: the output names each workload's file
+    with_ops = invoke([*args, write(tmp_path, "deploy.yaml", CHECK_WORKLOAD), "--scale", "Deployment/shop/api=1"])
+    by_hand = invoke([*args, write(tmp_path / "edited", "deploy.yaml", scaled)])
+    assert with_ops.exit_code == by_hand.exit_code == 0, with_ops.stderr  # one 2-cpu pod fits on n2 or n3
+    data = json.loads(with_ops.stdout)
+    assert [w["summary"] for w in data.pop("whatif")] == ["scale Deployment/shop/api=1 (a workload of the files)"]
+    assert json.dumps(data) == json.dumps(json.loads(by_hand.stdout)).replace(str(tmp_path / "edited"), str(tmp_path))
+    missing = invoke([*args, write(tmp_path, "deploy.yaml", CHECK_WORKLOAD), "--scale", "Deployment/shop/nope=1"])
+    assert missing.exit_code == 2
+    assert missing.stderr == ("kwhatif: error: --scale Deployment/shop/nope=1: no such workload in the snapshot "
+                              "or the workload files\n")
