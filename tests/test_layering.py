@@ -23,8 +23,8 @@ LAYERS: dict[str, int] = {
     "preemption": 5,
     "plugins": 6,
     "config": 7, "workloads": 7,
-    "engine": 8,
-    "check": 9, "explain": 9,
+    "engine": 8, "whatif": 8,  # whatif: Cluster -> Cluster operations over api, load and workloads (7)
+    "check": 9, "explain": 9, "diff": 9, "evict": 9,
     "capacity": 10,
     "render": 11,
     "cli": 12,

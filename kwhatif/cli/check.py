@@ -15,8 +15,8 @@ from kwhatif.cli.common import (
     profiles, quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
-from kwhatif.errors import InputError
-from kwhatif.load.cluster import load_objects
+from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
+from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table
 from kwhatif.render.html import with_utilisation
@@ -29,6 +29,7 @@ replicas_option = click.option(
     help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
 
 
+@whatif_options
 @click.command(epilog=examples(
     "kwhatif check samples/pods/ -c samples/cluster.yaml",
     "kwhatif check samples/pods/ -c samples/cluster.yaml --no-evictions -o markdown",
@@ -63,12 +64,13 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
         limits = parse_headroom(headroom) if headroom is not None else None
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         objects, found = load_workloads(workload_files)
+        objects = scaled(objects)
         inputs.warnings.check(found)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
                            as_new=not rollout, no_evictions=no_evictions,
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss, warnings=found)
         inputs.finish(result.warnings)
-        data = check_data(result)
+        data = with_whatif(check_data(result))
         if output == "html":
             data = with_utilisation(data, result.simulation)
         emit(writer(output, check_table, quiet)(data))
@@ -77,14 +79,13 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
 
 
 def _template_node(path: str, warnings: Warnings) -> Node:
-    objects, found = load_objects([path], full_validation=True)
+    found: list[str] = []
+    node = template_node(path, found)
     warnings.report(found)
-    nodes = [o for o in objects if isinstance(o, Node)]
-    if len(nodes) != 1:
-        raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
-    return nodes[0]
+    return node
 
 
+@whatif_options
 @click.command(name="capacity", epilog=examples(
     "kwhatif capacity samples/pods/web.yaml -c samples/cluster.yaml",
     "kwhatif capacity samples/pods/gpu-job.yaml -c samples/cluster.yaml --allow-preemption -o json",
@@ -116,6 +117,7 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         chosen = profiles(inputs.config, no_preemption=not allow_preemption)
         objects, found = load_workloads(workload_files)
+        objects = scaled(objects)
         inputs.warnings.check(found)
         if add_node:
             template = _template_node(add_node, inputs.warnings)
@@ -129,6 +131,6 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
             table = capacity_table
         data["warnings"] = found + data["warnings"]  # the files' own warnings, in every format
         inputs.finish(data["warnings"])
-        emit(writer(output, table)(data))
+        emit(writer(output, table)(with_whatif(data)))
         return code
     run(action)

@@ -14,6 +14,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
+from kwhatif.cli.whatif import scenario, with_whatif
 from kwhatif.config.profile import ProfileConfig, default_profile, without_plugin
 from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, load_scheduler_config
 from kwhatif.engine import Simulation
@@ -161,7 +162,7 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     `kwhatif.memory`)."""
     configs = tuple(scheduler_config(f) for f in config_files)
     when = clock(now)
-    cluster = load_cluster(clusters, progress=Progress("loading objects", quiet))
+    cluster = scenario(load_cluster(clusters, progress=Progress("loading objects", quiet)), when)
     keep_for_the_run()
     inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
     inputs.warnings.check(inputs.config_warnings + cluster.warnings)
@@ -190,11 +191,11 @@ def emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
     is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB)."""
     if output == "json":
-        write_json_streamed(simulation_head(sim), "results", (pod_result_data(r, node_detail) for r in sim.results),
+        write_json_streamed(with_whatif(simulation_head(sim)), "results", (pod_result_data(r, node_detail) for r in sim.results),
                             {"warnings": sim.warnings}, sys.stdout.buffer.write)
         sys.stdout.buffer.flush()
     else:
-        data = simulation_data(sim, node_detail=node_detail and output == "yaml")
+        data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))
         if output == "html":
             data = with_utilisation(data, sim)
         emit(writer(output, results_table)(data))

@@ -15,6 +15,7 @@ from kwhatif.cli.common import (
 from kwhatif.check.targets import pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.api.objects import Pod
+from kwhatif.cli.whatif import whatif_options, with_whatif
 from kwhatif.errors import InputError
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
@@ -37,6 +38,7 @@ def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
 
 
+@whatif_options
 @click.command(name="explain", epilog=examples(
     "kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml",
     "kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml --node worker-b2",
@@ -87,7 +89,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str, pod_fil
             page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=done.rerun)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
-            emit(writer(output)(explained_pod_data(done.sim, exp)))
+            emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp))))
         return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)
 

@@ -9,6 +9,8 @@ from kwhatif import __version__
 from kwhatif.cli.check import capacity_cmd, check
 from kwhatif.cli.compare import compare
 from kwhatif.cli.config import config_group
+from kwhatif.cli.diff import diff_cmd
+from kwhatif.cli.evict import evict_cmd
 from kwhatif.cli.explain import explain_cmd
 from kwhatif.cli.pending import pending
 from kwhatif.cli.reasons import reasons
@@ -23,5 +25,5 @@ def main() -> None:
 
 
 for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd, version,
-                 completion):
+                 completion, diff_cmd, evict_cmd):
     main.add_command(_command)

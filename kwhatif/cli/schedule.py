@@ -11,9 +11,11 @@ from kwhatif.cli.common import (
     strict_option,
 )
 from kwhatif.cli.progress import Progress
+from kwhatif.cli.whatif import whatif_options
 from kwhatif.engine import simulate
 
 
+@whatif_options
 @click.command(epilog=examples(
     "kwhatif schedule -c samples/cluster.yaml",
     "kwhatif schedule -c samples/cluster.yaml --config samples/bin-packing.config.yaml",
@@ -40,6 +42,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     run(action)
 
 
+@whatif_options
 @click.command(epilog=examples(
     "kwhatif place samples/pods/ -c samples/cluster.yaml",
     "kwhatif place samples/pods/critical.yaml -c samples/cluster.yaml --no-preemption",

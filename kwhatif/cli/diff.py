@@ -1,0 +1,66 @@
+"""`kwhatif diff`: the same scenario before and after — two snapshots (`-c A --against B`), one
+snapshot with and without what-if operations, or two scheduler configurations — and the pods
+that move, become pending, get placed or get evicted, with the per-node utilisation."""
+
+from __future__ import annotations
+
+import click
+
+from kwhatif.cli.common import (
+    cluster_option, emit, examples, load_inputs, now_option, profiles, placing, quiet_option, run, strict_option,
+)
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.whatif import applied_scenario, baseline, whatif_options
+from kwhatif.diff import diff_runs
+from kwhatif.engine import simulate
+from kwhatif.load.cluster import load_cluster
+from kwhatif.render.diff import diff_markdown, diff_table
+from kwhatif.render.writers import writer
+
+
+@whatif_options
+@click.command(name="diff", epilog=examples(
+    "kwhatif diff -c samples/cluster.yaml --drain worker-a1",
+    "kwhatif diff -c samples/cluster.yaml --cordon worker-b3 -o markdown",
+    "kwhatif diff -c samples/cluster.yaml --config samples/bin-packing.config.yaml",
+))
+@click.argument("pod_files", nargs=-1)
+@cluster_option
+@click.option("--against", "against", multiple=True, metavar="SNAPSHOT",
+              help="The snapshot before (files, folders, repeatable); default: -c without the what-if operations.")
+@click.option("--config", "config_file", metavar="FILE", help="The KubeSchedulerConfiguration after.")
+@click.option("--against-config", "against_config", metavar="FILE",
+              help="The KubeSchedulerConfiguration before (default: kube-scheduler's default profile).")
+@click.option("-o", "--output", type=click.Choice(("table", "json", "markdown")), default="table", show_default=True)
+@now_option
+@quiet_option
+@strict_option
+def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
+             config_file: str | None, against_config: str | None, output: str, now: str | None, quiet: bool,
+             strict: bool = False) -> None:
+    """Schedule the pending pods (and POD_FILES) before and after, and show what changed. Exit 1
+    when some pod is evicted or becomes pending, else 0."""
+    def action() -> int:
+        inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
+        after_config, before_config = inputs.configs
+        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+        before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
+        inputs.warnings.check(before_cluster.warnings if against else [])
+        before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config))
+        after = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(after_config))
+        inputs.finish(after.warnings)
+        done = applied_scenario()
+        labels = (label(against or clusters, against_config),
+                  label(clusters, config_file) + (" with the what-if operations" if done else ""))
+        result = diff_runs(before, after, labels, done.notes() if done else {})
+        if done:
+            result.whatif = done.data()
+        data = result.data()
+        emit(diff_markdown(data) if output == "markdown" else writer(output, diff_table)(data))
+        return Exit.NOT_ALL_PLACED if result.worse else Exit.ALL_PLACED
+    run(action)
+
+
+def label(snapshot: tuple[str, ...], config: str | None) -> str:
+    """How a side is named: its snapshot files and its configuration."""
+    return f"{', '.join(snapshot)} ({config or 'default profile'})"

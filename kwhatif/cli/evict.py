@@ -1,0 +1,59 @@
+"""`kwhatif evict`: which pods the kubelet evicts from a node under pressure, and where they go."""
+
+from __future__ import annotations
+
+import click
+
+from kwhatif.cli.common import (
+    DATA_FORMATS, cluster_option, emit, examples, load_inputs, now_option, quiet_option, run, strict_option,
+)
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.evict import SIGNALS, plan_eviction, read_usage
+from kwhatif.api.quantity import parse_quantity, value
+from kwhatif.errors import InputError
+from kwhatif.render.evict import eviction_table
+from kwhatif.render.writers import writer
+
+
+def quantity(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return value(parse_quantity(text))
+    except (ValueError, InputError):
+        raise InputError(f"{option} {text}: not a quantity") from None
+
+
+@click.command(name="evict", epilog=examples(
+    "kwhatif evict worker-b2 -c samples/cluster.yaml --usage samples/top-worker-b2.txt",
+    "kwhatif evict worker-b2 -c samples/cluster.yaml --usage samples/top-worker-b2.txt --available 80Mi -o json",
+))
+@click.argument("node")
+@cluster_option
+@click.option("--signal", type=click.Choice(sorted(SIGNALS)), default="memory.available", show_default=True)
+@click.option("--usage", "usage_file", required=True, metavar="FILE",
+              help="kubectl top pods -A --no-headers output, metrics-server JSON, or a kubelet stats summary.")
+@click.option("--threshold", metavar="QUANTITY|N%",
+              help="The hard threshold (kubelet defaults: memory.available<100Mi, nodefs.available<10%).")
+@click.option("--available", metavar="QUANTITY", help="The signal's value now (default: the stats summary's, or "
+                                                      "allocatable minus the pods' usage).")
+@click.option("--capacity", metavar="QUANTITY", help="The node's capacity for a percentage threshold.")
+@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
+@now_option
+@quiet_option
+@strict_option
+def evict_cmd(node: str, clusters: tuple[str, ...], signal: str, usage_file: str, threshold: str | None,
+              available: str | None, capacity: str | None, output: str, now: str | None, quiet: bool,
+              strict: bool = False) -> None:
+    """Rank NODE's pods as the kubelet does under node pressure, count how many go before the
+    signal is back above its threshold, and schedule the pods their controllers recreate. Exit 1
+    when some pod is evicted, else 0."""
+    def action() -> int:
+        inputs = load_inputs(clusters, [None], now, quiet, strict)
+        usage, node_stats = read_usage(usage_file)
+        plan = plan_eviction(inputs.cluster, node, signal, usage, node_stats, inputs.now, threshold,
+                             quantity("--available", available), quantity("--capacity", capacity))
+        inputs.finish(plan.warnings)
+        emit(writer(output, eviction_table)(plan.data()))
+        return Exit.NOT_ALL_PLACED if plan.evicted else Exit.ALL_PLACED
+    run(action)

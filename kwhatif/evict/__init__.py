@@ -1,0 +1,9 @@
+"""`kwhatif evict`: node-pressure eviction as the kubelet ranks it (`ranking`), from pod usage
+an operator can collect (`usage`)."""
+
+from __future__ import annotations
+
+from kwhatif.evict.ranking import SIGNALS, EvictionPlan, plan_eviction, qos_class
+from kwhatif.evict.usage import read_usage
+
+__all__ = ["SIGNALS", "EvictionPlan", "plan_eviction", "qos_class", "read_usage"]

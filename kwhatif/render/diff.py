@@ -1,0 +1,74 @@
+"""`kwhatif diff` as a table for the terminal and as Markdown for a pull-request comment, from
+`Diff.data()` (JSON is that data as it is)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from kwhatif.api.quantity import format_amount
+
+POD_HEADERS = ["POD", "CHANGE", "BEFORE", "AFTER", "REASON"]
+NODE_HEADERS = ["NODE", "CPU BEFORE", "CPU AFTER", "MEMORY BEFORE", "MEMORY AFTER", "PODS"]
+
+
+def usage(record: dict[str, int] | None, resource: str) -> str:
+    """`1500m/4000m (38%)`; `-` for a node absent from that run."""
+    if record is None:
+        return "-"
+    used, offered = record[resource], record[f"{resource}_allocatable"]
+    share = f" ({(200 * used + offered) // (2 * offered)}%)" if offered else ""
+    return f"{format_amount(resource, used, exact=False)}/{format_amount(resource, offered, exact=False)}{share}"
+
+
+def pod_rows(data: dict[str, Any]) -> list[list[str]]:
+    return [[c["pod"], c["change"], c["before"] or "-", c["after"] or "-", c["reason"]] for c in data["pods"]]
+
+
+def node_rows(data: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name, pair in data["nodes"].items():
+        old, new = pair["before"], pair["after"]
+        pods = f"{old['pods'] if old else '-'} -> {new['pods'] if new else '-'}"
+        rows.append([name, usage(old, "cpu"), usage(new, "cpu"), usage(old, "memory"), usage(new, "memory"), pods])
+    return rows
+
+
+def heading(data: dict[str, Any], whatif: bool = True) -> list[str]:
+    """Both sides, the operations (the table's were echoed when they were applied) and the counts."""
+    lines = [f"before: {data['before']}", f"after:  {data['after']}"]
+    lines += [f"what-if: {w['summary']}" for w in data["whatif"]] if whatif else []
+    counts = ", ".join(f"{n} {change}" for change, n in data["counts"].items()) or "no pod changes"
+    return lines + [counts]
+
+
+def diff_table(data: dict[str, Any], wide: bool = False) -> str:
+    parts = ["\n".join(heading(data, whatif=False))]
+    if data["pods"]:
+        parts.append(tabulate(pod_rows(data), POD_HEADERS, tablefmt="plain"))
+    if data["nodes"]:
+        parts.append(tabulate(node_rows(data), NODE_HEADERS, tablefmt="plain"))
+    parts.append(f"{data['unchanged_nodes']} node(s) unchanged")
+    return "\n\n".join(parts) + "\n"
+
+
+def cell(text: str) -> str:
+    """A Markdown table cell: pipes escaped, on one line."""
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)] + \
+        ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+
+
+def diff_markdown(data: dict[str, Any]) -> str:
+    """For a pull-request comment: the heading as a list, then the two tables."""
+    lines = ["### kwhatif diff", ""] + [f"- {line}" for line in heading(data)] + [""]
+    if data["pods"]:
+        lines += ["#### Pods", ""] + markdown_table(POD_HEADERS, pod_rows(data)) + [""]
+    if data["nodes"]:
+        lines += ["#### Nodes", ""] + markdown_table(NODE_HEADERS, node_rows(data)) + [""]
+    lines.append(f"{data['unchanged_nodes']} node(s) unchanged.")
+    return "\n".join(lines) + "\n"

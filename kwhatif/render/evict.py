@@ -1,0 +1,32 @@
+"""`kwhatif evict` as a table: the signal, then the node's pods in the kubelet's eviction order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from kwhatif.api.quantity import format_amount
+
+HEADERS = ["#", "POD", "QOS", "PRIORITY", "REQUEST", "USAGE", "OVER REQUEST", "EVICTED", "RESCHEDULED"]
+RESOURCE = {"memory.available": "memory", "nodefs.available": "ephemeral-storage", "pid.available": "pids"}
+
+
+def eviction_table(data: dict[str, Any], wide: bool = False) -> str:
+    resource = RESOURCE[data["signal"]]
+
+    def show(amount: int | None) -> str:
+        return "no stats" if amount is None else format_amount(resource, amount, exact=False)
+    state = "under pressure" if data["under_pressure"] else "not under pressure"
+    estimated = " (estimated: allocatable minus the pods' usage)" if data["available_estimated"] else ""
+    lines = [f"{data['node']}: {data['signal']} {show(data['available'])}{estimated}, threshold "
+             f"{show(data['threshold'])}: {state}",
+             f"{data['evicted']} pod(s) evicted before {data['signal']} is back at "
+             f"{show(data['available_after'])}", ""]
+    rows = []
+    for i, r in enumerate(data["ranking"], 1):
+        over = "-" if r["usage"] is None else ("yes" if r["exceeds_request"] else "no")
+        evicted = "yes" if r["evicted"] else ("critical: skipped" if r["critical"] else "")
+        rows.append([i, r["pod"], r["qos"], r["priority"], show(r["request"]), show(r["usage"]), over, evicted,
+                     r["rescheduled"] or ""])
+    return "\n".join(lines) + tabulate(rows, HEADERS, tablefmt="plain") + "\n"

@@ -1,0 +1,119 @@
+"""`kubectl drain NODE --ignore-daemonsets --delete-emptydir-data [--force]`, offline.
+
+kubectl (staging/src/k8s.io/kubectl/pkg/drain/filters.go) first sorts the node's pods through
+its filters, in order, the first one that says "not deleted" deciding:
+- daemonSetFilter: a DaemonSet's pod stays (its controller would put it back at once); a finished
+  one may go;
+- mirrorPodFilter: a static pod's mirror stays (the kubelet owns it);
+- unreplicatedFilter: a pod no controller owns is an error unless `--force` ("cannot delete Pods
+  that declare no controller (use --force to override)"), and any error stops the drain before
+  a single eviction.
+(localStorageFilter is taken as passed with --delete-emptydir-data: kwhatif does not keep
+emptyDir volumes.)
+
+Then each pod is evicted through the Eviction subresource (pkg/registry/core/pod/storage/
+eviction.go): a pending, finished or terminating pod goes without a PDB check (canIgnorePDB);
+otherwise the PodDisruptionBudgets of its namespace whose selector matches it (an empty selector
+matches nothing) decide: more than one is a 500, one with no disruption allowed a 429 "Cannot
+evict pod as it would violate the pod's disruption budget.", else the budget's allowed
+disruptions go down by one and the pod is deleted. kubectl evicts concurrently; kwhatif evicts in
+input order, so with a budget short of the node's pods the first ones go."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod, PodDisruptionBudget
+from kwhatif.whatif.pods import DAEMONSET, is_finished, is_mirror, owner_kind
+
+UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
+TOO_MANY_REQUESTS = "Cannot evict pod as it would violate the pod's disruption budget."
+MORE_THAN_ONE_PDB = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
+
+
+@dataclass
+class DrainPlan:
+    """What kubectl's filters make of a node's pods."""
+
+    evict: list[Pod] = field(default_factory=list)
+    kept: list[Pod] = field(default_factory=list)
+    errors: list[Pod] = field(default_factory=list)
+
+
+def plan_drain(pods: list[Pod], force: bool) -> DrainPlan:
+    """kubectl's filters (module docstring), pod by pod."""
+    plan = DrainPlan()
+    for pod in pods:
+        if is_mirror(pod) or (owner_kind(pod) == DAEMONSET and not is_finished(pod)):
+            plan.kept.append(pod)
+        elif is_finished(pod):
+            plan.evict.append(pod)
+        elif pod.controller_ref is None and not force:
+            plan.errors.append(pod)
+        else:
+            plan.evict.append(pod)
+    return plan
+
+
+def unmanaged_error(pods: list[Pod]) -> str:
+    """kubectl's error for the pods the unreplicated filter refused (PodDeleteList.errors)."""
+    return f"{UNMANAGED_FATAL}: {', '.join(p.key for p in pods)}"
+
+
+def can_ignore_pdb(pod: Pod) -> bool:
+    """eviction.go:canIgnorePDB."""
+    return pod.phase in ("Succeeded", "Failed", "Pending") or pod.deletion_timestamp is not None
+
+
+def matching_pdbs(pdbs: list[PodDisruptionBudget], pod: Pod) -> list[int]:
+    """eviction.go:getPodDisruptionBudgets: same namespace, a non-empty selector that matches."""
+    return [i for i, pdb in enumerate(pdbs) if pdb.namespace == pod.namespace and pdb.selector is not None
+            and not pdb.selector.is_empty and pdb.selector.matches(pod.labels)]
+
+
+def evict(cluster: Cluster, pod: Pod) -> str | None:
+    """The Eviction API on one pod: None when it may be deleted (the matching budget, if any,
+    spent by one in `cluster.pdbs`), else the API's refusal."""
+    if can_ignore_pdb(pod):
+        return None
+    found = matching_pdbs(cluster.pdbs, pod)
+    if len(found) > 1:
+        return MORE_THAN_ONE_PDB
+    if not found:
+        return None
+    pdb = cluster.pdbs[found[0]]
+    if pdb.disruptions_allowed <= 0:
+        return TOO_MANY_REQUESTS
+    cluster.pdbs[found[0]] = replace(pdb, disruptions_allowed=pdb.disruptions_allowed - 1,
+                                     disrupted_pods=pdb.disrupted_pods | {pod.name})
+    return None
+
+
+def refusal_text(pod: Pod, message: str) -> str:
+    """How kubectl drain reports a refused eviction (it retries every 5 s until its timeout)."""
+    return f'error when evicting pods/"{pod.name}" -n "{pod.namespace}" (will retry after 5s): {message}'
+
+
+@dataclass
+class Drained:
+    evicted: list[Pod] = field(default_factory=list)
+    kept: list[Pod] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+
+def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
+    """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent): the
+    evicted pods, the ones left in place, and why the drain stops short, if it does."""
+    plan = plan_drain(pods, force)
+    if plan.errors:
+        return Drained(kept=plan.kept + plan.evict + plan.errors, blocked=[unmanaged_error(plan.errors)])
+    done = Drained(kept=list(plan.kept))
+    for pod in plan.evict:
+        refusal = evict(cluster, pod)
+        if refusal is None:
+            done.evicted.append(pod)
+        else:
+            done.kept.append(pod)
+            done.blocked.append(refusal_text(pod, refusal))
+    return done

@@ -1,0 +1,85 @@
+"""Node operations: cordon, uncordon, taint, untaint, label, remove, add.
+
+A cordon sets spec.unschedulable, which the NodeUnschedulable plugin reads; the node lifecycle
+controller then adds the `node.kubernetes.io/unschedulable:NoSchedule` taint, and a dump of a
+cordoned node shows both (samples/cluster.yaml). kwhatif's cordon sets both and its uncordon
+removes both, as `explain`'s "uncordon" suggestion does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.names import is_qualified_name, is_valid_label_value
+from kwhatif.api.objects import Node, node_copies
+from kwhatif.api.tolerations import Taint
+from kwhatif.errors import InputError
+
+CORDON_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def cordoned(node: Node) -> Node:
+    taints = node.taints if CORDON_TAINT in node.taints else node.taints + (CORDON_TAINT,)
+    return replace(node, unschedulable=True, taints=taints)
+
+
+def uncordoned(node: Node) -> Node:
+    return replace(node, unschedulable=False, taints=tuple(t for t in node.taints if t.key != CORDON_TAINT.key))
+
+
+def parse_taint(text: str) -> Taint:
+    """`key=value:Effect` or `key:Effect`, as `kubectl taint` reads it."""
+    spec, sep, effect = text.rpartition(":")
+    if not sep or effect not in EFFECTS:
+        raise InputError(f"--taint {text}: expected key=value:Effect with Effect one of {', '.join(EFFECTS)}")
+    key, _, value = spec.partition("=")
+    check_label(key, value, f"--taint {text}")
+    return Taint(key, value, effect)
+
+
+def tainted(node: Node, taint: Taint) -> Node:
+    """The taint added, replacing one with the same key and effect (kubectl taint --overwrite)."""
+    kept = tuple(t for t in node.taints if (t.key, t.effect) != (taint.key, taint.effect))
+    return replace(node, taints=kept + (taint,))
+
+
+def untainted(node: Node, text: str) -> Node:
+    """`key` removes every taint with that key, `key:Effect` only that one (kubectl taint key-)."""
+    key, _, effect = text.partition(":")
+    if effect and effect not in EFFECTS:
+        raise InputError(f"--untaint {node.name} {text}: Effect must be one of {', '.join(EFFECTS)}")
+    kept = tuple(t for t in node.taints if t.key != key or (effect and t.effect != effect))
+    return replace(node, taints=kept)
+
+
+def check_label(key: str, value: str, where: str) -> None:
+    errors = is_qualified_name(key) + is_valid_label_value(value)
+    if errors:
+        raise InputError(f"{where}: {errors[0]}")
+
+
+def labelled(node: Node, text: str) -> Node:
+    """`key=value` sets the label, `key-` removes it (kubectl label)."""
+    if text.endswith("-") and "=" not in text:
+        labels = {k: v for k, v in node.labels.items() if k != text[:-1]}
+    else:
+        key, sep, value = text.partition("=")
+        if not sep:
+            raise InputError(f"--label {node.name} {text}: expected key=value or key-")
+        check_label(key, value, f"--label {node.name} {text}")
+        labels = {**node.labels, key: value}
+    return replace(node, labels=labels)
+
+
+def without_node(cluster: Cluster, name: str) -> None:
+    """The node and what exists only because of it (its CSINode) gone; its pods are the caller's."""
+    cluster.nodes = [n for n in cluster.nodes if n.name != name]
+    cluster.csi_nodes.pop(name, None)
+
+
+def add_nodes(cluster: Cluster, template: Node, count: int) -> list[Node]:
+    """`count` nodes like `template` with fresh names (`api.objects.node_copies`), appended."""
+    added = node_copies(template, count, {n.name for n in cluster.nodes})
+    cluster.nodes.extend(added)
+    return added

@@ -1,0 +1,276 @@
+"""The operations, how they are written (command-line options, or a YAML list in a file), and the
+one function that applies them in order to a copy of the cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Node, Pod
+from kwhatif.errors import InputError
+from kwhatif.load.cluster import load_objects
+from kwhatif.whatif import nodes as node_ops
+from kwhatif.whatif.drain import drain_pods
+from kwhatif.whatif.pods import DAEMONSET, is_mirror, is_replaced, owner_kind, remove_pods
+from kwhatif.whatif.scale import scale, scales_workload_file
+from kwhatif.whatif.targets import replace_node, target_nodes
+
+# Each operation: its arguments as metavars (the option's nargs is their count) and its help.
+OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "cordon": (("NODE",), "Cordon: spec.unschedulable and its node.kubernetes.io/unschedulable taint."),
+    "uncordon": (("NODE",), "Uncordon: clear spec.unschedulable and remove the unschedulable taint."),
+    "drain": (("NODE",), "kubectl drain --ignore-daemonsets: cordon, evict through the Eviction API (PDBs "
+                         "honoured), recreate controller-owned pods as pending."),
+    "remove-node": (("NODE",), "Delete the node: its bare pods are gone, controller-owned ones recreated pending."),
+    "add-node": (("TEMPLATE.yaml[:COUNT]",), "Add COUNT (1) nodes like this Node file, or like:NODE[:COUNT] "
+                                             "like an existing node (without its pods, fresh names)."),
+    "taint": (("NODE", "KEY=VALUE:EFFECT"), "Add a taint (replacing one with the same key and effect)."),
+    "untaint": (("NODE", "KEY[:EFFECT]"), "Remove the taints with this key (and effect)."),
+    "label": (("NODE", "KEY=VALUE|KEY-"), "Set or remove a node label."),
+    "delete-pod": (("NS/NAME",), "Delete a pod (its controller, if any, recreates it pending)."),
+    "scale": (("KIND/NS/NAME=N",), "Scale a ReplicaSet, StatefulSet or ReplicationController of the snapshot "
+                                     "(check, capacity: also a workload of their files)."),
+}
+NODE_TARGETED = ("cordon", "uncordon", "drain", "remove-node", "taint", "untaint", "label")
+
+
+@dataclass(frozen=True)
+class Operation:
+    op: str
+    args: tuple[str, ...]
+    force: bool = False
+    """drain: also delete the pods no controller owns (kubectl drain --force)."""
+
+    @property
+    def text(self) -> str:
+        """The operation as written on the command line."""
+        return " ".join((f"--{self.op}", *self.args)) + (" --force" if self.force else "")
+
+
+def parse_operation(op: str, args: Sequence[str], force: bool = False) -> Operation:
+    if op not in OPERATIONS:
+        raise InputError(f"unknown what-if operation {op!r} (one of: {', '.join(OPERATIONS)})")
+    wanted = len(OPERATIONS[op][0])
+    if len(args) != wanted or not all(isinstance(a, str) and a for a in args):
+        raise InputError(f"--{op}: expected {' '.join(OPERATIONS[op][0])}")
+    return Operation(op, tuple(args), force and op == "drain")
+
+
+def operations_from_file(path: str) -> list[Operation]:
+    """A YAML list, each item one operation as on the command line: `- cordon: node-a`,
+    `- taint: [node-a, "dedicated=gpu:NoSchedule"]`, `- drain: zone=b` with `force: true`."""
+    try:
+        items = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as err:
+        raise InputError(f"--whatif {path}: {' '.join(str(err).split())}") from None
+    if not isinstance(items, list):
+        raise InputError(f"--whatif {path}: expected a YAML list of operations")
+    return [operation_item(path, i, item) for i, item in enumerate(items)]
+
+
+def operation_item(path: str, index: int, item: Any) -> Operation:
+    where = f"--whatif {path}: item {index}"
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: expected a mapping like `cordon: NODE`")
+    names = [k for k in item if k != "force"]
+    if len(names) != 1 or set(item) - {names[0], "force"}:
+        raise InputError(f"{where}: expected one operation (and `force` for a drain), found {sorted(map(str, item))}")
+    value = item[names[0]]
+    args = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    try:
+        return parse_operation(str(names[0]), args, bool(item.get("force", False)))
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What one operation did: its echo line and, for data, the nodes and pods it touched."""
+
+    operation: Operation
+    summary: str
+    nodes: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    created: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+
+    def data(self) -> dict[str, Any]:
+        return {"operation": self.operation.text, "summary": self.summary, "nodes": list(self.nodes),
+                "removed_pods": list(self.removed), "created_pods": list(self.created),
+                "blocked": list(self.blocked)}
+
+
+@dataclass
+class Scenario:
+    """The cluster after the operations, what each did, and the warnings (a drain that stops)."""
+
+    cluster: Cluster
+    applied: list[Applied] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    file_scales: list[str] = field(default_factory=list)
+    """`--scale` texts for the workload files of check / capacity (`scale.scale_workloads`)."""
+
+    @property
+    def header(self) -> list[str]:
+        return [f"what-if: {a.summary}" for a in self.applied]
+
+    def data(self) -> list[dict[str, Any]]:
+        return [a.data() for a in self.applied]
+
+    def notes(self) -> dict[str, str]:
+        """Why each pod the operations removed or created is gone or new (the last word wins)."""
+        out: dict[str, str] = {}
+        for applied in self.applied:
+            out.update({key: f"removed by {applied.operation.text}" for key in applied.removed})
+            out.update({key: f"created by {applied.operation.text}" for key in applied.created})
+        return out
+
+
+def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str,
+                     workload_files: bool = False) -> Scenario:
+    """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read).
+    With `workload_files` (check, capacity), a `--scale` of a workload the snapshot lacks is kept
+    for those files (`Scenario.file_scales`)."""
+    scenario = Scenario(cluster.copy())
+    for operation in operations:
+        if workload_files and operation.op == "scale" and scales_workload_file(operation.args[0], scenario.cluster):
+            scenario.file_scales.append(operation.args[0])
+            scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
+            continue
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings)
+        scenario.applied.append(applied)
+        scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
+    return scenario
+
+
+def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
+    if operation.op in NODE_TARGETED:
+        nodes = target_nodes(cluster, operation.args[0], operation.op)
+        if operation.op == "drain":
+            return drain(cluster, operation, nodes, now)
+        if operation.op == "remove-node":
+            return remove_nodes(cluster, operation, nodes, now)
+        value = operation.args[1] if len(operation.args) > 1 else ""
+        for node in nodes:
+            replace_node(cluster, changed_node(operation.op, node, value))
+        return Applied(operation, "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes),
+                       tuple(n.name for n in nodes))
+    if operation.op == "add-node":
+        return add_node(cluster, operation, warnings)
+    if operation.op == "delete-pod":
+        return delete_pod(cluster, operation, now)
+    summary, gone, new = scale(cluster, operation.args[0], now)
+    return Applied(operation, summary, (), keys(gone), keys(new))
+
+
+def keys(pods: Sequence[Pod]) -> tuple[str, ...]:
+    return tuple(p.key for p in pods)
+
+
+def changed_node(op: str, node: Node, value: str) -> Node:
+    """The node after cordon, uncordon, taint, untaint or label."""
+    if op == "cordon":
+        return node_ops.cordoned(node)
+    if op == "uncordon":
+        return node_ops.uncordoned(node)
+    if op == "taint":
+        return node_ops.tainted(node, node_ops.parse_taint(value))
+    if op == "untaint":
+        return node_ops.untainted(node, value)
+    return node_ops.labelled(node, value)
+
+
+def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
+    """The pods bound to each of `nodes`, in input order: one pass over the pods, whatever the
+    number of nodes a selector matched."""
+    out: dict[str, list[Pod]] = {n.name: [] for n in nodes}
+    for pod in cluster.pods:
+        if pod.node_name in out:
+            out[pod.node_name].append(pod)
+    return out
+
+
+def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """Each node in turn: cordoned, its pods evicted as kubectl would (the budgets spent node after
+    node); then the evicted pods leave together and their controllers recreate them."""
+    by_node = pods_on(cluster, nodes)
+    evicted: list[Pod] = []
+    blocked: list[str] = []
+    summaries = []
+    for node in nodes:
+        replace_node(cluster, node_ops.cordoned(node))
+        done = drain_pods(cluster, by_node[node.name], operation.force)
+        evicted += done.evicted
+        blocked += done.blocked
+        summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s), "
+                         f"{sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on the node"
+                         + ("; stopped: " + done.blocked[0] if done.blocked else ""))
+    new = remove_pods(cluster, evicted, now, "drain")
+    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted), keys(new),
+                   tuple(blocked))
+
+
+def belongs_to_node(pod: Pod) -> bool:
+    """A DaemonSet's pod or a static pod's mirror exists for its node alone: it goes with it."""
+    return owner_kind(pod) == DAEMONSET or is_mirror(pod)
+
+
+def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """The nodes deleted: their pods go with them; the controller-owned ones other than DaemonSet
+    pods and static mirrors (which belong to their node) are recreated pending."""
+    by_node = pods_on(cluster, nodes)
+    for node in nodes:
+        node_ops.without_node(cluster, node.name)
+    gone = [p for node in nodes for p in by_node[node.name]]
+    remove_pods(cluster, [p for p in gone if belongs_to_node(p)], now, "", replace=False)
+    new = remove_pods(cluster, [p for p in gone if not belongs_to_node(p)], now, "remove-node")
+    summaries = [f"remove-node {n.name}: {len(by_node[n.name])} pod(s) gone, "
+                 f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and is_replaced(p))} recreated pending"
+                 for n in nodes]
+    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(gone), keys(new))
+
+
+def add_node(cluster: Cluster, operation: Operation, warnings: list[str]) -> Applied:
+    spec = operation.args[0]
+    base, sep, count_text = spec.rpartition(":")
+    if not (sep and count_text.isdigit()):
+        base, count_text = spec, "1"
+    count = int(count_text)
+    if count < 1:
+        raise InputError(f"--add-node {spec}: COUNT must be at least 1")
+    template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings)
+    added = node_ops.add_nodes(cluster, template, count)
+    return Applied(operation, f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}",
+                   tuple(n.name for n in added))
+
+
+def like_node(cluster: Cluster, base: str) -> Node:
+    name = base.removeprefix("like:")
+    found = next((n for n in cluster.nodes if n.name == name), None)
+    if found is None:
+        raise InputError(f"--add-node {base}: no such node in the cluster")
+    return found
+
+
+def template_node(path: str, warnings: list[str]) -> Node:
+    objects, found = load_objects([path], full_validation=True)
+    warnings.extend(found)
+    nodes = [o for o in objects if isinstance(o, Node)]
+    if len(nodes) != 1:
+        raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
+    return nodes[0]
+
+
+def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:
+    key = operation.args[0]
+    pod = next((p for p in cluster.pods if p.key == key), None)
+    if pod is None:
+        raise InputError(f"--delete-pod {key}: no such pod in the cluster")
+    new = remove_pods(cluster, [pod], now, "delete-pod")
+    summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else "")
+    return Applied(operation, summary, (key,), keys(new))

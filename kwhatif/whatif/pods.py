@@ -1,0 +1,81 @@
+"""Pods that go, and the pods their controllers create in their place.
+
+A controller-owned pod that is evicted or deleted is replaced by a new pending pod from the same
+spec, without nodeName or status and with its owner references kept, the way the controller
+would create it (controller.GetPodFromTemplate): a ReplicaSet, Job or ReplicationController pod
+gets a new generated name `<owner>-<5 chars>`, a StatefulSet pod keeps its name (ordinal). A pod
+no controller owns is simply gone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.workloads.common import NameSet, deterministic_uid
+
+DAEMONSET = "DaemonSet"
+STATEFULSET = "StatefulSet"
+MIRROR_ANNOTATION = "kubernetes.io/config.mirror"  # corev1.MirrorPodAnnotationKey
+FINISHED = ("Succeeded", "Failed")
+
+
+def is_finished(pod: Pod) -> bool:
+    return pod.phase in FINISHED
+
+
+def is_mirror(pod: Pod) -> bool:
+    """A static pod's mirror: the kubelet owns it, the API cannot delete it for good."""
+    return MIRROR_ANNOTATION in pod.annotations
+
+
+def owner_kind(pod: Pod) -> str | None:
+    ref = pod.controller_ref
+    return ref.kind if ref is not None else None
+
+
+def is_replaced(pod: Pod) -> bool:
+    """Whether a controller creates a new pod when this one goes (a finished one stays done)."""
+    return pod.controller_ref is not None and not is_finished(pod)
+
+
+def taken_names(cluster: Cluster, namespace: str) -> NameSet:
+    """The generated-name set of a namespace, with every existing pod name taken."""
+    names = NameSet()
+    names.taken.update(p.name for p in cluster.pods if p.namespace == namespace)
+    return names
+
+
+def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = None) -> Pod:
+    """The pending pod the controller of `pod` creates in its place (see the module docstring);
+    `name` overrides the controller's choice (a StatefulSet scaled up takes new ordinals)."""
+    ref = pod.controller_ref
+    assert ref is not None, "only controller-owned pods are recreated"
+    if name is None:
+        name = pod.name if ref.kind == STATEFULSET else names.generate(f"{ref.name}-", f"{pod.uid or pod.key}/{seed}")
+    names.taken.add(name)
+    return pod.evolve(name=name, uid=deterministic_uid("Pod", pod.namespace, name), node_name="",
+                      nominated_node_name="", phase="Pending", start_time=None, conditions=(),
+                      container_statuses=(), init_container_statuses=(), creation_timestamp=now,
+                      deletion_timestamp=None)
+
+
+def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
+                replace: bool = True) -> list[Pod]:
+    """Take `gone` out of the cluster; with `replace`, the controller-owned ones (not finished)
+    come back as new pending pods at the end of the queue, in the order they went. Returns them."""
+    ids = {id(p) for p in gone}
+    cluster.pods = [p for p in cluster.pods if id(p) not in ids]
+    if not replace:
+        return []
+    names: dict[str, NameSet] = {}
+    new = []
+    for pod in gone:
+        if not is_replaced(pod):
+            continue
+        if pod.namespace not in names:  # one pass over the pods per namespace, not per pod
+            names[pod.namespace] = taken_names(cluster, pod.namespace)
+        pool = names[pod.namespace]
+        new.append(recreated(pod, now, pool, seed))
+    cluster.pods.extend(new)
+    return new

@@ -1,0 +1,124 @@
+"""`--scale KIND/NS/NAME=REPLICAS` for a controller of the snapshot (ReplicaSet, StatefulSet,
+ReplicationController): the snapshot holds no pod template, so new replicas are copies of one of
+the controller's pods (as `recreated`), and the replicas that go are those its controller deletes
+first.
+
+ReplicaSet / ReplicationController (controller_utils.go:ActivePodsWithRanks, the first keys of its
+order): an unassigned pod before an assigned one, Pending before Running, a pod sharing its node
+with more of its siblings first, then the newer one. StatefulSet (OrderedReady and Parallel
+alike): the highest ordinals go, new ones take the next ordinals."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
+from kwhatif.errors import InputError
+from kwhatif.workloads.common import Workload
+from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
+
+SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
+FILE_SCALABLE = ("Deployment", *SCALABLE)  # a workload of check / capacity files: its spec.replicas
+SCALE_SYNTAX = re.compile(r"^(?P<kind>[A-Za-z]+)/(?P<namespace>[^/=]+)/(?P<name>[^/=]+)=(?P<replicas>\d+)$")
+
+
+def parse_scale(text: str) -> tuple[str, str, str, int]:
+    match = SCALE_SYNTAX.match(text)
+    if match is None:
+        raise InputError(f"--scale {text}: expected KIND/NAMESPACE/NAME=REPLICAS (e.g. ReplicaSet/shop/web-7d9f8=5)")
+    return match["kind"], match["namespace"], match["name"], int(match["replicas"])
+
+
+def replicas_of(cluster: Cluster, kind: str, namespace: str, name: str) -> list[Pod]:
+    """The controller's live pods, in input order."""
+    out = []
+    for pod in cluster.pods:
+        ref = pod.controller_ref
+        if ref is not None and (ref.kind, ref.name) == (kind, name) and pod.namespace == namespace \
+                and not is_finished(pod):
+            out.append(pod)
+    return out
+
+
+def ordinal(pod: Pod) -> int:
+    tail = pod.name.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
+def deletion_order(pods: list[Pod], kind: str) -> list[Pod]:
+    """The pods in the order the controller deletes them (module docstring)."""
+    if kind == STATEFULSET:
+        return sorted(pods, key=ordinal, reverse=True)
+    per_node: dict[str, int] = {}
+    for pod in pods:
+        per_node[pod.node_name] = per_node.get(pod.node_name, 0) + 1
+
+    def rank(pod: Pod) -> tuple[bool, bool, int]:
+        return (bool(pod.node_name), pod.phase == "Running", -per_node[pod.node_name] if pod.node_name else 0)
+    newest_first = sorted(pods, key=lambda p: p.creation_timestamp, reverse=True)  # RFC 3339 sorts as text
+    return sorted(newest_first, key=rank)  # stable: the newer pod first among equal ranks
+
+
+def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[Pod]]:
+    """Scale the controller; returns (what was done, pods removed, pods created)."""
+    kind, namespace, name, wanted = parse_scale(text)
+    if (kind, namespace, name) not in cluster.controllers and kind in FILE_SCALABLE:
+        raise InputError(f"--scale {text}: no {kind}/{namespace}/{name} in the cluster (workloads of check "
+                         "and capacity files are scaled there)")
+    if kind not in SCALABLE:
+        raise InputError(f"--scale {text}: KIND must be one of {', '.join(FILE_SCALABLE)} (in the snapshot, "
+                         "a Deployment is scaled through its ReplicaSet)")
+    pods = replicas_of(cluster, kind, namespace, name)
+    if wanted < len(pods):
+        gone = deletion_order(pods, kind)[:len(pods) - wanted]
+        remove_pods(cluster, gone, now, "scale", replace=False)
+        return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", gone, []
+    if wanted > len(pods) and not pods:
+        raise InputError(f"--scale {text}: {kind}/{namespace}/{name} has no pod to copy (the snapshot "
+                         "holds no pod template)")
+    new = new_replicas(cluster, pods, kind, wanted - len(pods), now)
+    cluster.pods.extend(new)
+    return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", [], new
+
+
+def new_replicas(cluster: Cluster, pods: list[Pod], kind: str, count: int, now: str) -> list[Pod]:
+    """`count` new pending replicas copied from the first pod: StatefulSet ordinals after the
+    highest, generated names otherwise."""
+    model = pods[0] if pods else None
+    if model is None or count <= 0:
+        return []
+    names = taken_names(cluster, model.namespace)
+    if kind == STATEFULSET:
+        base = model.name.rsplit("-", 1)[0]
+        start = max(ordinal(p) for p in pods) + 1
+        return [recreated(model, now, names, "scale", name=f"{base}-{start + i}") for i in range(count)]
+    return [recreated(model, now, names, f"scale/{i}") for i in range(count)]
+
+
+def scales_workload_file(text: str, cluster: Cluster) -> bool:
+    """Whether `--scale` names a workload of the command's files rather than a snapshot controller."""
+    kind, namespace, name, _ = parse_scale(text)
+    return kind in FILE_SCALABLE and (kind, namespace, name) not in cluster.controllers
+
+
+def scale_workloads(objects: Sequence[object], texts: Sequence[str]) -> list[object]:
+    """The workload files' objects with spec.replicas set as each `--scale` asks (a
+    HorizontalPodAutoscaler targeting the workload still decides its replicas); a target that is
+    not among them is bad input."""
+    wanted = {parse_scale(t)[:3]: (t, parse_scale(t)[3]) for t in texts}
+    out: list[object] = []
+    for obj in objects:
+        key = (obj.kind, obj.namespace, obj.name) if isinstance(obj, Workload) else None
+        if isinstance(obj, Workload) and key in wanted:
+            manifest = copy.deepcopy(obj.obj)
+            manifest.setdefault("spec", {})["replicas"] = wanted.pop(key)[1]
+            obj = replace(obj, obj=manifest)
+        out.append(obj)
+    if wanted:
+        text = next(iter(wanted.values()))[0]
+        raise InputError(f"--scale {text}: no such workload in the snapshot or the workload files")
+    return out

@@ -1,0 +1,115 @@
+"""`kwhatif diff` on hand-made pairs, through the command line.
+
+Before (`--against`): n1 and n2 (4 cpu, 8Gi each); default/filler (2 cpu, no owner) bound on n2;
+default/web (3 cpu) pending. Only n1 has 3 cpu free, so web lands there (one feasible node: not
+scored). After (`-c`): the same with filler bound on n1 instead, so web can only go to n2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.cli.conftest import NOW, invoke
+from tests.cli.test_whatif import node, pod
+
+
+def write(tmp_path: Path, name: str, filler_on: str) -> str:
+    docs = [node("n1", "a"), node("n2", "a"), pod("filler", "default", "2", filler_on), pod("web", "default", "3")]
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump_all(docs))
+    return str(path)
+
+
+def run(tmp_path: Path, *args: str) -> Any:
+    before, after = write(tmp_path, "before.yaml", "n2"), write(tmp_path, "after.yaml", "n1")
+    return invoke(["diff", "-c", after, "--against", before, "--now", NOW, *args]), before, after
+
+
+def test_two_snapshots_moved_pods_and_node_use(tmp_path: Path) -> None:
+    result, before, after = run(tmp_path, "-o", "json")
+    assert result.exit_code == 0, result.stderr  # nothing evicted, nothing pending
+    data = json.loads(result.stdout)
+    assert data["pods"] == [
+        {"pod": "default/filler", "change": "moved", "before": "n2", "after": "n1", "reason": "n2 -> n1"},
+        {"pod": "default/web", "change": "moved", "before": "n1", "after": "n2", "reason": "n1 -> n2"},
+    ]
+    gib8 = 8 * 2**30
+    assert data["nodes"] == {
+        "n1": {"before": {"cpu": 3000, "cpu_allocatable": 4000, "memory": 0, "memory_allocatable": gib8, "pods": 1},
+               "after": {"cpu": 2000, "cpu_allocatable": 4000, "memory": 0, "memory_allocatable": gib8, "pods": 1}},
+        "n2": {"before": {"cpu": 2000, "cpu_allocatable": 4000, "memory": 0, "memory_allocatable": gib8, "pods": 1},
+               "after": {"cpu": 3000, "cpu_allocatable": 4000, "memory": 0, "memory_allocatable": gib8, "pods": 1}},
+    }
+    assert data["counts"] == {"moved": 2} and data["unchanged_nodes"] == 0
+    assert data["before"] == f"{before} (default profile)" and data["after"] == f"{after} (default profile)"
+
+
+def test_markdown_for_a_pull_request(tmp_path: Path) -> None:
+    result, before, after = run(tmp_path, "-o", "markdown")
+    # 3000m of 4000m is 75 %, 2000m is 50 %; memory 0 of 8Gi (format_amount rounds to Mi below 1Gi).
+    assert result.stdout == f"""### kwhatif diff
+
+- before: {before} (default profile)
+- after:  {after} (default profile)
+- 2 moved
+
+#### Pods
+
+| POD | CHANGE | BEFORE | AFTER | REASON |
+|---|---|---|---|---|
+| default/filler | moved | n2 | n1 | n2 -> n1 |
+| default/web | moved | n1 | n2 | n1 -> n2 |
+
+#### Nodes
+
+| NODE | CPU BEFORE | CPU AFTER | MEMORY BEFORE | MEMORY AFTER | PODS |
+|---|---|---|---|---|---|
+| n1 | 3000m/4000m (75%) | 2000m/4000m (50%) | 0Mi/8.00Gi (0%) | 0Mi/8.00Gi (0%) | 1 -> 1 |
+| n2 | 2000m/4000m (50%) | 3000m/4000m (75%) | 0Mi/8.00Gi (0%) | 0Mi/8.00Gi (0%) | 1 -> 1 |
+
+0 node(s) unchanged.
+"""
+
+
+def test_one_snapshot_with_and_without_a_cordon(tmp_path: Path) -> None:
+    # After: n2 cordoned, n1 has 2 cpu free < 3: web stays pending. NodeResourcesFit rejects n1
+    # (Unschedulable), NodeUnschedulable n2 (UnschedulableAndUnresolvable); preemption: filler's
+    # priority 0 is not lower than web's 0 on n1, n2 is not a candidate. Histograms byte-sorted.
+    cluster = write(tmp_path, "x.yaml", "n1")
+    result = invoke(["diff", "-c", cluster, "--now", NOW, "--cordon", "n2", "-o", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["pods"] == [{
+        "pod": "default/web", "change": "becomes pending", "before": "n2", "after": "pending",
+        "reason": "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to "
+                  "deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming "
+                  "pod, 1 Preemption is not helpful for scheduling."}]
+    assert [w["operation"] for w in data["whatif"]] == ["--cordon n2"]
+    assert data["after"] == f"{cluster} (default profile) with the what-if operations"
+
+
+def test_a_drained_pod_is_evicted_by_the_operation(tmp_path: Path) -> None:
+    # filler has no owner: with --force the drain deletes it; web still goes to n2 (n1 cordoned, and
+    # before it had only 2 cpu free on n1 anyway), so only filler changes.
+    cluster = write(tmp_path, "x.yaml", "n1")
+    result = invoke(["diff", "-c", cluster, "--now", NOW, "--drain", "n1", "--force"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "what-if: drain n1: evicted 1 pod(s), 0 recreated pending, 0 left on the node"
+    assert "1 evicted" in lines
+    assert ["default/filler", "evicted", "n1", "-", "removed", "by", "--drain", "n1", "--force"] in \
+        [line.split() for line in lines]
+
+
+def test_the_same_configuration_twice_changes_nothing(tmp_path: Path) -> None:
+    config = tmp_path / "sched.yaml"
+    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n")
+    cluster = write(tmp_path, "x.yaml", "n1")
+    result = invoke(["diff", "-c", cluster, "--now", NOW, "--config", str(config), "-o", "json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert (data["pods"], data["nodes"], data["unchanged_nodes"]) == ([], {}, 2)
+    assert data["after"] == f"{cluster} ({config})"

@@ -1,0 +1,112 @@
+"""`kwhatif evict` through the command line, on a hand-worked node.
+
+n1 (4Gi) holds, with `kubectl top` usage (priorities on the pods):
+    shop/f   ReplicaSet f-rs, 100Mi requested, no stats         -> no stats: first
+    shop/b   ReplicaSet b-rs, 200Mi requested, 600Mi used, p0   -> exceeds, over by 400Mi
+    shop/a   bare, BestEffort, 300Mi used, p0                   -> exceeds, over by 300Mi
+    kube-system/mirror  mirror pod, 50Mi used, p0               -> exceeds, over by 50Mi; critical
+    shop/e   bare, BestEffort, 100Mi used, p1000                -> exceeds, higher priority
+    shop/c   bare, 1Gi requested, 200Mi used, p0                -> within its request
+    shop/d   bare, Guaranteed 500Mi, 400Mi used, p1000          -> within its request
+n2 (8Gi) is empty. Order: f, b, a, mirror, e, c, d."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.cli.conftest import NOW, invoke
+from tests.cli.test_whatif import node, pod
+
+
+def memory_pod(name: str, ns: str, memory: str | None, priority: int = 0, limit: bool = False,
+               **kw: Any) -> dict[str, Any]:
+    doc = pod(name, ns, "100m", "n1", **kw)
+    resources = doc["spec"]["containers"][0]["resources"]
+    if memory:
+        resources["requests"]["memory"] = memory
+    else:
+        del resources["requests"]
+    if limit:
+        resources["limits"] = dict(resources["requests"])
+    doc["spec"]["priority"] = priority
+    return doc
+
+
+def cluster(tmp_path: Path) -> str:
+    n1, n2 = node("n1", "a"), node("n2", "a")
+    n1["status"]["allocatable"]["memory"] = "4Gi"
+    docs = [n1, n2,
+            memory_pod("f", "shop", "100Mi", owner=("ReplicaSet", "f-rs")),
+            memory_pod("b", "shop", "200Mi", owner=("ReplicaSet", "b-rs")),
+            memory_pod("a", "shop", None),
+            memory_pod("mirror", "kube-system", None, annotations={"kubernetes.io/config.mirror": "x"}),
+            memory_pod("e", "shop", None, priority=1000),
+            memory_pod("c", "shop", "1Gi"),
+            memory_pod("d", "shop", "500Mi", priority=1000, limit=True)]
+    path = tmp_path / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all(docs))
+    return str(path)
+
+
+TOP = """shop b 10m 600Mi
+shop a 1m 300Mi
+kube-system mirror 1m 50Mi
+shop e 1m 100Mi
+shop c 1m 200Mi
+shop d 1m 400Mi
+"""
+
+
+def run(tmp_path: Path, *args: str) -> Any:
+    usage = tmp_path / "top.txt"
+    usage.write_text(TOP)
+    return invoke(["evict", "n1", "-c", cluster(tmp_path), "--usage", str(usage), "--now", NOW, *args])
+
+
+def test_the_kubelet_order_and_the_pods_that_go(tmp_path: Path) -> None:
+    # available 50Mi < 100Mi (the default): f goes (no stats: frees nothing known), then b frees
+    # 600Mi: 650Mi >= 100Mi. Both have a ReplicaSet: recreated, and n1 now has the memory-pressure
+    # taint, so they land on n2.
+    result = run(tmp_path, "--available", "50Mi", "-o", "json")
+    assert result.exit_code == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["pod"] for r in data["ranking"]] == [
+        "shop/f", "shop/b", "shop/a", "kube-system/mirror", "shop/e", "shop/c", "shop/d"]
+    assert [r["qos"] for r in data["ranking"]] == [
+        "Burstable", "Burstable", "BestEffort", "BestEffort", "BestEffort", "Burstable", "Guaranteed"]
+    assert [r["pod"] for r in data["ranking"] if r["evicted"]] == ["shop/f", "shop/b"]
+    assert (data["evicted"], data["threshold"], data["available_after"]) == (2, 100 * 2**20, 650 * 2**20)
+    placed = [r["rescheduled"] for r in data["ranking"] if r["evicted"]]
+    assert all(p.startswith("shop/") and p.endswith(" on n2") for p in placed), placed
+    assert placed[0].startswith("shop/f-rs-") and placed[1].startswith("shop/b-rs-")
+
+
+def test_a_critical_pod_is_passed_over(tmp_path: Path) -> None:
+    # 50Mi available, threshold 1000Mi: f (+0), b (+600Mi) = 650Mi, a (+300Mi) = 950Mi, the mirror pod
+    # is skipped, e (+100Mi) = 1050Mi >= 1000Mi, shown rounded: 1050 / 1024 = 1.025 -> 1.03Gi.
+    result = run(tmp_path, "--available", "50Mi", "--threshold", "1000Mi")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "n1: memory.available 50Mi, threshold 1000Mi: under pressure"
+    assert lines[1] == "4 pod(s) evicted before memory.available is back at 1.03Gi"
+    mirror = next(line for line in lines if "kube-system/mirror" in line)
+    assert "critical: skipped" in mirror
+
+
+def test_estimated_from_allocatable_when_nothing_says_the_node_figure(tmp_path: Path) -> None:
+    # 4096Mi - (600 + 300 + 50 + 100 + 200 + 400)Mi = 2446Mi >= 100Mi: no pressure, nobody goes.
+    # Shown rounded from 1Gi up: 2446 / 1024 = 2.389 -> 2.39Gi.
+    result = run(tmp_path)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == ("n1: memory.available 2.39Gi (estimated: allocatable minus the pods' "
+                                             "usage), threshold 100Mi: not under pressure")
+
+
+def test_pid_pressure_needs_a_threshold(tmp_path: Path) -> None:
+    result = run(tmp_path, "--signal", "pid.available", "--available", "10")
+    assert result.exit_code == 2
+    assert result.stderr == ("kwhatif: error: pid.available: the kubelet has no default threshold for it; "
+                             "give --threshold\n")

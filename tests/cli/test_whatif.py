@@ -1,0 +1,406 @@
+"""What-if operations through the real command line, metamorphic: `schedule -c X --OP` must
+print exactly what `schedule -c X'` prints, where X' is X edited by hand the way the operation
+would change the cluster (kubectl's and the controllers' behaviour, written beside each edit).
+
+The cluster X (built below, 4 cpu nodes; every pod requests cpu only):
+    n1 zone a: shop/web-abc12-aaaaa (RS web-abc12, 1 cpu), shop/web-abc12-ccccc (RS, 1 cpu),
+               shop/db-0 (StatefulSet db, 500m), kube-system/agent-n1 (DaemonSet, 100m),
+               kube-system/kube-proxy-n1 (mirror, 100m), shop/bare (no owner, 500m)
+    n2 zone a: shop/web-abc12-bbbbb (RS, 1 cpu)
+    n3 zone b: nothing
+    pending:   shop/big (3500m, priority 0)
+Pods recreated by a controller get generated names, so results are compared with the names of
+pods that are not in X replaced by their generateName base (`web-abc12-`)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import yaml
+
+from tests.cli.conftest import NOW, executable, invoke
+
+Doc = dict[str, Any]
+
+
+def node(name: str, zone: str, **spec: Any) -> Doc:
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name,
+                                                  "topology.kubernetes.io/zone": zone}},
+            "spec": dict(spec), "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+
+
+def pod(name: str, ns: str, cpu: str, node_name: str | None = None, owner: tuple[str, str] | None = None,
+        labels: dict[str, str] | None = None, **meta: Any) -> Doc:
+    metadata: Doc = {"name": name, "namespace": ns, "labels": labels or {},
+                     "creationTimestamp": "2025-06-01T00:00:00Z", **meta}
+    if owner:
+        metadata["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": owner[0], "name": owner[1],
+                                        "uid": f"uid-{owner[1]}", "controller": True}]
+    spec: Doc = {"containers": [{"name": "c", "image": "app", "resources": {"requests": {"cpu": cpu}}}]}
+    status: Doc = {"phase": "Pending"}
+    if node_name:
+        spec["nodeName"] = node_name
+        status = {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec, "status": status}
+
+
+def pdb(allowed: int, app: str = "web") -> Doc:
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": app, "namespace": "shop"},
+            "spec": {"selector": {"matchLabels": {"app": app}}, "minAvailable": 1},
+            "status": {"disruptionsAllowed": allowed}}
+
+
+def rs() -> Doc:
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-abc12", "namespace": "shop"},
+            "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+                     "template": {"metadata": {"labels": {"app": "web"}},
+                                  "spec": {"containers": [{"name": "c", "image": "app"}]}}}}
+
+
+WEB = {"app": "web"}
+
+
+def cluster_x() -> list[Doc]:
+    return [
+        node("n1", "a"), node("n2", "a"), node("n3", "b"), rs(),
+        pod("web-abc12-aaaaa", "shop", "1", "n1", ("ReplicaSet", "web-abc12"), WEB),
+        pod("web-abc12-ccccc", "shop", "1", "n1", ("ReplicaSet", "web-abc12"), WEB),
+        pod("db-0", "shop", "500m", "n1", ("StatefulSet", "db"), {"app": "db"}),
+        pod("agent-n1", "kube-system", "100m", "n1", ("DaemonSet", "agent")),
+        pod("kube-proxy-n1", "kube-system", "100m", "n1", annotations={"kubernetes.io/config.mirror": "x"}),
+        pod("bare", "shop", "500m", "n1"),
+        pod("web-abc12-bbbbb", "shop", "1", "n2", ("ReplicaSet", "web-abc12"), WEB),
+        pod("big", "shop", "3500m"),
+    ]
+
+
+def named(docs: list[Doc], name: str) -> Doc:
+    return next(d for d in docs if d["metadata"]["name"] == name)
+
+
+def without(docs: list[Doc], *names: str) -> list[Doc]:
+    """A copy of `docs` (the edits never touch X) without the objects named."""
+    return [copy.deepcopy(d) for d in docs if d["metadata"]["name"] not in names]
+
+
+def recreated(docs: list[Doc], name: str, new_name: str) -> Doc:
+    """The pending pod a controller creates for `name`: same spec without nodeName, no status,
+    created at the simulation clock."""
+    old = copy.deepcopy(named(docs, name))
+    old["metadata"]["name"] = new_name
+    old["metadata"]["creationTimestamp"] = NOW
+    del old["spec"]["nodeName"]
+    old["status"] = {"phase": "Pending"}
+    return old
+
+
+def cordon(doc: Doc) -> None:
+    """kubectl cordon sets spec.unschedulable; the node lifecycle controller adds the taint."""
+    doc["spec"]["unschedulable"] = True
+    doc["spec"].setdefault("taints", []).append({"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"})
+
+
+def write(tmp_path: Path, name: str, docs: list[Doc]) -> str:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump_all(docs))
+    return str(path)
+
+
+def normalised(output: str, original: list[Doc]) -> Any:
+    """The JSON output with every pod name that X does not have cut to its generateName base."""
+    known = {f"{d['metadata']['namespace']}/{d['metadata']['name']}" for d in original if d["kind"] == "Pod"}
+    data = json.loads(output)
+    data.pop("whatif", None)
+    # A drain that stops short says so as a warning of its own, which X' has no reason to give.
+    data["warnings"] = [w for w in data.get("warnings", []) if not w.startswith("--drain")]
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str) and value not in known and re.fullmatch(r"[a-z-]+/[a-z0-9-]+-[a-z0-9]{5}", value):
+            return value[:-5]
+        if isinstance(value, dict):
+            return {k: fix(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        return value
+    return fix(data)
+
+
+Run = Callable[..., Any]
+
+
+@pytest.fixture
+def same(tmp_path: Path) -> Callable[..., None]:
+    """`same(ops, edited)`: `schedule -c X OPS` and `schedule -c X'` print the same JSON."""
+    def check(ops: list[str], edited: list[Doc], x: list[Doc] | None = None, command: str = "schedule",
+              extra: list[str] | None = None) -> None:
+        x = x if x is not None else cluster_x()
+        args = [command, *(extra or []), "-o", "json", "--now", NOW]
+        with_ops = invoke([*args, "-c", write(tmp_path, "x.yaml", x), *ops])
+        by_hand = invoke([*args, "-c", write(tmp_path, "x-edited.yaml", edited)])
+        assert with_ops.exit_code in (0, 1), with_ops.stderr
+        assert by_hand.exit_code == with_ops.exit_code, by_hand.stderr
+        assert normalised(with_ops.stdout, x) == normalised(by_hand.stdout, x)
+    return check
+
+
+def test_cordon_is_spec_unschedulable_and_its_taint(same: Callable[..., None]) -> None:
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    same(["--cordon", "n3"], edited)
+
+
+def test_uncordon_clears_both(same: Callable[..., None]) -> None:
+    x = cluster_x()
+    cordon(named(x, "n3"))
+    same(["--uncordon", "n3"], cluster_x(), x=x)
+
+
+def test_taint_and_untaint_are_the_manifest_taint(same: Callable[..., None]) -> None:
+    edited = cluster_x()
+    named(edited, "n3")["spec"]["taints"] = [{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]
+    same(["--taint", "n3", "dedicated=gpu:NoSchedule"], edited)
+    same(["--taint", "n3", "dedicated=gpu:NoSchedule", "--untaint", "n3", "dedicated"], cluster_x())
+
+
+def test_label_set_and_removed(same: Callable[..., None]) -> None:
+    x = cluster_x()
+    named(x, "big")["spec"]["nodeSelector"] = {"disk": "ssd"}  # the label decides where big may go
+    edited = copy.deepcopy(x)
+    named(edited, "n2")["metadata"]["labels"]["disk"] = "ssd"
+    same(["--label", "n2", "disk=ssd"], edited, x=x)
+    same(["--label", "n2", "disk=ssd", "--label", "n2", "disk-"], x, x=x)
+
+
+def test_a_selector_targets_every_matching_node(same: Callable[..., None]) -> None:
+    edited = cluster_x()
+    cordon(named(edited, "n1"))
+    cordon(named(edited, "n2"))
+    same(["--cordon", "topology.kubernetes.io/zone=a"], edited)
+
+
+def test_operations_apply_in_the_order_given(same: Callable[..., None]) -> None:
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    same(["--uncordon", "n3", "--cordon", "n3"], edited)
+    same(["--cordon", "n3", "--uncordon", "n3"], cluster_x())
+
+
+def test_remove_node_recreates_only_controller_pods(same: Callable[..., None]) -> None:
+    # n1 goes with its pods: the bare pod, the DaemonSet pod and the mirror pod are not recreated;
+    # the ReplicaSet pods come back pending with new names, the StatefulSet pod with its own.
+    x = cluster_x()
+    edited = without(x, "n1", "web-abc12-aaaaa", "web-abc12-ccccc", "db-0", "agent-n1", "kube-proxy-n1", "bare")
+    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2"),
+               recreated(x, "db-0", "db-0")]
+    same(["--remove-node", "n1"], edited)
+
+
+def test_add_node_like_an_existing_one(same: Callable[..., None], tmp_path: Path) -> None:
+    # Copies of n3 named n3-1, n3-2, each its own hostname label; no pods come along.
+    edited = cluster_x()
+    for name in ("n3-1", "n3-2"):
+        edited.insert(3, node(name, "b"))
+    edited.sort(key=lambda d: d["kind"] != "Node")
+    same(["--add-node", "like:n3:2"], edited)
+    template = write(tmp_path, "template.yaml", [node("big-node", "c")])
+    with_file = cluster_x() + [node("big-node-1", "c")]
+    same(["--add-node", template], with_file)
+
+
+def test_delete_pod_of_a_controller_is_recreated(same: Callable[..., None]) -> None:
+    x = cluster_x()
+    edited = without(x, "web-abc12-bbbbb") + [recreated(x, "web-abc12-bbbbb", "web-abc12-xxxx1")]
+    same(["--delete-pod", "shop/web-abc12-bbbbb"], edited)
+    same(["--delete-pod", "shop/bare"], without(x, "bare"))
+
+
+def test_scale_a_replicaset(same: Callable[..., None]) -> None:
+    x = cluster_x()
+    # Down to 1: assigned pods alike, Running alike; n1 holds two of them, so both of n1's go
+    # first (ActivePodsWithRanks: more siblings on the node first), the newer first.
+    same(["--scale", "ReplicaSet/shop/web-abc12=1"], without(x, "web-abc12-aaaaa", "web-abc12-ccccc"))
+    # Up to 4: one copy of the first pod, pending.
+    same(["--scale", "ReplicaSet/shop/web-abc12=4"], x + [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1")])
+
+
+def drained_n1(x: list[Doc], pdb_left: int | None = None) -> list[Doc]:
+    """X after `kubectl drain n1 --ignore-daemonsets --force`: n1 cordoned; the DaemonSet and the
+    mirror pods stay; the others are evicted and the controllers recreate theirs pending."""
+    edited = without(x, "web-abc12-aaaaa", "web-abc12-ccccc", "db-0", "bare")
+    cordon(named(edited, "n1"))
+    if pdb_left is not None:  # each eviction spends one and is recorded (eviction.go:checkAndDecrement)
+        named(edited, "web")["status"]["disruptionsAllowed"] = pdb_left
+        named(edited, "web")["status"]["disruptedPods"] = {"web-abc12-aaaaa": NOW, "web-abc12-ccccc": NOW}
+    return edited + [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"),
+                     recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2"), recreated(x, "db-0", "db-0")]
+
+
+def test_drain_evicts_all_but_daemonset_and_mirror_pods(same: Callable[..., None]) -> None:
+    x = cluster_x()
+    same(["--drain", "n1", "--force"], drained_n1(x))
+
+
+def test_drain_with_a_pdb_that_allows_enough(same: Callable[..., None]) -> None:
+    # 3 allowed, 2 web pods on n1: both go, the budget is left with 1 (eviction.go:checkAndDecrement).
+    x = cluster_x() + [pdb(3)]
+    same(["--drain", "n1", "--force"], drained_n1(x, pdb_left=1), x=x)
+
+
+def test_drain_with_a_pdb_that_allows_one(same: Callable[..., None]) -> None:
+    # 1 allowed: web-abc12-aaaaa (first in input order) goes, web-abc12-ccccc gets the 429 and stays.
+    x = cluster_x() + [pdb(1)]
+    edited = without(x, "web-abc12-aaaaa", "db-0", "bare")
+    cordon(named(edited, "n1"))
+    named(edited, "web")["status"].update(disruptionsAllowed=0, disruptedPods={"web-abc12-aaaaa": NOW})
+    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "db-0", "db-0")]
+    same(["--drain", "n1", "--force"], edited, x=x)
+
+
+def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
+    x = cluster_x() + [pdb(0)]
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", x), "--now", NOW, "--drain", "n1", "--force"])
+    assert result.exit_code == 0  # db-0 and big still find room
+    assert ('kwhatif: warning: --drain n1 --force: error when evicting pods/"web-abc12-aaaaa" -n "shop" '
+            "(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.") in result.stderr
+    assert result.stdout.startswith("what-if: drain n1: evicted 2 pod(s), 1 recreated pending, 4 left on the node; "
+                                    'stopped: error when evicting pods/"web-abc12-aaaaa"')
+    strict = invoke(["schedule", "-c", write(tmp_path, "x.yaml", x), "--now", NOW, "--drain", "n1", "--force",
+                     "--strict"])
+    assert strict.exit_code == 2
+
+
+def test_a_pdb_over_several_nodes_is_spent_across_drains(same: Callable[..., None]) -> None:
+    # Budget 2 for the 3 web pods (2 on n1, 1 on n2): draining n1 spends both, so n2's pod is refused.
+    x = cluster_x() + [pdb(2)]
+    edited = drained_n1(x, pdb_left=0)
+    cordon(named(edited, "n2"))
+    same(["--drain", "n1", "--drain", "n2", "--force"], edited, x=x)
+
+
+def test_drain_without_force_stops_at_a_bare_pod(tmp_path: Path, same: Callable[..., None]) -> None:
+    # kubectl's unreplicatedFilter error stops the drain before any eviction: n1 is only cordoned.
+    edited = cluster_x()
+    cordon(named(edited, "n1"))
+    same(["--drain", "n1"], edited)
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW, "--drain", "n1"])
+    assert ("cannot delete Pods that declare no controller (use --force to override): shop/bare"
+            in result.stderr)
+
+
+def test_operations_from_a_file_equal_the_options(tmp_path: Path, validate: Callable[[Any], None]) -> None:
+    ops = tmp_path / "ops.yaml"
+    ops.write_text("- drain: n1\n  force: true\n- taint: [n3, 'dedicated=gpu:NoSchedule']\n- label: [n2, disk=ssd]\n")
+    cluster = write(tmp_path, "x.yaml", cluster_x())
+    args = ["schedule", "-c", cluster, "-o", "json", "--now", NOW]
+    from_file = invoke([*args, "--whatif", str(ops)])
+    from_options = invoke([*args, "--drain", "n1", "--force", "--taint", "n3", "dedicated=gpu:NoSchedule",
+                           "--label", "n2", "disk=ssd"])
+    assert from_file.stdout == from_options.stdout
+    validate(json.loads(from_file.stdout))
+    assert [w["operation"] for w in json.loads(from_file.stdout)["whatif"]] == [
+        "--drain n1 --force", "--taint n3 dedicated=gpu:NoSchedule", "--label n2 disk=ssd"]
+
+
+def test_place_and_explain_take_the_operations(tmp_path: Path, same: Callable[..., None]) -> None:
+    pod_file = write(tmp_path, "new.yaml", [pod("extra", "shop", "3")])
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    same(["--cordon", "n3"], edited, command="place", extra=[pod_file])
+    x = write(tmp_path, "x1.yaml", cluster_x())
+    y = write(tmp_path, "y1.yaml", edited)
+    explained = invoke(["explain", "shop/big", "-c", x, "-o", "json", "--now", NOW, "--cordon", "n3"])
+    by_hand = invoke(["explain", "shop/big", "-c", y, "-o", "json", "--now", NOW])
+    with_ops = json.loads(explained.stdout)
+    assert with_ops.pop("whatif")[0]["operation"] == "--cordon n3"
+    assert with_ops == json.loads(by_hand.stdout)
+
+
+CHECK_WORKLOAD = [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api", "namespace": "shop"},
+                   "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "api"}},
+                            "template": {"metadata": {"labels": {"app": "api"}},
+                                         "spec": {"containers": [{"name": "c", "image": "api",
+                                                                  "resources": {"requests": {"cpu": "2"}}}]}}}}]
+
+
+def test_check_with_operations_equals_check_of_the_edited_cluster(tmp_path: Path) -> None:
+    workloads = write(tmp_path, "deploy.yaml", CHECK_WORKLOAD)
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    named(edited, "n2")["spec"]["taints"] = [{"key": "k", "value": "v", "effect": "NoSchedule"}]
+    args = ["check", workloads, "-o", "json", "--now", NOW]
+    with_ops = invoke([*args, "-c", write(tmp_path, "x.yaml", cluster_x()), "--cordon", "n3", "--taint", "n2",
+                       "k=v:NoSchedule"])
+    by_hand = invoke([*args, "-c", write(tmp_path, "y.yaml", edited)])
+    assert with_ops.exit_code == by_hand.exit_code == 1  # 2 x 2 cpu do not fit on n1 (3.2 cpu used) alone
+    data = json.loads(with_ops.stdout)
+    assert [w["summary"] for w in data.pop("whatif")] == ["cordon n3", "taint n2 k=v:NoSchedule"]
+    assert data == json.loads(by_hand.stdout)
+
+
+@pytest.mark.parametrize("ops, error", [
+    (["--cordon", "nope"], "kwhatif: error: --cordon nope: no such node in the cluster"),
+    (["--drain", "zone=z"], "kwhatif: error: --drain zone=z: no node matches this label selector"),
+    (["--taint", "n1", "k=v"], "kwhatif: error: --taint k=v: expected key=value:Effect with Effect one of "
+                               "NoSchedule, PreferNoSchedule, NoExecute"),
+    (["--delete-pod", "shop/nope"], "kwhatif: error: --delete-pod shop/nope: no such pod in the cluster"),
+    (["--scale", "Deployment/shop/web=2"], "kwhatif: error: --scale Deployment/shop/web=2: no Deployment/shop/web "
+                                           "in the cluster (workloads of check and capacity files are scaled there)"),
+    (["--scale", "Job/shop/batch=2"], "kwhatif: error: --scale Job/shop/batch=2: KIND must be one of Deployment, "
+                                      "ReplicaSet, StatefulSet, ReplicationController (in the snapshot, a Deployment "
+                                      "is scaled through its ReplicaSet)"),
+], ids=["unknown node", "selector matching nothing", "taint without effect", "unknown pod",
+        "scale a Deployment the snapshot lacks", "scale a Job"])
+def test_bad_operations_are_one_line_errors(tmp_path: Path, ops: list[str], error: str) -> None:
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW, *ops])
+    assert result.exit_code == 2
+    assert result.stderr == error + "\n"
+
+
+def test_the_installed_command_echoes_the_operations(tmp_path: Path) -> None:
+    done = subprocess.run([executable("kwhatif"), "schedule", "-c", write(tmp_path, "x.yaml", cluster_x()),
+                           "--now", NOW, "--cordon", "n3", "--drain", "n1", "--force"],
+                          capture_output=True, text=True, check=False)
+    assert done.stdout.splitlines()[:2] == [
+        "what-if: cordon n3",
+        "what-if: drain n1: evicted 4 pod(s), 3 recreated pending, 2 left on the node",
+    ]
+
+
+def test_capacity_with_operations_equals_capacity_of_the_edited_cluster(tmp_path: Path) -> None:
+    # capacity keeps its own --add-node (nodes to add for the workloads); a cordon is the what-if one.
+    workloads = write(tmp_path, "deploy.yaml", CHECK_WORKLOAD)
+    edited = cluster_x()
+    cordon(named(edited, "n3"))
+    args = ["capacity", workloads, "-o", "json", "--now", NOW]
+    with_ops = invoke([*args, "-c", write(tmp_path, "x.yaml", cluster_x()), "--cordon", "n3"])
+    by_hand = invoke([*args, "-c", write(tmp_path, "y.yaml", edited)])
+    assert with_ops.exit_code == by_hand.exit_code == 0, with_ops.stderr
+    data = json.loads(with_ops.stdout)
+    assert [w["summary"] for w in data.pop("whatif")] == ["cordon n3"]
+    assert data == json.loads(by_hand.stdout)
+
+
+def test_check_scales_a_workload_of_its_files(tmp_path: Path) -> None:
+    # --scale of the file's Deployment is its spec.replicas edited by hand.
+    x = write(tmp_path, "x.yaml", cluster_x())
+    scaled = copy.deepcopy(CHECK_WORKLOAD)
+    scaled[0]["spec"]["replicas"] = 1
+    args = ["check", "-c", x, "-o", "json", "--now", NOW]
+    (tmp_path / "edited").mkdir()  # the same file name: the output names each workload's file
+    with_ops = invoke([*args, write(tmp_path, "deploy.yaml", CHECK_WORKLOAD), "--scale", "Deployment/shop/api=1"])
+    by_hand = invoke([*args, write(tmp_path / "edited", "deploy.yaml", scaled)])
+    assert with_ops.exit_code == by_hand.exit_code == 0, with_ops.stderr  # one 2-cpu pod fits on n2 or n3
+    data = json.loads(with_ops.stdout)
+    assert [w["summary"] for w in data.pop("whatif")] == ["scale Deployment/shop/api=1 (a workload of the files)"]
+    assert json.dumps(data) == json.dumps(json.loads(by_hand.stdout)).replace(str(tmp_path / "edited"), str(tmp_path))
+    missing = invoke([*args, write(tmp_path, "deploy.yaml", CHECK_WORKLOAD), "--scale", "Deployment/shop/nope=1"])
+    assert missing.exit_code == 2
+    assert missing.stderr == ("kwhatif: error: --scale Deployment/shop/nope=1: no such workload in the snapshot "
+                              "or the workload files\n")

@@ -1,0 +1,44 @@
+"""What a difference between a pod's two records is called (kwhatif.diff.classify)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kwhatif.diff import EVICTED, RUNNING, PodChange, changed_pods, classify
+
+
+def rec(outcome: str, node: str | None = None, message: str | None = None, score: int | None = None) -> dict[str, Any]:
+    return {"outcome": outcome, "node": node, "message": message, "score": score}
+
+
+MSG = "0/2 nodes are available: 2 Insufficient cpu."
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    (rec(RUNNING, "n1"), None, PodChange("p", "evicted", "n1", None, "removed by --drain n1")),
+    (None, rec("bound", "n2", score=180), PodChange("p", "placed", None, "n2", "not in the before scenario: n2 (score 180)")),
+    (None, rec("unschedulable", message=MSG), PodChange("p", "becomes pending", None, "pending",
+                                                         f"not in the before scenario: {MSG}")),
+    (rec(RUNNING, "n1"), rec(EVICTED, message="preempted by default/vip (priority 1000)"),
+     PodChange("p", "evicted", "n1", "evicted", "preempted by default/vip (priority 1000)")),
+    (rec("bound", "n1", score=150), rec("bound", "n2", score=120),
+     PodChange("p", "moved", "n1", "n2", "n1 (score 150) -> n2 (score 120)")),
+    (rec("bound", "n1"), rec("unschedulable", message=MSG), PodChange("p", "becomes pending", "n1", "pending", MSG)),
+    (rec("unschedulable", message=MSG), rec("bound", "n2"), PodChange("p", "placed", "pending", "n2", "n2")),
+    (rec("unschedulable", message="old"), rec("unschedulable", message=MSG),
+     PodChange("p", "still pending", "pending", "pending", MSG)),
+    (rec("bound", "n1", score=150), rec("bound", "n1", score=140), None),
+], ids=["gone after: evicted, with the operation's note", "new and bound: placed", "new and pending",
+        "a preemption victim", "bound elsewhere: moved, with both scores", "bound, then pending",
+        "pending, then bound", "pending for another reason", "same node, another score: no change"])
+def test_classify(old: dict[str, Any] | None, new: dict[str, Any] | None, expected: PodChange | None) -> None:
+    notes = {"p": "removed by --drain n1"} if new is None else {}
+    assert classify("p", old, new, notes) == expected
+
+
+def test_changed_pods_sees_added_removed_and_changed_records() -> None:
+    old = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n1"), "c": rec(RUNNING, "n2")}
+    new = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n2"), "d": rec("bound", "n1")}
+    assert changed_pods(old, new) == {"b", "c", "d"}

@@ -1,0 +1,48 @@
+"""Reading pod usage: kubectl top, metrics-server JSON, the kubelet's stats summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kwhatif.errors import InputError
+from kwhatif.evict.usage import read_usage
+
+
+def test_kubectl_top_all_namespaces(tmp_path: Path) -> None:
+    path = tmp_path / "top.txt"
+    path.write_text("shop   web-1   12m   130Mi\nkube-system  dns  3m  1Gi\n")
+    usage, stats = read_usage(str(path))
+    assert usage == {"shop/web-1": {"memory": 130 * 2**20}, "kube-system/dns": {"memory": 2**30}}
+    assert stats.available == {}
+
+
+def test_metrics_server_sums_the_containers(tmp_path: Path) -> None:
+    path = tmp_path / "metrics.json"
+    path.write_text(json.dumps({"kind": "PodMetricsList", "items": [
+        {"metadata": {"name": "web", "namespace": "shop"},
+         "containers": [{"name": "a", "usage": {"cpu": "1m", "memory": "100Mi"}},
+                        {"name": "b", "usage": {"cpu": "1m", "memory": "28Mi"}}]}]}))
+    assert read_usage(str(path))[0] == {"shop/web": {"memory": 128 * 2**20}}
+
+
+def test_kubelet_summary_gives_the_node_too(tmp_path: Path) -> None:
+    path = tmp_path / "summary.json"
+    path.write_text(json.dumps({
+        "node": {"memory": {"availableBytes": 1000}, "fs": {"availableBytes": 50, "capacityBytes": 500},
+                 "rlimit": {"maxpid": 4000, "curproc": 300}},
+        "pods": [{"podRef": {"name": "web", "namespace": "shop"}, "memory": {"workingSetBytes": 10},
+                  "ephemeral-storage": {"usedBytes": 20}, "process_stats": {"process_count": 3}}]}))
+    usage, stats = read_usage(str(path))
+    assert usage == {"shop/web": {"memory": 10, "ephemeral-storage": 20, "pids": 3}}
+    assert stats.available == {"memory": 1000, "ephemeral-storage": 50, "pids": 3700}
+    assert stats.capacity == {"ephemeral-storage": 500, "pids": 4000}
+
+
+def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "top.txt"
+    path.write_text("shop web 1m\nshop web 1m lots extra\n")
+    with pytest.raises(InputError, match=r"top.txt: line 2: expected NAMESPACE NAME CPU MEMORY"):
+        read_usage(str(path))

@@ -1,0 +1,99 @@
+"""kubectl drain's filters and the Eviction API's PDB check, as tables (expected values from
+staging/src/k8s.io/kubectl/pkg/drain/filters.go and pkg/registry/core/pod/storage/eviction.go)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import OwnerReference, Pod, PodDisruptionBudget
+from kwhatif.api.selectors import LabelSelector, selector_from_map
+from kwhatif.whatif.drain import MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, drain_pods, evict, plan_drain
+from tests.builders import make_node, make_pod
+
+
+def owned(name: str, kind: str, **kw: object) -> Pod:
+    """A Running pod on n1 owned by a controller of `kind`."""
+    return make_pod(name, owner_references=(OwnerReference("apps/v1", kind, "owner", controller=True),),
+                    **{"node_name": "n1", "phase": "Running", **kw})
+
+
+MIRROR = {"kubernetes.io/config.mirror": "hash"}
+
+
+@pytest.mark.parametrize("pod, force, verdict", [
+    (owned("rs-pod", "ReplicaSet"), False, "evict"),
+    (owned("ds-pod", "DaemonSet"), True, "kept"),
+    (owned("finished-ds-pod", "DaemonSet", phase="Succeeded"), False, "evict"),
+    (make_pod("mirror", node_name="n1", annotations=MIRROR), True, "kept"),
+    (make_pod("finished-mirror", node_name="n1", annotations=MIRROR, phase="Succeeded"), True, "kept"),
+    (make_pod("bare", node_name="n1", phase="Running"), False, "errors"),
+    (make_pod("bare", node_name="n1", phase="Running"), True, "evict"),
+    (make_pod("finished-bare", node_name="n1", phase="Failed"), False, "evict"),
+], ids=[
+    "a ReplicaSet's pod is evicted",
+    "a DaemonSet's pod stays even with --force",
+    "a finished DaemonSet pod may go",
+    "a mirror pod stays",
+    "the mirror filter comes before the finished check",
+    "a bare pod is an error without --force",
+    "a bare pod is deleted with --force",
+    "a finished bare pod may go without --force",
+])
+def test_kubectl_filters(pod: Pod, force: bool, verdict: str) -> None:
+    plan = plan_drain([pod], force)
+    assert getattr(plan, verdict) == [pod]
+
+
+def pdb(name: str, allowed: int, selector: LabelSelector | None = selector_from_map({"app": "web"}),
+        namespace: str = "default") -> PodDisruptionBudget:
+    return PodDisruptionBudget(namespace, name, selector, disruptions_allowed=allowed)
+
+
+WEB = {"app": "web"}
+
+
+@pytest.mark.parametrize("pdbs, pod, refusal, left", [
+    ([], owned("a", "ReplicaSet", labels=WEB), None, []),
+    ([pdb("p", 1)], owned("a", "ReplicaSet", labels=WEB), None, [0]),
+    ([pdb("p", 0)], owned("a", "ReplicaSet", labels=WEB), TOO_MANY_REQUESTS, [0]),
+    ([pdb("p", 0)], owned("a", "ReplicaSet", labels=WEB, phase="Pending"), None, [0]),
+    ([pdb("p", 0)], owned("a", "ReplicaSet", labels=WEB, deletion_timestamp="2026-01-01T00:00:00Z"), None, [0]),
+    ([pdb("p", 1), pdb("q", 5)], owned("a", "ReplicaSet", labels=WEB), MORE_THAN_ONE_PDB, [1, 5]),
+    ([pdb("p", 0, LabelSelector())], owned("a", "ReplicaSet", labels=WEB), None, [0]),
+    ([pdb("p", 0, namespace="other")], owned("a", "ReplicaSet", labels=WEB), None, [0]),
+    ([pdb("p", 0)], owned("a", "ReplicaSet", labels={"app": "db"}), None, [0]),
+], ids=[
+    "no budget: deleted",
+    "one allowed: deleted, the budget spent",
+    "none allowed: the 429",
+    "a pending pod ignores the budget (canIgnorePDB)",
+    "a terminating pod ignores the budget",
+    "two budgets: the 500",
+    "an empty selector matches nothing",
+    "a budget of another namespace does not count",
+    "a budget that selects other pods does not count",
+])
+def test_eviction_api(pdbs: list[PodDisruptionBudget], pod: Pod, refusal: str | None, left: list[int]) -> None:
+    cluster = Cluster(pdbs=list(pdbs))
+    assert evict(cluster, pod) == refusal
+    assert [p.disruptions_allowed for p in cluster.pdbs] == left
+
+
+def test_allowed_disruptions_go_down_as_pods_go() -> None:
+    # 2 allowed, 3 matching pods on the node: the first two (input order) go, the third is refused.
+    pods = [owned(f"web-{i}", "ReplicaSet", labels=WEB) for i in range(3)]
+    cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 2)])
+    done = drain_pods(cluster, pods, force=False)
+    assert [p.name for p in done.evicted] == ["web-0", "web-1"]
+    assert [p.name for p in done.kept] == ["web-2"]
+    assert done.blocked == ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]
+    assert cluster.pdbs[0].disrupted_pods == {"web-0", "web-1"}
+
+
+def test_a_bare_pod_stops_the_drain_before_any_eviction() -> None:
+    pods = [owned("web-0", "ReplicaSet"), make_pod("bare", node_name="n1", phase="Running")]
+    cluster = Cluster(nodes=[make_node("n1")], pods=pods)
+    done = drain_pods(cluster, pods, force=False)
+    assert done.evicted == []
+    assert done.blocked == ["cannot delete Pods that declare no controller (use --force to override): default/bare"]

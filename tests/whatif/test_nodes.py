@@ -1,0 +1,70 @@
+"""Node operations and node targets, as tables (kubectl cordon/taint/label semantics)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.tolerations import Taint
+from kwhatif.errors import InputError
+from kwhatif.whatif.nodes import CORDON_TAINT, cordoned, labelled, parse_taint, tainted, uncordoned, untainted
+from kwhatif.whatif.targets import target_nodes
+from tests.builders import make_node
+
+NO_EXEC = Taint("k", "v", "NoExecute")
+
+
+def test_cordon_and_uncordon_are_symmetric() -> None:
+    node = make_node("n1", taints=(NO_EXEC,))
+    assert cordoned(node).unschedulable and cordoned(node).taints == (NO_EXEC, CORDON_TAINT)
+    assert cordoned(cordoned(node)).taints == (NO_EXEC, CORDON_TAINT)  # once only
+    assert uncordoned(cordoned(node)) == node
+
+
+@pytest.mark.parametrize("text, taint", [
+    ("dedicated=gpu:NoSchedule", Taint("dedicated", "gpu", "NoSchedule")),
+    ("dedicated:PreferNoSchedule", Taint("dedicated", "", "PreferNoSchedule")),
+    ("example.com/x=y:NoExecute", Taint("example.com/x", "y", "NoExecute")),
+], ids=["key, value and effect", "no value", "a prefixed key"])
+def test_taint_specs(text: str, taint: Taint) -> None:
+    assert parse_taint(text) == taint
+
+
+@pytest.mark.parametrize("text", ["k=v", "k=v:Sometimes", "bad key=v:NoSchedule"],
+                         ids=["no effect", "unknown effect", "invalid key"])
+def test_bad_taint_specs(text: str) -> None:
+    with pytest.raises(InputError):
+        parse_taint(text)
+
+
+def test_a_taint_replaces_the_one_with_its_key_and_effect() -> None:
+    node = make_node("n1", taints=(Taint("k", "old", "NoSchedule"), NO_EXEC))
+    assert tainted(node, Taint("k", "new", "NoSchedule")).taints == (NO_EXEC, Taint("k", "new", "NoSchedule"))
+
+
+@pytest.mark.parametrize("text, left", [
+    ("k", ()), ("k:NoExecute", (Taint("k", "v", "NoSchedule"),)), ("other", (Taint("k", "v", "NoSchedule"), NO_EXEC)),
+], ids=["a key removes every effect", "key:Effect removes that one", "an absent key changes nothing"])
+def test_untaint(text: str, left: tuple[Taint, ...]) -> None:
+    node = make_node("n1", taints=(Taint("k", "v", "NoSchedule"), NO_EXEC))
+    assert untainted(node, text).taints == left
+
+
+def test_labels_set_and_removed() -> None:
+    node = make_node("n1", labels={"a": "1"})
+    assert labelled(node, "b=2").labels == {"a": "1", "b": "2"}
+    assert labelled(node, "a-").labels == {}
+    with pytest.raises(InputError):
+        labelled(node, "b")
+
+
+NODES = [make_node("n1", labels={"zone": "a", "gpu": "yes"}), make_node("n2", labels={"zone": "a"}),
+         make_node("n3", labels={"zone": "b"})]
+
+
+@pytest.mark.parametrize("target, names", [
+    ("n2", ["n2"]), ("zone=a", ["n1", "n2"]), ("zone==b", ["n3"]), ("zone!=a", ["n3"]), ("zone=a,gpu", ["n1"]), ("gpu,", ["n1"]),
+    ("!gpu", ["n2", "n3"]), ("zone=a,!gpu", ["n2"]),
+], ids=["a name", "equality", "double equals", "inequality", "exists (beside another requirement: a bare word is a node name)", "exists alone", "does not exist", "ANDed"])
+def test_targets(target: str, names: list[str]) -> None:
+    assert [n.name for n in target_nodes(Cluster(nodes=list(NODES)), target, "cordon")] == names

@@ -1,0 +1,62 @@
+"""Recreated pods and scaling (controller behaviour: GetPodFromTemplate, ActivePodsWithRanks,
+StatefulSet ordinals)."""
+
+from __future__ import annotations
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Controller, OwnerReference, Pod
+from kwhatif.whatif.pods import recreated, remove_pods, taken_names
+from kwhatif.whatif.scale import deletion_order, scale
+from tests.builders import make_pod
+
+NOW = "2026-01-01T00:00:00Z"
+
+
+def of(kind: str, owner: str, name: str, **kw: object) -> Pod:
+    return make_pod(name, owner_references=(OwnerReference("apps/v1", kind, owner, controller=True),), **kw)
+
+
+def test_a_replicaset_pod_comes_back_pending_with_a_new_generated_name() -> None:
+    old = of("ReplicaSet", "web-abc12", "web-abc12-aaaaa", node_name="n1", phase="Running",
+             creation_timestamp="2025-01-01T00:00:00Z", nominated_node_name="n1")
+    new = recreated(old, NOW, taken_names(Cluster(pods=[old]), "default"), "t")
+    assert new.name.startswith("web-abc12-") and len(new.name) == len("web-abc12-") + 5 and new.name != old.name
+    assert (new.node_name, new.phase, new.nominated_node_name, new.creation_timestamp) == ("", "Pending", "", NOW)
+    assert new.owner_references == old.owner_references and new.containers == old.containers
+
+
+def test_a_statefulset_pod_keeps_its_name() -> None:
+    old = of("StatefulSet", "db", "db-1", node_name="n1")
+    assert recreated(old, NOW, taken_names(Cluster(), "default"), "t").name == "db-1"
+
+
+def test_only_controller_pods_are_recreated_at_the_end_of_the_queue() -> None:
+    bare, owned, pending = make_pod("bare", node_name="n1"), of("ReplicaSet", "rs", "rs-aaaaa", node_name="n1"), \
+        make_pod("waiting")
+    cluster = Cluster(pods=[bare, owned, pending])
+    new = remove_pods(cluster, [bare, owned], NOW, "t")
+    assert [p.name for p in cluster.pods] == ["waiting", new[0].name] and new[0].name.startswith("rs-")
+
+
+def test_replicaset_deletion_order() -> None:
+    # ActivePodsWithRanks: unassigned first, then Pending before Running, then more siblings on the
+    # node first, then the newer pod.
+    pods = [of("ReplicaSet", "rs", "running-alone", node_name="n2", phase="Running"),
+            of("ReplicaSet", "rs", "running-crowded-old", node_name="n1", phase="Running",
+               creation_timestamp="2025-01-01T00:00:00Z"),
+            of("ReplicaSet", "rs", "running-crowded-new", node_name="n1", phase="Running",
+               creation_timestamp="2025-02-01T00:00:00Z"),
+            of("ReplicaSet", "rs", "pending-on-node", node_name="n3", phase="Pending"),
+            of("ReplicaSet", "rs", "unassigned")]
+    assert [p.name for p in deletion_order(pods, "ReplicaSet")] == [
+        "unassigned", "pending-on-node", "running-crowded-new", "running-crowded-old", "running-alone"]
+
+
+def test_statefulset_scales_by_ordinals() -> None:
+    pods = [of("StatefulSet", "db", f"db-{i}", node_name="n1", phase="Running") for i in range(3)]
+    cluster = Cluster(pods=list(pods), controllers={("StatefulSet", "default", "db"): Controller("StatefulSet", "default", "db")})
+    summary, gone, new = scale(cluster, "StatefulSet/default/db=5", NOW)
+    assert summary == "scale StatefulSet/default/db from 3 to 5" and gone == []
+    assert [p.name for p in new] == ["db-3", "db-4"] and all(not p.node_name for p in new)
+    _, gone, _ = scale(cluster, "StatefulSet/default/db=1", NOW)
+    assert [p.name for p in gone] == ["db-4", "db-3", "db-2", "db-1"]
