@@ -13,6 +13,7 @@ from kwhatif.cli.explain import explain_cmd
 from kwhatif.cli.pending import pending
 from kwhatif.cli.reasons import reasons
 from kwhatif.cli.schedule import place, schedule
+from kwhatif.cli.snapshot import snapshot_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,5 +22,6 @@ def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
 
 
-for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd):
+for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd,
+                 snapshot_cmd):
     main.add_command(_command)
