@@ -122,4 +122,6 @@ def write_snapshot(snapshot: Snapshot, path: str) -> None:
             handle.write(data)
         os.replace(partial, path)
     except OSError as err:
+        if os.path.exists(partial):
+            os.remove(partial)
         raise InputError(f"cannot write the snapshot: {(err.strerror or str(err)).lower()}", Source(path)) from None
