@@ -219,6 +219,8 @@ def live_cluster(clusters: Sequence[str], quiet: bool) -> Iterator[list[str]]:
     context = click.get_current_context(silent=True)
     meta = context.meta if context is not None else {}
     if not meta.get("kwhatif.live"):
+        if meta.get("kwhatif.context") or meta.get("kwhatif.kubeconfig"):
+            raise InputError("--context and --kubeconfig tell kubectl where to read: they go with --live")
         if not clusters:
             raise InputError("no cluster given: pass -c/--cluster FILE (repeatable), or --live to read it "
                              "through kubectl")
