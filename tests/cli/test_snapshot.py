@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import base64
 import gzip
+import io
 import json
 import socket
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kwhatif.cli.common import kind_progress
 from tests.cli.conftest import NOW, executable
 from tests.live.support import CASES, case_objects, kubectl_env  # noqa: F401 - a fixture
 from tests.live.fake_apiserver import V1_34, WITHOUT_DRA, FakeAPIServer, serving, write_kubeconfig
@@ -219,3 +222,21 @@ def test_kubectl_options_without_live_are_one_line_and_exit_2(option: list[str],
     done = kwhatif(["schedule", "-c", "dump.yaml", *option], {"PATH": "", "HOME": str(tmp_path)})
     assert (done.returncode, done.stderr) == (2, "kwhatif: error: --context and --kubeconfig tell kubectl where "
                                                  "to read: they go with --live\n")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream, quiet, expected", [
+    (_Terminal, False, "kwhatif: captured pods: 3\n"),
+    (_Terminal, True, ""),
+    (io.StringIO, False, ""),  # a log, not a terminal: no progress lines
+], ids=["a terminal", "a terminal with -q", "a log"])
+def test_a_progress_line_per_kind_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, stream: type[io.StringIO],
+                                                      quiet: bool, expected: str) -> None:
+    err = stream()
+    monkeypatch.setattr(sys, "stderr", err)
+    kind_progress(quiet)("pods", 3)
+    assert err.getvalue() == expected
