@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED := ../shared/conformance
 
-.PHONY: demo test venv chromium sync-conformance bench profile clean
+.PHONY: demo test venv chromium kubectl sync-conformance bench profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,21 +21,31 @@ demo: venv
 	$(BIN)/kwhatif place samples/pods/ -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
 	$(BIN)/kwhatif explain shop/checkout-7d9f8-pending -c samples/cluster.yaml --now 2026-01-01T00:00:00Z || true
 
-test: venv chromium
+test: venv chromium kubectl
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 tests
 
-# Optional: headless Chromium for tests/cli/test_html_chromium.py (it skips without it). Installed
-# only as root with apt-get and no chromium yet; a failure never stops the build, it says why.
-chromium:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+# $(call apt-optional,PACKAGE,TESTS): an optional system package some tests need (they skip
+# without it), installed only as root with apt-get and when missing; a failure never stops the
+# build, it says why.
+define apt-optional
+	@if command -v $(1) >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
-		echo "chromium not installed (needs root and apt-get): the HTML rendering test will skip"; \
+		echo "$(1) not installed (needs root and apt-get): $(2) will skip"; \
 	else \
-		echo "installing chromium for the HTML rendering test (apt-get install chromium)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-			|| echo "could not install chromium (apt-get failed): the HTML rendering test will skip"; \
+		echo "installing $(1) for $(2) (apt-get install $(1))"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; } \
+			|| echo "could not install $(1) (apt-get failed): $(2) will skip"; \
 	fi
+endef
+
+# Headless Chromium for tests/cli/test_html_chromium.py.
+chromium:
+	$(call apt-optional,chromium,the HTML rendering test)
+
+# Debian's kubectl for tests/cli/test_snapshot.py (run against a fake API server on 127.0.0.1).
+kubectl:
+	$(call apt-optional,kubectl,the live-snapshot tests)
 
 # Refresh the copy of the reference cases when ../shared is present (the cases grow over time).
 sync-conformance:

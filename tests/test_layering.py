@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).parents[1] / "kwhatif"
 LAYERS: dict[str, int] = {
     "__init__": 0, "errors": 0, "memory": 0,  # the root package holds only the version
     "api": 1,
-    "load": 2,
+    "load": 2, "live": 2,
     "snapshot": 3,
     "framework": 4,
     "preemption": 5,

@@ -3,10 +3,14 @@ and `--strict` are treated, how errors end the run, and how results are written.
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +24,8 @@ from kwhatif.config.scheduler_config import ConfigError, SchedulerConfig, load_s
 from kwhatif.engine import Simulation
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
+from kwhatif.live.capture import Snapshot, capture, write_snapshot
+from kwhatif.live.kubectl import Kubectl, find_kubectl
 from kwhatif.load.cluster import load_cluster
 from kwhatif.memory import keep_for_the_run
 from kwhatif.render.html import with_utilisation
@@ -30,11 +36,17 @@ from kwhatif.render.writers import writer
 from kwhatif.workloads import pods_to_place
 from kwhatif.api.cluster import Cluster
 
-def examples(*lines: str) -> str:
-    """A command's `--help` epilog: examples that run on `samples/` from the repository
-    (tests/cli/test_help_examples.py runs every one); `\\b` keeps click from rewrapping them."""
-    return "Examples (from the repository, on samples/):\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+SAMPLES_EXAMPLES = "from the repository, on samples/"
 
+
+def examples(*lines: str, where: str = SAMPLES_EXAMPLES) -> str:
+    """A command's `--help` epilog: examples that run on `samples/` from the repository
+    (tests/cli/test_help_examples.py runs every one), or `where` they run instead (a live
+    cluster); `\\b` keeps click from rewrapping them."""
+    return f"Examples ({where}):\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # The -o values each command accepts (click refuses the others before any work).
 FORMATS = ("table", "wide", "json", "yaml")
@@ -42,8 +54,33 @@ HTML_FORMATS = FORMATS + ("html",)  # schedule, explain and check (render/html)
 CHECK_FORMATS = HTML_FORMATS + ("junit", "markdown", "github")
 DATA_FORMATS = ("table", "json", "yaml")
 
-cluster_option = click.option("-c", "--cluster", "clusters", multiple=True, required=True,
-                              help="Cluster dump or manifests: file, folder or - for stdin (repeatable).")
+
+def kubectl_options(**extra: Any) -> Callable[[F], F]:
+    """kubectl's own --context and --kubeconfig, handed to it as given (`kwhatif.live.kubectl`)."""
+    def add(command: F) -> F:
+        command = click.option("--kubeconfig", metavar="FILE", help="The kubeconfig file kubectl uses "
+                               "(--live, snapshot; default: kubectl's).", **extra)(command)
+        return click.option("--context", metavar="NAME", help="The kubeconfig context kubectl reads "
+                            "(--live, snapshot; default: its current one).", **extra)(command)
+    return add
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """--live and its kubectl options are kept aside for `load_inputs`: the commands pass on -c alone."""
+    ctx.meta[f"kwhatif.{param.name}"] = value
+    return value
+
+
+def cluster_option(command: F) -> F:
+    """-c/--cluster, and --live (with --context, --kubeconfig): every command that reads a cluster
+    reads a live one too, captured read-only through kubectl (`kwhatif.live`) on the fly."""
+    command = kubectl_options(expose_value=False, callback=_remember)(command)
+    command = click.option("--live", is_flag=True, expose_value=False, callback=_remember,
+                           help="Read the cluster now through your kubectl (read-only, as `kwhatif snapshot`).")(command)
+    return click.option("-c", "--cluster", "clusters", multiple=True,
+                        help="Cluster dump or manifests: file, folder, .gz or - for stdin (repeatable).")(command)
+
+
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
 html_output_option = click.option("-o", "--output", type=click.Choice(HTML_FORMATS), default="table",
                                   show_default=True)
@@ -162,7 +199,8 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     `kwhatif.memory`)."""
     configs = tuple(scheduler_config(f) for f in config_files)
     when = clock(now)
-    cluster = scenario(load_cluster(clusters, progress=Progress("loading objects", quiet)), when)
+    with live_cluster(clusters, quiet) as live:
+        cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet)), when)
     keep_for_the_run()
     inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
     inputs.warnings.check(inputs.config_warnings + cluster.warnings)
@@ -175,6 +213,44 @@ def placing(paths: Sequence[str], inputs: Inputs) -> tuple[Cluster, list[Pod]]:
     cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now)
     inputs.warnings.report(found)
     return cluster, pods
+
+
+def kind_progress(quiet: bool) -> Callable[[str, int], None]:
+    """A line per kind captured, on a terminal (unless -q): a big cluster takes a while."""
+    def report(resource: str, count: int) -> None:
+        if not quiet and sys.stderr.isatty():
+            click.echo(f"kwhatif: captured {resource}: {count}", err=True)
+    return report
+
+
+def captured(kubectl: Kubectl, keep_all: bool, quiet: bool) -> Snapshot:
+    """The live cluster through kubectl, with one note naming the kinds the server does not serve
+    (unless -q): they are skipped, not an error (no DRA, an older cluster)."""
+    snapshot = capture(kubectl, keep_all, on_kind=kind_progress(quiet))
+    if snapshot.skipped and not quiet:
+        click.echo(f"kwhatif: note: not served by this cluster, skipped: {', '.join(snapshot.skipped)}", err=True)
+    return snapshot
+
+
+@contextmanager
+def live_cluster(clusters: Sequence[str], quiet: bool) -> Iterator[list[str]]:
+    """With --live, the cluster captured through kubectl into a temporary file, read like any -c
+    (and gone once loaded); without it, nothing, and -c is then required."""
+    context = click.get_current_context(silent=True)
+    meta = context.meta if context is not None else {}
+    if not meta.get("kwhatif.live"):
+        if meta.get("kwhatif.context") or meta.get("kwhatif.kubeconfig"):
+            raise InputError("--context and --kubeconfig tell kubectl where to read: they go with --live")
+        if not clusters:
+            raise InputError("no cluster given: pass -c/--cluster FILE (repeatable), or --live to read it "
+                             "through kubectl")
+        yield []
+        return
+    kubectl = Kubectl(find_kubectl(), meta.get("kwhatif.context"), meta.get("kwhatif.kubeconfig"))
+    with tempfile.TemporaryDirectory(prefix="kwhatif-live-") as folder:
+        path = os.path.join(folder, "live.json")
+        write_snapshot(captured(kubectl, False, quiet), path)
+        yield [path]
 
 
 def exit_code(sim: Simulation, keys: set[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from kwhatif.cli.pending import pending
 from kwhatif.cli.reasons import reasons
 from kwhatif.cli.schedule import place, schedule
 from kwhatif.cli.version import completion, version
+from kwhatif.cli.snapshot import snapshot_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,5 +26,5 @@ def main() -> None:
 
 
 for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd, version,
-                 completion, diff_cmd, evict_cmd):
+                 completion, diff_cmd, evict_cmd, snapshot_cmd):
     main.add_command(_command)

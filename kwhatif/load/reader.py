@@ -8,8 +8,9 @@ known) the line; nothing here prints a traceback.
 What is read, and how (kubectl's behaviour is the reference):
 
 - A path is a file, a folder (walked recursively; only `.yaml`, `.yml` and `.json` files are read,
-  like `kubectl apply -R -f`; symlinked folders are not followed), or `-` for standard input, named
-  `stdin` in sources. A file named explicitly is read whatever its extension.
+  like `kubectl apply -R -f`, and the same ending in `.gz`; symlinked folders are not followed), or
+  `-` for standard input, named `stdin` in sources. A file named explicitly is read whatever its
+  extension. Gzip-compressed input (told by its magic bytes) is decompressed first.
 - Text is UTF-8, UTF-8 with a BOM, or UTF-16/UTF-32 with a BOM. A NUL byte or bytes that are not
   UTF-8 make the file "not a text file".
 - JSON (a `.json` file, or any input whose first non-blank character is `{` or `[`) is parsed with
@@ -44,11 +45,13 @@ What is read, and how (kubectl's behaviour is the reference):
 
 from __future__ import annotations
 
+import gzip
 import mmap
 import os
 import stat
 import sys
 import weakref
+import zlib
 from collections.abc import Sequence
 from typing import BinaryIO
 
@@ -59,8 +62,11 @@ from kwhatif.load.yaml_list import yaml_list_items
 from kwhatif.load.yaml_text import parse_yaml
 from kwhatif.memory import collector_paused
 
-EXTENSIONS = (".yaml", ".yml", ".json")
-"""Files read from a folder (kubectl's list; case-sensitive like kubectl)."""
+GZIP_SUFFIX = ".gz"
+GZIP_MAGIC = b"\x1f\x8b"
+
+EXTENSIONS = (".yaml", ".yml", ".json") + tuple(e + GZIP_SUFFIX for e in (".yaml", ".yml", ".json"))
+"""Files read from a folder (kubectl's list, case-sensitive like kubectl, and the same gzipped)."""
 
 MAP_THRESHOLD = 16 << 20
 """JSON and YAML files from this size (bytes) are memory-mapped, and read item by item when they
@@ -99,14 +105,14 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
                 raise InputError(f"cannot read standard input: {_os_reason(err)}", Source(STDIN_NAME)) from None
             if isinstance(data, str):  # a text stream was passed: it is already decoded
                 data = data.encode("utf-8", "surrogatepass")
-            docs.extend(parse_bytes(data, STDIN_NAME))
+            docs.extend(parse_bytes(gunzipped(data, STDIN_NAME), STDIN_NAME))
             continue
         files = _expand_path(path)
         for file in files:
             mapped, probed = _mapped_list(file)
             if mapped is None:
-                mapped = parse_bytes(_read_file(file), file, is_json=True if file.endswith(".json") else None,
-                                     list_probed=probed)
+                is_json = True if file.removesuffix(GZIP_SUFFIX).endswith(".json") else None
+                mapped = parse_bytes(gunzipped(_read_file(file), file), file, is_json=is_json, list_probed=probed)
             if not_objects is not None and files != [path] and mapped and not any(map(_names_a_kind, mapped)):
                 not_objects.append(file)
                 continue
@@ -249,6 +255,18 @@ def _read_file(file: str) -> bytes:
         raise InputError("no such file or directory", Source(file)) from None
     except OSError as err:
         raise InputError(f"cannot read file: {_os_reason(err)}", Source(file)) from None
+
+
+def gunzipped(data: bytes, file: str) -> bytes:
+    """Gzip-compressed input (`kwhatif snapshot -o dump.json.gz`, or piped from one) decompressed;
+    anything else as it is. Told by the gzip magic bytes, which no text manifest starts with. A
+    compressed file is read whole: the memory-mapped path needs the file's own bytes."""
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as err:
+        raise InputError(f"not a readable gzip file: {str(err).lower() or 'truncated'}", Source(file)) from None
 
 
 def _os_reason(err: OSError) -> str:

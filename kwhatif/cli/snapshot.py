@@ -1,0 +1,41 @@
+"""`kwhatif snapshot -o FILE`: the live cluster, read-only through the user's kubectl, into one
+`kind: List` file that every `-c` reads (gzip-compressed when FILE ends in `.gz`)."""
+
+from __future__ import annotations
+
+import click
+
+from kwhatif.cli.common import captured, examples, kubectl_options, quiet_option, run
+from kwhatif.cli.exit_codes import Exit
+from kwhatif.live.capture import write_snapshot
+from kwhatif.live.kubectl import Kubectl, find_kubectl
+
+
+@click.command("snapshot", epilog=examples(
+    "kwhatif snapshot -o cluster.json.gz",
+    "kwhatif snapshot -o cluster.json --context prod-eu --kubeconfig ~/.kube/config",
+    "kwhatif explain shop/checkout-7d9f8-pending --live",
+    where="against your kubectl's cluster; read-only",
+))
+@click.option("-o", "--output", "output", required=True, metavar="FILE",
+              help="Where to write the snapshot (JSON `kind: List`; gzip-compressed when FILE ends in .gz).")
+@click.option("--keep-all", is_flag=True,
+              help="Keep what scheduling never reads too (container env, command, args, probes, managedFields, "
+                   "every annotation). Secrets and ConfigMaps are never captured.")
+@kubectl_options()
+@quiet_option
+def snapshot_cmd(output: str, keep_all: bool, quiet: bool, context: str | None, kubeconfig: str | None) -> None:
+    """Capture the cluster kwhatif needs through your kubectl (`kubectl get ... -o json`, read-only).
+
+    By default only what scheduling reads is kept: snapshots end up in CI artifacts and pull
+    requests, so container env values, commands, args, probes and lifecycle hooks, managedFields
+    and annotations the scheduler never reads are dropped; Secrets and ConfigMaps are never read."""
+    def action() -> int:
+        kubectl = Kubectl(find_kubectl(), context, kubeconfig)
+        taken = captured(kubectl, keep_all, quiet)
+        write_snapshot(taken, output)
+        if not quiet:
+            click.echo(f"kwhatif: wrote {len(taken.items)} objects to {output}", err=True)
+        return Exit.ALL_PLACED
+    run(action)
+

@@ -1,0 +1,131 @@
+"""Capture every kind kwhatif reads from a live cluster into one `kind: List`, through kubectl.
+
+One `kubectl get RESOURCE -A -o json` a kind (`CAPTURED`), after one `kubectl api-resources -o
+name` that says which the server serves: a kind it does not serve (no DRA, an old cluster) is
+skipped and named, not an error. Each object is redacted (`redact.py`) unless the user keeps all.
+The file says what it holds in its List's `metadata.annotations` (the header: a JSON file has no
+comments)."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from kwhatif.errors import InputError, Source
+from kwhatif.live.kubectl import Kubectl
+from kwhatif.live.redact import KEEP_ALL_NOTE, REDACTION_NOTE, redact
+
+CAPTURED = (
+    "namespaces",
+    "priorityclasses.scheduling.k8s.io",
+    "runtimeclasses.node.k8s.io",
+    "limitranges",
+    "resourcequotas",
+    "storageclasses.storage.k8s.io",
+    "csidrivers.storage.k8s.io",
+    "csinodes.storage.k8s.io",
+    "csistoragecapacities.storage.k8s.io",
+    "persistentvolumes",
+    "persistentvolumeclaims",
+    "deviceclasses.resource.k8s.io",
+    "resourceslices.resource.k8s.io",
+    "resourceclaims.resource.k8s.io",
+    "resourceclaimtemplates.resource.k8s.io",
+    "nodes",
+    "services",
+    "poddisruptionbudgets.policy",
+    "deployments.apps",
+    "replicasets.apps",
+    "statefulsets.apps",
+    "daemonsets.apps",
+    "replicationcontrollers",
+    "jobs.batch",
+    "pods",
+)
+"""Resources as `kubectl api-resources -o name` prints them (group-qualified, so a custom resource
+with the same short name is never picked), in the order the file holds them. Secrets and
+ConfigMaps are deliberately absent."""
+
+KUBECTL_AT_ONCE = 6
+"""kubectl calls run side by side: each pays its own start-up, discovery and, with an exec auth
+plugin (cloud logins), a token; 25 of them one after the other would take that many times as long.
+Results are still taken in `CAPTURED` order."""
+
+HEADER = "kwhatif.snapshot/"
+"""Prefix of the List annotations that describe the snapshot."""
+
+
+@dataclass
+class Snapshot:
+    """What was captured: the objects, how many of each resource, and what the server lacked."""
+
+    keep_all: bool
+    items: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+    def document(self) -> dict[str, Any]:
+        """The `kind: List` written to the file, its header in `metadata.annotations`."""
+        header = {f"{HEADER}content": KEEP_ALL_NOTE if self.keep_all else REDACTION_NOTE,
+                  f"{HEADER}captured": ", ".join(f"{r}={n}" for r, n in self.counts.items())}
+        if self.skipped:
+            header[f"{HEADER}not-served"] = ", ".join(self.skipped)
+        return {"apiVersion": "v1", "kind": "List", "metadata": {"annotations": header}, "items": self.items}
+
+
+def served_resources(kubectl: Kubectl) -> set[str]:
+    """The resources the server serves, as `kubectl api-resources -o name` names them."""
+    return set(kubectl.run("api-resources", "-o", "name", partial_ok=True).decode("utf-8", "replace").split())
+
+
+def capture(kubectl: Kubectl, keep_all: bool = False,
+            on_kind: Callable[[str, int], None] | None = None) -> Snapshot:
+    """Every `CAPTURED` resource the server serves (the others named in `skipped`);
+    `on_kind(resource, count)` hears each one as it is read."""
+    served = served_resources(kubectl)
+    snapshot = Snapshot(keep_all, skipped=[r for r in CAPTURED if r not in served])
+    wanted = [r for r in CAPTURED if r in served]
+    with ThreadPoolExecutor(max_workers=KUBECTL_AT_ONCE) as pool:
+        for resource, items in zip(wanted, pool.map(lambda r: list_items(kubectl, r), wanted)):
+            snapshot.items.extend(items if keep_all else map(redact, items))
+            snapshot.counts[resource] = len(items)
+            if on_kind is not None:
+                on_kind(resource, len(items))
+    return snapshot
+
+
+def list_items(kubectl: Kubectl, resource: str) -> list[dict[str, Any]]:
+    """The objects of one resource in every namespace (`kubectl get RESOURCE -A -o json`)."""
+    out = kubectl.run("get", resource, "--all-namespaces", "--output=json")
+    try:
+        listed = orjson.loads(out)
+    except orjson.JSONDecodeError as err:
+        raise InputError(f"`kubectl get {resource}` printed no JSON: {err}") from None
+    items = listed.get("items") if isinstance(listed, dict) else None
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise InputError(f"`kubectl get {resource} -o json` printed no List of objects")
+    return items
+
+
+def write_snapshot(snapshot: Snapshot, path: str) -> None:
+    """The List as indented JSON (readable in a pull request), gzip-compressed when `path` ends in
+    `.gz` (with no timestamp in the gzip header: the same cluster gives the same bytes). Written
+    beside the target and renamed, so a failed run never leaves half a file."""
+    data = orjson.dumps(snapshot.document(), option=orjson.OPT_INDENT_2) + b"\n"
+    if path.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    partial = f"{path}.partial"
+    try:
+        with open(partial, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    except OSError as err:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise InputError(f"cannot write the snapshot: {(err.strerror or str(err)).lower()}", Source(path)) from None

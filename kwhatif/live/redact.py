@@ -1,0 +1,100 @@
+"""Keep only what scheduling reads: snapshots end up in CI artifacts and pull requests, so a value
+the scheduler never looks at must not leave the cluster.
+
+Removed from every object: `metadata.managedFields` and every annotation but `KEPT_ANNOTATIONS`
+(`kubectl.kubernetes.io/last-applied-configuration` holds the whole manifest as applied, env
+values included). Removed from every container of a pod spec (a Pod's own, and the pod template
+of each workload kind): the fields in `DROPPED_CONTAINER_FIELDS` — values, commands and probe or
+hook commands may carry credentials, and no scheduler plugin reads them. Secrets and ConfigMaps
+are never captured at all (`capture.py` does not list them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+KEPT_ANNOTATIONS = frozenset({
+    # Volume binding (volume_binding.go and the PV controller's annotations it honours).
+    "pv.kubernetes.io/bind-completed",
+    "pv.kubernetes.io/bound-by-controller",
+    "pv.kubernetes.io/provisioned-by",
+    "volume.kubernetes.io/selected-node",
+    "volume.kubernetes.io/storage-provisioner",
+    "volume.beta.kubernetes.io/storage-provisioner",
+    "volume.beta.kubernetes.io/storage-class",
+    # The default StorageClass a claim without a class gets.
+    "storageclass.kubernetes.io/is-default-class",
+    "storageclass.beta.kubernetes.io/is-default-class",
+    # CSINode: in-tree plugins migrated to CSI (volume limits count them as CSI volumes).
+    "storage.alpha.kubernetes.io/migrated-plugins",
+    # Indexed Jobs: the completion index their pods carry.
+    "batch.kubernetes.io/job-completion-index",
+})
+"""Annotations kwhatif reads (the scheduler reads no other)."""
+
+DROPPED_CONTAINER_FIELDS = ("env", "envFrom", "command", "args", "lifecycle", "livenessProbe",
+                            "readinessProbe", "startupProbe")
+
+CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
+
+POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
+    "Pod": (),
+    "ReplicaSet": ("spec", "template"),
+    "ReplicationController": ("spec", "template"),
+    "StatefulSet": ("spec", "template"),
+    "DaemonSet": ("spec", "template"),
+    "Deployment": ("spec", "template"),
+    "Job": ("spec", "template"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template"),
+}
+"""Where each kind keeps the pod (or pod template: metadata and spec) whose containers are redacted."""
+
+REDACTION_NOTE = ("only what scheduling reads: container env, envFrom, command, args, probes and lifecycle "
+                  "hooks, managedFields and annotations the scheduler never reads were removed; Secrets and "
+                  "ConfigMaps are never captured")
+KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
+
+
+def redact(obj: dict[str, Any]) -> dict[str, Any]:
+    """The object with what scheduling never reads removed (changed in place, and returned)."""
+    strip_metadata(obj.get("metadata"))
+    path = POD_TEMPLATE_PATHS.get(str(obj.get("kind")))
+    pod = _walk(obj, path) if path is not None else None
+    if pod is not None:
+        if path:
+            strip_metadata(pod.get("metadata"))
+        strip_containers(pod.get("spec"))
+    return obj
+
+
+def strip_metadata(meta: Any) -> None:
+    """managedFields and the annotations kwhatif does not read, gone."""
+    if not isinstance(meta, dict):
+        return
+    meta.pop("managedFields", None)
+    annotations = meta.get("annotations")
+    if isinstance(annotations, dict):
+        kept = {k: v for k, v in annotations.items() if k in KEPT_ANNOTATIONS}
+        if kept:
+            meta["annotations"] = kept
+        else:
+            del meta["annotations"]
+
+
+def strip_containers(spec: Any) -> None:
+    """Every container of a pod spec without `DROPPED_CONTAINER_FIELDS`."""
+    if not isinstance(spec, dict):
+        return
+    for name in CONTAINER_LISTS:
+        containers = spec.get(name)
+        if isinstance(containers, list):
+            for container in containers:
+                if isinstance(container, dict):
+                    for field in DROPPED_CONTAINER_FIELDS:
+                        container.pop(field, None)
+
+
+def _walk(obj: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any] | None:
+    here: Any = obj
+    for key in path:
+        here = here.get(key) if isinstance(here, dict) else None
+    return here if isinstance(here, dict) else None

@@ -1,0 +1,126 @@
+"""The promise of never touching a cluster unless asked, and then only reading it: one function
+starts processes (`kwhatif/live/kubectl.py`), it refuses every verb that is not read-only, and no
+other module of the package can start a process at all (an `ast` scan, like tests/test_layering.py)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from kwhatif.errors import InputError
+from kwhatif.live.kubectl import Kubectl, NotReadOnly, find_kubectl, last_line, read_only_argv
+
+PACKAGE = Path(__file__).parents[2] / "kwhatif"
+THE_ONE_PLACE = PACKAGE / "live" / "kubectl.py"
+
+PROCESS_MODULES = {"subprocess", "pty", "multiprocessing"}
+PROCESS_CALLS = {"system", "popen", "spawnl", "spawnlp", "spawnv", "spawnvp", "execv", "execve", "execvp",
+                 "execl", "execlp", "posix_spawn", "posix_spawnp", "fork", "forkpty"}
+
+
+@pytest.mark.parametrize("verb, args", [
+    ("get", ["pods", "-A", "-o", "json"]),
+    ("api-resources", ["-o", "name"]),
+    ("version", ["-o", "json"]),
+    ("config", ["current-context"]),
+    ("config", ["view", "--minify"]),
+    ("config", ["get-contexts"]),
+])
+def test_read_only_verbs_are_run(verb: str, args: list[str]) -> None:
+    assert read_only_argv("kubectl", verb, args, ["--context=c"]) == ["kubectl", verb, *args, "--context=c"]
+
+
+@pytest.mark.parametrize("verb, args", [
+    ("delete", ["pod", "x"]), ("apply", ["-f", "x.yaml"]), ("patch", ["node", "n"]), ("edit", ["node", "n"]),
+    ("cordon", ["n"]), ("drain", ["n"]), ("exec", ["p", "--", "sh"]), ("create", ["ns", "x"]),
+    ("label", ["node", "n", "a=b"]), ("scale", ["deploy/x"]), ("proxy", []), ("port-forward", ["p", "80"]),
+    ("config", ["use-context", "prod"]), ("config", ["set-context", "x"]), ("config", ["delete-context", "x"]),
+    ("config", []),
+])
+def test_every_other_verb_is_refused_before_anything_runs(verb: str, args: list[str]) -> None:
+    with pytest.raises(NotReadOnly):
+        read_only_argv("kubectl", verb, args, [])
+
+
+def _process_starts(path: Path) -> list[str]:
+    """Imports of a process-starting module and uses of os.system/os.exec*/os.spawn*... in a file,
+    in line order."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name in PROCESS_MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.module in PROCESS_MODULES | {"os"}:
+            names = [a.name for a in node.names]
+            if node.module != "os" or set(names) & PROCESS_CALLS:
+                found.append(f"line {node.lineno}: from {node.module} import {', '.join(names)}")
+        elif isinstance(node, ast.Attribute) and node.attr in PROCESS_CALLS \
+                and isinstance(node.value, ast.Name) and node.value.id == "os":
+            found.append(f"line {node.lineno}: os.{node.attr}")
+    return sorted(found, key=lambda f: int(f.split(":")[0].removeprefix("line ")))
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_other_module_starts_a_process(path: Path) -> None:
+    starts = _process_starts(path)
+    assert starts if path == THE_ONE_PLACE else not starts, starts
+
+
+def test_the_scan_sees_every_way_to_start_a_process(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text("import subprocess\nfrom os import system\nimport os\nos.execvp('x', [])\n"
+                      "from multiprocessing import Pool\nimport os.path\n")
+    assert _process_starts(sample) == ["line 1: import subprocess", "line 2: from os import system",
+                                       "line 4: os.execvp", "line 5: from multiprocessing import Pool"]
+
+
+def test_kubectl_missing_from_path_is_an_input_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(InputError, match="kubectl not found on PATH"):
+        find_kubectl()
+
+
+def _fake_kubectl(tmp_path: Path, script: str) -> str:
+    """A stand-in kubectl (a shell script) to see the command line kwhatif gives it."""
+    path = tmp_path / "kubectl"
+    path.write_text(f"#!/bin/sh\n{script}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_context_and_kubeconfig_are_passed_to_kubectl(tmp_path: Path) -> None:
+    kubectl = Kubectl(_fake_kubectl(tmp_path, 'echo "$@"'), context="prod", kubeconfig="/k/config")
+    assert kubectl.run("get", "nodes") == b"get nodes --context=prod --kubeconfig=/k/config\n"
+
+
+def test_a_failing_kubectl_is_one_line_with_its_last_word(tmp_path: Path) -> None:
+    kubectl = Kubectl(_fake_kubectl(tmp_path, 'echo "E1125 retrying" >&2; echo "error: forbidden" >&2; exit 1'))
+    with pytest.raises(InputError) as raised:
+        kubectl.run("get", "nodes")
+    assert str(raised.value) == "`kubectl get nodes` failed (exit 1): error: forbidden"
+
+
+def test_partial_output_is_taken_when_asked(tmp_path: Path) -> None:
+    # api-resources prints what it discovered and fails when an aggregated API is down.
+    kubectl = Kubectl(_fake_kubectl(tmp_path, 'echo pods; echo "error: metrics unavailable" >&2; exit 1'))
+    assert kubectl.run("api-resources", partial_ok=True) == b"pods\n"
+
+
+@pytest.mark.parametrize("stderr, expected", [
+    (b"", "no error message"),
+    (b"a\n\nb  \n\n", "b"),
+    (b"\xff bad bytes\n", "\ufffd bad bytes"),
+])
+def test_last_line(stderr: bytes, expected: str) -> None:
+    assert last_line(stderr) == expected
+
+
+def test_a_kubectl_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
+    not_executable = tmp_path / "kubectl"
+    not_executable.write_text("")
+    with pytest.raises(InputError, match="cannot run .*: permission denied"):
+        Kubectl(str(not_executable)).run("version")
+    assert os.path.exists(not_executable)

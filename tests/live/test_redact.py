@@ -1,0 +1,73 @@
+"""What `redact` keeps and drops: scheduling fields stay, values the scheduler never reads go.
+Each case: an object in, the object out (written by hand from the rule in kwhatif/live/redact.py)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from kwhatif.live.redact import redact
+
+SCHEDULING_CONTAINER = {"name": "app", "image": "shop:1", "ports": [{"containerPort": 80, "hostPort": 8080}],
+                        "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}
+NOISY_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": "x"}], envFrom=[{"secretRef": {"name": "s"}}],
+                       command=["run"], args=["--token=x"], lifecycle={"preStop": {"exec": {"command": ["x"]}}},
+                       livenessProbe={"exec": {"command": ["x"]}}, readinessProbe={"httpGet": {"path": "/"}},
+                       startupProbe={"tcpSocket": {"port": 80}})
+
+
+def pod_spec(container: dict[str, Any]) -> dict[str, Any]:
+    return {"nodeSelector": {"disk": "ssd"}, "containers": [container], "initContainers": [dict(container, name="i")],
+            "ephemeralContainers": [dict(container, name="e")]}
+
+
+def template(kind: str, container: dict[str, Any], annotations: dict[str, str] | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"labels": {"app": "w"}} | ({"annotations": annotations} if annotations else {})
+    return {"kind": kind, "metadata": {"name": "w"}, "spec": {"replicas": 2, "template": {
+        "metadata": meta, "spec": pod_spec(container)}}}
+
+
+CASES = [
+    pytest.param({"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(NOISY_CONTAINER)},
+                 {"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(SCHEDULING_CONTAINER)},
+                 id="a pod's containers, init and ephemeral containers lose env, command, args, probes and hooks"),
+    *[pytest.param(template(kind, NOISY_CONTAINER, {"vault/token": "x"}), template(kind, SCHEDULING_CONTAINER, None),
+                   id=f"a {kind}'s pod template loses them too, and its template annotations")
+      for kind in ("ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Deployment", "Job")],
+    pytest.param({"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(NOISY_CONTAINER)}}}}},
+                 {"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(SCHEDULING_CONTAINER)}}}}},
+                 id="a CronJob's job template's pod template too"),
+    pytest.param({"kind": "Node", "metadata": {"name": "n", "labels": {"zone": "a"}, "managedFields": [{"manager": "k"}],
+                                               "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}",
+                                                               "node.alpha.kubernetes.io/ttl": "0"}}},
+                 {"kind": "Node", "metadata": {"name": "n", "labels": {"zone": "a"}}},
+                 id="managedFields and annotations nobody schedules by go; labels stay; no empty annotations are left"),
+    pytest.param({"kind": "PersistentVolumeClaim", "metadata": {"annotations": {
+                     "volume.kubernetes.io/selected-node": "n1", "pv.kubernetes.io/bind-completed": "yes",
+                     "volume.beta.kubernetes.io/storage-class": "fast", "team": "shop"}}},
+                 {"kind": "PersistentVolumeClaim", "metadata": {"annotations": {
+                     "volume.kubernetes.io/selected-node": "n1", "pv.kubernetes.io/bind-completed": "yes",
+                     "volume.beta.kubernetes.io/storage-class": "fast"}}},
+                 id="the volume-binding annotations a claim is scheduled by stay"),
+    pytest.param({"kind": "StorageClass", "metadata": {"annotations": {"storageclass.kubernetes.io/is-default-class": "true"}}},
+                 {"kind": "StorageClass", "metadata": {"annotations": {"storageclass.kubernetes.io/is-default-class": "true"}}},
+                 id="the default StorageClass stays the default"),
+    pytest.param({"kind": "CSINode", "metadata": {"annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "x"}}},
+                 {"kind": "CSINode", "metadata": {"annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "x"}}},
+                 id="a CSINode's migrated plugins stay"),
+    pytest.param({"kind": "Pod", "metadata": {"annotations": {"batch.kubernetes.io/job-completion-index": "3"}},
+                  "spec": {"containers": "not a list"}},
+                 {"kind": "Pod", "metadata": {"annotations": {"batch.kubernetes.io/job-completion-index": "3"}},
+                  "spec": {"containers": "not a list"}},
+                 id="an indexed Job's completion index stays; a malformed spec is left for the loader to refuse"),
+    pytest.param({"kind": "Service", "metadata": {"name": "s"}, "spec": {"selector": {"app": "w"}}},
+                 {"kind": "Service", "metadata": {"name": "s"}, "spec": {"selector": {"app": "w"}}},
+                 id="a kind without pods is left as it is"),
+]
+
+
+@pytest.mark.parametrize("obj, expected", CASES)
+def test_redact(obj: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert redact(copy.deepcopy(obj)) == expected
