@@ -15,7 +15,7 @@ import pytest
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.selectors import Requirement
-from kwhatif.api.storage import CSINode, PersistentVolume, StorageClass
+from kwhatif.api.storage import CSINode, PersistentVolume
 from kwhatif.framework.status import Code
 from kwhatif.plugins.volume_binding import VolumeBinding
 from kwhatif.plugins.volume_binding.translation import (
@@ -113,7 +113,6 @@ def run_bound(pv: PersistentVolume, nodes: dict[str, dict[str, str]], migrated: 
     claims = [pvc("c", volume=pv.name, cls="")]
     cluster = Cluster(nodes=[make_node(n, labels=labels) for n, labels in nodes.items()],
                       pvcs={(c.namespace, c.name): c for c in claims}, pvs={pv.name: pv},
-                      storage_classes={"": StorageClass("")},
                       csi_nodes={n: CSINode(n, migrated_plugins=frozenset({AWS_EBS})) for n in migrated})
     snapshot = Snapshot.build(cluster, [])
     return run(VolumeBinding(None, Handle(snapshot)), snapshot, pod(claims=("c",)))[1]
@@ -147,3 +146,23 @@ def test_an_ebs_id_csi_translation_cannot_read_is_an_error() -> None:
     outcome = run_bound(pv, {"csi": NODES["csi"]}, migrated=("csi",))
     assert outcome == {"csi": (Code.ERROR, ("could not translate pv: failed to translate Kubernetes ID to EBS "
                                             "Volume ID Invalid format for AWS volume (aws://us-east-1a/bad-id)",))}
+
+
+@pytest.mark.parametrize(("zones", "message"), [
+    pytest.param("us-central1-a__europe-west1-b",
+                 "failed to get region from zones: multiple or no regions gotten from zones, got: "
+                 "map[europe-west1:{} us-central1:{}]", id="zones of two regions"),
+    pytest.param("us-central1-a__bad",
+                 "failed to get region from zones: zone in unexpected format, expected: {locale}-{region}-{zone}, "
+                 "got: bad", id="a zone not in locale-region-zone form"),
+])
+def test_a_regional_gce_pd_csi_translation_cannot_place_is_an_error(zones: str, message: str) -> None:
+    # gce_pd.go getRegionFromZones, wrapped by TranslateInTreePVToCSI then by tryTranslatePVToCSI.
+    pv = ebs_pv({GA_ZONE: zones}, source="gcePersistentDisk", volume_id="disk-1")
+    claims = [pvc("c", volume=pv.name, cls="")]
+    cluster = Cluster(nodes=[make_node("n", labels={GKE_KEY: "us-central1-a"})],
+                      pvcs={(c.namespace, c.name): c for c in claims}, pvs={pv.name: pv},
+                      csi_nodes={"n": CSINode("n", migrated_plugins=frozenset({GCE_PD}))})
+    snapshot = Snapshot.build(cluster, [])
+    outcome = run(VolumeBinding(None, Handle(snapshot)), snapshot, pod(claims=("c",)))[1]
+    assert outcome == {"n": (Code.ERROR, (f"could not translate pv: {message}",))}

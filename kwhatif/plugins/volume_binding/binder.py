@@ -12,7 +12,9 @@ CSINode lists as migrated is checked with the node affinity of its CSI translati
 (tryTranslatePVToCSI, see `translation.py`). A claim to provision whose CSIDriver sets
 `storageCapacity: true` needs a CSIStorageCapacity of its StorageClass that reaches the node (its
 `nodeTopology` selects the node's labels) with `maximumVolumeSize` (else `capacity`) at least the
-claim's request, else `node(s) did not have enough free storage` (hasEnoughCapacity).
+claim's request, else `node(s) did not have enough free storage` (hasEnoughCapacity). As in
+kube-scheduler, the volumes it decides to provision do not reduce a capacity: only the objects read
+from the input count.
 """
 
 from __future__ import annotations

@@ -71,9 +71,19 @@ def ebs_volume_id(kubernetes_id: str) -> str:
 
 
 def _gce_region(zones: list[str]) -> str:
-    regions = {z[: z.rfind("-")] for z in zones if "-" in z}
-    if len(regions) != 1 or any("-" not in z for z in zones):
-        raise TranslationError(f"failed to get region from zones: {zones}")
+    """getRegionFromZones (gce_pd.go): each zone is `{locale}-{region}-{zone}` and all share one
+    region; the errors as TranslateInTreePVToCSI wraps them (Go prints a set as `map[a:{} b:{}]`)."""
+    regions: set[str] = set()
+    for zone in zones:
+        parts = zone.split("-")
+        if len(parts) != 3:
+            raise TranslationError("failed to get region from zones: zone in unexpected format, expected: "
+                                   f"{{locale}}-{{region}}-{{zone}}, got: {zone}")
+        regions.add("-".join(parts[:2]))
+    if len(regions) != 1:
+        shown = " ".join(f"{r}:{{}}" for r in sorted(regions))
+        raise TranslationError(f"failed to get region from zones: multiple or no regions gotten from zones, "
+                               f"got: map[{shown}]")
     return regions.pop()
 
 
