@@ -101,7 +101,7 @@ def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
     shown = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
     return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({shown}) and the snapshot has no "
             "StorageClass nor PersistentVolume: it was probably taken without them, so these claims cannot bind "
-            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers -A -o json"]
+            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities -A -o json (or kwhatif snapshot)"]
 
 
 def _unbound(cluster: Cluster, namespace: str, name: str) -> bool:

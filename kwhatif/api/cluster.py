@@ -8,7 +8,9 @@ from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
 from kwhatif.api.quota import ResourceQuota
-from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import (
+    CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
+)
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Cluster:
     storage_classes: dict[str, StorageClass] = field(default_factory=dict)
     csi_nodes: dict[str, CSINode] = field(default_factory=dict)
     csi_drivers: dict[str, CSIDriver] = field(default_factory=dict)
+    csi_storage_capacities: list[CSIStorageCapacity] = field(default_factory=list)
+    volume_attachments: dict[str, VolumeAttachment] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     def copy(self) -> Cluster:

@@ -112,10 +112,37 @@ class CSINode(ClusterScoped):
 
 @dataclass(frozen=True, slots=True)
 class CSIDriver(ClusterScoped):
-    """A CSIDriver: only `storageCapacity` matters to scheduling (CSIStorageCapacity objects are
-    not modelled)."""
+    """A CSIDriver: `storageCapacity` says whether VolumeBinding checks CSIStorageCapacity
+    objects before provisioning a claim of this driver."""
 
     name: str
     storage_capacity: bool = False
     attach_required: bool = True
+    source: Source | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CSIStorageCapacity(Namespaced):
+    """A CSIStorageCapacity (storage.k8s.io/v1): what a driver can still provision for one
+    StorageClass to the nodes `node_topology` selects (None: no node). `capacity` and
+    `maximum_volume_size` are None when unset."""
+
+    namespace: str
+    name: str
+    storage_class_name: str
+    node_topology: LabelSelector | None = None
+    capacity: Fraction | None = None
+    maximum_volume_size: Fraction | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VolumeAttachment(ClusterScoped):
+    """A VolumeAttachment: the attach/detach controller attaching a volume to a node.
+    `pv_name` is `spec.source.persistentVolumeName` (None for an inline volume spec)."""
+
+    name: str
+    attacher: str
+    node_name: str
+    pv_name: str | None = None
     source: Source | None = None

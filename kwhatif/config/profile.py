@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from kwhatif.config.args import ARG_SCHEMAS, build_args, default_args, validate_fit_args
+from kwhatif.config.args import ARG_SCHEMAS, build_args, default_args, missing_shape_crash, validate_fit_args
 from kwhatif.config.field import aggregate
 from kwhatif.config.golang import go_quote
 from kwhatif.framework.interfaces import EXTENSION_POINTS, FRAMEWORK_ORDER, MAX_NODE_SCORE, POINTS
@@ -158,7 +158,8 @@ def expand_plugins(plugins: Plugins, plugin_config: Sequence[tuple[str, Any]] = 
     needed = {p.name for s in plugins.values() for p in s.enabled}
     # Plugin factories; only NodeResourcesFit validates what the configuration check did not.
     if "NodeResourcesFit" in needed:
-        message = aggregate(validate_fit_args(args.get("NodeResourcesFit") or {}))
+        fit_args = args.get("NodeResourcesFit") or {}
+        message = aggregate(validate_fit_args(fit_args)) or missing_shape_crash(fit_args)
         if message:
             raise ProfileError(f'initializing plugin "NodeResourcesFit": {message}')
 

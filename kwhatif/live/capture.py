@@ -31,6 +31,7 @@ CAPTURED = (
     "csidrivers.storage.k8s.io",
     "csinodes.storage.k8s.io",
     "csistoragecapacities.storage.k8s.io",
+    "volumeattachments.storage.k8s.io",
     "persistentvolumes",
     "persistentvolumeclaims",
     "deviceclasses.resource.k8s.io",

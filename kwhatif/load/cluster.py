@@ -26,7 +26,9 @@ from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
 from kwhatif.api.quota import ResourceQuota
-from kwhatif.api.storage import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import (
+    CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
+)
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import Source
 from kwhatif.memory import collector_paused
@@ -130,6 +132,8 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     StorageClass: ("storage_classes", lambda o: o.name),
     CSINode: ("csi_nodes", lambda o: o.name),
     CSIDriver: ("csi_drivers", lambda o: o.name),
+    CSIStorageCapacity: ("csi_storage_capacities", None),
+    VolumeAttachment: ("volume_attachments", lambda o: o.name),
 }
 
 

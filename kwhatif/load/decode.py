@@ -25,7 +25,10 @@ from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, toleration
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import label_selector
-from kwhatif.load.storage import decode_csi_driver, decode_csi_node, decode_pv, decode_pvc, decode_storage_class
+from kwhatif.load.storage import (
+    decode_csi_driver, decode_csi_node, decode_csi_storage_capacity, decode_pv, decode_pvc, decode_storage_class,
+    decode_volume_attachment,
+)
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
@@ -181,6 +184,8 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "StorageClass": decode_storage_class,
     "CSINode": decode_csi_node,
     "CSIDriver": decode_csi_driver,
+    "CSIStorageCapacity": decode_csi_storage_capacity,
+    "VolumeAttachment": decode_volume_attachment,
 }
 
 

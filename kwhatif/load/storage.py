@@ -3,12 +3,14 @@ API defaulting (core v1 defaults.go:SetDefaults_Pod)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from kwhatif.api.affinity import NodeSelector
+from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.storage import (
-    ClaimRef, CSIDriver, CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass,
-    TopologySelectorRequirement,
+    ClaimRef, CSIDriver, CSINode, CSINodeDriver, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim,
+    StorageClass, TopologySelectorRequirement, VolumeAttachment,
 )
 from kwhatif.errors import Source
 from kwhatif.load.fields import Fields, object_fields
@@ -138,3 +140,40 @@ def decode_csi_driver(obj: dict, source: Source | None) -> CSIDriver:
     attach = spec.get("attachRequired")
     return CSIDriver(name, f.bool(spec, "storageCapacity", "spec"),
                      True if attach is None else f.bool(spec, "attachRequired", "spec"), source)
+
+
+def _quantity(f: Fields, obj: dict, key: str) -> Fraction | None:
+    """An optional top-level quantity field (CSIStorageCapacity's `capacity`, `maximumVolumeSize`)."""
+    raw = obj.get(key)
+    if raw is None:
+        return None
+    try:
+        return parse_quantity(raw)
+    except QuantityError as err:
+        raise f.error(key, f"invalid quantity {raw!r}: {err}") from None
+
+
+def decode_csi_storage_capacity(obj: dict, source: Source | None) -> CSIStorageCapacity:
+    """CSIStorageCapacity keeps its fields at the top level (no spec); `storageClassName` is
+    required by the API server."""
+    f, _, namespace, name = object_fields(obj, source)
+    class_name = f.str(obj, "storageClassName", "")
+    if not class_name:
+        raise f.error("storageClassName", "Required value")
+    return CSIStorageCapacity(
+        namespace=namespace, name=name, storage_class_name=class_name,
+        node_topology=label_selector(f, obj, "nodeTopology", ""),
+        capacity=_quantity(f, obj, "capacity"), maximum_volume_size=_quantity(f, obj, "maximumVolumeSize"),
+        source=source,
+    )
+
+
+def decode_volume_attachment(obj: dict, source: Source | None) -> VolumeAttachment:
+    """A VolumeAttachment: the attacher (CSI driver), the node and the PV it attaches."""
+    f, _, _, name = object_fields(obj, source)
+    spec = f.map(obj, "spec", "")
+    attach_source = f.map(spec, "source", "spec")
+    return VolumeAttachment(
+        name=name, attacher=f.str(spec, "attacher", "spec"), node_name=f.str(spec, "nodeName", "spec"),
+        pv_name=f.opt_str(attach_source, "persistentVolumeName", "spec.source"), source=source,
+    )

@@ -12,15 +12,16 @@ the claim. Volumes already used by pods on the node are counted once; per driver
 CSI migration is on for a node when it has a CSINode (AWS EBS, GCE PD, Azure Disk, Cinder), or,
 for Portworx, when the CSINode lists the plugin in `storage.alpha.kubernetes.io/migrated-plugins`.
 
-Simplified: VolumeAttachment objects are not read (volumes attached to the node without a pod on
-it are not counted). Per pod, the new volumes are resolved once per kind of CSINode (none, with or
-without Portworx migration); the volumes of each existing pod are cached until a binding changes.
+The volumes VolumeAttachments attach to the node (CSI PVs only, by attacher and volume handle)
+count as attached too, once with the pods' volumes (getNodeVolumeAttachmentInfo); only the pods'
+volumes, not the attachments, make a volume of the new pod not new. Per pod, the new volumes are
+resolved once per kind of CSINode (none, with or without Portworx migration); the volumes of each
+existing pod are cached until a binding changes.
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
 
 from kwhatif.api.storage import CSINode, PersistentVolume, PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
@@ -40,6 +41,19 @@ from kwhatif.plugins.volume_binding.storage import (
     pvc_not_found,
     storage_of,
 )
+from kwhatif.plugins.volume_binding.translation import (
+    AWS_EBS,
+    AZURE_DISK,
+    CINDER,
+    CSI_DRIVER_OF,
+    GCE_PD,
+    PLUGIN_OF_SOURCE,
+    PORTWORX,
+    UNSPECIFIED,
+    TranslationError,
+    ebs_volume_id,
+    pv_handle,
+)
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -48,27 +62,6 @@ NAME = "NodeVolumeLimits"
 PRE_FILTER_KEY = "PreFilter" + NAME
 ERR_REASON_MAX_VOLUME_COUNT = "node(s) exceed max volume count"
 UNBOUND_VOLUME_PREFIX = "kwhatif-unbound"  # upstream: a random prefix per plugin instance
-
-AWS_EBS = "kubernetes.io/aws-ebs"
-GCE_PD = "kubernetes.io/gce-pd"
-AZURE_DISK = "kubernetes.io/azure-disk"
-AZURE_FILE = "kubernetes.io/azure-file"
-CINDER = "kubernetes.io/cinder"
-VSPHERE = "kubernetes.io/vsphere-volume"
-PORTWORX = "kubernetes.io/portworx-volume"
-
-# csi-translation-lib: in-tree plugin name -> CSI driver name.
-CSI_DRIVER_OF = {
-    AWS_EBS: "ebs.csi.aws.com", GCE_PD: "pd.csi.storage.gke.io", AZURE_DISK: "disk.csi.azure.com",
-    AZURE_FILE: "file.csi.azure.com", CINDER: "cinder.csi.openstack.org", VSPHERE: "csi.vsphere.vmware.com",
-    PORTWORX: "pxd.portworx.com",
-}
-# volume source field -> in-tree plugin name.
-PLUGIN_OF_SOURCE = {
-    "awsElasticBlockStore": AWS_EBS, "gcePersistentDisk": GCE_PD, "azureDisk": AZURE_DISK,
-    "azureFile": AZURE_FILE, "cinder": CINDER, "vsphereVolume": VSPHERE, "portworxVolume": PORTWORX,
-}
-UNSPECIFIED = "UNSPECIFIED"
 
 VolumeMap = dict[str, str]  # "<driver>/<handle>" -> driver
 
@@ -93,23 +86,6 @@ def is_csi_migration_on(csi_node: CSINode | None, plugin: str) -> bool:
     return False
 
 
-def ebs_volume_id(kubernetes_id: str) -> str:
-    """KubernetesVolumeIDToEBSVolumeID: `aws://<zone>/<vol-id>`, `aws:///<vol-id>` or a bare id."""
-    if not kubernetes_id.startswith("aws://"):
-        return kubernetes_id
-    aws_id = urlparse(kubernetes_id).path.strip("/")
-    if not aws_id.startswith("vol-") or "/" in aws_id:
-        raise LimitsError(f"Invalid format for AWS volume ({kubernetes_id})")
-    return aws_id
-
-
-def _gce_region(zones: list[str]) -> str:
-    regions = {z[: z.rfind("-")] for z in zones if "-" in z}
-    if len(regions) != 1 or any("-" not in z for z in zones):
-        raise LimitsError(f"failed to get region from zones: {zones}")
-    return regions.pop()
-
-
 def inline_handle(disk: InlineDisk) -> str:
     """TranslateInTreeInlineVolumeToCSI's volume handle."""
     if disk.kind == "awsElasticBlockStore":
@@ -117,22 +93,6 @@ def inline_handle(disk: InlineDisk) -> str:
     if disk.kind == "gcePersistentDisk":
         return f"projects/{UNSPECIFIED}/zones/{UNSPECIFIED}/disks/{disk.ident}"
     return disk.ident
-
-
-def pv_handle(pv: PersistentVolume) -> str:
-    """TranslateInTreePVToCSI's volume handle (GCE PD: zonal or regional from the zone labels)."""
-    if pv.volume_source == "awsElasticBlockStore":
-        return ebs_volume_id(pv.volume_id)
-    if pv.volume_source == "gcePersistentDisk":
-        zones_label = pv.labels.get("failure-domain.beta.kubernetes.io/zone") or pv.labels.get(
-            "topology.kubernetes.io/zone", "")
-        zones = zones_label.split("__")
-        if len(zones) == 1 and zones[0]:
-            return f"projects/{UNSPECIFIED}/zones/{zones[0]}/disks/{pv.volume_id}"
-        if len(zones) > 1:
-            return f"projects/{UNSPECIFIED}/regions/{_gce_region(zones)}/disks/{pv.volume_id}"
-        return f"projects/{UNSPECIFIED}/zones/{UNSPECIFIED}/disks/{pv.volume_id}"
-    return pv.volume_id
 
 
 class _Resolver:
@@ -169,7 +129,7 @@ class _Resolver:
             return
         try:
             handle = inline_handle(disk)
-        except LimitsError as err:
+        except TranslationError as err:
             raise LimitsError(f"converting volume({volume_name}) from inline to csi: "
                               f"failed to translate Kubernetes ID to EBS Volume ID {err}") from None
         driver = CSI_DRIVER_OF[plugin]
@@ -189,7 +149,7 @@ class _Resolver:
             return "", ""
         try:
             return CSI_DRIVER_OF[plugin], pv_handle(pv)
-        except LimitsError:
+        except TranslationError:
             return "", ""
 
     def _from_class(self, pvc: PersistentVolumeClaim) -> tuple[str, str]:
@@ -211,6 +171,21 @@ class _Resolver:
 def _variant(csi_node: CSINode | None) -> tuple[bool, bool]:
     """What the resolution depends on: whether there is a CSINode and whether Portworx is migrated."""
     return csi_node is not None, csi_node is not None and PORTWORX in csi_node.migrated_plugins
+
+
+def attachment_volumes(storage: StorageIndex, node_name: str) -> VolumeMap:
+    """getNodeVolumeAttachmentInfo: the CSI volumes VolumeAttachments attach to the node, by
+    `<attacher>/<PV volume handle>`. An attachment without attacher or PV name, or whose PV is
+    missing or not a CSI PV, is skipped."""
+    out: VolumeMap = {}
+    for attachment in storage.attachments_by_node.get(node_name, ()):
+        if not attachment.attacher or attachment.pv_name is None:
+            continue
+        pv = storage.pv(attachment.pv_name)
+        if pv is None or pv.volume_source != "csi":
+            continue
+        out[f"{attachment.attacher}/{pv.volume_id}"] = attachment.attacher
+    return out
 
 
 def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
@@ -279,8 +254,9 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
 
     def _attached(self, node: NodeInfo, storage: StorageIndex, csi_node: CSINode | None
                   ) -> tuple[VolumeMap, dict[str, int]]:
-        """The volumes the node's pods use and their count per driver, cached per node until
-        its pods, the storage view or the CSINode variant change."""
+        """The volumes the node's pods use, and the count per driver of those plus the volumes
+        VolumeAttachments attach to the node that no pod there uses; cached per node until its
+        pods, the storage view or the CSINode variant change."""
         snapshot = self.handle.snapshot
         live = snapshot.by_name.get(node.name) is node
         key = (storage.generation, _variant(csi_node), node.generation)
@@ -295,6 +271,9 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
         counts: dict[str, int] = {}
         for driver in attached.values():
             counts[driver] = counts.get(driver, 0) + 1
+        for unique, driver in attachment_volumes(storage, node.name).items():
+            if unique not in attached:  # a volume both a pod and an attachment hold counts once
+                counts[driver] = counts.get(driver, 0) + 1
         if live:
             nodes[node.name] = (key, attached, counts)
         return attached, counts

@@ -100,7 +100,8 @@ spec:
     data = json.loads(invoke(["check", str(path), *ARGS, "-o", "json"]).stdout)
     assert ("1 PersistentVolumeClaim(s) wait for a volume (default/data-db-0) and the snapshot has no StorageClass "
             "nor PersistentVolume: it was probably taken without them, so these claims cannot bind here; capture "
-            "them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers -A -o json") in data["warnings"]
+            "them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities -A -o json (or kwhatif "
+            "snapshot)") in data["warnings"]
 
 
 @pytest.mark.parametrize("extra", [[], ["--add-node", str(Path(__file__).parent / "data" / "check" / "pool-node.yaml")]])

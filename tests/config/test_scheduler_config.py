@@ -590,29 +590,36 @@ VALIDATION_CASES = [
                  FIT + 'scoringStrategy.type: Unsupported value: "": supported values: "LeastAllocated", '
                  '"MostAllocated", "RequestedToCapacityRatio"',
                  id="a scoring strategy without a type is not defaulted"),
+    # v1.34.1 checks no presence of requestedToCapacityRatio; its shape errors carry `scoringStrategy.shape`
     pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: RequestedToCapacityRatio, "
-                                             "resources: [{name: cpu, weight: 200}]}}"),
-                 FIT + "[scoringStrategy.resources[0].weight: Invalid value: 200: resource weight of cpu not in valid "
-                 "range (0, 100], scoringStrategy.requestedToCapacityRatio: Required value: must be specified when "
-                 "type is RequestedToCapacityRatio]",
-                 id="a resource weight over 100 and a missing shape"),
+                                             "resources: [{name: cpu, weight: 200}], requestedToCapacityRatio: "
+                                             "{shape: [{utilization: 0, score: 0}]}}}"),
+                 FIT + "scoringStrategy.resources[0].weight: Invalid value: 200: resource weight of cpu not in valid "
+                 "range (0, 100]",
+                 id="a resource weight over 100"),
     pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: RequestedToCapacityRatio, "
                                              "requestedToCapacityRatio: {shape: [{utilization: 50, score: 5}, "
                                              "{utilization: 10, score: 11}]}}}"),
-                 FIT + "[scoringStrategy.requestedToCapacityRatio.shape[1].utilization: Invalid value: 10: values must "
-                 "be sorted in increasing order, scoringStrategy.requestedToCapacityRatio.shape[1].score: Invalid "
+                 FIT + "[scoringStrategy.shape[1].utilization: Invalid value: 10: values must "
+                 "be sorted in increasing order, scoringStrategy.shape[1].score: Invalid "
                  "value: 11: not in valid range [0, 10]]",
                  id="a shape out of order with a score over 10"),
     pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: RequestedToCapacityRatio, "
                                              "requestedToCapacityRatio: {shape: []}}}"),
-                 FIT + "scoringStrategy.requestedToCapacityRatio.shape: Required value: at least one point must be "
-                 "specified",
+                 FIT + "scoringStrategy.shape: Required value: at least one point must be specified",
                  id="an empty shape"),
     pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: MostAllocated, requestedToCapacityRatio: "
+                                             "{shape: []}}}"),
+                 FIT + "scoringStrategy.shape: Required value: at least one point must be specified",
+                 id="a shape is checked with another strategy too"),
+    pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: MostAllocated, requestedToCapacityRatio: "
                                              "{shape: [{utilization: 0, score: 0}]}}}"),
-                 FIT + "scoringStrategy.requestedToCapacityRatio: Forbidden: must be nil when type is not "
-                 "RequestedToCapacityRatio",
-                 id="a shape with another strategy"),
+                 None, id="a valid shape with another strategy is accepted (and unused)"),
+    pytest.param(args_of("NodeResourcesFit", "{scoringStrategy: {type: RequestedToCapacityRatio, "
+                                             "resources: [{name: cpu, weight: 1}]}}"),
+                 FIT + "scoringStrategy.requestedToCapacityRatio is not set while type is RequestedToCapacityRatio: "
+                 "kube-scheduler v1.34.1 crashes on this configuration (nil pointer dereference)",
+                 id="a RequestedToCapacityRatio strategy without its parameters (v1.34.1 panics: kwhatif's words)"),
     pytest.param(args_of("NodeResourcesFit", "{ignoredResourceGroups: [example.com/foo]}"),
                  FIT + "ignoredResourceGroups[0]: Invalid value: \"example.com/foo\": resource group name can't "
                  "contain '/'",

@@ -65,6 +65,7 @@ V1_34 = (
     Served("storage.k8s.io", "v1", "csinodes", "CSINode", False),
     Served("storage.k8s.io", "v1", "csidrivers", "CSIDriver", False),
     Served("storage.k8s.io", "v1", "csistoragecapacities", "CSIStorageCapacity", True),
+    Served("storage.k8s.io", "v1", "volumeattachments", "VolumeAttachment", False),
     Served("resource.k8s.io", "v1", "deviceclasses", "DeviceClass", False),
     Served("resource.k8s.io", "v1", "resourceclaims", "ResourceClaim", True),
     Served("resource.k8s.io", "v1", "resourceclaimtemplates", "ResourceClaimTemplate", True),

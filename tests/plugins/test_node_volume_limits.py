@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.storage import CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass
-from kwhatif.framework.status import Code
-from kwhatif.plugins.node_volume_limits import (
-    NodeVolumeLimits,
-    ebs_volume_id,
-    inline_handle,
-    pv_handle,
+from kwhatif.api.storage import (
+    CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
 )
+from kwhatif.framework.status import Code
+from kwhatif.plugins.node_volume_limits import NodeVolumeLimits, inline_handle
+from kwhatif.plugins.volume_binding.translation import ebs_volume_id, pv_handle
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.snapshot import Snapshot
@@ -71,8 +69,9 @@ def pod(name: str, *volumes: dict, node: str = ""):
 RUNNING = (pod("r1", *claims("c1"), node="n1"), pod("r2", *claims("c2"), node="n1"))
 
 
-def run(p, running=RUNNING):
+def run(p, running=RUNNING, attachments: tuple[VolumeAttachment, ...] = ()):
     cluster = Cluster(
+        volume_attachments={a.name: a for a in attachments},
         nodes=[make_node("n1"), make_node("n2"), make_node("n3")], pods=list(running),
         pvcs={(c.namespace, c.name): c for c in CLAIMS}, pvs={v.name: v for v in PVS},
         storage_classes={c.name: c for c in CLASSES},
@@ -142,3 +141,37 @@ def test_gce_pd_handles_follow_csi_translation() -> None:
     regional = PersistentVolume("p", labels={"topology.kubernetes.io/zone": "us-central1-a__us-central1-b"},
                                 volume_source="gcePersistentDisk", volume_id="disk-1")
     assert pv_handle(regional) == "projects/UNSPECIFIED/regions/us-central1/disks/disk-1"
+
+
+def attachment(pv: str | None, node: str = "n1", attacher: str = EBS) -> VolumeAttachment:
+    return VolumeAttachment(f"va-{pv}-{node}-{attacher}", attacher, node, pv)
+
+
+# csi.go:getNodeVolumeAttachmentInfo. n1 has the limit 2 for ebs.csi.aws.com; r1 uses vol-1 there.
+ATTACHMENT_CASES = [
+    pytest.param(pod("p", *claims("c4")), (attachment("vol-3"),), N1_EXCEEDS,
+                 id="a volume attached by a VolumeAttachment counts (vol-1 by r1 + vol-3 attached = 2, +1 > 2)"),
+    pytest.param(pod("p", *claims("c3")), (attachment("vol-1"),), FITS,
+                 id="an attachment of a volume a pod already uses counts once (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c3")), (attachment("vol-3"),), N1_EXCEEDS,
+                 id="an attached volume the new pod uses is still new: only pods' volumes are deduplicated (2 + 1 > 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("vol-3", node="n2"),), FITS,
+                 id="an attachment to another node does not count on n1 (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("intree-1"),), FITS,
+                 id="an attachment of a PV that is not CSI is skipped (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("vol-gone"),), FITS,
+                 id="an attachment of a missing PV is skipped (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment(None),), FITS,
+                 id="an attachment of an inline volume spec (no PV name) is skipped (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("vol-3", attacher=""),), FITS,
+                 id="an attachment without attacher is skipped (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("other-1", attacher="other.csi.example.com"),), FITS,
+                 id="an attachment of another driver counts for that driver only (1 + 1 = 2)"),
+    pytest.param(pod("p", *claims("c4")), (attachment("vol-3"), attachment("vol-3", attacher="x")), N1_EXCEEDS,
+                 id="the attacher names the driver the attachment counts for (x/vol-3 is not limited)"),
+]
+
+
+@pytest.mark.parametrize("p, attachments, expected", ATTACHMENT_CASES)
+def test_volume_attachments(p, attachments, expected) -> None:
+    assert run(p, RUNNING[:1], attachments) == expected

@@ -16,11 +16,11 @@ from kwhatif.config.args import (
     balanced_allocation, default_preemption, dynamic_resources, fit, inter_pod_affinity, node_affinity,
     pod_topology_spread, volume_binding,
 )
-from kwhatif.config.args.fit import validate_fit_args
+from kwhatif.config.args.fit import missing_shape_crash, validate_fit_args
 from kwhatif.config.types import Struct
 
-__all__ = ["ARG_SCHEMAS", "ArgsType", "build_args", "default_args", "plugin_args", "validate_args",
-           "validate_fit_args"]
+__all__ = ["ARG_SCHEMAS", "ArgsType", "build_args", "default_args", "missing_shape_crash", "plugin_args",
+           "validate_args", "validate_fit_args"]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 from kwhatif.config.args.resources import (
     RESOURCE_SPEC, SHAPE_POINT, default_resources, resource_specs, validate_resources, weights_to_one,
 )
-from kwhatif.config.field import child, forbidden, index, invalid, not_supported, required, validate_label_name
+from kwhatif.config.field import child, index, invalid, not_supported, required, validate_label_name
 from kwhatif.config.types import STRING, TYPE_META, ListOf, Struct, named
 from kwhatif.plugins.node_resources.fit import (
     LEAST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO, SCORING_STRATEGY_TYPES, NodeResourcesFitArgs, ScoringStrategy,
@@ -53,9 +53,12 @@ def _validate_function_shape(shape: Sequence[Mapping[str, Any]], path: str) -> l
 
 
 def validate_fit_args(args: Mapping[str, Any], path: str = "") -> list[str]:
-    """ValidateNodeResourcesFitArgs. kube-scheduler runs it only when the plugin is created (the
-    configuration validator looks the plugin up as "NodeResourcesFitArgs" and never finds it), with
-    a nil path: the messages start at `scoringStrategy`."""
+    """ValidateNodeResourcesFitArgs of v1.34.1. kube-scheduler runs it only when the plugin is
+    created (the configuration validator looks the plugin up as "NodeResourcesFitArgs" and never
+    finds it), with a nil path: the messages start at `scoringStrategy`. A shape is checked
+    whenever `requestedToCapacityRatio` is set, whatever the type, and its errors carry the path
+    `scoringStrategy.shape` (v1.35 moved them under `requestedToCapacityRatio` and added the
+    required/forbidden checks of the field)."""
     errs: list[str] = []
     for i, res in enumerate(args.get("ignoredResources") or []):
         errs.extend(validate_label_name(res, index(child(path, "ignoredResources"), i)))
@@ -74,17 +77,20 @@ def validate_fit_args(args: Mapping[str, Any], path: str = "") -> list[str]:
         errs.append(not_supported(child(strategy_path, "type"), kind, sorted(SCORING_STRATEGY_TYPES)))
     errs.extend(validate_resources(strategy.get("resources") or [], child(strategy_path, "resources")))
     ratio = strategy.get("requestedToCapacityRatio")
-    if kind == REQUESTED_TO_CAPACITY_RATIO:
-        if ratio is None:
-            errs.append(required(child(strategy_path, "requestedToCapacityRatio"),
-                                 "must be specified when type is RequestedToCapacityRatio"))
-        else:
-            errs.extend(_validate_function_shape(ratio.get("shape") or [],
-                                                 child(strategy_path, "requestedToCapacityRatio", "shape")))
-    elif ratio is not None:
-        errs.append(forbidden(child(strategy_path, "requestedToCapacityRatio"),
-                              "must be nil when type is not RequestedToCapacityRatio"))
+    if ratio is not None:
+        errs.extend(_validate_function_shape(ratio.get("shape") or [], child(strategy_path, "shape")))
     return errs
+
+
+def missing_shape_crash(args: Mapping[str, Any]) -> str | None:
+    """kwhatif's words for what v1.34.1 does not validate: NewFit builds a RequestedToCapacityRatio
+    scorer from `requestedToCapacityRatio.shape` without checking that the field is set, so
+    kube-scheduler panics (nil pointer dereference) at startup. None when the arguments are usable."""
+    strategy = args.get("scoringStrategy") or {}
+    if strategy.get("type") == REQUESTED_TO_CAPACITY_RATIO and strategy.get("requestedToCapacityRatio") is None:
+        return ("scoringStrategy.requestedToCapacityRatio is not set while type is RequestedToCapacityRatio: "
+                "kube-scheduler v1.34.1 crashes on this configuration (nil pointer dereference)")
+    return None
 
 
 def build(args: Mapping[str, Any]) -> NodeResourcesFitArgs:

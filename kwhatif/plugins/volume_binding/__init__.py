@@ -16,15 +16,18 @@ Reserve records the decision for the chosen node in the simulation's storage vie
 provisioned gets `volume.kubernetes.io/selected-node`, so later pods sharing it are held to that
 node. `reservations_for(pod)` and `explain_node` say which PV a claim would bind.
 
-Simplified (kwhatif): CSIStorageCapacity is not modelled (provisioning is assumed to have room),
-VolumeAttachment objects are not read, in-tree PVs are not translated to CSI before their node
-affinity is checked, and PreBind's API round trips are not simulated.
+Filter checks CSIStorageCapacity for claims to provision whose CSIDriver has `storageCapacity:
+true` (`node(s) did not have enough free storage`), and the node affinity of bound in-tree PVs as
+their CSI translation has it on nodes that migrated the plugin (see `binder.py`).
+
+Simplified (kwhatif): PreBind's API round trips are not simulated.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kwhatif.api.quantity import value
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
@@ -198,14 +201,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             return []  # the pod uses no claim
         out = []
         for pvc in s.claims.bound:
-            pv = s.storage.pv(pvc.volume_name)
-            bound = f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pvc.volume_name}"
-            if pv is None:
-                out.append(f"{bound}, which does not exist")
-            elif not binder.node_affinity_matches(pv, node.node):
-                out.append(f"{bound}, whose node affinity excludes this node")
-            else:
-                out.append(bound)
+            out.append(_explain_bound(pvc, node, s))
         decisions = s.by_node.get(node.name)
         if decisions is not None:
             for pvc, pv in decisions.static_bindings:
@@ -218,6 +214,22 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         for pvc in s.claims.delay:
             out.append(_explain_unplaced(pvc, node, s))
         return out
+
+
+def _explain_bound(pvc: PersistentVolumeClaim, node: NodeInfo, s: VolumeBindingState) -> str:
+    """Whether a bound claim's PV (as translated to CSI on this node) accepts the node."""
+    bound = f"PersistentVolumeClaim {pvc.key} is bound to PersistentVolume {pvc.volume_name}"
+    pv = s.storage.pv(pvc.volume_name) if s.storage else None
+    if pv is None or s.claims is None or s.storage is None:
+        return f"{bound}, which does not exist"
+    try:
+        affinity = binder.bound_pv_affinity(pv, s.storage.csi_nodes.get(node.name), s.claims)
+    except BinderError as err:
+        return f"{bound}, which cannot be checked: {err}"
+    migrated = " (as its CSI translation)" if affinity is not pv.node_affinity else ""
+    if affinity is not None and not affinity.matches(node.node.labels, ""):
+        return f"{bound}, whose node affinity{migrated} excludes this node"
+    return bound
 
 
 def _explain_unplaced(pvc: PersistentVolumeClaim, node: NodeInfo, s: VolumeBindingState) -> str:
@@ -237,6 +249,9 @@ def _explain_unplaced(pvc: PersistentVolumeClaim, node: NodeInfo, s: VolumeBindi
         how = "and the class does not provision volumes"
     elif not binder.topology_matches(sc, node.node.labels):
         how = "and the class's allowedTopologies exclude this node"
+    elif s.storage is not None and not binder.has_enough_capacity(sc.provisioner, pvc, sc, node.node, s.storage):
+        how = (f"and no CSIStorageCapacity of StorageClass {class_name} reaching this node has room for "
+               f"{value(pvc.requested_storage)} bytes" if pvc.requested_storage is not None else "")
     else:
         how = "and it can be provisioned here"
     return f"PersistentVolumeClaim {pvc.key}: {pvs}, {how}"

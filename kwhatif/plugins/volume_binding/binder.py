@@ -7,10 +7,14 @@ Per pod (PreFilter): the claims are split into bound claims, unbound WaitForFirs
 are listed. Per node (Filter): bound PVs must accept the node; each delayed claim needs either a
 matching available PV (the smallest that fits) or a StorageClass that can provision on the node.
 
-Simplified: in-tree PVs are not translated to CSI before their node affinity is checked
-(tryTranslatePVToCSI), and dynamic provisioning is assumed to have enough capacity
-(CSIStorageCapacity objects are not modelled, so `node(s) did not have enough free storage` is
-never produced).
+A bound in-tree PV (AWS EBS, GCE PD, Azure Disk, Cinder, Portworx) whose plugin the node's
+CSINode lists as migrated is checked with the node affinity of its CSI translation
+(tryTranslatePVToCSI, see `translation.py`). A claim to provision whose CSIDriver sets
+`storageCapacity: true` needs a CSIStorageCapacity of its StorageClass that reaches the node (its
+`nodeTopology` selects the node's labels) with `maximumVolumeSize` (else `capacity`) at least the
+claim's request, else `node(s) did not have enough free storage` (hasEnoughCapacity). As in
+kube-scheduler, the volumes it decides to provision do not reduce a capacity: only the objects read
+from the input count.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from kwhatif.api.affinity import NodeSelector
 from kwhatif.api.objects import Node
+from kwhatif.api.quantity import value
 from kwhatif.api.selectors import Labels
-from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kwhatif.plugins.volume_binding.storage import (
     ANN_SELECTED_NODE,
     NOT_SUPPORTED_PROVISIONER,
@@ -29,6 +35,7 @@ from kwhatif.plugins.volume_binding.storage import (
     is_fully_bound,
     volume_class,
 )
+from kwhatif.plugins.volume_binding.translation import TranslationError, csi_node_affinity, is_migrated_on_node, pv_plugin
 
 ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
@@ -57,6 +64,8 @@ class PodVolumeClaims:
     selected: list[tuple[PersistentVolumeClaim, str]] = field(default_factory=list)
     to_match: list[PersistentVolumeClaim] = field(default_factory=list)
     candidates: dict[str, list[PVCandidate]] = field(default_factory=dict)
+    # The CSI node affinity of each bound in-tree PV, translated once per pod (or why it cannot be).
+    translated: dict[str, NodeSelector | None | TranslationError] = field(default_factory=dict)
 
 
 @dataclass
@@ -206,15 +215,34 @@ def topology_matches(sc: StorageClass, labels: Labels) -> bool:
 # FindPodVolumes -----------------------------------------------------------------------------
 
 
-def check_bound_claims(claims: list[PersistentVolumeClaim], node: Node, storage: StorageIndex
-                       ) -> tuple[bool, bool]:
+def bound_pv_affinity(pv: PersistentVolume, csi_node: CSINode | None, claims: PodVolumeClaims
+                      ) -> NodeSelector | None:
+    """tryTranslatePVToCSI's node affinity: the CSI translation's when the PV's in-tree plugin is
+    migrated on the node, else the PV's own; raises BinderError when the translation fails."""
+    plugin = pv_plugin(pv)
+    if plugin is None or not is_migrated_on_node(plugin, csi_node):
+        return pv.node_affinity
+    if pv.name not in claims.translated:
+        try:
+            claims.translated[pv.name] = csi_node_affinity(pv)
+        except TranslationError as err:
+            claims.translated[pv.name] = err
+    translated = claims.translated[pv.name]
+    if isinstance(translated, TranslationError):
+        raise BinderError(f"could not translate pv: {translated}")
+    return translated
+
+
+def check_bound_claims(claims: PodVolumeClaims, node: Node, storage: StorageIndex) -> tuple[bool, bool]:
     """(bound volumes satisfied, bound PVs found): stops at the first missing PV or the first PV
-    whose node affinity rejects the node."""
-    for pvc in claims:
+    whose node affinity (translated to CSI when migrated on the node) rejects the node."""
+    csi_node = storage.csi_nodes.get(node.name)
+    for pvc in claims.bound:
         pv = storage.pv(pvc.volume_name)
         if pv is None:
             return True, False
-        if not node_affinity_matches(pv, node):
+        affinity = bound_pv_affinity(pv, csi_node, claims)
+        if affinity is not None and not affinity.matches(node.labels, ""):
             return False, True
     return True, True
 
@@ -237,10 +265,39 @@ def find_matching_volumes(claims: list[PersistentVolumeClaim], candidates: dict[
     return not unmatched, bindings, unmatched
 
 
+def capacity_sufficient(capacity: CSIStorageCapacity, size: int) -> bool:
+    """capacitySufficient: `maximumVolumeSize` when set (more precise), else `capacity`; neither
+    set is not enough. Both sides are whole bytes (Quantity.Value rounds up)."""
+    limit = capacity.maximum_volume_size if capacity.maximum_volume_size is not None else capacity.capacity
+    return limit is not None and value(limit) >= size
+
+
+def node_has_access(capacity: CSIStorageCapacity, node: Node) -> bool:
+    """nodeHasAccess: a capacity without `nodeTopology` reaches no node; otherwise its selector
+    must match the node's labels."""
+    return capacity.node_topology is not None and capacity.node_topology.matches(node.labels)
+
+
+def has_enough_capacity(provisioner: str, pvc: PersistentVolumeClaim, sc: StorageClass, node: Node,
+                        storage: StorageIndex) -> bool:
+    """hasEnoughCapacity: only a claim with a storage request, of a CSIDriver (named like the
+    provisioner) with `storageCapacity: true`, is checked; then some CSIStorageCapacity of the
+    claim's StorageClass must reach the node with room for the request."""
+    if pvc.requested_storage is None:
+        return True
+    driver = storage.csi_drivers.get(provisioner)
+    if driver is None or not driver.storage_capacity:
+        return True
+    size = value(pvc.requested_storage)
+    return any(capacity_sufficient(c, size) and node_has_access(c, node)
+               for c in storage.capacities_by_class.get(sc.name, ()))
+
+
 def check_volume_provisions(claims: list[PersistentVolumeClaim], node: Node, storage: StorageIndex
                             ) -> tuple[bool, bool, list[PersistentVolumeClaim]]:
     """(provisioning possible, enough storage, claims to provision): the class must have a real
-    provisioner and its allowedTopologies must accept the node. Capacity is assumed sufficient."""
+    provisioner, its allowedTopologies must accept the node and, for drivers that publish it,
+    some CSIStorageCapacity must have room (the first claim that fails a check decides)."""
     out = []
     for pvc in claims:
         name = claim_class(pvc)
@@ -253,6 +310,8 @@ def check_volume_provisions(claims: list[PersistentVolumeClaim], node: Node, sto
             return False, True, []
         if not topology_matches(sc, node.labels):
             return False, True, []
+        if not has_enough_capacity(sc.provisioner, pvc, sc, node, storage):
+            return True, False, []
         out.append(pvc)
     return True, True, out
 
@@ -264,7 +323,7 @@ def find_pod_volumes(claims: PodVolumeClaims, node: Node, storage: StorageIndex
     decisions = PodVolumeDecisions()
     bound_ok, pvs_found, unbound_ok, space_ok = True, True, True, True
     if claims.bound:
-        bound_ok, pvs_found = check_bound_claims(claims.bound, node, storage)
+        bound_ok, pvs_found = check_bound_claims(claims, node, storage)
     if claims.delay:
         unbound_ok, space_ok = _decide_delayed(claims, node, storage, decisions)
     reasons = []

@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kwhatif.api.objects import INLINE_DISK_IDS
-from kwhatif.api.storage import ClaimRef, CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kwhatif.api.storage import (
+    ClaimRef, CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass,
+    VolumeAttachment,
+)
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 
@@ -200,14 +203,33 @@ def default_class(classes: Mapping[str, StorageClass]) -> StorageClass | None:
     return min((c for c in defaults if c.creation_timestamp == newest), key=lambda c: c.name)
 
 
+def _by_class(capacities: list[CSIStorageCapacity]) -> dict[str, list[CSIStorageCapacity]]:
+    out: dict[str, list[CSIStorageCapacity]] = {}
+    for capacity in capacities:
+        out.setdefault(capacity.storage_class_name, []).append(capacity)
+    return out
+
+
+def _by_node(attachments: Mapping[str, VolumeAttachment]) -> dict[str, list[VolumeAttachment]]:
+    """The `va.spec.nodename` index NodeVolumeLimits looks attachments up by."""
+    out: dict[str, list[VolumeAttachment]] = {}
+    for name in sorted(attachments):
+        out.setdefault(attachments[name].node_name, []).append(attachments[name])
+    return out
+
+
 class StorageIndex:
     """Lookups by name, PVs by class, and the bindings assumed by Reserve (`generation` counts
-    changes, so caches derived from claims and volumes can tell they are stale)."""
+    changes, so caches derived from claims and volumes can tell they are stale). CSIStorageCapacity
+    objects are indexed by StorageClass and VolumeAttachments by node: neither changes during a run
+    (the scheduler does not write them)."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.classes: Mapping[str, StorageClass] = cluster.storage_classes
         self.csi_nodes: Mapping[str, CSINode] = cluster.csi_nodes
         self.csi_drivers: Mapping[str, CSIDriver] = cluster.csi_drivers
+        self.capacities_by_class = _by_class(cluster.csi_storage_capacities)
+        self.attachments_by_node = _by_node(cluster.volume_attachments)
         self.pvs: dict[str, PersistentVolume] = dict(cluster.pvs)
         default = default_class(cluster.storage_classes)
         self.pvcs: dict[tuple[str, str], PersistentVolumeClaim] = {}
