@@ -142,8 +142,7 @@ class Allocator:
         self.allocating: dict[DeviceID, set[int]] = {}
         self.results: list[list[tuple[RequestData, Candidate]]] = [[] for _ in claims]
         self.constraints = [[MatchAttribute(c) for c in claim.constraints] for claim in claims]
-        self.requests: list[list[list[RequestData]]] = [
-            [self._validate_request(i, claim, r) for r in claim.requests] for i, claim in enumerate(claims)]
+        self.requests: list[list[list[RequestData]]] = []
 
     # Preparation --------------------------------------------------------------------------------
     def _validate_request(self, claim_index: int, claim: ResourceClaim, request: DeviceRequest) -> list[RequestData]:
@@ -191,7 +190,10 @@ class Allocator:
 
     # Search -------------------------------------------------------------------------------------
     def allocate(self) -> list[Allocation] | None:
-        """The allocations of all claims on this node, or None when there is none."""
+        """The allocations of all claims on this node, or None when there is none; AllocatorError
+        for a claim, class or pool that cannot be worked with."""
+        self.requests = [[self._validate_request(i, claim, r) for r in claim.requests]
+                         for i, claim in enumerate(self.claims)]
         if not self._claim(0):
             return None
         return [Allocation(tuple(DeviceResult(d.result_name, c.id[0], c.id[1], c.id[2], d.request.admin_access)

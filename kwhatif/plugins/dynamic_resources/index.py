@@ -54,7 +54,7 @@ class DraIndex:
             else:
                 self.shared_slices.append(s)
         self._allocated: dict[DeviceID, str] | None = None
-        self._matches: dict[tuple[str, str, str], bool | CelError] = {}
+        self._matches: dict[tuple[str, str, str, str], bool | CelError] = {}
         self.generation = 0
 
     @property
@@ -75,7 +75,7 @@ class DraIndex:
     def selector_matches(self, expression: str, driver: str, slice_name: str, device: Device) -> bool:
         """A CEL selector's verdict on a device, computed once per (expression, device): slices
         never change during a run. Raises CelError for a compile or runtime error."""
-        key = (expression, slice_name, device.name)
+        key = (expression, driver, slice_name, device.name)
         found = self._matches.get(key)
         if found is None:
             try:

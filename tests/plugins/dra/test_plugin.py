@@ -1,0 +1,161 @@
+"""DynamicResources at each extension point, after the v1.34.1 table of
+pkg/scheduler/framework/plugins/dynamicresources/dynamicresources_test.go: the statuses and
+reason texts are upstream's (`statusUnschedulable` is UnschedulableAndUnresolvable there)."""
+
+from __future__ import annotations
+
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import Allocation, ConsumerRef, DeviceResult, ResourceClaim, ResourceClaimTemplate
+from kwhatif.api.selectors import Requirement
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.diagnosis import NodeToStatus
+from kwhatif.framework.status import Code
+from kwhatif.plugins.dynamic_resources import DynamicResources
+from kwhatif.plugins.dynamic_resources.claims import generated_name
+from kwhatif.plugins.dynamic_resources.index import dra_of
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.dra.test_allocator import CLASS_A, DRIVER_A, claim, klass, req, slice_
+
+
+def _pod(name: str = "my-pod", *entries: dict, uid: str = "pod-uid"):
+    return make_pod(name).evolve(uid=uid, resource_claims=tuple(entries) or ({"name": "res", "resourceClaimName": "my-claim"},))
+
+
+def _setup(*claims: ResourceClaim, templates: tuple[ResourceClaimTemplate, ...] = ()):
+    cluster = Cluster(
+        nodes=[make_node("node-1"), make_node("node-2")],
+        device_classes={CLASS_A: klass(CLASS_A, DRIVER_A)},
+        resource_slices={"slice-1": slice_("slice-1", "pool-1", DRIVER_A, *_devices(1))},
+        resource_claims={(c.namespace, c.name): c for c in claims},
+        claim_templates={(t.namespace, t.name): t for t in templates},
+    )
+    snap = Snapshot.build(cluster, [])
+    return snap, DynamicResources(None, Handle(snap))
+
+
+def _devices(n: int):
+    from kwhatif.api.dra import Device
+    return tuple(Device(f"device-{i + 1}") for i in range(n))
+
+
+def _cycle(plugin: DynamicResources, snap: Snapshot, pod):
+    state, info = CycleState(), PodInfo.of(pod)
+    _, status = plugin.pre_filter(state, info, snap.node_infos)
+    return state, info, status
+
+
+def _on_node(name: str) -> NodeSelector:
+    return NodeSelector((NodeSelectorTerm((), (Requirement("metadata.name", "In", (name,)),)),))
+
+
+ALLOCATED_ON_2 = Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),), _on_node("node-2"))
+
+
+def test_claim_missing_is_refused_at_pre_enqueue():
+    # upstream "claim-missing": PreEnqueue status UnschedulableAndUnresolvable, the lister's NotFound text.
+    snap, plugin = _setup()
+    status = plugin.pre_enqueue(PodInfo.of(_pod()))
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             'resourceclaim.resource.k8s.io "my-claim" not found')
+
+
+def test_deleted_claim_is_refused():
+    # upstream "deleted-claim": `resourceclaim "my-claim" is being deleted`.
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(deleting=True))
+    status = plugin.pre_enqueue(PodInfo.of(_pod()))
+    assert status.message == 'resourceclaim "my-claim" is being deleted'
+
+
+def test_missing_class_stops_pre_filter():
+    # upstream "missing-class": `request req-1: device class does-not-exist does not exist`.
+    snap, plugin = _setup(claim("my-claim", req("req-1", "does-not-exist")))
+    _, _, status = _cycle(plugin, snap, _pod())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             "request req-1: device class does-not-exist does not exist")
+
+
+def test_structured_allocation_is_reserved_and_then_taken():
+    # upstream "structured-no-resources"/"structured": node-1 has the only device; once the first
+    # pod reserved it, a second claim cannot be allocated: `cannot allocate all claims`.
+    snap, plugin = _setup(claim("my-claim", req("req-1")), claim("other", req("req-1")))
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status is None
+    assert plugin.filter(state, info, snap.by_name["node-2"]).message == "cannot allocate all claims"
+    assert plugin.filter(state, info, snap.by_name["node-1"]) is None
+    assert plugin.reserve(state, info, "node-1") is None
+    reserved = dra_of(snap).claims[("default", "my-claim")]
+    assert reserved.allocation.results == (DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),)
+    assert reserved.reserved_for == (ConsumerRef("pods", "my-pod", "pod-uid"),)
+    other = _pod("other-pod", {"name": "res", "resourceClaimName": "other"}, uid="uid-2")
+    state2, info2, _ = _cycle(plugin, snap, other)
+    status = plugin.filter(state2, info2, snap.by_name["node-1"])
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims")
+
+
+def test_snapshot_restore_takes_the_allocation_back():
+    snap, plugin = _setup(claim("my-claim", req("req-1")))
+    mark = snap.mark()
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    plugin.reserve(state, info, "node-1")
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is not None
+    snap.restore(mark)
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is None
+    assert not dra_of(snap).allocated
+
+
+def test_allocated_claim_elsewhere_is_deallocated_by_post_filter():
+    # upstream "structured-allocated-claim-unavailable" style: allocated for node-2 only, reserved by
+    # nobody → Filter on node-1 `resourceclaim not available on the node`; PostFilter deallocates.
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    status = plugin.filter(state, info, snap.by_name["node-1"])
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             "resourceclaim not available on the node")
+    assert plugin.filter(state, info, snap.by_name["node-2"]) is None
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is None
+
+
+def test_claim_reserved_by_another_pod_is_not_deallocated():
+    # PostFilter only deallocates a claim nobody else uses: `still not schedulable`.
+    in_use = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "other", "uid-9"),))
+    snap, plugin = _setup(in_use)
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "still not schedulable")
+
+
+def test_template_claim_is_made_as_the_controller_names_it():
+    # resourceclaim controller: GenerateName "<pod>-<podClaim>-" plus 5 characters, owned by the pod.
+    template = ResourceClaimTemplate("default", "tmpl", (req("req-1"),))
+    snap, plugin = _setup(templates=(template,))
+    pod = _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"})
+    state, info, status = _cycle(plugin, snap, pod)
+    assert status is None
+    name = generated_name(pod, "gpu")
+    assert name.startswith("my-pod-gpu-") and len(name) == len("my-pod-gpu-") + 5
+    assert dra_of(snap).claims[("default", name)].owner_pod_uid == "pod-uid"
+    assert plugin.filter(state, info, snap.by_name["node-1"]) is None
+
+
+def test_template_missing_means_claim_not_created_yet():
+    # resourceclaim.Name: `pod "default/my-pod": ResourceClaim not created yet`.
+    snap, plugin = _setup()
+    pod = _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"})
+    assert plugin.pre_enqueue(PodInfo.of(pod)).message == 'pod "default/my-pod": ResourceClaim not created yet'
+
+
+def test_explain_names_the_device_and_the_refused_ones():
+    snap, plugin = _setup(claim("my-claim", req("req-1")), claim("other", req("req-1")).evolve(
+        allocation=Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),))))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "device device-1 of ResourceSlice slice-1: allocated to ResourceClaim default/other"]
