@@ -177,10 +177,22 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         return None
 
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
-        """kwhatif's sentences: the devices the pod would get on this node, and why every other
-        device of the node's pools was refused."""
+        """kwhatif's sentences: whether each claim allocated already can be used from this node,
+        then the devices the others would get here and why every other device was refused."""
         s = state.get(_STATE_KEY)
         if s is None or not s.claims or s.index is None:
             return []
-        return explain_devices(s.index, node.node, [s.claims[i] for i in s.to_allocate],
-                               s.node_allocations.get(node.name))
+        out = [_allocated_sentence(c, node) for c in s.claims if c.allocation is not None]
+        if s.to_allocate:
+            out += explain_devices(s.index, node.node, [s.claims[i] for i in s.to_allocate],
+                                   s.node_allocations.get(node.name))
+        return out
+
+
+def _allocated_sentence(claim: ResourceClaim, node: NodeInfo) -> str:
+    assert claim.allocation is not None
+    devices = ", ".join(f"{r.driver}/{r.pool}/{r.device}" for r in claim.allocation.results) or "no device"
+    selector = claim.allocation.node_selector
+    usable = selector is None or selector.matches(node.node.labels, node.name)
+    where = "usable from this node" if usable else "not usable from this node (status.allocation.nodeSelector)"
+    return f"ResourceClaim {claim.key} is allocated already ({devices}): {where}"

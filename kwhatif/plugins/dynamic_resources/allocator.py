@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.dra import (
     Allocation, Device, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest, ResourceClaim, ResourceSlice,
-    Version,
 )
 from kwhatif.api.objects import Node
 from kwhatif.api.selectors import Requirement
@@ -85,7 +84,7 @@ class RequestData:
         return f"{self.parent}/{self.request.name}" if self.parent else self.request.name
 
 
-def _attribute(device: Device, driver: str, name: str) -> object | None:
+def attribute_of(device: Device, driver: str, name: str) -> object | None:
     """lookupAttribute: a fully qualified name, or the bare identifier within the driver's domain."""
     if name in device.attributes:
         return device.attributes[name]
@@ -110,7 +109,7 @@ class MatchAttribute:
     def add(self, base: str, sub: str, c: Candidate) -> bool:
         if not self._applies(base, sub):
             return True
-        value = _attribute(c.device, c.id[0], self.name)
+        value = attribute_of(c.device, c.id[0], self.name)
         if value is None:
             return False
         if self.count and not _same(value, self.value):
@@ -127,7 +126,8 @@ class MatchAttribute:
 
 
 def _same(a: object, b: object) -> bool:
-    return type(a) is type(b) and a == b if not isinstance(a, Version) else a == b
+    """Equal values of one type (a bool never equals an int, a version only a version)."""
+    return type(a) is type(b) and a == b
 
 
 class Allocator:

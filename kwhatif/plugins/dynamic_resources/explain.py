@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kwhatif.api.dra import Allocation, Device, DeviceSubRequest, ResourceClaim, ResourceSlice
 from kwhatif.api.objects import Node
-from kwhatif.plugins.dynamic_resources.allocator import gather_pools
+from kwhatif.plugins.dynamic_resources.allocator import attribute_of, gather_pools
 from kwhatif.plugins.dynamic_resources.index import DraIndex
 from kwhatif.plugins.dynamic_resources.selectors import CelError
 
@@ -33,7 +33,24 @@ def _selector_refusal(index: DraIndex, sub: DeviceSubRequest, s: ResourceSlice, 
     return None
 
 
-def _refusal(index: DraIndex, claims: list[ResourceClaim], s: ResourceSlice, device: Device) -> str:
+def _unused_match(claim: ResourceClaim, request: str, s: ResourceSlice, device: Device, feasible: bool) -> str:
+    """Why a device that passes a request's selectors was not taken: on a feasible node other
+    devices sufficed; on a rejected one, a matchAttribute constraint over the request, or too few
+    such devices free for everything the claims ask."""
+    head = f"matches request {request} of ResourceClaim {claim.key}"
+    if feasible:
+        return f"{head}, not needed: other devices came first"
+    base = request.split("/")[0]
+    for c in claim.constraints:
+        if not c.requests or base in c.requests or request in c.requests:
+            value = attribute_of(device, s.driver, c.match_attribute)
+            has = "no such attribute" if value is None else f"{c.match_attribute}={getattr(value, 'text', value)}"
+            return (f"{head}, but no choice of devices gave every request of the claim the same "
+                    f"{c.match_attribute} (this device: {has})")
+    return f"{head}, but fewer such devices are free than the claims ask for"
+
+
+def _refusal(index: DraIndex, claims: list[ResourceClaim], s: ResourceSlice, device: Device, feasible: bool) -> str:
     holder = index.allocated.get((s.driver, s.pool, device.name))
     if holder is not None:
         return f"allocated to ResourceClaim {holder}"
@@ -42,7 +59,7 @@ def _refusal(index: DraIndex, claims: list[ResourceClaim], s: ResourceSlice, dev
         for name, sub in _subs(claim):
             why = _selector_refusal(index, sub, s, device)
             if why is None:
-                return f"matches request {name} of ResourceClaim {claim.key} but was not needed (or broke a constraint)"
+                return _unused_match(claim, name, s, device, feasible)
             reasons.append(f"request {name}: {why}")
     return "; ".join(reasons) or "no claim to allocate"
 
@@ -64,5 +81,5 @@ def explain_devices(index: DraIndex, node: Node, claims: list[ResourceClaim],
                                f"(driver {s.driver}, pool {s.pool})")
                 else:
                     out.append(f"device {device.name} of ResourceSlice {s.name}: "
-                               f"{_refusal(index, claims, s, device)}")
+                               f"{_refusal(index, claims, s, device, allocations is not None)}")
     return out

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.dra import Allocation, ConsumerRef, DeviceResult, ResourceClaim, ResourceClaimTemplate
+from kwhatif.api.dra import (
+    Allocation, ConsumerRef, Device, DeviceConstraint, DeviceResult, ResourceClaim, ResourceClaimTemplate,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
@@ -37,7 +39,6 @@ def _setup(*claims: ResourceClaim, templates: tuple[ResourceClaimTemplate, ...] 
 
 
 def _devices(n: int):
-    from kwhatif.api.dra import Device
     return tuple(Device(f"device-{i + 1}") for i in range(n))
 
 
@@ -159,3 +160,31 @@ def test_explain_names_the_device_and_the_refused_ones():
     assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
     assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
         "device device-1 of ResourceSlice slice-1: allocated to ResourceClaim default/other"]
+
+
+def test_explain_says_an_allocated_claim_is_pinned_elsewhere():
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "ResourceClaim default/my-claim is allocated already (driver-a/pool-1/device-1): "
+        "not usable from this node (status.allocation.nodeSelector)"]
+
+
+def test_explain_names_the_constraint_that_no_choice_met():
+    # device-1 has numa 1, device-2 numa 2: two requests under matchAttribute numa cannot both be met.
+    cluster = Cluster(
+        nodes=[make_node("node-1")], device_classes={CLASS_A: klass(CLASS_A, DRIVER_A)},
+        resource_slices={"slice-1": slice_("slice-1", "pool-1", DRIVER_A, Device("device-1", {"numa": 1}),
+                                           Device("device-2", {"numa": 2}))},
+        resource_claims={("default", "my-claim"): claim("my-claim", req("req-0"), req("req-1"),
+                                                        constraints=(DeviceConstraint((), "driver-a/numa"),))})
+    snap = Snapshot.build(cluster, [])
+    plugin = DynamicResources(None, Handle(snap))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "device device-1 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
+        "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=1)",
+        "device device-2 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
+        "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=2)"]
