@@ -73,8 +73,9 @@ def decode_resource_slice(obj: dict, source: Source | None) -> ResourceSlice:
     node_name = f.opt_str(spec, "nodeName", "spec")
     all_nodes = f.bool(spec, "allNodes", "spec")
     selector = _node_selector(f, spec, "nodeSelector", "spec")
-    if sum((node_name is not None, all_nodes, selector is not None)) != 1:
-        raise f.error("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required")
+    per_device = f.bool(spec, "perDeviceNodeSelection", "spec")  # DRAPartitionableDevices, off: never used
+    if sum((node_name is not None, all_nodes, selector is not None, per_device)) != 1:
+        raise f.error("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
     return ResourceSlice(
         name=name, driver=f.str(spec, "driver", "spec"), pool=f.str(pool, "name", "spec.pool"),
         generation=f.int(pool, "generation", "spec.pool", 0) or 0,

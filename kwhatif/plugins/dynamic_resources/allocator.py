@@ -17,7 +17,7 @@ from kwhatif.api.dra import (
 from kwhatif.api.objects import Node
 from kwhatif.api.selectors import Requirement
 from kwhatif.plugins.dynamic_resources.index import DeviceID, DraIndex
-from kwhatif.plugins.dynamic_resources.selectors import CelError, qualified
+from kwhatif.plugins.dynamic_resources.selectors import CelCompileError, CelError, qualified
 
 ALLOCATION_RESULTS_MAX_SIZE = 32
 
@@ -185,7 +185,8 @@ class Allocator:
                     if not self.index.selector_matches(expression, c.id[0], c.slice.name, c.device):
                         return False
                 except CelError as err:
-                    raise AllocatorError(f"{owner}: selector #{i}: CEL runtime error: {err}") from None
+                    stage = "compile" if isinstance(err, CelCompileError) else "runtime"
+                    raise AllocatorError(f"{owner}: selector #{i}: CEL {stage} error: {err}") from None
         return True
 
     # Search -------------------------------------------------------------------------------------
@@ -194,6 +195,11 @@ class Allocator:
         for a claim, class or pool that cannot be worked with."""
         self.requests = [[self._validate_request(i, claim, r) for r in claim.requests]
                          for i, claim in enumerate(self.claims)]
+        for claim, requests in zip(self.claims, self.requests):
+            wanted = sum(min(d.num_devices for d in alternatives) for alternatives in requests if alternatives)
+            if wanted > ALLOCATION_RESULTS_MAX_SIZE:
+                raise AllocatorError(f"claim {claim.key}: number of requested devices {wanted} exceeds the claim "
+                                     f"limit of {ALLOCATION_RESULTS_MAX_SIZE}")
         if not self._claim(0):
             return None
         return [Allocation(tuple(DeviceResult(d.result_name, c.id[0], c.id[1], c.id[2], d.request.admin_access)

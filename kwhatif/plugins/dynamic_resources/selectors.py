@@ -33,7 +33,11 @@ _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.
 
 
 class CelError(Exception):
-    """A compile or runtime error, with cel-go's wording where kwhatif knows it."""
+    """A runtime error, with cel-go's wording where kwhatif knows it."""
+
+
+class CelCompileError(CelError):
+    """An expression the library cannot parse (the API server would have refused it)."""
 
 
 def _milli(value: Fraction) -> int:
@@ -110,11 +114,11 @@ class Selector:
 
 @lru_cache(maxsize=1024)
 def compile_selector(expression: str) -> Selector:
-    """cel.Cache.GetOrCompile: compile once per expression text; CelError on a syntax error."""
+    """cel.Cache.GetOrCompile: compile once per expression text; CelCompileError on a syntax error."""
     try:
         program = cel.compile(expression)
     except Exception as err:  # the library raises ValueError with the parser's report
-        raise CelError(str(err).splitlines()[0]) from None
+        raise CelCompileError(str(err).splitlines()[0]) from None
     literals = frozenset(a or b for a, b in _LITERAL.findall(expression))
     return Selector(expression, program, literals)
 

@@ -7,16 +7,18 @@ the substring of upstream's expected error."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import pytest
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import (
     Allocation, Device, DeviceClass, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest, ResourceClaim,
-    ResourceSlice,
+    ResourceSlice, Version,
 )
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.index import DraIndex
+from kwhatif.plugins.dynamic_resources.selectors import compile_selector, device_matches
 from tests.builders import make_node
 
 DRIVER_A, DRIVER_B = "driver-a", "driver-b"
@@ -169,3 +171,38 @@ def test_allocate(case: Case) -> None:
         return
     found = allocator.allocate()
     assert (None if found is None else [a.results for a in found]) == case.expect
+
+
+@pytest.mark.parametrize("selector, expected", [
+    pytest.param('device.attributes["driver-a"].model ==', "claim default/claim-0: selector #0: CEL compile error",
+                 id="a selector that does not parse is a compile error naming the claim"),
+    pytest.param('device.attributes["driver-a"].model == "x"', "CEL runtime error: no such key: model",
+                 id="a missing attribute in a known domain is a runtime error"),
+])
+def test_cel_errors_abort_allocation(selector: str, expected: str) -> None:
+    case = Case([claim("claim-0", req("req-0", selectors=(selector,)))], [ONE], None)
+    with pytest.raises(AllocatorError) as err:
+        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+    assert expected in str(err.value)
+
+
+def test_too_many_devices_for_one_claim() -> None:
+    # allocator: "claim %s: number of requested devices %d exceeds the claim limit of %d" (32).
+    case = Case([claim("claim-0", req("req-0", count=20), req("req-1", count=13))], [ONE], None)
+    with pytest.raises(AllocatorError, match="number of requested devices 33 exceeds the claim limit of 32"):
+        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+
+
+@pytest.mark.parametrize("expression, expected", [
+    pytest.param('device.capacity["driver-a"].memory.compareTo(quantity("40Gi")) >= 0', True, id="48Gi >= 40Gi"),
+    pytest.param('device.capacity["driver-a"].memory.isGreaterThan(quantity("64Gi"))', False, id="48Gi > 64Gi"),
+    pytest.param('device.capacity["driver-a"].memory == quantity("48Gi")', True, id="quantities equal by value"),
+    pytest.param('device.attributes["driver-a"].version.isGreaterThan(semver("1.9.0"))', True,
+                 id="semver 1.10.0 > 1.9.0 by precedence, not text"),
+    pytest.param('device.attributes["other.example.com"].size() == 0', True, id="an unknown domain is an empty map"),
+    pytest.param('has(device.attributes["driver-a"].missing)', False, id="has() on a missing name is false"),
+    pytest.param('device.attributes["driver-a"].cores >= 120', True, id="int attributes compare as ints"),
+])
+def test_cel_environment(expression: str, expected: bool) -> None:
+    device = Device("gpu-0", {"version": Version("1.10.0"), "cores": 128}, {"memory": Fraction(48 * 2**30)})
+    assert device_matches(compile_selector(expression), DRIVER_A, device) is expected
