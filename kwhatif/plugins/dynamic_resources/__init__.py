@@ -41,9 +41,9 @@ NAME = "DynamicResources"
 _STATE_KEY = "PreFilter" + NAME
 NO_CLAIMS_TO_DEALLOCATE = "no new claims to deallocate"
 STATE_NOT_FOUND = "not found"
-CLAIM_IN_USE = "resourceclaim in use"
-CANNOT_ALLOCATE = "cannot allocate all claims"
-NOT_AVAILABLE_ON_NODE = "resourceclaim not available on the node"
+ERR_REASON_CLAIM_IN_USE = "resourceclaim in use"
+ERR_REASON_CANNOT_ALLOCATE = "cannot allocate all claims"
+ERR_REASON_NOT_AVAILABLE = "resourceclaim not available on the node"
 DEALLOCATED = "deallocation of ResourceClaim completed"
 STILL_NOT_SCHEDULABLE = "still not schedulable"
 RESERVED_FOR_MAX_SIZE = 256  # ResourceClaimReservedForMaxSize
@@ -116,7 +116,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         for i, claim in enumerate(claims):
             if claim.allocation is not None:
                 if len(claim.reserved_for) >= RESERVED_FOR_MAX_SIZE and not _reserved_for(claim, pod.pod.uid):
-                    return None, unresolvable(CLAIM_IN_USE)
+                    return None, unresolvable(ERR_REASON_CLAIM_IN_USE)
                 continue
             problem = _class_problem(claim, index)
             if problem is not None:
@@ -138,11 +138,11 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             except AllocatorError as err:
                 return error(str(err))
             if found is None:
-                return unresolvable(CANNOT_ALLOCATE)
+                return unresolvable(ERR_REASON_CANNOT_ALLOCATE)
             s.node_allocations[node.name] = found
         if unavailable:
             s.unavailable.update(unavailable)
-            return unresolvable(NOT_AVAILABLE_ON_NODE)
+            return unresolvable(ERR_REASON_NOT_AVAILABLE)
         return None
 
     def post_filter(self, state: CycleState, pod: PodInfo, statuses: NodeToStatus
