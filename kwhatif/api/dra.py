@@ -78,6 +78,13 @@ class DeviceRequest:
     exactly: DeviceSubRequest | None = None
     first_available: tuple[DeviceSubRequest, ...] = ()
 
+    def alternatives(self) -> tuple[tuple[str, DeviceSubRequest], ...]:
+        """(name in allocation results, what to allocate): `exactly` under the request's name,
+        else each `firstAvailable` entry as `<request>/<sub-request>`, in order."""
+        if self.exactly is not None:
+            return ((self.name, self.exactly),)
+        return tuple((f"{self.name}/{sub.name}", sub) for sub in self.first_available)
+
 
 @dataclass(frozen=True, slots=True)
 class DeviceConstraint:

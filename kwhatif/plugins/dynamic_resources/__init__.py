@@ -81,10 +81,8 @@ def _reserved_for(claim: ResourceClaim, uid: str) -> bool:
 def _class_problem(claim: ResourceClaim, index: DraIndex) -> str | None:
     """validateDeviceClass for every request and sub-request of an unallocated claim."""
     for request in claim.requests:
-        subs = [(request.name, request.exactly)] if request.exactly else [
-            (f"{request.name}/{s.name}", s) for s in request.first_available]
-        for name, sub in subs:
-            if sub is not None and sub.device_class_name not in index.classes:
+        for name, sub in request.alternatives():
+            if sub.device_class_name not in index.classes:
                 return class_missing(name, sub.device_class_name)
     return None
 

@@ -26,41 +26,6 @@ class AllocatorError(Exception):
     """Something wrong with a claim, class or pool: Filter returns an Error (scheduling aborts)."""
 
 
-@dataclass
-class Pool:
-    """The slices of one (driver, pool) at its newest generation (GatherPools)."""
-
-    driver: str
-    name: str
-    slices: list[ResourceSlice]
-    incomplete: bool = False
-    invalid_reason: str = ""
-
-
-def gather_pools(slices: list[ResourceSlice]) -> list[Pool]:
-    """Group by (driver, pool), keep only the newest generation; a pool is incomplete when it has
-    fewer slices than `resourceSliceCount`, invalid when a device name repeats."""
-    pools: dict[tuple[str, str], Pool] = {}
-    for s in slices:
-        pool = pools.get((s.driver, s.pool))
-        if pool is None:
-            pools[(s.driver, s.pool)] = Pool(s.driver, s.pool, [s])
-        elif s.generation > pool.slices[0].generation:
-            pool.slices = [s]
-        elif s.generation == pool.slices[0].generation:
-            pool.slices.append(s)
-    for pool in pools.values():
-        pool.slices.sort(key=lambda s: s.name)
-        pool.incomplete = len(pool.slices) != pool.slices[0].slice_count
-        seen: set[str] = set()
-        for s in pool.slices:
-            for d in s.devices:
-                if d.name in seen and not pool.invalid_reason:
-                    pool.invalid_reason = f"duplicate device name {d.name}"
-                seen.add(d.name)
-    return [pools[k] for k in sorted(pools)]
-
-
 @dataclass(frozen=True)
 class Candidate:
     id: DeviceID
@@ -137,7 +102,7 @@ class Allocator:
         self.index = index
         self.node = node
         self.claims = claims
-        self.pools = gather_pools(index.slices_for(node))
+        self.pools = index.pools_for(node)
         self.in_use = index.allocated
         self.allocating: dict[DeviceID, set[int]] = {}
         self.results: list[list[tuple[RequestData, Candidate]]] = [[] for _ in claims]
@@ -146,10 +111,9 @@ class Allocator:
 
     # Preparation --------------------------------------------------------------------------------
     def _validate_request(self, claim_index: int, claim: ResourceClaim, request: DeviceRequest) -> list[RequestData]:
-        """The alternatives of a request: one for `exactly`, one per `firstAvailable` entry."""
-        if request.exactly is not None:
-            return [self._request_data(claim_index, claim, "", request.exactly)]
-        return [self._request_data(claim_index, claim, request.name, sub) for sub in request.first_available]
+        """The alternatives of a request, each ready to allocate."""
+        parent = "" if request.exactly is not None else request.name
+        return [self._request_data(claim_index, claim, parent, sub) for _, sub in request.alternatives()]
 
     def _request_data(self, claim_index: int, claim: ResourceClaim, parent: str, sub: DeviceSubRequest) -> RequestData:
         name = f"{parent}/{sub.name}" if parent else sub.name
@@ -193,18 +157,30 @@ class Allocator:
     def allocate(self) -> list[Allocation] | None:
         """The allocations of all claims on this node, or None when there is none; AllocatorError
         for a claim, class or pool that cannot be worked with."""
+        if not self.pools and all(claim.requests for claim in self.claims):
+            # Most nodes of a cluster publish no devices: every request needs one at least, so
+            # only the claim-size check (All counts no device here) can still say something.
+            self._check_sizes([[[0 if sub.allocation_mode == "All" else sub.count for _, sub in r.alternatives()]
+                                for r in claim.requests] for claim in self.claims])
+            return None
         self.requests = [[self._validate_request(i, claim, r) for r in claim.requests]
                          for i, claim in enumerate(self.claims)]
-        for claim, requests in zip(self.claims, self.requests):
-            wanted = sum(min(d.num_devices for d in alternatives) for alternatives in requests if alternatives)
-            if wanted > ALLOCATION_RESULTS_MAX_SIZE:
-                raise AllocatorError(f"claim {claim.key}: number of requested devices {wanted} exceeds the claim "
-                                     f"limit of {ALLOCATION_RESULTS_MAX_SIZE}")
+        self._check_sizes([[[d.num_devices for d in alternatives] for alternatives in requests]
+                           for requests in self.requests])
         if not self._claim(0):
             return None
         return [Allocation(tuple(DeviceResult(d.result_name, c.id[0], c.id[1], c.id[2], d.request.admin_access)
                                  for d, c in found), self._node_selector([c for _, c in found]))
                 for found in self.results]
+
+    def _check_sizes(self, counts: list[list[list[int]]]) -> None:
+        """A claim may not ask for more than 32 devices, counting the smallest alternative of
+        each `firstAvailable` request (allocator.Allocate)."""
+        for claim, requests in zip(self.claims, counts):
+            wanted = sum(min(alternatives) for alternatives in requests if alternatives)
+            if wanted > ALLOCATION_RESULTS_MAX_SIZE:
+                raise AllocatorError(f"claim {claim.key}: number of requested devices {wanted} exceeds the claim "
+                                     f"limit of {ALLOCATION_RESULTS_MAX_SIZE}")
 
     def _claim(self, claim_index: int) -> bool:
         if claim_index >= len(self.claims):

@@ -5,18 +5,9 @@ from __future__ import annotations
 
 from kwhatif.api.dra import Allocation, Device, DeviceSubRequest, ResourceClaim, ResourceSlice
 from kwhatif.api.objects import Node
-from kwhatif.plugins.dynamic_resources.allocator import attribute_of, gather_pools
+from kwhatif.plugins.dynamic_resources.allocator import attribute_of
 from kwhatif.plugins.dynamic_resources.index import DraIndex
 from kwhatif.plugins.dynamic_resources.selectors import CelError
-
-
-def _subs(claim: ResourceClaim) -> list[tuple[str, DeviceSubRequest]]:
-    out: list[tuple[str, DeviceSubRequest]] = []
-    for request in claim.requests:
-        if request.exactly is not None:
-            out.append((request.name, request.exactly))
-        out.extend((f"{request.name}/{s.name}", s) for s in request.first_available)
-    return out
 
 
 def _selector_refusal(index: DraIndex, sub: DeviceSubRequest, s: ResourceSlice, device: Device) -> str | None:
@@ -56,7 +47,7 @@ def _refusal(index: DraIndex, claims: list[ResourceClaim], s: ResourceSlice, dev
         return f"allocated to ResourceClaim {holder}"
     reasons = []
     for claim in claims:
-        for name, sub in _subs(claim):
+        for name, sub in (a for request in claim.requests for a in request.alternatives()):
             why = _selector_refusal(index, sub, s, device)
             if why is None:
                 return _unused_match(claim, name, s, device, feasible)
@@ -72,7 +63,7 @@ def explain_devices(index: DraIndex, node: Node, claims: list[ResourceClaim],
         for r in allocation.results:
             chosen[(r.driver, r.pool, r.device)] = f"ResourceClaim {claim.key} request {r.request}"
     out = []
-    for pool in gather_pools(index.slices_for(node)):
+    for pool in index.pools_for(node):
         for s in pool.slices:
             for device in s.devices:
                 who = chosen.get((s.driver, s.pool, device.name))

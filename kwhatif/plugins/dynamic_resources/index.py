@@ -11,6 +11,7 @@ from typing import Any
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import ConsumerRef, Device, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import Node
+from kwhatif.plugins.dynamic_resources.pools import Pool, gather_pools
 from kwhatif.plugins.dynamic_resources.selectors import CelError, compile_selector, device_matches
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.snapshot import Snapshot
@@ -54,6 +55,7 @@ class DraIndex:
             else:
                 self.shared_slices.append(s)
         self._allocated: dict[DeviceID, str] | None = None
+        self._pools: dict[str, tuple[Node, list[Pool]]] = {}
         self._matches: dict[tuple[str, str, str, str], bool | CelError] = {}
         self.generation = 0
 
@@ -71,6 +73,13 @@ class DraIndex:
         shared = [s for s in self.shared_slices
                   if s.all_nodes or (s.node_selector is not None and s.node_selector.matches(node.labels, node.name))]
         return own + shared if shared else own
+
+    def pools_for(self, node: Node) -> list[Pool]:
+        """GatherPools for `node`, once per node object: slices never change during a run."""
+        found = self._pools.get(node.name)
+        if found is None or found[0] is not node:
+            found = self._pools[node.name] = (node, gather_pools(self.slices_for(node)))
+        return found[1]
 
     def selector_matches(self, expression: str, driver: str, slice_name: str, device: Device) -> bool:
         """A CEL selector's verdict on a device, computed once per (expression, device): slices

@@ -206,3 +206,16 @@ def test_too_many_devices_for_one_claim() -> None:
 def test_cel_environment(expression: str, expected: bool) -> None:
     device = Device("gpu-0", {"version": Version("1.10.0"), "cores": 128}, {"memory": Fraction(48 * 2**30)})
     assert device_matches(compile_selector(expression), DRIVER_A, device) is expected
+
+
+def test_the_claim_size_limit_holds_on_a_node_without_devices_too() -> None:
+    # Allocate validates every request before searching, whatever the node offers.
+    case = Case([claim("claim-0", req("req-0", count=20), req("req-1", count=13))], [], None)
+    with pytest.raises(AllocatorError, match="number of requested devices 33 exceeds the claim limit of 32"):
+        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+
+
+def test_a_claim_without_requests_is_allocated_even_where_there_are_no_devices() -> None:
+    case = Case([claim("claim-0")], [], None)
+    found = Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+    assert found is not None and [a.results for a in found] == [()]
