@@ -146,7 +146,7 @@ class Allocator:
                                  (data.request.selectors, f"claim {self.claims[data.claim_index].key}")):
             for i, expression in enumerate(selectors):
                 try:
-                    if not self.index.selector_matches(expression, c.id[0], c.slice.name, c.device):
+                    if not self.index.selector_matches(expression, c.slice, c.device):
                         return False
                 except CelError as err:
                     stage = "compile" if isinstance(err, CelCompileError) else "runtime"

@@ -17,7 +17,7 @@ def _selector_refusal(index: DraIndex, sub: DeviceSubRequest, s: ResourceSlice, 
     owned += [("the request's", e) for e in sub.selectors]
     for owner, expression in owned:
         try:
-            if not index.selector_matches(expression, s.driver, s.name, device):
+            if not index.selector_matches(expression, s, device):
                 return f"{owner} selector {expression} is false"
         except CelError as err:
             return f"{owner} selector {expression} fails: {err}"

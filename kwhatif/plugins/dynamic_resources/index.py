@@ -56,7 +56,7 @@ class DraIndex:
                 self.shared_slices.append(s)
         self._allocated: dict[DeviceID, str] | None = None
         self._pools: dict[str, tuple[Node, list[Pool]]] = {}
-        self._matches: dict[tuple[str, str, str, str], bool | CelError] = {}
+        self._matches: dict[tuple[str, str, str, str, str], bool | CelError] = {}
         self.generation = 0
 
     @property
@@ -81,14 +81,14 @@ class DraIndex:
             found = self._pools[node.name] = (node, gather_pools(self.slices_for(node)))
         return found[1]
 
-    def selector_matches(self, expression: str, driver: str, slice_name: str, device: Device) -> bool:
+    def selector_matches(self, expression: str, s: ResourceSlice, device: Device) -> bool:
         """A CEL selector's verdict on a device, computed once per (expression, device): slices
         never change during a run. Raises CelError for a compile or runtime error."""
-        key = (expression, driver, slice_name, device.name)
+        key = (expression, s.driver, s.pool, s.name, device.name)
         found = self._matches.get(key)
         if found is None:
             try:
-                found = device_matches(compile_selector(expression), driver, device)
+                found = device_matches(compile_selector(expression), s.driver, device)
             except CelError as err:
                 found = err
             self._matches[key] = found

@@ -11,11 +11,13 @@ from fractions import Fraction
 
 import pytest
 
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import (
     Allocation, Device, DeviceClass, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest, ResourceClaim,
     ResourceSlice, Version,
 )
+from kwhatif.api.selectors import Requirement
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.index import DraIndex
 from kwhatif.plugins.dynamic_resources.selectors import compile_selector, device_matches
@@ -34,9 +36,21 @@ def dev(name: str, **attributes: object) -> Device:
 
 
 def slice_(name: str, pool: str, driver: str, *devices: Device, node: str | None = "node-1",
-           count: int = 1, generation: int = 1, all_nodes: bool = False) -> ResourceSlice:
+           count: int = 1, generation: int = 1, all_nodes: bool = False,
+           selector: NodeSelector | None = None) -> ResourceSlice:
+    local = not all_nodes and selector is None
     return ResourceSlice(name, driver, pool, generation, count, devices,
-                         node_name=None if all_nodes else node, all_nodes=all_nodes)
+                         node_name=node if local else None, all_nodes=all_nodes, node_selector=selector)
+
+
+def label_selector(key: str, value: str) -> NodeSelector:
+    """nodeLabelSelector of the upstream table: one term, one `In` expression."""
+    return NodeSelector((NodeSelectorTerm((Requirement(key, "In", (value,)),)),))
+
+
+def field_selector(node: str) -> NodeSelector:
+    """localNodeSelector of the upstream table: metadata.name In [node]."""
+    return NodeSelector((NodeSelectorTerm((), (Requirement("metadata.name", "In", (node,)),)),))
 
 
 def req(name: str, klass_name: str = CLASS_A, count: int = 1, mode: str = "ExactCount", admin: bool = False,
@@ -144,17 +158,79 @@ CASES = {
         [claim("claim-0", first_available("req-0", DeviceSubRequest("sub-0", CLASS_B),
                                           DeviceSubRequest("sub-1", CLASS_A, (), "All", 0)))], [TWO],
         [(result("req-0/sub-1", DRIVER_A, "pool-1", "device-1"), result("req-0/sub-1", DRIVER_A, "pool-1", "device-2"))]),
+    "separate-claims-share-device-admin-access: admin access lets two claims share a device": Case(
+        [claim("claim-0", req("req-0", admin=True)), claim("claim-1", req("req-0", admin=True))], [TWO],
+        [(result("req-0", DRIVER_A, "pool-1", "device-1", True),), (result("req-0", DRIVER_A, "pool-1", "device-1", True),)]),
+    "admin-access-claims-device-allocating-for-non-admin-access: admin access ignores another claim's pick": Case(
+        [claim("claim-0", req("req-0")), claim("claim-1", req("req-0", admin=True))], [TWO],
+        [(result("req-0", DRIVER_A, "pool-1", "device-1"),), (result("req-0", DRIVER_A, "pool-1", "device-1", True),)]),
+    "admin-access-enabled: admin access takes a device allocated elsewhere": Case(
+        [claim("claim-0", req("req-0", admin=True))], [ONE], [(result("req-0", DRIVER_A, "pool-1", "device-1", True),)],
+        allocated=[(DRIVER_A, "pool-1", "device-1"), (DRIVER_A, "pool-1", "device-2")]),
+    "already-allocated-devices: nothing left": Case(
+        [claim("claim-0", req("req-0"))], [ONE], None,
+        allocated=[(DRIVER_A, "pool-1", "device-1"), (DRIVER_A, "pool-1", "device-2")]),
+    "all-devices-slice-without-devices-prioritized-list: All of nothing fails, the next alternative serves": Case(
+        [claim("claim-0", first_available("req-0", DeviceSubRequest("subReq-0", CLASS_A, (), "All", 0),
+                                          DeviceSubRequest("subReq-1", CLASS_B)))],
+        [slice_("slice-1", "pool-1", DRIVER_A), slice_("slice-2", "pool-2", DRIVER_B, dev("device-1"))],
+        [(result("req-0/subReq-1", DRIVER_B, "pool-2", "device-1"),)]),
+    "all-devices-some-allocated-prioritized-list: All blocked by a taken device, the next alternative serves": Case(
+        [claim("claim-0", first_available("req-0", DeviceSubRequest("subReq-0", CLASS_A, (), "All", 0),
+                                          DeviceSubRequest("subReq-1", CLASS_B)))],
+        [TWO, slice_("slice-2", "pool-2", DRIVER_B, dev("device-1"))],
+        [(result("req-0/subReq-1", DRIVER_B, "pool-2", "device-1"),)], allocated=[(DRIVER_A, "pool-1", "device-1")]),
+    "network-attached-device: a slice for the node's region": Case(
+        [claim("claim-0", req("req-0"))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), selector=label_selector("region", "region-1"))],
+        [(result("req-0", DRIVER_A, "pool-1", "device-1"),)]),
+    "unsuccessful-allocation-network-attached-device: a slice for another region": Case(
+        [claim("claim-0", req("req-0"))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), selector=label_selector("region", "region-2"))], None),
+    "several-different-drivers: one claim per driver": Case(
+        [claim("claim-0", req("req-0")), claim("claim-0", req("req-0", CLASS_B))],
+        [TWO, slice_("slice-1", "pool-1", DRIVER_B, dev("device-1"))],
+        [(result("req-0", DRIVER_A, "pool-1", "device-1"),), (result("req-0", DRIVER_B, "pool-1", "device-1"),)]),
+    "with-constraint: int, version, string and bool attributes all equal": Case(
+        [claim("claim-0", req("req-0"), req("req-1"), constraints=tuple(
+            DeviceConstraint((), f"driver-a/{a}") for a in ("numa", "driverVersion", "stringAttribute", "boolAttribute")))],
+        [slice_("slice-1", "pool-1", DRIVER_A, *(Device(f"device-{i}", {
+            "driverVersion": Version("1.0.0"), "numa": 1, "stringAttribute": "stringAttributeValue",
+            "boolAttribute": True}) for i in (1, 2)))],
+        [(result("req-0", DRIVER_A, "pool-1", "device-1"), result("req-1", DRIVER_A, "pool-1", "device-2"))]),
+    "with-constraint-non-existent-attribute: no device has it": Case(
+        [claim("claim-0", req("req-0"), constraints=(DeviceConstraint((), "driver-a/nonExistentAttribute"),))],
+        [ONE], None),
+    "with-constraint-not-matching-int-attribute: numa 1 and 2 cannot pair": Case(
+        [claim("claim-0", req("req-0", count=2), constraints=(DeviceConstraint((), "driver-a/numa"),))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1", numa=1), dev("device-2", numa=2))], None),
+    "with-constraint-not-matching-string-attribute: different strings cannot pair": Case(
+        [claim("claim-0", req("req-0", count=2), constraints=(DeviceConstraint((), "driver-a/stringAttribute"),))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1", stringAttribute="stringAttributeValue"),
+                dev("device-2", stringAttribute="stringAttributeValue2"))], None),
+    "with-constraint-not-matching-bool-attribute: true and false cannot pair": Case(
+        [claim("claim-0", req("req-0", count=2), constraints=(DeviceConstraint((), "driver-a/boolAttribute"),))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1", boolAttribute=True), dev("device-2", boolAttribute=False))],
+        None),
+    "with-constraint-not-matching-int-attribute-all-devices: All under a broken constraint is an error": Case(
+        [claim("claim-0", req("req-0", mode="All", count=0), constraints=(DeviceConstraint((), "driver-a/numa"),))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1", numa=1), dev("device-2", numa=2))],
+        "claim default/claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim "
+        "constraint would not be satisfied"),
     "network-attached-device: an allNodes slice serves every node": Case(
         [claim("claim-0", req("req-0"))], [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), all_nodes=True)],
         [(result("req-0", DRIVER_A, "pool-1", "device-1"),)]),
 }
 
 
+NODE_1 = make_node("node-1", labels={"region": "region-1", "planet": "earth"})
+
+
 def _index(case: Case) -> DraIndex:
     taken = tuple(result("other", d, p, n) for d, p, n in case.allocated)
     cluster = Cluster(
         device_classes={c.name: c for c in case.classes},
-        resource_slices={f"{s.driver}/{s.name}": s for s in case.slices},
+        resource_slices={f"{s.driver}/{s.pool}/{s.name}": s for s in case.slices},  # upstream reuses names
         resource_claims={("default", "other"): ResourceClaim("default", "other", allocation=Allocation(taken))}
         if taken else {},
     )
@@ -163,7 +239,7 @@ def _index(case: Case) -> DraIndex:
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=name) for name, c in CASES.items()])
 def test_allocate(case: Case) -> None:
-    allocator = Allocator(_index(case), make_node("node-1"), case.claims)
+    allocator = Allocator(_index(case), NODE_1, case.claims)
     if isinstance(case.expect, str):
         with pytest.raises(AllocatorError) as err:
             allocator.allocate()
@@ -182,7 +258,7 @@ def test_allocate(case: Case) -> None:
 def test_cel_errors_abort_allocation(selector: str, expected: str) -> None:
     case = Case([claim("claim-0", req("req-0", selectors=(selector,)))], [ONE], None)
     with pytest.raises(AllocatorError) as err:
-        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+        Allocator(_index(case), NODE_1, case.claims).allocate()
     assert expected in str(err.value)
 
 
@@ -190,7 +266,7 @@ def test_too_many_devices_for_one_claim() -> None:
     # allocator: "claim %s: number of requested devices %d exceeds the claim limit of %d" (32).
     case = Case([claim("claim-0", req("req-0", count=20), req("req-1", count=13))], [ONE], None)
     with pytest.raises(AllocatorError, match="number of requested devices 33 exceeds the claim limit of 32"):
-        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+        Allocator(_index(case), NODE_1, case.claims).allocate()
 
 
 @pytest.mark.parametrize("expression, expected", [
@@ -212,10 +288,37 @@ def test_the_claim_size_limit_holds_on_a_node_without_devices_too() -> None:
     # Allocate validates every request before searching, whatever the node offers.
     case = Case([claim("claim-0", req("req-0", count=20), req("req-1", count=13))], [], None)
     with pytest.raises(AllocatorError, match="number of requested devices 33 exceeds the claim limit of 32"):
-        Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+        Allocator(_index(case), NODE_1, case.claims).allocate()
 
 
 def test_a_claim_without_requests_is_allocated_even_where_there_are_no_devices() -> None:
     case = Case([claim("claim-0")], [], None)
-    found = Allocator(_index(case), make_node("node-1"), case.claims).allocate()
+    found = Allocator(_index(case), NODE_1, case.claims).allocate()
     assert found is not None and [a.results for a in found] == [()]
+
+
+def test_many_network_attached_devices_get_the_union_of_their_selectors() -> None:
+    # upstream "many-network-attached-devices": one term, the expressions of the region and planet
+    # selectors and the field of the node-local selector; the allNodes slice adds nothing.
+    case = Case([claim("claim-0", req("req-0", count=4))], [
+        slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), selector=label_selector("region", "region-1")),
+        slice_("slice-1", "pool-2", DRIVER_A, dev("device-1"), all_nodes=True),
+        slice_("slice-1", "pool-3", DRIVER_A, dev("device-1"), selector=label_selector("planet", "earth")),
+        slice_("slice-1", "pool-4", DRIVER_A, dev("device-1"), selector=field_selector("node-1")),
+    ], None)
+    found = Allocator(_index(case), NODE_1, case.claims).allocate()
+    assert found is not None
+    assert [r.pool for r in found[0].results] == ["pool-1", "pool-2", "pool-3", "pool-4"]
+    assert found[0].node_selector == NodeSelector((NodeSelectorTerm(
+        (Requirement("region", "In", ("region-1",)), Requirement("planet", "In", ("earth",))),
+        (Requirement("metadata.name", "In", ("node-1",)),)),))
+
+
+def test_a_node_local_device_pins_the_allocation_to_its_node() -> None:
+    # upstream "local-and-network-attached-devices": once any device is node-local, the selector is that node.
+    case = Case([claim("claim-0", req("req-0", count=2))], [
+        slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), selector=label_selector("region", "region-1")),
+        slice_("slice-1", "pool-2", DRIVER_A, dev("device-1")),
+    ], None)
+    found = Allocator(_index(case), NODE_1, case.claims).allocate()
+    assert found is not None and found[0].node_selector == field_selector("node-1")

@@ -188,3 +188,25 @@ def test_explain_names_the_constraint_that_no_choice_met():
         "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=1)",
         "device device-2 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
         "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=2)"]
+
+
+def test_a_claim_reserved_by_the_maximum_of_consumers_is_in_use():
+    # upstream "claim-in-use": allocated, reservedFor full (ResourceClaimReservedForMaxSize 256), not this pod.
+    full = tuple(ConsumerRef("pods", f"p{i}", f"uid-{i}") for i in range(256))
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2, reserved_for=full))
+    _, _, status = _cycle(plugin, snap, _pod())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "resourceclaim in use")
+
+
+def test_a_shared_claim_allocated_already_is_used_where_it_lives():
+    # upstream "structured-allocated-claim"-style: allocated for node-2 and reserved by another pod;
+    # this pod may join (fewer than 256 consumers) on node-2 only, and Reserve adds it to reservedFor.
+    shared = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "other", "uid-9"),))
+    snap, plugin = _setup(shared)
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status is None
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "resourceclaim not available on the node"
+    assert plugin.filter(state, info, snap.by_name["node-2"]) is None
+    plugin.reserve(state, info, "node-2")
+    assert [r.uid for r in dra_of(snap).claims[("default", "my-claim")].reserved_for] == ["uid-9", "pod-uid"]
