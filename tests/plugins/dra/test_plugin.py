@@ -210,3 +210,31 @@ def test_a_shared_claim_allocated_already_is_used_where_it_lives():
     assert plugin.filter(state, info, snap.by_name["node-2"]) is None
     plugin.reserve(state, info, "node-2")
     assert [r.uid for r in dra_of(snap).claims[("default", "my-claim")].reserved_for] == ["uid-9", "pod-uid"]
+
+
+def test_copies_of_a_pod_sharing_its_uid_get_claims_of_their_own():
+    # `kwhatif capacity` copies keep the prototype's UID; the controller names claims after the pod.
+    template = ResourceClaimTemplate("default", "tmpl", (req("req-1"),))
+    snap, plugin = _setup(templates=(template,))
+    entry = {"name": "gpu", "resourceClaimTemplateName": "tmpl"}
+    for name in ("copy-1", "copy-2"):
+        _cycle(plugin, snap, _pod(name, entry))
+    made = sorted(key[1] for key in dra_of(snap).claims)
+    assert [n[:-5] for n in made] == ["copy-1-gpu-", "copy-2-gpu-"]
+
+
+def test_a_generated_claim_in_the_input_is_the_pods_own():
+    # A dump holds the claim the controller made: owned by the pod, annotated with the entry name.
+    made = claim("my-pod-gpu-x7k2q", req("req-1")).evolve(owner_pod_uid="pod-uid", pod_claim_name="gpu",
+                                                          allocation=ALLOCATED_ON_2)
+    snap, plugin = _setup(made, templates=(ResourceClaimTemplate("default", "tmpl", (req("req-1"),)),))
+    state, info, status = _cycle(plugin, snap, _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"}))
+    assert status is None and [c.name for c in state.get("PreFilterDynamicResources").claims] == ["my-pod-gpu-x7k2q"]
+
+
+def test_generated_names_are_cut_in_proportion_past_57_characters():
+    # resourceclaim controller: pod name and claim name each cut to len*57/len(base), joined by "-".
+    pod = make_pod("p" * 60)
+    base = generated_name(pod, "c" * 20)[:-5]
+    # len(base) before cutting = 60 + 1 + 20 + 1 = 82; 60*57//82 = 41, 20*57//82 = 13
+    assert base == "p" * 41 + "-" + "c" * 13
