@@ -11,8 +11,9 @@ kube-scheduler v1.34.1 runs it with its default feature gates.
 - Filter: an allocated claim must be usable from the node (`resourceclaim not available on the
   node`); the unallocated ones must all be allocatable there (`cannot allocate all claims`);
   a broken claim, class or pool is an Error.
-- PostFilter: a claim allocated but unusable from every node and reserved by no other pod is
-  deallocated (`deallocation of ResourceClaim completed`), else `still not schedulable`.
+- PostFilter: the first claim (in the pod's order; Go picks at random) that some node could not
+  use because of where it is allocated, and that no other pod reserves, is deallocated
+  (`deallocation of ResourceClaim completed`); else `still not schedulable`.
 - Reserve records the node's allocation and the pod's reservation in the snapshot's DRA view
   (`index.py`), as PreBind writes them to the claims; later pods see the devices as taken.
 
@@ -29,7 +30,7 @@ from kwhatif.framework.interfaces import (
     FilterPlugin, NodeExplainer, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin, PreFilterPlugin,
     PreFilterResult, ReservePlugin,
 )
-from kwhatif.framework.status import SKIP, Code, Status, error, unresolvable, unschedulable
+from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.claims import ClaimLookupError, pod_claims
 from kwhatif.plugins.dynamic_resources.explain import explain_devices
@@ -166,7 +167,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return None
         allocations = s.node_allocations.get(node_name) if s.to_allocate else []
         if allocations is None:
-            return Status(Code.ERROR, ("claim allocation not found for node",))
+            return error("claim allocation not found for node")
         allocated = dict(zip(s.to_allocate, allocations))
         for i, claim in enumerate(s.claims):
             if i in allocated:

@@ -238,3 +238,14 @@ def test_generated_names_are_cut_in_proportion_past_57_characters():
     base = generated_name(pod, "c" * 20)[:-5]
     # len(base) before cutting = 60 + 1 + 20 + 1 = 82; 60*57//82 = 41, 20*57//82 = 13
     assert base == "p" * 41 + "-" + "c" * 13
+
+
+def test_after_its_own_pre_filter_rejection_post_filter_has_no_claims_to_deallocate():
+    # dynamicresources.go: PreFilter writes the empty state first and returns before storing the
+    # claims, so PostFilter takes its fast path (reference §8.2: "PreFilter rejection by
+    # DynamicResources itself" ends with ` no new claims to deallocate`).
+    snap, plugin = _setup(claim("my-claim", req("req-1", "does-not-exist")))
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "no new claims to deallocate")
