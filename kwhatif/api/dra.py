@@ -121,6 +121,13 @@ class ConsumerRef:
     name: str
     uid: str
 
+    def is_pod(self, uid: str, name: str) -> bool:
+        """resourceclaim.IsReservedForPod compares UIDs; pods written as manifests often have
+        none, so unless both sides have one the pod's name (the claim's namespace) decides."""
+        if self.resource != "pods":
+            return False
+        return self.uid == uid if self.uid and uid else self.name == name
+
 
 @dataclass(frozen=True, slots=True)
 class ResourceClaim:

@@ -75,8 +75,8 @@ class DraCycle:
     unavailable: set[int] = field(default_factory=set)
 
 
-def _reserved_for(claim: ResourceClaim, uid: str) -> bool:
-    return any(r.resource == "pods" and r.uid == uid for r in claim.reserved_for)
+def _reserved_for(claim: ResourceClaim, pod: PodInfo) -> bool:
+    return any(r.is_pod(pod.pod.uid, pod.pod.name) for r in claim.reserved_for)
 
 
 def _class_problem(claim: ResourceClaim, index: DraIndex) -> str | None:
@@ -114,7 +114,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return None, unresolvable(str(err))
         for i, claim in enumerate(claims):
             if claim.allocation is not None:
-                if len(claim.reserved_for) >= RESERVED_FOR_MAX_SIZE and not _reserved_for(claim, pod.pod.uid):
+                if len(claim.reserved_for) >= RESERVED_FOR_MAX_SIZE and not _reserved_for(claim, pod):
                     return None, unresolvable(ERR_REASON_CLAIM_IN_USE)
                 continue
             problem = _class_problem(claim, index)
@@ -153,8 +153,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return None, unschedulable(NO_CLAIMS_TO_DEALLOCATE)
         for i in sorted(s.unavailable):
             claim = s.claims[i]
-            others = [r for r in claim.reserved_for if r.uid != pod.pod.uid]
-            if len(claim.reserved_for) <= 1 and not others:
+            if not claim.reserved_for or (len(claim.reserved_for) == 1 and _reserved_for(claim, pod)):
                 s.index.deallocate(claim)
                 return None, unschedulable(DEALLOCATED)
         return None, unschedulable(STILL_NOT_SCHEDULABLE)

@@ -100,7 +100,7 @@ class DraIndex:
     def commit(self, claim: ResourceClaim, pod_uid: str, pod_name: str) -> None:
         """The claim as PreBind writes it: allocated (if it was not), reserved for the pod."""
         reserved = claim.reserved_for
-        if not any(r.uid == pod_uid for r in reserved):
+        if not any(r.is_pod(pod_uid, pod_name) for r in reserved):
             reserved = reserved + (ConsumerRef("pods", pod_name, pod_uid),)
         self.claims[(claim.namespace, claim.name)] = claim.evolve(reserved_for=reserved)
         self._changed()

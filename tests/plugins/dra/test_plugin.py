@@ -249,3 +249,16 @@ def test_after_its_own_pre_filter_rejection_post_filter_has_no_claims_to_dealloc
     assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
     _, status = plugin.post_filter(state, info, NodeToStatus())
     assert (status.code, status.message) == (Code.UNSCHEDULABLE, "no new claims to deallocate")
+
+
+def test_pods_without_uids_are_told_apart_by_name():
+    # Manifests often carry no UID: a claim reserved by pod "a" (no UID) is not pod "b"'s to
+    # deallocate, so PostFilter says `still not schedulable`.
+    shared = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "a", ""),))
+    snap, plugin = _setup(shared)
+    state, info, _ = _cycle(plugin, snap, _pod("b", uid=""))
+    plugin.filter(state, info, snap.by_name["node-1"])
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert status.message == "still not schedulable"
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is not None
