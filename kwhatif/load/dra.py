@@ -167,6 +167,17 @@ def decode_resource_claim_template(obj: dict, source: Source | None) -> Resource
     return ResourceClaimTemplate(namespace, name, requests, constraints, source)
 
 
+def pod_resource_claim(f: Fields, raw: dict, path: str) -> dict:
+    """One `spec.resourceClaims` entry of a pod, as the API server validates it
+    (validation.go:validatePodResourceClaim): a name, and exactly one source."""
+    if not f.str(raw, "name", path):
+        raise f.error(f"{path}.name", "Required value")
+    sources = [f.opt_str(raw, key, path) for key in ("resourceClaimName", "resourceClaimTemplateName")]
+    if sum(source is not None for source in sources) != 1:
+        raise f.error(path, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
+    return raw
+
+
 DRA_DECODERS: dict[str, Any] = {
     "ResourceSlice": decode_resource_slice,
     "DeviceClass": decode_device_class,

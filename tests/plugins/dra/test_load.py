@@ -94,3 +94,32 @@ def test_refused_with_the_field_named(text: str, field: str, message: str):
     with pytest.raises(InputError) as err:
         _decode(text)
     assert field in str(err.value) and message in str(err.value)
+
+
+POD = """
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ml}
+spec:
+  resourceClaims: [ENTRY]
+  containers: [{name: c, image: x}]
+"""
+
+
+@pytest.mark.parametrize("entry, message", [
+    pytest.param('"x"', 'spec.resourceClaims[0]: expected an object', id="an entry that is not an object"),
+    pytest.param("{resourceClaimName: c}", "spec.resourceClaims[0].name: Required value", id="an entry without name"),
+    pytest.param("{name: gpu}", "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+                 id="an entry without a source"),
+    pytest.param("{name: gpu, resourceClaimName: c, resourceClaimTemplateName: t}", "must specify one of",
+                 id="an entry with two sources"),
+])
+def test_pod_claim_entries_are_validated(entry: str, message: str):
+    with pytest.raises(InputError) as err:
+        _decode(POD.replace("ENTRY", entry))
+    assert message in str(err.value) and "Pod/ml/p" in str(err.value)
+
+
+def test_a_valid_pod_claim_entry_is_kept():
+    pod = _decode(POD.replace("ENTRY", "{name: gpu, resourceClaimTemplateName: t}"))
+    assert pod.resource_claims == ({"name": "gpu", "resourceClaimTemplateName": "t"},)
