@@ -59,6 +59,8 @@ def _device(f: Fields, raw: dict, path: str) -> Device:
     capacity = {}
     for k, v in f.map(raw, "capacity", path).items():
         value = v.get("value") if isinstance(v, dict) else None
+        if value is None:
+            raise f.error(f"{path}.capacity[{k}].value", "Required value")
         try:
             capacity[k] = parse_quantity(value)
         except QuantityError as err:

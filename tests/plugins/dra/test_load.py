@@ -123,3 +123,8 @@ def test_pod_claim_entries_are_validated(entry: str, message: str):
 def test_a_valid_pod_claim_entry_is_kept():
     pod = _decode(POD.replace("ENTRY", "{name: gpu, resourceClaimTemplateName: t}"))
     assert pod.resource_claims == ({"name": "gpu", "resourceClaimTemplateName": "t"},)
+
+
+def test_a_capacity_without_value_is_refused():
+    with pytest.raises(InputError, match=r"spec.devices\[0\].capacity\[memory\].value: Required value"):
+        _decode(SLICE.replace("memory: {value: 40Gi}", "memory: {}"))
