@@ -50,7 +50,7 @@ kubectl:
 # Refresh the copy of the reference cases when ../shared is present (the cases grow over time).
 sync-conformance:
 	@if [ -d $(SHARED) ]; then \
-		for d in targeted random config volumes; do \
+		for d in targeted random config volumes dra; do \
 			mkdir -p tests/conformance/cases/$$d; \
 			cp $(SHARED)/$$d/* tests/conformance/cases/$$d/; \
 		done; echo "conformance cases refreshed from $(SHARED)"; \

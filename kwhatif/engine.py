@@ -349,6 +349,4 @@ def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]
     for name in missing:
         if name in _VOLUME_PLUGINS and uses_volumes:
             needed.append(name)
-        elif name == "DynamicResources" and pod.resource_claims:
-            needed.append(name)
     return needed

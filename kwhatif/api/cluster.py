@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
@@ -34,6 +35,10 @@ class Cluster:
     csi_drivers: dict[str, CSIDriver] = field(default_factory=dict)
     csi_storage_capacities: list[CSIStorageCapacity] = field(default_factory=list)
     volume_attachments: dict[str, VolumeAttachment] = field(default_factory=dict)
+    device_classes: dict[str, DeviceClass] = field(default_factory=dict)
+    resource_slices: dict[str, ResourceSlice] = field(default_factory=dict)
+    resource_claims: dict[tuple[str, str], ResourceClaim] = field(default_factory=dict)  # (namespace, name)
+    claim_templates: dict[tuple[str, str], ResourceClaimTemplate] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     def copy(self) -> Cluster:

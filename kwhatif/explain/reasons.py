@@ -125,6 +125,27 @@ CATALOGUE: tuple[Reason, ...] = (
     Reason("NodeVolumeLimits", _exact("node(s) exceed max volume count"), "node(s) exceed max volume count",
            "The node's CSI driver would attach more volumes than its CSINode allocatable count allows.",
            "Spread volume-heavy pods, use nodes with higher limits, or fewer volumes per pod."),
+    Reason("DynamicResources", _exact("cannot allocate all claims"), "cannot allocate all claims",
+           "The pod's unallocated ResourceClaims cannot all get devices from the ResourceSlices this node "
+           "can use: too few free devices pass the DeviceClass and request CEL selectors, or no choice "
+           "keeps a matchAttribute constraint.",
+           "`kwhatif explain --node NODE` lists why each device was refused; free devices (delete the pods "
+           "holding them), relax the selectors or constraints, or publish more devices."),
+    Reason("DynamicResources", _exact("resourceclaim not available on the node"), "resourceclaim not available on the node",
+           "A ResourceClaim of the pod is allocated already, to devices this node cannot use "
+           "(status.allocation.nodeSelector).",
+           "Run the pod where the claim is allocated, or let the claim be deallocated (no pod reserves it)."),
+    Reason("DynamicResources", _exact("resourceclaim in use"), "resourceclaim in use",
+           "The claim is allocated and reserved by as many consumers as allowed (256).",
+           "Wait for consumers to finish, or give the pod its own claim."),
+    Reason("DynamicResources", r"request \S+: device class \S+ does not exist",
+           "request gpu: device class gpu.example.com does not exist",
+           "A request of the pod's ResourceClaim names a DeviceClass the cluster does not have.",
+           "Create the DeviceClass (the driver's installation usually does), or fix the name."),
+    Reason("DynamicResources", r'resourceclaim\.resource\.k8s\.io ".*" not found',
+           'resourceclaim.resource.k8s.io "gpu-claim" not found',
+           "The pod names a ResourceClaim (resourceClaimName) that does not exist.",
+           "Create the claim, or use resourceClaimTemplateName to have one made per pod."),
     Reason("SchedulingGates", _exact("Scheduling is blocked due to non-empty scheduling gates"),
            "Scheduling is blocked due to non-empty scheduling gates",
            "The pod has spec.schedulingGates; the scheduler does not try it until they are all removed.",

@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Callable, Protocol, Sequence
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
+from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import (
     CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
@@ -134,6 +135,10 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     CSIDriver: ("csi_drivers", lambda o: o.name),
     CSIStorageCapacity: ("csi_storage_capacities", None),
     VolumeAttachment: ("volume_attachments", lambda o: o.name),
+    DeviceClass: ("device_classes", lambda o: o.name),
+    ResourceSlice: ("resource_slices", lambda o: o.name),
+    ResourceClaim: ("resource_claims", lambda o: (o.namespace, o.name)),
+    ResourceClaimTemplate: ("claim_templates", lambda o: (o.namespace, o.name)),
 }
 
 

@@ -21,6 +21,7 @@ from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
+from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, toleration
 from kwhatif.load.refs import object_ref
@@ -186,6 +187,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "CSIDriver": decode_csi_driver,
     "CSIStorageCapacity": decode_csi_storage_capacity,
     "VolumeAttachment": decode_volume_attachment,
+    **DRA_DECODERS,
 }
 
 

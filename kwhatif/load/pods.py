@@ -17,6 +17,7 @@ from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
+from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.selectors import label_selector, node_term
 
@@ -275,7 +276,7 @@ def _spread_part(f: Fields, spec: dict) -> dict[str, Any]:
 def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
     volumes = f.items(spec, "volumes", "spec", lambda e, p: e)
     return dict(volumes=tuple(v for v in volumes if any(v.get(k) is not None for k in SCHEDULING_VOLUME_SOURCES)),
-                resource_claims=tuple(f.list(spec, "resourceClaims", "spec")))
+                resource_claims=f.items(spec, "resourceClaims", "spec", lambda e, p: pod_resource_claim(f, e, p)))
 
 
 TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, Any]]], ...] = (

@@ -1,0 +1,188 @@
+"""resource.k8s.io/v1 manifests → `kwhatif.api.dra` objects, with the API server's defaults
+(`allocationMode: ExactCount`, `count: 1`) and the checks whose failure would make the
+allocator misbehave (one-line errors naming file, object and field)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.api.affinity import NodeSelector
+from kwhatif.api.dra import (
+    Allocation, ConsumerRef, Device, DeviceClass, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest,
+    ResourceClaim, ResourceClaimTemplate, ResourceSlice, Version,
+)
+from kwhatif.api.quantity import QuantityError, parse_quantity
+from kwhatif.errors import Source
+from kwhatif.load.fields import Fields, object_fields
+from kwhatif.load.selectors import node_term
+
+ALLOCATION_MODES = ("ExactCount", "All")
+ATTRIBUTE_TYPES = ("bool", "int", "string", "version")
+POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
+
+
+def _selectors(f: Fields, parent: dict, path: str) -> tuple[str, ...]:
+    """The CEL expressions of a `selectors` list (each `cel.expression` is required)."""
+    def one(raw: dict, p: str) -> str:
+        expression = f.str(f.map(raw, "cel", p), "expression", f"{p}.cel")
+        if not expression:
+            raise f.error(f"{p}.cel.expression", "Required value")
+        return expression
+    return f.items(parent, "selectors", path, one)
+
+
+def _node_selector(f: Fields, parent: dict, key: str, path: str) -> NodeSelector | None:
+    raw = f.opt_map(parent, key, path)
+    if raw is None:
+        return None
+    return NodeSelector(f.items(raw, "nodeSelectorTerms", f"{path}.{key}", lambda e, p: node_term(f, e, p)))
+
+
+def _attribute(f: Fields, raw: dict, path: str) -> bool | int | str | Version:
+    kinds = [k for k in ATTRIBUTE_TYPES if raw.get(k) is not None]
+    if len(kinds) != 1:
+        raise f.error(path, "exactly one value must be specified (bool, int, string, version)")
+    if kinds[0] == "bool":
+        return f.bool(raw, "bool", path)
+    if kinds[0] == "int":
+        return f.int(raw, "int", path) or 0
+    text = f.str(raw, kinds[0], path)
+    return Version(text) if kinds[0] == "version" else text
+
+
+def _device(f: Fields, raw: dict, path: str) -> Device:
+    name = f.str(raw, "name", path)
+    if not name:
+        raise f.error(f"{path}.name", "Required value")
+    attributes = {k: _attribute(f, v if isinstance(v, dict) else {}, f"{path}.attributes[{k}]")
+                  for k, v in f.map(raw, "attributes", path).items()}
+    capacity = {}
+    for k, v in f.map(raw, "capacity", path).items():
+        value = v.get("value") if isinstance(v, dict) else None
+        if value is None:
+            raise f.error(f"{path}.capacity[{k}].value", "Required value")
+        try:
+            capacity[k] = parse_quantity(value)
+        except QuantityError as err:
+            raise f.error(f"{path}.capacity[{k}].value", f"invalid quantity {value!r}: {err}") from None
+    return Device(name, attributes, capacity)
+
+
+def decode_resource_slice(obj: dict, source: Source | None) -> ResourceSlice:
+    f, _, _, name = object_fields(obj, source)
+    spec = f.map(obj, "spec", "")
+    pool = f.map(spec, "pool", "spec")
+    node_name = f.opt_str(spec, "nodeName", "spec")
+    all_nodes = f.bool(spec, "allNodes", "spec")
+    selector = _node_selector(f, spec, "nodeSelector", "spec")
+    per_device = f.bool(spec, "perDeviceNodeSelection", "spec")  # DRAPartitionableDevices, off: never used
+    if sum((node_name is not None, all_nodes, selector is not None, per_device)) != 1:
+        raise f.error("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
+    return ResourceSlice(
+        name=name, driver=f.str(spec, "driver", "spec"), pool=f.str(pool, "name", "spec.pool"),
+        generation=f.int(pool, "generation", "spec.pool", 0) or 0,
+        slice_count=f.int(pool, "resourceSliceCount", "spec.pool", 1) or 0,
+        devices=f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p)),
+        node_name=node_name, all_nodes=all_nodes, node_selector=selector, source=source,
+    )
+
+
+def decode_device_class(obj: dict, source: Source | None) -> DeviceClass:
+    f, _, _, name = object_fields(obj, source)
+    return DeviceClass(name, _selectors(f, f.map(obj, "spec", ""), "spec"), source)
+
+
+def _sub_request(f: Fields, raw: dict, path: str, name: str) -> DeviceSubRequest:
+    mode = f.str(raw, "allocationMode", path) or "ExactCount"
+    if mode not in ALLOCATION_MODES:
+        raise f.error(f"{path}.allocationMode", f'Unsupported value: {mode!r}: supported values: "All", "ExactCount"')
+    count = f.int(raw, "count", path, 1 if mode == "ExactCount" else 0) or 0
+    if mode == "ExactCount" and count <= 0:
+        raise f.error(f"{path}.count", f"Invalid value: {count}: must be greater than zero")
+    class_name = f.str(raw, "deviceClassName", path)
+    if not class_name:
+        raise f.error(f"{path}.deviceClassName", "Required value")
+    return DeviceSubRequest(name, class_name, _selectors(f, raw, path), mode, count,
+                            bool(raw.get("adminAccess")))
+
+
+def _request(f: Fields, raw: dict, path: str) -> DeviceRequest:
+    name = f.str(raw, "name", path)
+    exactly = f.opt_map(raw, "exactly", path)
+    first = f.list(raw, "firstAvailable", path)
+    if (exactly is None) == (not first):
+        raise f.error(path, "exactly one of `exactly` or `firstAvailable` is required")
+    if exactly is not None:
+        return DeviceRequest(name, exactly=_sub_request(f, exactly, f"{path}.exactly", name))
+    subs = f.items(raw, "firstAvailable", path, lambda e, p: _sub_request(f, e, p, f.str(e, "name", p)))
+    return DeviceRequest(name, first_available=subs)
+
+
+def _devices_spec(f: Fields, spec: dict, path: str) -> tuple[tuple[DeviceRequest, ...], tuple[DeviceConstraint, ...]]:
+    devices = f.map(spec, "devices", path)
+    dpath = f"{path}.devices"
+    requests = f.items(devices, "requests", dpath, lambda e, p: _request(f, e, p))
+    constraints = f.items(devices, "constraints", dpath, lambda e, p: DeviceConstraint(
+        f.str_list(e, "requests", p), f.str(e, "matchAttribute", p)))
+    return requests, constraints
+
+
+def _result(f: Fields, raw: dict, path: str) -> DeviceResult:
+    return DeviceResult(f.str(raw, "request", path), f.str(raw, "driver", path), f.str(raw, "pool", path),
+                        f.str(raw, "device", path), bool(raw.get("adminAccess")))
+
+
+def _allocation(f: Fields, status: dict) -> Allocation | None:
+    raw = f.opt_map(status, "allocation", "status")
+    if raw is None:
+        return None
+    results = f.items(f.map(raw, "devices", "status.allocation"), "results", "status.allocation.devices",
+                      lambda e, p: _result(f, e, p))
+    return Allocation(results, _node_selector(f, raw, "nodeSelector", "status.allocation"))
+
+
+def _owner_pod_uid(meta: dict) -> str | None:
+    for ref in meta.get("ownerReferences") or ():
+        if isinstance(ref, dict) and ref.get("controller") and ref.get("kind") == "Pod":
+            return str(ref.get("uid", ""))
+    return None
+
+
+def decode_resource_claim(obj: dict, source: Source | None) -> ResourceClaim:
+    f, meta, namespace, name = object_fields(obj, source)
+    requests, constraints = _devices_spec(f, f.map(obj, "spec", ""), "spec")
+    status = f.map(obj, "status", "")
+    reserved = f.items(status, "reservedFor", "status", lambda e, p: ConsumerRef(
+        f.str(e, "resource", p), f.str(e, "name", p), f.str(e, "uid", p)))
+    return ResourceClaim(
+        namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"), requests=requests,
+        constraints=constraints, allocation=_allocation(f, status), reserved_for=reserved,
+        deleting=meta.get("deletionTimestamp") is not None, owner_pod_uid=_owner_pod_uid(meta),
+        pod_claim_name=f.str_map(meta, "annotations", "metadata").get(POD_CLAIM_NAME, ""), source=source,
+    )
+
+
+def decode_resource_claim_template(obj: dict, source: Source | None) -> ResourceClaimTemplate:
+    f, _, namespace, name = object_fields(obj, source)
+    spec = f.map(f.map(obj, "spec", ""), "spec", "spec")
+    requests, constraints = _devices_spec(f, spec, "spec.spec")
+    return ResourceClaimTemplate(namespace, name, requests, constraints, source)
+
+
+def pod_resource_claim(f: Fields, raw: dict, path: str) -> dict:
+    """One `spec.resourceClaims` entry of a pod, as the API server validates it
+    (validation.go:validatePodResourceClaim): a name, and exactly one source."""
+    if not f.str(raw, "name", path):
+        raise f.error(f"{path}.name", "Required value")
+    sources = [f.opt_str(raw, key, path) for key in ("resourceClaimName", "resourceClaimTemplateName")]
+    if sum(source is not None for source in sources) != 1:
+        raise f.error(path, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
+    return raw
+
+
+DRA_DECODERS: dict[str, Any] = {
+    "ResourceSlice": decode_resource_slice,
+    "DeviceClass": decode_device_class,
+    "ResourceClaim": decode_resource_claim,
+    "ResourceClaimTemplate": decode_resource_claim_template,
+}

@@ -1,0 +1,87 @@
+"""A pod's ResourceClaims as the plugin finds them (dynamicresources.go:foreachPodResourceClaim,
+resourceclaim.Name, resourceclaim.IsForPod), including the claims the resourceclaim controller
+makes from a `resourceClaimTemplateName`."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Mapping
+
+from kwhatif.api.dra import ResourceClaim
+from kwhatif.api.objects import Pod
+from kwhatif.plugins.dynamic_resources.index import DraIndex
+
+CLAIM_NOT_CREATED = "ResourceClaim not created yet"
+MAX_BASE_LEN = 57  # resourceclaim controller: 63 minus a hyphen and five random characters
+_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery rand.String's alphabet
+
+
+class ClaimLookupError(Exception):
+    """The pod cannot be scheduled yet; the text is the scheduler's reason."""
+
+
+def _generate_base(pod: Pod, pod_claim: str) -> str:
+    """The controller's GenerateName `<pod>-<claim>-`, both parts cut in proportion when longer
+    than 57 characters."""
+    base = f"{pod.name}-{pod_claim}-"
+    if len(base) > MAX_BASE_LEN:
+        base = (pod.name[: len(pod.name) * MAX_BASE_LEN // len(base)] + "-"
+                + pod_claim[: len(pod_claim) * MAX_BASE_LEN // len(base)])
+    return base
+
+
+def generated_name(pod: Pod, pod_claim: str) -> str:
+    """The name the API server gives a generated claim: the GenerateName plus five characters,
+    random there; kwhatif takes them from a hash of the pod and claim names so runs repeat."""
+    digest = hashlib.sha256(f"{pod.namespace}/{pod.name}/{pod_claim}".encode()).hexdigest()
+    return _generate_base(pod, pod_claim) + "".join(
+        _SUFFIX_ALPHABET[int(digest[i * 2:i * 2 + 2], 16) % len(_SUFFIX_ALPHABET)] for i in range(5))
+
+
+def _made_for(claim: ResourceClaim, pod: Pod, pod_claim: str) -> bool:
+    """A claim the controller made for this pod's entry: controlled by the pod, annotated with the
+    entry, and named from the pod's name (copies of a pod that keep its UID are told apart)."""
+    base = _generate_base(pod, pod_claim)
+    return (claim.namespace == pod.namespace and claim.owner_pod_uid == pod.uid and claim.pod_claim_name == pod_claim
+            and claim.name.startswith(base) and len(claim.name) == len(base) + 5)
+
+
+def _from_template(pod: Pod, entry: Mapping, index: DraIndex) -> ResourceClaim:
+    """The claim made for this pod from its template: one already there (in the input, or made
+    by an earlier cycle), else the one the controller would create now."""
+    name = str(entry.get("name", ""))
+    for claim in index.claims.values():
+        if _made_for(claim, pod, name):
+            return claim
+    template = index.templates.get((pod.namespace, str(entry["resourceClaimTemplateName"])))
+    if template is None:
+        raise ClaimLookupError(f'pod "{pod.namespace}/{pod.name}": {CLAIM_NOT_CREATED}')
+    claim = ResourceClaim(pod.namespace, generated_name(pod, name), uid=f"{pod.uid}-{pod.name}-{name}",
+                          requests=template.requests, constraints=template.constraints,
+                          owner_pod_uid=pod.uid, pod_claim_name=name)
+    index.create(claim)
+    return claim
+
+
+def pod_claims(pod: Pod, index: DraIndex) -> list[ResourceClaim]:
+    """Every claim of the pod, in `spec.resourceClaims` order; ClaimLookupError with the
+    scheduler's reason when one is missing, being deleted or not the pod's own."""
+    claims = []
+    for entry in pod.resource_claims:
+        if entry.get("resourceClaimName"):
+            name = str(entry["resourceClaimName"])
+            claim = index.claims.get((pod.namespace, name))
+            if claim is None:
+                raise ClaimLookupError(f'resourceclaim.resource.k8s.io "{name}" not found')
+        elif entry.get("resourceClaimTemplateName"):
+            claim = _from_template(pod, entry, index)
+            if claim.owner_pod_uid != pod.uid:
+                raise ClaimLookupError(f"ResourceClaim {claim.key} was not created for pod "
+                                       f"{pod.namespace}/{pod.name} (pod is not owner)")
+        else:
+            raise ClaimLookupError(f'pod "{pod.namespace}/{pod.name}", spec.resourceClaim {entry.get("name", "")}: '
+                                   "none of the supported fields are set")
+        if claim.deleting:
+            raise ClaimLookupError(f'resourceclaim "{claim.name}" is being deleted')
+        claims.append(claim)
+    return claims

@@ -1,0 +1,264 @@
+"""DynamicResources at each extension point, after the v1.34.1 table of
+pkg/scheduler/framework/plugins/dynamicresources/dynamicresources_test.go: the statuses and
+reason texts are upstream's (`statusUnschedulable` is UnschedulableAndUnresolvable there)."""
+
+from __future__ import annotations
+
+from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import (
+    Allocation, ConsumerRef, Device, DeviceConstraint, DeviceResult, ResourceClaim, ResourceClaimTemplate,
+)
+from kwhatif.api.selectors import Requirement
+from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.diagnosis import NodeToStatus
+from kwhatif.framework.status import Code
+from kwhatif.plugins.dynamic_resources import DynamicResources
+from kwhatif.plugins.dynamic_resources.claims import generated_name
+from kwhatif.plugins.dynamic_resources.index import dra_of
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
+from tests.builders import Handle, make_node, make_pod
+from tests.plugins.dra.test_allocator import CLASS_A, DRIVER_A, claim, klass, req, slice_
+
+
+def _pod(name: str = "my-pod", *entries: dict, uid: str = "pod-uid"):
+    return make_pod(name).evolve(uid=uid, resource_claims=tuple(entries) or ({"name": "res", "resourceClaimName": "my-claim"},))
+
+
+def _setup(*claims: ResourceClaim, templates: tuple[ResourceClaimTemplate, ...] = ()):
+    cluster = Cluster(
+        nodes=[make_node("node-1"), make_node("node-2")],
+        device_classes={CLASS_A: klass(CLASS_A, DRIVER_A)},
+        resource_slices={"slice-1": slice_("slice-1", "pool-1", DRIVER_A, *_devices(1))},
+        resource_claims={(c.namespace, c.name): c for c in claims},
+        claim_templates={(t.namespace, t.name): t for t in templates},
+    )
+    snap = Snapshot.build(cluster, [])
+    return snap, DynamicResources(None, Handle(snap))
+
+
+def _devices(n: int):
+    return tuple(Device(f"device-{i + 1}") for i in range(n))
+
+
+def _cycle(plugin: DynamicResources, snap: Snapshot, pod):
+    state, info = CycleState(), PodInfo.of(pod)
+    _, status = plugin.pre_filter(state, info, snap.node_infos)
+    return state, info, status
+
+
+def _on_node(name: str) -> NodeSelector:
+    return NodeSelector((NodeSelectorTerm((), (Requirement("metadata.name", "In", (name,)),)),))
+
+
+ALLOCATED_ON_2 = Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),), _on_node("node-2"))
+
+
+def test_claim_missing_is_refused_at_pre_enqueue():
+    # upstream "claim-missing": PreEnqueue status UnschedulableAndUnresolvable, the lister's NotFound text.
+    snap, plugin = _setup()
+    status = plugin.pre_enqueue(PodInfo.of(_pod()))
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             'resourceclaim.resource.k8s.io "my-claim" not found')
+
+
+def test_deleted_claim_is_refused():
+    # upstream "deleted-claim": `resourceclaim "my-claim" is being deleted`.
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(deleting=True))
+    status = plugin.pre_enqueue(PodInfo.of(_pod()))
+    assert status.message == 'resourceclaim "my-claim" is being deleted'
+
+
+def test_missing_class_stops_pre_filter():
+    # upstream "missing-class": `request req-1: device class does-not-exist does not exist`.
+    snap, plugin = _setup(claim("my-claim", req("req-1", "does-not-exist")))
+    _, _, status = _cycle(plugin, snap, _pod())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             "request req-1: device class does-not-exist does not exist")
+
+
+def test_structured_allocation_is_reserved_and_then_taken():
+    # upstream "structured-no-resources"/"structured": node-1 has the only device; once the first
+    # pod reserved it, a second claim cannot be allocated: `cannot allocate all claims`.
+    snap, plugin = _setup(claim("my-claim", req("req-1")), claim("other", req("req-1")))
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status is None
+    assert plugin.filter(state, info, snap.by_name["node-2"]).message == "cannot allocate all claims"
+    assert plugin.filter(state, info, snap.by_name["node-1"]) is None
+    assert plugin.reserve(state, info, "node-1") is None
+    reserved = dra_of(snap).claims[("default", "my-claim")]
+    assert reserved.allocation.results == (DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),)
+    assert reserved.reserved_for == (ConsumerRef("pods", "my-pod", "pod-uid"),)
+    other = _pod("other-pod", {"name": "res", "resourceClaimName": "other"}, uid="uid-2")
+    state2, info2, _ = _cycle(plugin, snap, other)
+    status = plugin.filter(state2, info2, snap.by_name["node-1"])
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims")
+
+
+def test_snapshot_restore_takes_the_allocation_back():
+    snap, plugin = _setup(claim("my-claim", req("req-1")))
+    mark = snap.mark()
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    plugin.reserve(state, info, "node-1")
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is not None
+    snap.restore(mark)
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is None
+    assert not dra_of(snap).allocated
+
+
+def test_allocated_claim_elsewhere_is_deallocated_by_post_filter():
+    # upstream "structured-allocated-claim-unavailable" style: allocated for node-2 only, reserved by
+    # nobody → Filter on node-1 `resourceclaim not available on the node`; PostFilter deallocates.
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    status = plugin.filter(state, info, snap.by_name["node-1"])
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                             "resourceclaim not available on the node")
+    assert plugin.filter(state, info, snap.by_name["node-2"]) is None
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is None
+
+
+def test_claim_reserved_by_another_pod_is_not_deallocated():
+    # PostFilter only deallocates a claim nobody else uses: `still not schedulable`.
+    in_use = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "other", "uid-9"),))
+    snap, plugin = _setup(in_use)
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "still not schedulable")
+
+
+def test_template_claim_is_made_as_the_controller_names_it():
+    # resourceclaim controller: GenerateName "<pod>-<podClaim>-" plus 5 characters, owned by the pod.
+    template = ResourceClaimTemplate("default", "tmpl", (req("req-1"),))
+    snap, plugin = _setup(templates=(template,))
+    pod = _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"})
+    state, info, status = _cycle(plugin, snap, pod)
+    assert status is None
+    name = generated_name(pod, "gpu")
+    assert name.startswith("my-pod-gpu-") and len(name) == len("my-pod-gpu-") + 5
+    assert dra_of(snap).claims[("default", name)].owner_pod_uid == "pod-uid"
+    assert plugin.filter(state, info, snap.by_name["node-1"]) is None
+
+
+def test_template_missing_means_claim_not_created_yet():
+    # resourceclaim.Name: `pod "default/my-pod": ResourceClaim not created yet`.
+    snap, plugin = _setup()
+    pod = _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"})
+    assert plugin.pre_enqueue(PodInfo.of(pod)).message == 'pod "default/my-pod": ResourceClaim not created yet'
+
+
+def test_explain_names_the_device_and_the_refused_ones():
+    snap, plugin = _setup(claim("my-claim", req("req-1")), claim("other", req("req-1")).evolve(
+        allocation=Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),))))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "device device-1 of ResourceSlice slice-1: allocated to ResourceClaim default/other"]
+
+
+def test_explain_says_an_allocated_claim_is_pinned_elsewhere():
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    plugin.filter(state, info, snap.by_name["node-1"])
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "ResourceClaim default/my-claim is allocated already (driver-a/pool-1/device-1): "
+        "not usable from this node (status.allocation.nodeSelector)"]
+
+
+def test_explain_names_the_constraint_that_no_choice_met():
+    # device-1 has numa 1, device-2 numa 2: two requests under matchAttribute numa cannot both be met.
+    cluster = Cluster(
+        nodes=[make_node("node-1")], device_classes={CLASS_A: klass(CLASS_A, DRIVER_A)},
+        resource_slices={"slice-1": slice_("slice-1", "pool-1", DRIVER_A, Device("device-1", {"numa": 1}),
+                                           Device("device-2", {"numa": 2}))},
+        resource_claims={("default", "my-claim"): claim("my-claim", req("req-0"), req("req-1"),
+                                                        constraints=(DeviceConstraint((), "driver-a/numa"),))})
+    snap = Snapshot.build(cluster, [])
+    plugin = DynamicResources(None, Handle(snap))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        "device device-1 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
+        "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=1)",
+        "device device-2 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
+        "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=2)"]
+
+
+def test_a_claim_reserved_by_the_maximum_of_consumers_is_in_use():
+    # upstream "claim-in-use": allocated, reservedFor full (ResourceClaimReservedForMaxSize 256), not this pod.
+    full = tuple(ConsumerRef("pods", f"p{i}", f"uid-{i}") for i in range(256))
+    snap, plugin = _setup(claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2, reserved_for=full))
+    _, _, status = _cycle(plugin, snap, _pod())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "resourceclaim in use")
+
+
+def test_a_shared_claim_allocated_already_is_used_where_it_lives():
+    # upstream "structured-allocated-claim"-style: allocated for node-2 and reserved by another pod;
+    # this pod may join (fewer than 256 consumers) on node-2 only, and Reserve adds it to reservedFor.
+    shared = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "other", "uid-9"),))
+    snap, plugin = _setup(shared)
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status is None
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "resourceclaim not available on the node"
+    assert plugin.filter(state, info, snap.by_name["node-2"]) is None
+    plugin.reserve(state, info, "node-2")
+    assert [r.uid for r in dra_of(snap).claims[("default", "my-claim")].reserved_for] == ["uid-9", "pod-uid"]
+
+
+def test_copies_of_a_pod_sharing_its_uid_get_claims_of_their_own():
+    # `kwhatif capacity` copies keep the prototype's UID; the controller names claims after the pod.
+    template = ResourceClaimTemplate("default", "tmpl", (req("req-1"),))
+    snap, plugin = _setup(templates=(template,))
+    entry = {"name": "gpu", "resourceClaimTemplateName": "tmpl"}
+    for name in ("copy-1", "copy-2"):
+        _cycle(plugin, snap, _pod(name, entry))
+    made = sorted(key[1] for key in dra_of(snap).claims)
+    assert [n[:-5] for n in made] == ["copy-1-gpu-", "copy-2-gpu-"]
+
+
+def test_a_generated_claim_in_the_input_is_the_pods_own():
+    # A dump holds the claim the controller made: owned by the pod, annotated with the entry name.
+    made = claim("my-pod-gpu-x7k2q", req("req-1")).evolve(owner_pod_uid="pod-uid", pod_claim_name="gpu",
+                                                          allocation=ALLOCATED_ON_2)
+    snap, plugin = _setup(made, templates=(ResourceClaimTemplate("default", "tmpl", (req("req-1"),)),))
+    state, info, status = _cycle(plugin, snap, _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"}))
+    assert status is None and [c.name for c in state.get("PreFilterDynamicResources").claims] == ["my-pod-gpu-x7k2q"]
+
+
+def test_generated_names_are_cut_in_proportion_past_57_characters():
+    # resourceclaim controller: pod name and claim name each cut to len*57/len(base), joined by "-".
+    pod = make_pod("p" * 60)
+    base = generated_name(pod, "c" * 20)[:-5]
+    # len(base) before cutting = 60 + 1 + 20 + 1 = 82; 60*57//82 = 41, 20*57//82 = 13
+    assert base == "p" * 41 + "-" + "c" * 13
+
+
+def test_after_its_own_pre_filter_rejection_post_filter_has_no_claims_to_deallocate():
+    # dynamicresources.go: PreFilter writes the empty state first and returns before storing the
+    # claims, so PostFilter takes its fast path (reference §8.2: "PreFilter rejection by
+    # DynamicResources itself" ends with ` no new claims to deallocate`).
+    snap, plugin = _setup(claim("my-claim", req("req-1", "does-not-exist")))
+    state, info, status = _cycle(plugin, snap, _pod())
+    assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert (status.code, status.message) == (Code.UNSCHEDULABLE, "no new claims to deallocate")
+
+
+def test_pods_without_uids_are_told_apart_by_name():
+    # Manifests often carry no UID: a claim reserved by pod "a" (no UID) is not pod "b"'s to
+    # deallocate, so PostFilter says `still not schedulable`.
+    shared = claim("my-claim", req("req-1")).evolve(allocation=ALLOCATED_ON_2,
+                                                    reserved_for=(ConsumerRef("pods", "a", ""),))
+    snap, plugin = _setup(shared)
+    state, info, _ = _cycle(plugin, snap, _pod("b", uid=""))
+    plugin.filter(state, info, snap.by_name["node-1"])
+    _, status = plugin.post_filter(state, info, NodeToStatus())
+    assert status.message == "still not schedulable"
+    assert dra_of(snap).claims[("default", "my-claim")].allocation is not None
