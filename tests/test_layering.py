@@ -25,7 +25,7 @@ LAYERS: dict[str, int] = {
     "config": 7, "workloads": 7,
     "engine": 8,
     "check": 9, "explain": 9,
-    "capacity": 10,
+    "capacity": 10, "sweep": 10,
     "render": 11,
     "cli": 12,
     "__main__": 13,

@@ -11,6 +11,8 @@ from kwhatif.cli.compare import compare
 from kwhatif.cli.config import config_group
 from kwhatif.cli.explain import explain_cmd
 from kwhatif.cli.pending import pending
+from kwhatif.cli.prepare import snapshot_group
+from kwhatif.cli.sweep import sweep_cmd
 from kwhatif.cli.reasons import reasons
 from kwhatif.cli.schedule import place, schedule
 
@@ -21,5 +23,6 @@ def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
 
 
-for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd):
+for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd,
+                 snapshot_group, sweep_cmd):
     main.add_command(_command)
