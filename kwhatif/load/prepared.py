@@ -7,10 +7,12 @@ The file is a header line and a payload:
                       "payload_sha256": "<sha256>"}\\n
     <pickle protocol 5 of the Cluster>
 
-Why pickle: the cluster is frozen dataclasses (slots) of builtins, which pickle restores without
-running a decoder or a validator: the 5,000-node / 150,000-pod benchmark dump loads several times
-faster than from JSON (README, "Prepared snapshots"). Unpickling runs with the cyclic collector
-paused (`kwhatif.memory`), for the same reason loading a dump does.
+Why pickle: the cluster is dataclasses (slots) of builtins, which pickle restores without running
+a decoder or a validator. kwhatif's dataclasses are written as their class and a tuple of their
+fields (`SnapshotPickler`), restored by one call of the class: pickle's default for a slots
+object is a dict of its fields set one by one, twice as slow to load on the 5,000-node
+benchmark dump (README, "Prepared snapshots"). Unpickling runs with the cyclic collector paused
+(`kwhatif.memory`), for the same reason loading a dump does.
 
 What makes a file unusable, each refused with one line naming the file:
 - foreign: no `KWHATIF-PREPARED` header, or a header that is not the JSON described above;
@@ -23,13 +25,15 @@ A `.kws` file is code as much as data (pickle): load only files you prepared you
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import io
 import json
 import os
 import pickle
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from kwhatif import __version__
 from kwhatif.api.cluster import Cluster
@@ -69,9 +73,36 @@ def input_digest(paths: Sequence[str]) -> dict[str, Any]:
     return {"files": files, "sha256": digest.hexdigest()}
 
 
+POSITIONAL: dict[type, tuple[str, ...] | None] = {}
+
+
+def positional_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a kwhatif dataclass whose constructor takes them all (None otherwise: the
+    class is pickled as pickle does by default). Kept per class in POSITIONAL."""
+    if cls not in POSITIONAL:
+        found = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) and cls.__module__.startswith("kwhatif.") else None
+        POSITIONAL[cls] = tuple(f.name for f in found) if found is not None and all(f.init for f in found) else None
+    return POSITIONAL[cls]
+
+
+class SnapshotPickler(pickle.Pickler):
+    """Writes each kwhatif dataclass as (its class, its field values): loading calls the
+    class once instead of setting its fields one by one from a dict (the objects have no
+    `__post_init__`, so the constructor stores exactly what was written)."""
+
+    def reducer_override(self, obj: Any) -> tuple[Callable[..., Any], tuple[Any, ...]] | Any:
+        names = positional_fields(type(obj))
+        if names is None:
+            return NotImplemented
+        return (type(obj), tuple(getattr(obj, n) for n in names))
+
+
 def encode_prepared(cluster: Cluster, inputs: dict[str, Any]) -> bytes:
     """The `.kws` bytes of a loaded cluster (header line, then the pickle)."""
-    payload = pickle.dumps(cluster, protocol=5)
+    buffer = io.BytesIO()
+    with collector_paused():
+        SnapshotPickler(buffer, protocol=5).dump(cluster)
+    payload = buffer.getvalue()
     header = {"format": FORMAT, "kwhatif": __version__, "model": model_fingerprint(), "input": inputs,
               "payload_sha256": hashlib.sha256(payload).hexdigest()}
     return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
