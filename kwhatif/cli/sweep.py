@@ -26,11 +26,12 @@ from kwhatif.errors import InputError
 class SweepProgress(Progress):
     """`sweep: 12/600 scenarios, ETA 4m05s` on a terminal (see `Progress`)."""
 
-    def __init__(self, quiet: bool, stream: TextIO | None = None) -> None:
+    def __init__(self, quiet: bool, stream: TextIO | None = None, delay: float = 1.0) -> None:
         super().__init__("sweep", quiet, stream)
+        self.delay = delay
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or time.monotonic() - self.started < 1.0:
+        if not self.enabled or time.monotonic() - self.started < self.delay:
             return
         self.shown = True
         elapsed = time.monotonic() - self.started

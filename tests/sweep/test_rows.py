@@ -105,3 +105,16 @@ def test_a_failing_scenario_reports_its_error_in_its_row(two_nodes: Path) -> Non
     # the sweep went on: the pod (100m) binds beside urgent and small; big still does not.
     assert second["error"] is None and second["verdict"] == "pass"
     assert (second["bound"], second["pending"]) == (3, 1)
+
+
+def test_a_listed_scenario_with_a_config_equals_schedule_with_that_config(two_nodes: Path) -> None:
+    config = SAMPLES / "bin-packing.config.yaml"
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\ncombine: list\nscenarios:\n"
+                    f"- {{snapshot: two-nodes, config: {config}}}\n- {{snapshot: two-nodes}}\n")
+    rows = sweep_json(file, "--jobs", "1")["rows"]
+    assert [(r["scenario"], r["config"]) for r in rows] == [(0, str(config)), (1, "default")]
+    base = ["schedule", "-c", str(two_nodes / "two-nodes"), "--now", NOW, "-o", "json", "--no-node-detail"]
+    for row, extra in ((rows[0], ["--config", str(config)]), (rows[1], [])):
+        expected = figures_of_command(json.loads(kwhatif(*base, *extra).stdout))
+        assert row_figures(row, expected) == expected
