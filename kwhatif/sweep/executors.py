@@ -85,8 +85,9 @@ def run_remote(plan: Plan, blob: bytes, scenario: Scenario) -> Row:
     return run_scenario(CACHE.get(scenario.snapshot, blob), scenario, plan)
 
 
-def lost_row(scenario: Scenario, tries: int) -> Row:
-    return {**scenario.data(), **EMPTY, "error": f"error: the worker running it was lost {tries} times"}
+def failed_row(scenario: Scenario, error: str) -> Row:
+    """The row of a scenario that could not run to its end (its worker lost, its task failed)."""
+    return {**scenario.data(), **EMPTY, "error": f"error: {error}"}
 
 
 class Collector:
@@ -141,7 +142,7 @@ def run_local_pool(sweep: Sweep, jobs: int, progress: Progress | None = None) ->
                 except BrokenProcessPool:
                     tries[scenario.index] = tries.get(scenario.index, 0) + 1
                     if tries[scenario.index] >= MAX_TRIES:
-                        rows.add(scenario.index, lost_row(scenario, tries[scenario.index]))
+                        rows.add(scenario.index, failed_row(scenario, f"the worker running it was lost {MAX_TRIES} times"))
         todo = [s for s in todo if s.index not in rows.rows]
     return rows.ordered()
 
@@ -192,7 +193,10 @@ def run_dask(sweep: Sweep, address: str, tls: DaskTLS | None = None, progress: P
             try:
                 rows.add(scenario.index, future.result())
             except KilledWorker:
-                rows.add(scenario.index, lost_row(scenario, MAX_TRIES))
+                rows.add(scenario.index, failed_row(scenario, "the Dask workers running it were lost "
+                                                              "(distributed.scheduler.allowed-failures times)"))
+            except Exception as err:  # noqa: BLE001 - the task could not run (its data lost): said in its row
+                rows.add(scenario.index, failed_row(scenario, f"dask: {type(err).__name__}: {err}"))
     finally:
         client.close()
     return rows.ordered()

@@ -1,7 +1,7 @@
 """A sweep file → its scenarios and everything they need, read and checked once, up front.
 
 The file is checked against `sweep.schema.json` (also `schemas/sweep.schema.json`) first: a bad
-file is one error line naming the file and the field (`axes...`). Then every input it names is
+file is one error line naming the file and the field (`nodes[0].counts[1]`). Then every input it names is
 read as the commands read them (snapshots as `-c`, workload files as `check`, node templates as
 `capacity --add-node`, configurations as `--config`), so a bad input stops the sweep before any
 scenario runs. What the workers get is a `Plan` (decoded objects, no path to read) and each
@@ -96,7 +96,7 @@ class Sweep:
 
 
 def field_path(path: Any) -> str:
-    """`axes.nodes[0].counts[1]` from a jsonschema error's absolute path."""
+    """`nodes[0].counts[1]` from a jsonschema error's absolute path."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -129,7 +129,7 @@ def read_sweep_file(file: str) -> dict[str, Any]:
     return doc
 
 
-class Inputs:
+class SweepPaths:
     """Paths of the sweep file resolved against its folder, named as written (rows stay the
     same wherever the sweep runs from)."""
 
@@ -247,25 +247,25 @@ def read_sweep(file: str, now: str) -> Sweep:
     when the file does not set its own clock."""
     doc = read_sweep_file(file)
     unique_names(doc, file)
-    inputs = Inputs(file)
+    paths = SweepPaths(file)
     if doc.get("combine", "product") == "list":
         scenarios = listed_scenarios(doc)
         check_names(doc, scenarios, file)
     else:
-        scenarios = product_scenarios(doc, inputs.snapshot_names(doc["snapshots"]))
+        scenarios = product_scenarios(doc, paths.snapshot_names(doc["snapshots"]))
     warnings: list[str] = []
     plan = Plan(now=sweep_clock(doc, now, file), check=check_options(doc, file),
                 removals={r["name"]: r.get("labels", {}) for r in doc.get("remove", [])})
     for entry in doc.get("workloads", []):
-        objects, found = load_workloads([inputs.path(f) for f in entry["files"]])
+        objects, found = load_workloads([paths.path(f) for f in entry["files"]])
         plan.workloads[entry["name"]] = objects
         warnings.extend(found)
     for s in scenarios:
         if s.template is not None and s.template not in plan.templates:
-            plan.templates[s.template] = template_node(inputs.path(s.template), file, f"scenario {s.index}: nodes")
+            plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes")
         if s.config not in plan.configs:
-            config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(inputs.path(s.config))
+            config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None
             warnings.extend(config.warnings if config is not None else [])
-    snapshots = {name: prepared_bytes(inputs.path(name)) for name in dict.fromkeys(s.snapshot for s in scenarios)}
+    snapshots = {name: prepared_bytes(paths.path(name)) for name in dict.fromkeys(s.snapshot for s in scenarios)}
     return Sweep(plan, scenarios, snapshots, warnings)

@@ -4,6 +4,11 @@ kwhatif has no live capture: it reads files and standard input only (a dump come
 own `kubectl get -o json`). Two proofs: no module of the package imports anything that could reach
 a network or start a program, and every command runs to its answer with sockets and subprocesses
 made to fail.
+
+One module is allowed more, by name: `sweep/executors.py` starts local worker processes for
+`kwhatif sweep --jobs N` and, with `--dask ADDRESS` only, connects to the Dask scheduler the user
+names (`distributed`, imported there lazily). Neither reaches a Kubernetes API: workers receive
+snapshot bytes and scenario specs, never a kubeconfig.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ FORBIDDEN = ("socket", "ssl", "http", "urllib.request", "requests", "httpx", "ai
              "multiprocessing", "kubernetes", "pty", "ftplib", "smtplib", "telnetlib", "xmlrpc", "webbrowser")
 
 
+ALLOWED = {"sweep/executors.py": {"multiprocessing"}}  # see the module's docstring
+
+
 def _imports(path: Path) -> set[str]:
     names = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -41,7 +49,8 @@ def _imports(path: Path) -> set[str]:
 def test_no_module_can_reach_a_network_or_run_a_program():
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        bad = sorted(n for n in _imports(path) if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
+        allowed = ALLOWED.get(str(path.relative_to(PACKAGE)), set())
+        bad = sorted(n for n in _imports(path) - allowed if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
         if bad:
             found[str(path.relative_to(PACKAGE))] = bad
     assert found == {}
