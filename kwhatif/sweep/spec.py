@@ -155,9 +155,10 @@ class SweepPaths:
         return names
 
 
-def prepared_bytes(path: str) -> bytes:
-    """A snapshot as the workers receive it: a `.kws` file's own bytes (header checked), or the
-    dump loaded here once and encoded."""
+def prepared_bytes(path: str, warnings: list[str]) -> bytes:
+    """A snapshot as the workers receive it: a `.kws` file's own bytes (header checked; its
+    warnings were said when it was prepared), or the dump loaded here once, its warnings added
+    to `warnings`, and encoded."""
     if is_prepared(path):
         try:
             with open(path, "rb") as stream:
@@ -166,7 +167,9 @@ def prepared_bytes(path: str) -> bytes:
             raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
         read_header(data, path)
         return data
-    return encode_prepared(load_cluster([path]), input_digest([path]))
+    cluster = load_cluster([path])
+    warnings.extend(cluster.warnings)
+    return encode_prepared(cluster, input_digest([path]))
 
 
 def template_node(path: str, file: str, where: str) -> Node:
@@ -267,5 +270,6 @@ def read_sweep(file: str, now: str) -> Sweep:
             config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None
             warnings.extend(config.warnings if config is not None else [])
-    snapshots = {name: prepared_bytes(paths.path(name)) for name in dict.fromkeys(s.snapshot for s in scenarios)}
+    snapshots = {name: prepared_bytes(paths.path(name), warnings)
+                 for name in dict.fromkeys(s.snapshot for s in scenarios)}
     return Sweep(plan, scenarios, snapshots, warnings)

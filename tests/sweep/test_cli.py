@@ -52,3 +52,19 @@ def test_quiet_shows_no_progress() -> None:
     stream = Terminal()
     SweepProgress(quiet=True, stream=stream, delay=0.0)(1, 1)
     assert stream.getvalue() == ""
+
+
+def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path) -> None:
+    # A pod bound to a node the snapshot lacks: load_cluster warns (kwhatif/load/cluster.py).
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+        "spec: {nodeName: gone, containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n")
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml]\n')
+    warned = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
+    assert warned.returncode == 0
+    assert 'Pod/default/p: bound to node "gone", which is not in the snapshot' in warned.stderr
+    strict = kwhatif("sweep", str(file), "--jobs", "1", "--strict")
+    assert strict.returncode == 2 and strict.stdout == ""
+    assert "--strict: " in single_error_line(strict.stderr)
