@@ -79,7 +79,7 @@ def main() -> None:
         if not args.no_dask:
             from distributed import LocalCluster
             with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster:
+                              dashboard_address=":0") as cluster:
                 seconds, outputs["dask"] = timed([KWHATIF, "sweep", str(sweep), "-o", "json", "-q", "--dask",
                                                   str(cluster.scheduler_address)])
                 print(f"sweep {args.scenarios} scenarios --dask (2 local workers): {seconds:.1f} s")

@@ -85,6 +85,8 @@ def sweep_cmd(sweep_file: str, output: str, jobs: int | None, dask: str | None, 
         if dask is not None and jobs is not None:
             raise InputError("--jobs and --dask are exclusive (Dask's workers are the jobs)")
         tls = tls_settings(dask_tls_ca, dask_tls_cert, dask_tls_key)
+        if dask is not None and dask.startswith("tls://") and tls is None:
+            raise InputError(f"--dask {dask}: a TLS scheduler needs --dask-tls-ca and --dask-tls-cert")
         warnings = Warnings(quiet, strict)
         sweep = read_sweep(sweep_file, clock(now))
         warnings.report(sweep.warnings)

@@ -168,7 +168,7 @@ def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
                             require_encryption=True)  # type: ignore[no-untyped-call]
     try:
         return Client(address, security=security, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as err:
+    except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS settings it cannot use
         raise InputError(f"--dask {address}: cannot reach the Dask scheduler: {err}") from None
 
 
