@@ -25,7 +25,7 @@ LAYERS: dict[str, int] = {
     "config": 7, "workloads": 7,
     "engine": 8, "whatif": 8,  # whatif: Cluster -> Cluster operations over api, load and workloads (7)
     "check": 9, "explain": 9, "diff": 9, "evict": 9,
-    "capacity": 10,
+    "capacity": 10, "sweep": 10,
     "render": 11,
     "cli": 12,
     "__main__": 13,

@@ -181,7 +181,7 @@ def _percent(value: Fraction) -> str:
     return f"{text}%"
 
 
-def _without(cluster: Cluster, lost: set[str]) -> Cluster:
+def without_nodes(cluster: Cluster, lost: set[str]) -> Cluster:
     """The cluster after losing nodes: their pods owned by a controller are recreated (pending
     again, as their controller would), bare pods are gone."""
     out = cluster.copy()
@@ -204,7 +204,7 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
     for label, lost in scenarios:
-        summaries = summarise(schedule_workloads(_without(cluster, lost), objects, now, profiles, replicas_mode,
+        summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, now, profiles, replicas_mode,
                                                  as_new), False)
         pending = sum(w.pending for w in summaries)
         total = sum(w.pods for w in summaries)

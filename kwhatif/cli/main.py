@@ -13,6 +13,7 @@ from kwhatif.cli.diff import diff_cmd
 from kwhatif.cli.evict import evict_cmd
 from kwhatif.cli.explain import explain_cmd
 from kwhatif.cli.pending import pending
+from kwhatif.cli.sweep import sweep_cmd
 from kwhatif.cli.reasons import reasons
 from kwhatif.cli.schedule import place, schedule
 from kwhatif.cli.version import completion, version
@@ -26,5 +27,5 @@ def main() -> None:
 
 
 for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd, version,
-                 completion, diff_cmd, evict_cmd, snapshot_cmd):
+                 completion, diff_cmd, evict_cmd, snapshot_cmd, sweep_cmd):
     main.add_command(_command)

@@ -31,12 +31,13 @@ from kwhatif.api.storage import (
     CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
 )
 from kwhatif.api.cluster import Cluster
-from kwhatif.errors import Source
+from kwhatif.errors import InputError, Source
 from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
 from kwhatif.load.documents import RawDoc
+from kwhatif.load.prepared import is_prepared, read_prepared
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
@@ -196,6 +197,15 @@ def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_valid
 
 def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> Cluster:
+    """The cluster of the inputs; a prepared snapshot (`.kws`, `kwhatif.load.prepared`) is read
+    as it was written, and must then be the only input (its objects are already de-duplicated
+    and checked: mixing it with manifests would skip that for them)."""
+    prepared = [p for p in map(str, paths) if is_prepared(p)]
+    if prepared:
+        if len(paths) > 1:
+            raise InputError("a prepared snapshot (.kws) must be the only -c input; prepare the other inputs with "
+                             "it: kwhatif snapshot prepare DUMP... -o FILE.kws", Source(prepared[0]))
+        return read_prepared(prepared[0])
     with collector_paused():  # see kwhatif.memory
         objects, warnings = load_objects(paths, stdin, full_validation, progress)
         return build_cluster(objects, warnings)

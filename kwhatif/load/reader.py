@@ -107,7 +107,7 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
                 data = data.encode("utf-8", "surrogatepass")
             docs.extend(parse_bytes(gunzipped(data, STDIN_NAME), STDIN_NAME))
             continue
-        files = _expand_path(path)
+        files = expand_path(path)
         for file in files:
             mapped, probed = _mapped_list(file)
             if mapped is None:
@@ -203,7 +203,7 @@ def _known_cause(text: bytes | str, line: int | None) -> str | None:
 
 # --------------------------------------------------------------------------------------- paths ----
 
-def _expand_path(path: str) -> list[str]:
+def expand_path(path: str) -> list[str]:
     """A file → itself; a folder → its .yaml/.yml/.json files, recursively, sorted by path."""
     try:
         st = os.stat(path)

@@ -5,6 +5,11 @@ kwhatif reads files and standard input only, unless asked for a live capture (`k
 in tests/live/test_kubectl.py). Two proofs: no other module of the package imports anything that
 could reach a network or start a program, and every command runs to its answer with sockets and
 subprocesses made to fail.
+
+One more module is allowed, by name: `sweep/executors.py` starts local worker processes for
+`kwhatif sweep --jobs N` and, with `--dask ADDRESS` only, connects to the Dask scheduler the user
+names (`distributed`, imported there lazily). Neither reaches a Kubernetes API: workers receive
+snapshot bytes and scenario specs, never a kubeconfig.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ FORBIDDEN = ("socket", "ssl", "http", "urllib.request", "requests", "httpx", "ai
              "multiprocessing", "kubernetes", "pty", "ftplib", "smtplib", "telnetlib", "xmlrpc", "webbrowser")
 
 
+ALLOWED = {"sweep/executors.py": {"multiprocessing"}}  # see the module's docstring
+
+
 def _imports(path: Path) -> set[str]:
     names = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -42,7 +50,8 @@ def _imports(path: Path) -> set[str]:
 def test_no_module_can_reach_a_network_or_run_a_program():
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        bad = sorted(n for n in _imports(path) if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
+        allowed = ALLOWED.get(str(path.relative_to(PACKAGE)), set())
+        bad = sorted(n for n in _imports(path) - allowed if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
         if bad:
             found[str(path.relative_to(PACKAGE))] = bad
     assert found == {"live/kubectl.py": ["subprocess"]}  # the one process start: read-only kubectl

@@ -1,0 +1,175 @@
+"""Prepared snapshots (`.kws`): a loaded, admitted-at-load and validated `Cluster` written once
+so that later runs (every `-c`, each worker of a sweep) skip reading and decoding the dump.
+
+The file is a header line and a payload:
+
+    KWHATIF-PREPARED {"format": 1, "kwhatif": "0.1.0", "model": "<sha256>", "input": {...},
+                      "payload_sha256": "<sha256>"}\\n
+    <pickle protocol 5 of the Cluster>
+
+Why pickle: the cluster is dataclasses (slots) of builtins, which pickle restores without running
+a decoder or a validator. kwhatif's dataclasses are written as their class and a tuple of their
+fields (`SnapshotPickler`), restored by one call of the class: pickle's default for a slots
+object is a dict of its fields set one by one, twice as slow to load on the 5,000-node
+benchmark dump (README, "Prepared snapshots"). Unpickling runs with the cyclic collector paused
+(`kwhatif.memory`), for the same reason loading a dump does.
+
+What makes a file unusable, each refused with one line naming the file:
+- foreign: no `KWHATIF-PREPARED` header, or a header that is not the JSON described above;
+- stale: written by another kwhatif version, or by a build whose object model (the source of
+  `kwhatif/api` and `kwhatif/errors.py`, the classes pickled) differs from this one: the pickled
+  objects could restore into the wrong shapes silently, so the file must be prepared again;
+- damaged: the payload's sha256 differs from the header's (truncated or altered).
+A `.kws` file is code as much as data (pickle): load only files you prepared yourself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from kwhatif import __version__
+from kwhatif.api.cluster import Cluster
+from kwhatif.errors import InputError, Source
+from kwhatif.load.reader import expand_path
+from kwhatif.memory import collector_paused
+
+SUFFIX = ".kws"
+MAGIC = b"KWHATIF-PREPARED "
+FORMAT = 1
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=1)
+def model_fingerprint() -> str:
+    """The sha256 of the source of the pickled classes' modules (`kwhatif/api/*.py`,
+    `kwhatif/errors.py`): a file prepared by a build with another object model is stale even
+    when the version string is the same (a development build)."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.glob("api/*.py")) + [_PACKAGE / "errors.py"]:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def input_digest(paths: Sequence[str]) -> dict[str, Any]:
+    """The inputs a snapshot was prepared from: their files (folders expanded as `-c` expands
+    them) and the sha256 of their bytes, so a user can tell which dump a `.kws` holds."""
+    digest = hashlib.sha256()
+    files: list[str] = []
+    for path in paths:
+        for file in expand_path(path):
+            files.append(file)
+            digest.update(file.encode() + b"\0")
+            with open(file, "rb") as stream:
+                for chunk in iter(lambda: stream.read(1 << 20), b""):
+                    digest.update(chunk)
+    return {"files": files, "sha256": digest.hexdigest()}
+
+
+POSITIONAL: dict[type, tuple[str, ...] | None] = {}
+
+
+def positional_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a kwhatif dataclass whose constructor takes them all (None otherwise: the
+    class is pickled as pickle does by default). Kept per class in POSITIONAL."""
+    if cls not in POSITIONAL:
+        found = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) and cls.__module__.startswith("kwhatif.") else None
+        POSITIONAL[cls] = tuple(f.name for f in found) if found is not None and all(f.init for f in found) else None
+    return POSITIONAL[cls]
+
+
+class SnapshotPickler(pickle.Pickler):
+    """Writes each kwhatif dataclass as (its class, its field values): loading calls the
+    class once instead of setting its fields one by one from a dict (the objects have no
+    `__post_init__`, so the constructor stores exactly what was written)."""
+
+    def reducer_override(self, obj: Any) -> tuple[Callable[..., Any], tuple[Any, ...]] | Any:
+        names = positional_fields(type(obj))
+        if names is None:
+            return NotImplemented
+        return (type(obj), tuple(getattr(obj, n) for n in names))
+
+
+def encode_prepared(cluster: Cluster, inputs: dict[str, Any]) -> bytes:
+    """The `.kws` bytes of a loaded cluster (header line, then the pickle)."""
+    buffer = io.BytesIO()
+    with collector_paused():
+        SnapshotPickler(buffer, protocol=5).dump(cluster)
+    payload = buffer.getvalue()
+    header = {"format": FORMAT, "kwhatif": __version__, "model": model_fingerprint(), "input": inputs,
+              "payload_sha256": hashlib.sha256(payload).hexdigest()}
+    return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+
+
+def write_prepared(cluster: Cluster, inputs: dict[str, Any], target: str) -> None:
+    """Written to a temporary file beside `target`, then renamed: a reader never sees half a file."""
+    partial = f"{target}.partial"
+    try:
+        with open(partial, "wb") as stream:
+            stream.write(encode_prepared(cluster, inputs))
+        os.replace(partial, target)
+    except OSError as err:
+        raise InputError(f"cannot write the prepared snapshot: {err.strerror or err}", Source(target)) from None
+
+
+def is_prepared(path: str) -> bool:
+    return path.endswith(SUFFIX)
+
+
+def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], int]:
+    """The header of `.kws` bytes and where the payload starts; a foreign or stale file is an
+    InputError naming it and saying what to do."""
+    view = memoryview(data)
+    end = bytes(view[:65536]).find(b"\n")
+    if bytes(view[:len(MAGIC)]) != MAGIC or end < 0:
+        raise InputError("not a prepared snapshot (no KWHATIF-PREPARED header): make one with "
+                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name))
+    try:
+        header = json.loads(bytes(view[len(MAGIC):end]))
+        fmt, version, model = header["format"], header["kwhatif"], header["model"]
+    except (ValueError, TypeError, KeyError):
+        raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "
+                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name)) from None
+    if fmt != FORMAT or version != __version__ or model != model_fingerprint():
+        made = f"kwhatif {version}" + ("" if version != __version__ else " (another build)")
+        raise InputError(f"stale prepared snapshot: written by {made}, this is kwhatif {__version__}; prepare it "
+                         f"again from its input ({_inputs_named(header)})", Source(name))
+    return header, end + 1
+
+
+def _inputs_named(header: dict[str, Any]) -> str:
+    files = header.get("input", {}).get("files") or ["?"]
+    return ", ".join(map(str, files[:3])) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+
+
+def decode_prepared(data: bytes | memoryview, name: str) -> Cluster:
+    """The cluster of `.kws` bytes (header checked, payload verified, then unpickled)."""
+    header, start = read_header(data, name)
+    payload = memoryview(data)[start:]
+    if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
+        raise InputError("damaged prepared snapshot (its content does not match its header's sha256): "
+                         f"prepare it again from its input ({_inputs_named(header)})", Source(name))
+    with collector_paused():
+        cluster = pickle.loads(payload)
+    if not isinstance(cluster, Cluster):
+        raise InputError("not a prepared snapshot (it holds no cluster)", Source(name))
+    return cluster
+
+
+def read_prepared(path: str) -> Cluster:
+    """Load a `.kws` file (see the module's docstring for what is refused)."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    except FileNotFoundError:
+        raise InputError("no such file or directory", Source(path)) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
+    return decode_prepared(data, path)

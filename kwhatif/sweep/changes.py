@@ -1,0 +1,36 @@
+"""The what-if changes a sweep scenario makes to its snapshot, as plain functions of a `Cluster`
+(copies: the loaded snapshot is shared by every scenario of a worker and never altered). When
+the what-if operations (cordon, drain, remove, add nodes) land, these become calls to them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Node, node_copies
+from kwhatif.check import without_nodes
+
+
+def labelled(nodes: list[Node], labels: Mapping[str, str]) -> set[str]:
+    """The names of the nodes carrying every label of `labels` (none when `labels` is empty:
+    a removal without labels is the "lose nothing" scenario)."""
+    if not labels:
+        return set()
+    return {n.name for n in nodes if all(n.labels.get(k) == v for k, v in labels.items())}
+
+
+def remove_labelled(cluster: Cluster, labels: Mapping[str, str]) -> Cluster:
+    """The cluster after losing the labelled nodes, as `check --tolerate-zone-loss` loses a
+    zone: their pods owned by a controller come back pending, bare pods are gone."""
+    lost = labelled(cluster.nodes, labels)
+    return without_nodes(cluster, lost) if lost else cluster
+
+
+def add_nodes(cluster: Cluster, template: Node | None, count: int) -> Cluster:
+    """The cluster with `count` nodes like `template` (named `<template>-1`, `-2`... as
+    `capacity --add-node` names them)."""
+    if template is None or count == 0:
+        return cluster
+    grown = cluster.copy()
+    grown.nodes = list(cluster.nodes) + node_copies(template, count, {n.name for n in cluster.nodes})
+    return grown

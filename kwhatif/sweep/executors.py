@@ -1,0 +1,202 @@
+"""Where the scenarios run: here (`--jobs 1`), in local worker processes (`--jobs N`) or on a
+dask.distributed cluster (`--dask ADDRESS`). Whatever runs them, each scenario is run by
+`run_scenario` on the same snapshot bytes with the same plan, so rows are identical; they are
+returned in scenario order.
+
+A worker receives the plan and each snapshot's prepared bytes once, and keeps the last few
+snapshots it decoded (`SnapshotCache`): its next scenarios of the same snapshot start from the
+loaded cluster (`Cluster.copy()` is shallow, objects are frozen), never from a reload.
+
+A worker lost mid-sweep (killed, out of memory) costs a retry of the scenarios it was running:
+every scenario yields exactly one row. After `MAX_TRIES` losses on the same scenario its row
+says so, and the sweep goes on."""
+
+from __future__ import annotations
+
+import multiprocessing
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.errors import InputError
+from kwhatif.load.prepared import decode_prepared, read_header
+from kwhatif.memory import keep_for_the_run
+from kwhatif.sweep.scenario import EMPTY, run_scenario
+from kwhatif.sweep.spec import Plan, Scenario, Sweep
+
+Row = dict[str, Any]
+Progress = Callable[[int, int], None]
+MAX_TRIES = 3
+KEPT_SNAPSHOTS = 2
+
+
+class SnapshotCache:
+    """The clusters a worker decoded, by their payload's sha256, the least recently used
+    dropped beyond KEPT_SNAPSHOTS (scenarios come snapshot by snapshot, so a worker rarely
+    decodes one twice, and memory stays at about two snapshots). A decoded cluster is frozen
+    out of the collector's generations, as the CLI does with its loaded cluster
+    (`kwhatif.memory`): otherwise each full collection of a scenario's garbage walks all of it.
+    A dropped one is still freed by reference counting (the loaded objects hold no cycles)."""
+
+    def __init__(self) -> None:
+        self.clusters: OrderedDict[str, Cluster] = OrderedDict()
+
+    def get(self, name: str, blob: bytes) -> Cluster:
+        header, _start = read_header(blob, name)
+        digest = str(header["payload_sha256"])
+        if digest not in self.clusters:
+            self.clusters[digest] = decode_prepared(blob, name)
+            keep_for_the_run()
+            while len(self.clusters) > KEPT_SNAPSHOTS:
+                self.clusters.popitem(last=False)
+        self.clusters.move_to_end(digest)
+        return self.clusters[digest]
+
+
+CACHE = SnapshotCache()
+
+
+@dataclass
+class LocalWork:
+    plan: Plan
+    snapshots: dict[str, bytes]
+
+
+LOCAL: list[LocalWork] = []  # what this worker process was given (`start_local_worker`)
+
+
+def start_local_worker(plan: Plan, snapshots: dict[str, bytes]) -> None:
+    LOCAL[:] = [LocalWork(plan, snapshots)]
+
+
+def run_local(scenario: Scenario) -> Row:
+    work = LOCAL[0]
+    cluster = CACHE.get(scenario.snapshot, work.snapshots[scenario.snapshot])
+    return run_scenario(cluster, scenario, work.plan)
+
+
+def run_remote(plan: Plan, blob: bytes, scenario: Scenario) -> Row:
+    """A Dask task: the plan and the snapshot arrive as scattered data (sent once a worker)."""
+    return run_scenario(CACHE.get(scenario.snapshot, blob), scenario, plan)
+
+
+def failed_row(scenario: Scenario, error: str) -> Row:
+    """The row of a scenario that could not run to its end (its worker lost, its task failed)."""
+    return {**scenario.data(), **EMPTY, "error": f"error: {error}"}
+
+
+class Collector:
+    """Rows by scenario index, each kept once, with the progress told as they come."""
+
+    def __init__(self, scenarios: Sequence[Scenario], progress: Progress | None) -> None:
+        self.rows: dict[int, Row] = {}
+        self.total = len(scenarios)
+        self.progress = progress
+
+    def add(self, index: int, row: Row) -> None:
+        if index in self.rows:
+            return
+        self.rows[index] = row
+        if self.progress is not None:
+            self.progress(len(self.rows), self.total)
+
+    def ordered(self) -> list[Row]:
+        return [self.rows[i] for i in sorted(self.rows)]
+
+
+def run_here(sweep: Sweep, progress: Progress | None = None) -> list[Row]:
+    """`--jobs 1`: in this process, through the same worker functions."""
+    start_local_worker(sweep.plan, sweep.snapshots)
+    rows = Collector(sweep.scenarios, progress)
+    for scenario in sweep.scenarios:
+        rows.add(scenario.index, run_local(scenario))
+    return rows.ordered()
+
+
+def worker_context() -> Any:
+    """fork where the platform has it: workers inherit the plan and the snapshot bytes instead
+    of receiving a pickled copy each."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def run_local_pool(sweep: Sweep, jobs: int, progress: Progress | None = None) -> list[Row]:
+    """`--jobs N`: N worker processes; a pool broken by a lost worker is started again for the
+    scenarios without a row."""
+    rows = Collector(sweep.scenarios, progress)
+    tries: dict[int, int] = {}
+    todo = list(sweep.scenarios)
+    while todo:
+        with ProcessPoolExecutor(jobs, mp_context=worker_context(), initializer=start_local_worker,
+                                 initargs=(sweep.plan, sweep.snapshots)) as pool:
+            futures: dict[Future[Row], Scenario] = {pool.submit(run_local, s): s for s in todo}
+            for future in as_completed(futures):
+                scenario = futures[future]
+                try:
+                    rows.add(scenario.index, future.result())
+                except BrokenProcessPool:
+                    tries[scenario.index] = tries.get(scenario.index, 0) + 1
+                    if tries[scenario.index] >= MAX_TRIES:
+                        rows.add(scenario.index, failed_row(scenario, f"the worker running it was lost {MAX_TRIES} times"))
+        todo = [s for s in todo if s.index not in rows.rows]
+    return rows.ordered()
+
+
+@dataclass(frozen=True)
+class DaskTLS:
+    """dask's TLS settings for a shared cluster (`distributed.security.Security`)."""
+
+    ca_file: str
+    cert: str
+    key: str | None = None
+
+
+def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
+    try:
+        from distributed import Client
+        from distributed.security import Security
+    except ImportError:
+        raise InputError("--dask needs dask.distributed: pip install 'kwhatif[dask]'") from None
+    security = None
+    if tls is not None:
+        security = Security(tls_ca_file=tls.ca_file, tls_client_cert=tls.cert, tls_client_key=tls.key,
+                            require_encryption=True)  # type: ignore[no-untyped-call]
+    try:
+        return Client(address, security=security, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS settings it cannot use
+        raise InputError(f"--dask {address}: cannot reach the Dask scheduler: {err}") from None
+
+
+def run_dask(sweep: Sweep, address: str, tls: DaskTLS | None = None, progress: Progress | None = None,
+             timeout: float = 30.0) -> list[Row]:
+    """`--dask ADDRESS`: one task a scenario on the Dask cluster. A task whose worker is lost is
+    run again by Dask's scheduler (up to its `allowed-failures`), then reported in its row.
+    `timeout`: seconds to wait for the scheduler to answer."""
+    from distributed import as_completed as completed
+    from distributed import KilledWorker
+
+    client = dask_client(address, tls, timeout)
+    rows = Collector(sweep.scenarios, progress)
+    try:
+        plan = client.scatter(sweep.plan, broadcast=True, hash=False)
+        blobs = {name: client.scatter(blob, broadcast=True, hash=False) for name, blob in sweep.snapshots.items()}
+        run = uuid.uuid4().hex[:12]
+        futures = {client.submit(run_remote, plan, blobs[s.snapshot], s, key=f"kwhatif-sweep-{run}-{s.index}",
+                                 pure=False): s for s in sweep.scenarios}
+        for future in completed(list(futures), loop=client.loop):  # type: ignore[no-untyped-call]
+            scenario = futures[future]
+            try:
+                rows.add(scenario.index, future.result())
+            except KilledWorker:
+                rows.add(scenario.index, failed_row(scenario, "the Dask workers running it were lost "
+                                                              "(distributed.scheduler.allowed-failures times)"))
+            except Exception as err:  # noqa: BLE001 - the task could not run (its data lost): said in its row
+                rows.add(scenario.index, failed_row(scenario, f"dask: {type(err).__name__}: {err}"))
+    finally:
+        client.close()
+    return rows.ordered()

@@ -1,0 +1,128 @@
+"""A sweep's rows as data (`json`) and as flat tables (`table`, `csv`, `markdown`, `html`).
+
+Every format shows the same columns (`flat`); the table cuts long messages to one line, the
+others keep them whole. The rows carry no timing, so two runs of a sweep give the same bytes."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from tabulate import tabulate
+
+from kwhatif import __version__
+
+Row = dict[str, Any]
+TABLE_MESSAGE = 60
+
+
+def sweep_data(file: str, now: str, rows: Sequence[Row]) -> dict[str, Any]:
+    return {"version": __version__, "sweep": file, "now": now, "scenarios": len(rows), "rows": list(rows)}
+
+
+def resources(rows: Sequence[Row]) -> list[str]:
+    """The utilisation columns: every resource of any row, in the rows' order."""
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row["utilisation"]))
+    return list(names)
+
+
+def flat(rows: Sequence[Row]) -> tuple[list[str], list[list[Any]]]:
+    names = resources(rows)
+    header = ["scenario", "snapshot", "workloads", "node_template", "node_count", "remove", "config", "nodes",
+              "bound", "pending", "evicted", "verdict", "policies", *[f"{n} %" for n in names], "message", "error"]
+    body = []
+    for row in rows:
+        policies = " ".join(f"{p['policy']}={'ok' if p['ok'] else 'fail'}" for p in row["policies"])
+        body.append([*(row[k] for k in header[:12]), policies, *(row["utilisation"].get(n) for n in names),
+                     row["message"], row["error"]])
+    return header, body
+
+
+def one_line(text: Any, width: int) -> Any:
+    if not isinstance(text, str) or len(text) <= width:
+        return text
+    return text[:width - 1] + "…"
+
+
+def as_table(data: dict[str, Any]) -> str:
+    header, body = flat(data["rows"])
+    cut = [[one_line(v, TABLE_MESSAGE) for v in line] for line in body]
+    return tabulate(cut, headers=header, tablefmt="simple", missingval="-") + "\n"
+
+
+def as_markdown(data: dict[str, Any]) -> str:
+    header, body = flat(data["rows"])
+    cells = [["-" if v is None else str(v).replace("|", "\\|") for v in line] for line in body]
+    return tabulate(cells, headers=header, tablefmt="github") + "\n"
+
+
+def as_csv(data: dict[str, Any]) -> str:
+    header, body = flat(data["rows"])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([["" if v is None else v for v in line] for line in body])
+    return out.getvalue()
+
+
+def as_json(data: dict[str, Any]) -> str:
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+CHART_W, CHART_H, PAD = 640, 260, 40
+
+
+def series(rows: Sequence[Row]) -> dict[str, list[tuple[int, int]]]:
+    """Pending pods by node count, one series per node template and the other axes' values."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for row in rows:
+        if row["node_template"] is None or row["pending"] is None:
+            continue
+        name = " / ".join(str(row[k]) for k in ("node_template", "snapshot", "workloads", "remove", "config")
+                          if row[k] is not None)
+        out.setdefault(name, []).append((row["node_count"], row["pending"]))
+    return out
+
+
+def chart(rows: Sequence[Row]) -> str:
+    """An SVG line chart of `series` (empty when no scenario adds nodes)."""
+    lines = series(rows)
+    points = [p for s in lines.values() for p in s]
+    if not points:
+        return ""
+    x_max, y_max = max(1, max(x for x, _ in points)), max(1, max(y for _, y in points))
+
+    def at(x: int, y: int) -> str:
+        return f"{PAD + x * (CHART_W - 2 * PAD) / x_max:.1f},{CHART_H - PAD - y * (CHART_H - 2 * PAD) / y_max:.1f}"
+    colors = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" height="{CHART_H + 20 * len(lines)}">',
+             f'<text x="{PAD}" y="16">pending pods (0–{y_max}) by nodes added (0–{x_max})</text>',
+             f'<polyline fill="none" stroke="#888" points="{at(0, y_max)} {at(0, 0)} {at(x_max, 0)}"/>']
+    for i, (name, pts) in enumerate(lines.items()):
+        color = colors[i % len(colors)]
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" '
+                     f'points="{" ".join(at(x, y) for x, y in sorted(pts))}"/>')
+        parts.append(f'<text x="{PAD}" y="{CHART_H + 20 * i + 10}" fill="{color}">{html.escape(name)}</text>')
+    return "\n".join(parts + ["</svg>"])
+
+
+def as_html(data: dict[str, Any]) -> str:
+    header, body = flat(data["rows"])
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    cells = "\n".join("<tr>" + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in line)
+                      + "</tr>" for line in body)
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>kwhatif sweep "
+            f"{html.escape(data['sweep'])}</title><style>body{{font-family:sans-serif}}table{{border-collapse:"
+            f"collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}</style></head><body>\n"
+            f"<h1>kwhatif sweep {html.escape(data['sweep'])}</h1><p>{data['scenarios']} scenarios, clock "
+            f"{html.escape(data['now'])}</p>\n{chart(data['rows'])}\n<table><tr>{head}</tr>\n{cells}\n</table>"
+            "</body></html>\n")
+
+
+FORMATS = {"table": as_table, "json": as_json, "csv": as_csv, "markdown": as_markdown, "html": as_html}

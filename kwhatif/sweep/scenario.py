@@ -1,0 +1,97 @@
+"""One scenario run on a loaded snapshot, and the row it yields.
+
+A scenario is the snapshot plus its changes (nodes removed by label, then nodes of a template
+added), scheduled as `kwhatif schedule` does, or, with workloads, checked as `kwhatif check`
+does with the sweep's policies: the row's figures are those commands' figures for the same
+inputs (tests/sweep compares them). A scenario that fails (bad input found only now, a bug)
+yields a row with its error; the sweep goes on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.check import run_check
+from kwhatif.engine import Simulation, simulate
+from kwhatif.errors import InputError
+from kwhatif.framework.scheduler import Outcome, PodResult
+from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.sweep.changes import add_nodes, remove_labelled
+from kwhatif.sweep.spec import Plan, Scenario
+
+BASE_RESOURCES = ("cpu", "memory", "pods")
+
+
+def outcome(result: PodResult) -> Outcome:
+    """The pod's outcome as `schedule -o json` counts it (its final attempt's)."""
+    return result.final.outcome if result.final is not None else result.outcome
+
+
+def message(result: PodResult) -> str | None:
+    return result.final.message if result.final is not None else result.message
+
+
+def victims(sim: Simulation) -> set[str]:
+    return {v.key for r in sim.results for a in r.attempts if a.preemption for v in a.preemption.victims}
+
+
+def utilisation(snapshot: Snapshot) -> dict[str, float]:
+    """Per resource, the percentage of the cluster's allocatable that bound pods request after
+    the run (cpu, memory, pods, then any extended resource a node offers), to 0.1 %."""
+    infos = snapshot.node_infos
+    extended = sorted({name for i in infos for name, n in i.allocatable.scalars.items() if n > 0})
+    out: dict[str, float] = {}
+    for name in (*BASE_RESOURCES, *extended):
+        if name == "pods":
+            used, offered = sum(len(i.pods) for i in infos), sum(i.allowed_pods for i in infos)
+        else:
+            used = sum(i.requested.get(name) for i in infos)
+            offered = sum(i.allocatable.get(name) for i in infos)
+        out[name] = round(100 * used / offered, 1) if offered else 0.0
+    return out
+
+
+def simulation_row(sim: Simulation) -> dict[str, Any]:
+    """bound / pending count the queue's pods by outcome (a pod bound, then evicted by a later
+    preemption, stays counted as bound, as `schedule` counts it); evicted: distinct victims."""
+    bound = sum(1 for r in sim.results if outcome(r) == Outcome.BOUND)
+    first = next((message(r) for r in sim.results if outcome(r) != Outcome.BOUND and message(r)), None)
+    return {"nodes": sim.snapshot.num_nodes, "bound": bound, "pending": len(sim.results) - bound,
+            "evicted": len(victims(sim)), "utilisation": utilisation(sim.snapshot), "message": first}
+
+
+def scenario_cluster(cluster: Cluster, scenario: Scenario, plan: Plan) -> Cluster:
+    removed = remove_labelled(cluster, plan.removals.get(scenario.remove or "", {}))
+    template = plan.templates.get(scenario.template) if scenario.template is not None else None
+    return add_nodes(removed, template, scenario.count)
+
+
+def figures(cluster: Cluster, scenario: Scenario, plan: Plan) -> dict[str, Any]:
+    """The scenario's figures: the schedule's, and with workloads the check's verdict."""
+    changed = scenario_cluster(cluster, scenario, plan)
+    profiles = plan.configs.get(scenario.config)
+    if scenario.workloads is None:
+        return {**simulation_row(simulate(changed, plan.now, profiles=profiles)), "verdict": None, "policies": []}
+    options = plan.check
+    result = run_check(changed, plan.workloads[scenario.workloads], plan.now, profiles,
+                       replicas_mode=options.replicas_mode, as_new=options.as_new,
+                       no_evictions=options.no_evictions, headroom=options.headroom, node_loss=options.node_loss,
+                       zone_loss=options.zone_loss)
+    return {**simulation_row(result.simulation), "verdict": "pass" if result.ok else "fail",
+            "policies": [{"policy": p.policy, "ok": p.ok} for p in result.policies]}
+
+
+EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted": None, "utilisation": {}, "message": None,
+         "verdict": None, "policies": []}
+
+
+def run_scenario(cluster: Cluster, scenario: Scenario, plan: Plan) -> dict[str, Any]:
+    """The scenario's row; an error is reported in it (the way the CLI would word it)."""
+    try:
+        found = figures(cluster, scenario, plan)
+        error = None
+    except InputError as err:
+        found, error = dict(EMPTY), f"error: {err}"
+    except Exception as err:  # noqa: BLE001 - one scenario's bug must not end the sweep
+        found, error = dict(EMPTY), f"internal error: {type(err).__name__}: {err}"
+    return {**scenario.data(), **found, "error": error}

@@ -1,0 +1,275 @@
+"""A sweep file → its scenarios and everything they need, read and checked once, up front.
+
+The file is checked against `sweep.schema.json` (also `schemas/sweep.schema.json`) first: a bad
+file is one error line naming the file and the field (`nodes[0].counts[1]`). Then every input it names is
+read as the commands read them (snapshots as `-c`, workload files as `check`, node templates as
+`capacity --add-node`, configurations as `--config`), so a bad input stops the sweep before any
+scenario runs. What the workers get is a `Plan` (decoded objects, no path to read) and each
+snapshot's prepared bytes: never a file they would have to reach, nor a kubeconfig."""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import json
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from kwhatif.api.objects import Node
+from kwhatif.api.timestamps import parse_rfc3339
+from kwhatif.check import parse_headroom
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.config.scheduler_config import load_scheduler_config
+from kwhatif.errors import InputError, Source
+from kwhatif.load.cluster import load_cluster, load_objects
+from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, read_header
+from kwhatif.workloads import load_workloads
+
+SCHEMA_PATH = Path(__file__).with_name("sweep.schema.json")
+DEFAULT_CONFIG = "default"
+
+
+@lru_cache(maxsize=1)
+def sweep_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
+    return schema
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scenario, by the names of its axes' values (resolved by the `Plan`)."""
+
+    index: int
+    snapshot: str
+    workloads: str | None = None
+    template: str | None = None
+    count: int = 0
+    remove: str | None = None
+    config: str = DEFAULT_CONFIG
+
+    def data(self) -> dict[str, Any]:
+        return {"scenario": self.index, "snapshot": self.snapshot, "workloads": self.workloads,
+                "node_template": self.template, "node_count": self.count, "remove": self.remove,
+                "config": self.config}
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """The `kwhatif check` policies every scenario with workloads applies."""
+
+    no_evictions: bool = False
+    headroom: dict[str, Fraction] | None = None
+    node_loss: int = 0
+    zone_loss: bool = False
+    replicas_mode: str = "spec"
+    as_new: bool = False
+
+
+@dataclass
+class Plan:
+    """What a worker needs besides the snapshots: decoded, picklable, path-free."""
+
+    now: str
+    workloads: dict[str, list[object]] = field(default_factory=dict)
+    templates: dict[str, Node] = field(default_factory=dict)
+    removals: dict[str, dict[str, str]] = field(default_factory=dict)
+    configs: dict[str, list[ProfileConfig] | None] = field(default_factory=dict)
+    check: CheckOptions = CheckOptions()
+
+
+@dataclass
+class Sweep:
+    """A read sweep: its scenarios in order, the plan, each snapshot's prepared bytes (by the
+    snapshot's name), and the warnings of reading the inputs."""
+
+    plan: Plan
+    scenarios: list[Scenario]
+    snapshots: dict[str, bytes]
+    warnings: list[str]
+
+
+def field_path(path: Any) -> str:
+    """`nodes[0].counts[1]` from a jsonschema error's absolute path."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def validate_sweep(doc: Any, file: str) -> None:
+    """The schema's first error (by position in the file), as one line naming the field."""
+    validator = jsonschema.Draft202012Validator(sweep_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        first = errors[0]
+        raise InputError(first.message, Source(file), "Sweep", field_path(first.absolute_path))
+
+
+def read_sweep_file(file: str) -> dict[str, Any]:
+    try:
+        with open(file, "rb") as stream:
+            doc = yaml.safe_load(stream)
+    except FileNotFoundError:
+        raise InputError("no such file or directory", Source(file)) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", Source(file)) from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise InputError(f"not YAML: {getattr(err, 'problem', None) or err}",
+                         Source(file, line=mark.line + 1 if mark else None)) from None
+    validate_sweep(doc, file)
+    assert isinstance(doc, dict)
+    return doc
+
+
+class SweepPaths:
+    """Paths of the sweep file resolved against its folder, named as written (rows stay the
+    same wherever the sweep runs from)."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.base = os.path.dirname(os.path.abspath(file))
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.base, name)
+
+    def snapshot_names(self, patterns: list[str]) -> list[str]:
+        """Each pattern's matches in name order (a plain path is itself); one matching nothing
+        is an error naming the field."""
+        names: list[str] = []
+        for i, pattern in enumerate(patterns):
+            if glob.has_magic(pattern):
+                found = sorted(os.path.relpath(p, self.base) for p in glob.glob(self.path(pattern)))
+                if not found:
+                    raise InputError(f"{pattern!r} matches no file", Source(self.file), "Sweep", f"snapshots[{i}]")
+                names.extend(n for n in found if n not in names)
+            elif pattern not in names:
+                names.append(pattern)
+        return names
+
+
+def prepared_bytes(path: str, warnings: list[str]) -> bytes:
+    """A snapshot as the workers receive it: a `.kws` file's own bytes (header checked; its
+    warnings were said when it was prepared), or the dump loaded here once, its warnings added
+    to `warnings`, and encoded."""
+    if is_prepared(path):
+        try:
+            with open(path, "rb") as stream:
+                data = stream.read()
+        except OSError as err:
+            raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
+        read_header(data, path)
+        return data
+    cluster = load_cluster([path])
+    warnings.extend(cluster.warnings)
+    return encode_prepared(cluster, input_digest([path]))
+
+
+def template_node(path: str, file: str, where: str) -> Node:
+    objects, _warnings = load_objects([path], full_validation=True)
+    nodes = [o for o in objects if isinstance(o, Node)]
+    if len(nodes) != 1:
+        raise InputError(f"{path} must hold exactly one Node (found {len(nodes)})", Source(file), "Sweep", where)
+    return nodes[0]
+
+
+def check_options(doc: dict[str, Any], file: str) -> CheckOptions:
+    options = doc.get("check", {})
+    headroom = None
+    if "headroom" in options:
+        try:
+            headroom = parse_headroom(options["headroom"])
+        except InputError as err:
+            raise InputError(err.message.removeprefix("--headroom: "), Source(file), "Sweep", "check.headroom") from None
+    return CheckOptions(options.get("noEvictions", False), headroom, options.get("tolerateNodeLoss", 0),
+                        options.get("tolerateZoneLoss", False), options.get("replicas", "spec"),
+                        not options.get("rollout", True))
+
+
+def product_scenarios(doc: dict[str, Any], snapshots: list[str]) -> list[Scenario]:
+    """Every combination, snapshots outermost, then workloads, node templates × counts, removals
+    and configurations (the last varies fastest)."""
+    workloads: list[str | None] = [w["name"] for w in doc.get("workloads", [])] or [None]
+    nodes: list[tuple[str | None, int]] = [(n["template"], c) for n in doc.get("nodes", []) for c in n["counts"]]
+    removals: list[str | None] = [r["name"] for r in doc.get("remove", [])] or [None]
+    configs: list[str] = doc.get("configs", [DEFAULT_CONFIG])
+    combos = itertools.product(snapshots, workloads, nodes or [(None, 0)], removals, configs)
+    return [Scenario(i, s, w, t, c, r, k) for i, (s, w, (t, c), r, k) in enumerate(combos)]
+
+
+def listed_scenarios(doc: dict[str, Any]) -> list[Scenario]:
+    out = []
+    for i, entry in enumerate(doc["scenarios"]):
+        nodes = entry.get("nodes") or {}
+        out.append(Scenario(i, entry["snapshot"], entry.get("workloads"), nodes.get("template"),
+                            nodes.get("count", 0), entry.get("remove"), entry.get("config", DEFAULT_CONFIG)))
+    return out
+
+
+def check_names(doc: dict[str, Any], scenarios: list[Scenario], file: str) -> None:
+    """A listed scenario names workloads and removals defined in the file."""
+    defined = {"workloads": {w["name"] for w in doc.get("workloads", [])},
+               "remove": {r["name"] for r in doc.get("remove", [])}}
+    for s in scenarios:
+        for axis, value in (("workloads", s.workloads), ("remove", s.remove)):
+            if value is not None and value not in defined[axis]:
+                raise InputError(f"{value!r} is not defined under {axis}", Source(file), "Sweep",
+                                 f"scenarios[{s.index}].{axis}")
+
+
+def unique_names(doc: dict[str, Any], file: str) -> None:
+    for axis in ("workloads", "remove"):
+        seen: set[str] = set()
+        for i, entry in enumerate(doc.get(axis, [])):
+            if entry["name"] in seen:
+                raise InputError(f"duplicate name {entry['name']!r}", Source(file), "Sweep", f"{axis}[{i}].name")
+            seen.add(entry["name"])
+
+
+def sweep_clock(doc: dict[str, Any], now: str, file: str) -> str:
+    """The file's own clock, else the command's: one clock for every scenario and worker."""
+    if "now" not in doc:
+        return now
+    try:
+        parse_rfc3339(doc["now"])
+    except ValueError:
+        raise InputError(f"{doc['now']!r} is not an RFC3339 time (e.g. 2026-01-01T00:00:00Z)", Source(file),
+                         "Sweep", "now") from None
+    return str(doc["now"])
+
+
+def read_sweep(file: str, now: str) -> Sweep:
+    """The sweep of `file` with every input read (see the module's docstring); `now` is used
+    when the file does not set its own clock."""
+    doc = read_sweep_file(file)
+    unique_names(doc, file)
+    paths = SweepPaths(file)
+    if doc.get("combine", "product") == "list":
+        scenarios = listed_scenarios(doc)
+        check_names(doc, scenarios, file)
+    else:
+        scenarios = product_scenarios(doc, paths.snapshot_names(doc["snapshots"]))
+    warnings: list[str] = []
+    plan = Plan(now=sweep_clock(doc, now, file), check=check_options(doc, file),
+                removals={r["name"]: r.get("labels", {}) for r in doc.get("remove", [])})
+    for entry in doc.get("workloads", []):
+        objects, found = load_workloads([paths.path(f) for f in entry["files"]])
+        plan.workloads[entry["name"]] = objects
+        warnings.extend(found)
+    for s in scenarios:
+        if s.template is not None and s.template not in plan.templates:
+            plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes")
+        if s.config not in plan.configs:
+            config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
+            plan.configs[s.config] = list(config.profiles) if config is not None else None
+            warnings.extend(config.warnings if config is not None else [])
+    snapshots = {name: prepared_bytes(paths.path(name), warnings)
+                 for name in dict.fromkeys(s.snapshot for s in scenarios)}
+    return Sweep(plan, scenarios, snapshots, warnings)

@@ -1,0 +1,108 @@
+"""Prepared snapshots (`.kws`): what a `-c` reads from one is what it reads from the dump, and a
+foreign, stale, damaged or mixed input is refused with one line naming the file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kwhatif import __version__
+from kwhatif.load.cluster import load_cluster
+from kwhatif.load.prepared import MAGIC, input_digest, read_header
+from tests.cli.conftest import executable, single_error_line
+
+REPO = Path(__file__).parents[2]
+SAMPLE = REPO / "samples" / "cluster.yaml"
+NOW = "2026-01-01T00:00:00Z"
+
+
+def kwhatif(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("kws") / "sample.kws"
+    done = kwhatif("snapshot", "prepare", str(SAMPLE), "-o", str(target), "-q")
+    assert done.returncode == 0, done.stderr
+    return target
+
+
+def test_a_prepared_snapshot_schedules_byte_for_byte_like_its_dump(prepared: Path) -> None:
+    # The same cluster, read two ways: the whole JSON output must be identical.
+    from_dump = kwhatif("schedule", "-c", str(SAMPLE), "--now", NOW, "-o", "json")
+    from_kws = kwhatif("schedule", "-c", str(prepared), "--now", NOW, "-o", "json")
+    assert from_kws.returncode == from_dump.returncode
+    assert from_kws.stdout == from_dump.stdout
+    assert from_kws.stderr == from_dump.stderr
+
+
+def test_the_loaded_objects_are_equal(prepared: Path) -> None:
+    assert load_cluster([str(prepared)]) == load_cluster([str(SAMPLE)])
+
+
+def test_the_header_names_the_version_and_the_inputs_sha256(prepared: Path) -> None:
+    header, _start = read_header(prepared.read_bytes(), str(prepared))
+    # sha256 over each file: its name, a NUL, then its bytes (kwhatif.load.prepared.input_digest).
+    expected = hashlib.sha256(str(SAMPLE).encode() + b"\0" + SAMPLE.read_bytes()).hexdigest()
+    assert header["kwhatif"] == __version__
+    assert header["input"] == {"files": [str(SAMPLE)], "sha256": expected}
+    assert input_digest([str(SAMPLE)])["sha256"] == expected
+
+
+def test_a_foreign_file_is_refused(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign.kws"
+    foreign.write_bytes(b"\x80\x05 not ours")
+    done = kwhatif("schedule", "-c", str(foreign))
+    assert done.returncode == 2
+    line = single_error_line(done.stderr)
+    assert str(foreign) in line and "not a prepared snapshot" in line
+
+
+def test_a_file_of_another_version_is_stale(prepared: Path, tmp_path: Path) -> None:
+    data = prepared.read_bytes()
+    head, _, payload = data.partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    header["kwhatif"] = "0.0.1"
+    stale = tmp_path / "stale.kws"
+    stale.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = kwhatif("schedule", "-c", str(stale))
+    assert done.returncode == 2
+    line = single_error_line(done.stderr)
+    assert f"stale prepared snapshot: written by kwhatif 0.0.1, this is kwhatif {__version__}" in line
+    assert str(SAMPLE) in line  # where to prepare it from
+
+
+def test_a_file_of_another_object_model_is_stale(prepared: Path, tmp_path: Path) -> None:
+    head, _, payload = prepared.read_bytes().partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    header["model"] = "0" * 64
+    stale = tmp_path / "model.kws"
+    stale.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    line = single_error_line(kwhatif("schedule", "-c", str(stale)).stderr)
+    assert "(another build)" in line
+
+
+def test_a_damaged_file_is_refused(prepared: Path, tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.kws"
+    damaged.write_bytes(prepared.read_bytes()[:-10])
+    done = kwhatif("schedule", "-c", str(damaged))
+    assert done.returncode == 2
+    assert "damaged prepared snapshot" in single_error_line(done.stderr)
+
+
+def test_a_prepared_snapshot_is_the_only_cluster_input(prepared: Path) -> None:
+    done = kwhatif("schedule", "-c", str(prepared), "-c", str(SAMPLE))
+    assert done.returncode == 2
+    assert "must be the only -c input" in single_error_line(done.stderr)
+
+
+def test_the_output_must_be_named_kws(tmp_path: Path) -> None:
+    done = kwhatif("snapshot", "prepare", str(SAMPLE), "-o", str(tmp_path / "x.json"))
+    assert done.returncode == 2
+    assert "ends with .kws" in single_error_line(done.stderr)
+    assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,70 @@
+"""`kwhatif sweep` options: bad combinations are one error line (exit 2); formats are chosen with -o."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from kwhatif.cli.sweep import SweepProgress
+from tests.cli.conftest import single_error_line
+from tests.sweep.conftest import SAMPLES, kwhatif
+
+SAMPLE_SWEEP = str(SAMPLES / "sweep.yaml")
+
+
+def test_tls_needs_a_ca_and_a_certificate() -> None:
+    done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", "tls://127.0.0.1:8786", "--dask-tls-ca", "ca.pem")
+    assert done.returncode == 2
+    assert "--dask-tls-ca and --dask-tls-cert go together" in single_error_line(done.stderr)
+
+
+def test_jobs_and_dask_are_exclusive() -> None:
+    done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", "tcp://127.0.0.1:8786", "--jobs", "2")
+    assert done.returncode == 2
+    assert "--jobs and --dask are exclusive" in single_error_line(done.stderr)
+
+
+def test_csv_has_a_header_and_one_line_a_scenario_with_no_progress_off_a_terminal() -> None:
+    done = kwhatif("sweep", SAMPLE_SWEEP, "-o", "csv", "--jobs", "2")
+    assert done.returncode == 0 and done.stderr == ""
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    # samples/sweep.yaml: 3 node counts x 3 removals, counts outermost
+    assert [(r["node_count"], r["remove"]) for r in rows] == [
+        (c, z) for c in ("0", "1", "2") for z in ("none", "zone-a", "zone-b")]
+    assert all(r["verdict"] in ("pass", "fail") and r["error"] == "" for r in rows)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_sees_scenarios_done_and_the_time_left() -> None:
+    stream = Terminal()
+    progress = SweepProgress(quiet=False, stream=stream, delay=0.0)
+    progress.started -= 10  # 10 s for the first of 4 scenarios: 3 more take 30 s
+    progress(1, 4)
+    progress(4, 4)
+    assert stream.getvalue() == "\rsweep: 1/4 scenarios, ETA 0m30s \rsweep: 4/4 scenarios, ETA 0m00s \n"
+
+
+def test_quiet_shows_no_progress() -> None:
+    stream = Terminal()
+    SweepProgress(quiet=True, stream=stream, delay=0.0)(1, 1)
+    assert stream.getvalue() == ""
+
+
+def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path) -> None:
+    # A pod bound to a node the snapshot lacks: load_cluster warns (kwhatif/load/cluster.py).
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+        "spec: {nodeName: gone, containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n")
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml]\n')
+    warned = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
+    assert warned.returncode == 0
+    assert 'Pod/default/p: bound to node "gone", which is not in the snapshot' in warned.stderr
+    strict = kwhatif("sweep", str(file), "--jobs", "1", "--strict")
+    assert strict.returncode == 2 and strict.stdout == ""
+    assert "--strict: " in single_error_line(strict.stderr)

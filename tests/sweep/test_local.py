@@ -1,0 +1,54 @@
+"""Local executors: the same rows, in scenario order, whatever the number of worker processes;
+a worker lost mid-sweep costs a retry, and every row comes once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+
+from kwhatif.sweep.executors import run_here, run_local_pool
+from kwhatif.sweep.report import FORMATS, sweep_data
+from kwhatif.sweep.spec import read_sweep
+from tests.cli.conftest import NOW
+from tests.sweep.conftest import SAMPLES, kwhatif
+
+SAMPLE_SWEEP = str(SAMPLES / "sweep.yaml")
+
+
+def test_jobs_1_and_jobs_2_give_identical_json() -> None:
+    one = kwhatif("sweep", SAMPLE_SWEEP, "-o", "json", "--jobs", "1")
+    two = kwhatif("sweep", SAMPLE_SWEEP, "-o", "json", "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+
+
+def test_a_lost_local_worker_costs_a_retry_only() -> None:
+    sweep = read_sweep(SAMPLE_SWEEP, NOW)
+    reference = run_here(sweep)
+    killed: list[int] = []
+
+    def kill_a_worker(done: int, total: int) -> None:
+        if not killed:  # the first row is in: kill one worker while the others run
+            child = multiprocessing.active_children()[0]
+            assert child.pid is not None
+            killed.append(child.pid)
+            os.kill(child.pid, signal.SIGKILL)
+
+    rows = run_local_pool(sweep, 2, kill_a_worker)
+    assert killed
+    assert [r["scenario"] for r in rows] == list(range(len(sweep.scenarios)))
+    assert rows == reference
+
+
+def test_every_format_shows_every_scenario() -> None:
+    sweep = read_sweep(SAMPLE_SWEEP, NOW)
+    data = sweep_data("sweep.yaml", NOW, run_here(sweep))
+    scenarios = len(sweep.scenarios)
+    assert scenarios == 9  # 3 node counts x 3 removals
+    assert FORMATS["csv"](data).count("\n") == scenarios + 1  # header + one line a row
+    assert FORMATS["markdown"](data).count("\n") == scenarios + 2  # header, rule, rows
+    page = FORMATS["html"](data)
+    assert page.count("<tr>") == scenarios + 1 and "<svg" in page
+    # the chart: one series a removal (pending by nodes added), three points each
+    assert page.count('stroke-width="2"') == 3

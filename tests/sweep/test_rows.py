@@ -1,0 +1,120 @@
+"""A sweep's rows: the figures worked out by hand on the 2-node cluster, and the same figures as
+the individual `kwhatif schedule` / `kwhatif check` runs of each scenario give."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.conftest import MSG_BIG_2, NOW
+from tests.sweep.conftest import SAMPLES, figures_of_command, kwhatif, row_figures, sweep_json
+
+TWO_NODE_SWEEP = f"""kind: Sweep
+now: "{NOW}"
+snapshots: [two-nodes]
+nodes:
+- {{template: node-t.yaml, counts: [0, 1]}}
+remove:
+- {{name: none}}
+- {{name: node-a, labels: {{kubernetes.io/hostname: node-a}}}}
+"""
+
+# Queue (priority, then creation): urgent 300m/256Mi (1000), big 1800m/1Gi, small 400m/512Mi.
+# Bound before: bound-a 1500m/1Gi on node-a (2 cpu/4Gi), bound-b 2500m/2Gi on node-b (4 cpu/8Gi);
+# bound-a is a bare pod: losing node-a loses it. node-t-1: 4 cpu/8Gi, empty.
+# Utilisation = requested after the run / allocatable, in %, rounded to 0.1 (half to even).
+EXPECTED = [
+    # nothing changed: urgent and small fit, big does not (tests/cli/conftest.py MSG_BIG_2).
+    # cpu 1500+2500+300+400 = 4700 / 6000 = 78.33; memory 1024+2048+256+512 = 3840Mi / 12288Mi = 31.25;
+    # pods 4 / 220 = 1.82.
+    {"node_count": 0, "remove": "none", "nodes": 2, "bound": 2, "pending": 1, "evicted": 0,
+     "utilisation": {"cpu": 78.3, "memory": 31.2, "pods": 1.8}, "message": MSG_BIG_2},
+    # node-a lost: node-b free 1500m; urgent -> 1200m left, big (1800m) Insufficient cpu, no victim
+    # of lower priority than 0; small -> 800m left.
+    # cpu 2500+300+400 = 3200 / 4000 = 80.0; memory 2048+256+512 = 2816 / 8192 = 34.375; pods 3 / 110 = 2.73.
+    {"node_count": 0, "remove": "node-a", "nodes": 1, "bound": 2, "pending": 1, "evicted": 0,
+     "utilisation": {"cpu": 80.0, "memory": 34.4, "pods": 2.7},
+     "message": "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
+                "0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+    # one node-t added: its 4000m free hold big whatever urgent does; every pod binds.
+    # cpu 4700+1800 = 6500 / 10000 = 65.0; memory 3840+1024 = 4864 / 20480 = 23.75; pods 5 / 330 = 1.52.
+    {"node_count": 1, "remove": "none", "nodes": 3, "bound": 3, "pending": 0, "evicted": 0,
+     "utilisation": {"cpu": 65.0, "memory": 23.8, "pods": 1.5}, "message": None},
+    # node-a lost, node-t added: cpu 2500+300+1800+400 = 5000 / 8000 = 62.5;
+    # memory 2048+256+1024+512 = 3840 / 16384 = 23.44; pods 4 / 220 = 1.82.
+    {"node_count": 1, "remove": "node-a", "nodes": 2, "bound": 3, "pending": 0, "evicted": 0,
+     "utilisation": {"cpu": 62.5, "memory": 23.4, "pods": 1.8}, "message": None},
+]
+
+
+def test_rows_worked_out_by_hand(two_nodes: Path) -> None:
+    file = two_nodes / "sweep.yaml"
+    file.write_text(TWO_NODE_SWEEP)
+    data = sweep_json(file, "--jobs", "1")
+    assert data["scenarios"] == 4 and data["now"] == NOW
+    assert [row["scenario"] for row in data["rows"]] == [0, 1, 2, 3]
+    for row, expected in zip(data["rows"], EXPECTED):
+        assert row_figures(row, expected) == expected
+        assert row["snapshot"] == "two-nodes" and row["node_template"] == "node-t.yaml"
+        assert row["verdict"] is None and row["policies"] == [] and row["error"] is None
+
+
+def test_rows_equal_individual_schedule_runs(two_nodes: Path) -> None:
+    file = two_nodes / "sweep.yaml"
+    file.write_text(TWO_NODE_SWEEP)
+    rows = sweep_json(file, "--jobs", "2")["rows"]
+    base = ["schedule", "-c", str(two_nodes / "two-nodes"), "--now", NOW, "-o", "json", "--no-node-detail"]
+    for row, extra in ((rows[0], []), (rows[2], ["-c", str(two_nodes / "node-t-1.yaml")])):
+        done = kwhatif(*base, *extra)
+        expected = figures_of_command(json.loads(done.stdout))
+        assert row_figures(row, expected) == expected
+
+
+def test_rows_equal_individual_check_runs(tmp_path: Path) -> None:
+    """samples/sweep.yaml's scenarios that lose no node, against `kwhatif check` of the same inputs;
+    the added node written out as node_copies names it (general-c-1, its own hostname label)."""
+    rows = sweep_json(SAMPLES / "sweep.yaml", "--jobs", "2")["rows"]
+    template = (SAMPLES / "sweep" / "node-m5.2xlarge.yaml").read_text()
+    added = tmp_path / "general-c-1.yaml"
+    added.write_text(template.replace("name: general-c", "name: general-c-1").replace(
+        "    node-pool: general\n", "    node-pool: general\n    kubernetes.io/hostname: general-c-1\n"))
+    base = ["check", str(SAMPLES / "sweep" / "api.yaml"), "-c", str(SAMPLES / "cluster.yaml"), "--no-evictions",
+            "--now", NOW, "-o", "json"]
+    untouched = [r for r in rows if r["remove"] == "none"]
+    assert [r["node_count"] for r in untouched] == [0, 1, 2]
+    for row, extra in ((untouched[0], []), (untouched[1], ["-c", str(added)])):
+        done = kwhatif(*base, *extra)
+        expected = figures_of_command(json.loads(done.stdout))
+        assert row_figures(row, expected) == expected
+
+
+def test_a_failing_scenario_reports_its_error_in_its_row(two_nodes: Path) -> None:
+    (two_nodes / "service.yaml").write_text(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {ports: [{port: 80}]}\n")
+    (two_nodes / "pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: one, namespace: default}\n"
+        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}\n")
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n"
+                    "- {name: nothing, files: [service.yaml]}\n- {name: one, files: [pod.yaml]}\n")
+    done = kwhatif("sweep", str(file), "-o", "json", "--jobs", "1", "-q")
+    assert done.returncode == 1, done.stderr
+    first, second = json.loads(done.stdout)["rows"]
+    assert first["error"].startswith("error: no workload to check in the files")
+    assert first["bound"] is None
+    # the sweep went on: the pod (100m) binds beside urgent and small; big still does not.
+    assert second["error"] is None and second["verdict"] == "pass"
+    assert (second["bound"], second["pending"]) == (3, 1)
+
+
+def test_a_listed_scenario_with_a_config_equals_schedule_with_that_config(two_nodes: Path) -> None:
+    config = SAMPLES / "bin-packing.config.yaml"
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\ncombine: list\nscenarios:\n"
+                    f"- {{snapshot: two-nodes, config: {config}}}\n- {{snapshot: two-nodes}}\n")
+    rows = sweep_json(file, "--jobs", "1")["rows"]
+    assert [(r["scenario"], r["config"]) for r in rows] == [(0, str(config)), (1, "default")]
+    base = ["schedule", "-c", str(two_nodes / "two-nodes"), "--now", NOW, "-o", "json", "--no-node-detail"]
+    for row, extra in ((rows[0], ["--config", str(config)]), (rows[1], [])):
+        expected = figures_of_command(json.loads(kwhatif(*base, *extra).stdout))
+        assert row_figures(row, expected) == expected

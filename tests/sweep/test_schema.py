@@ -1,0 +1,95 @@
+"""The sweep file is checked before anything runs: a bad file is one error line naming the file
+and the field, exit 2 (schemas/sweep.schema.json)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from kwhatif.sweep.spec import SCHEMA_PATH
+from tests.cli.conftest import executable, single_error_line
+
+REPO = Path(__file__).parents[2]
+SAMPLES = REPO / "samples"
+
+
+def sweep(file: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([executable("kwhatif"), "sweep", str(file), *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    """A sweep file beside copies of nothing: snapshot paths point into samples/."""
+    file = tmp_path / "sweep.yaml"
+    file.write_text(text.replace("SAMPLES", str(SAMPLES)))
+    return file
+
+
+CASES = [
+    ("a count below zero names the count",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nnodes:\n- {template: t.yaml, counts: [0, -1]}\n",
+     "Sweep: nodes[0].counts[1]: -1 is less than the minimum of 0"),
+    ("an unknown key at the top is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\naxes: {}\n",
+     "Sweep: (top level): Additional properties are not allowed ('axes' was unexpected)"),
+    ("a missing snapshots list is named",
+     "kind: Sweep\n",
+     "Sweep: (top level): 'snapshots' is a required property"),
+    ("the wrong kind is named",
+     "kind: Sweeps\nsnapshots: [SAMPLES/cluster.yaml]\n",
+     "Sweep: kind: 'Sweep' was expected"),
+    ("a removal's label value must be a string",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nremove:\n- {name: z, labels: {zone: 1}}\n",
+     "Sweep: remove[0].labels.zone: 1 is not of type 'string'"),
+    ("an unknown check option is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncheck: {tolerateZoneLos: true}\n",
+     "Sweep: check: Additional properties are not allowed ('tolerateZoneLos' was unexpected)"),
+    ("a listed scenario naming an undefined removal is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncombine: list\nscenarios:\n- {snapshot: SAMPLES/cluster.yaml, remove: zone-q}\n",
+     "Sweep: scenarios[0].remove: 'zone-q' is not defined under remove"),
+    ("a glob matching nothing is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml, SAMPLES/nothing-*.kws]\n",
+     "Sweep: snapshots[1]: "),
+    ("a clock that is not RFC3339 is named",
+     "kind: Sweep\nnow: yesterday\nsnapshots: [SAMPLES/cluster.yaml]\n",
+     "Sweep: now: 'yesterday' is not an RFC3339 time"),
+    ("a bad headroom is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncheck: {headroom: gpu=5%}\n",
+     "Sweep: check.headroom: 'gpu=5%' is not RESOURCE=PERCENT%"),
+    ("a duplicate workload name is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nworkloads:\n- {name: a, files: [x.yaml]}\n- {name: a, files: [y.yaml]}\n",
+     "Sweep: workloads[1].name: duplicate name 'a'"),
+]
+
+
+@pytest.mark.parametrize("name,text,expected", CASES, ids=[c[0] for c in CASES])
+def test_a_bad_sweep_file_is_one_line_naming_the_field(tmp_path: Path, name: str, text: str, expected: str) -> None:
+    file = write(tmp_path, text)
+    done = sweep(file)
+    assert done.returncode == 2, done.stderr
+    line = single_error_line(done.stderr)
+    assert line.startswith(f"kwhatif: error: {file}#0: Sweep: ") or line.startswith(f"kwhatif: error: {file}")
+    assert expected in line
+    assert done.stdout == ""
+
+
+def test_a_missing_input_of_the_sweep_stops_it_before_any_scenario(tmp_path: Path) -> None:
+    file = write(tmp_path, "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\n"
+                           "nodes:\n- {template: missing-node.yaml, counts: [1]}\n")
+    done = sweep(file)
+    assert done.returncode == 2
+    assert "missing-node.yaml" in single_error_line(done.stderr)
+
+
+def test_the_published_schema_is_the_one_the_command_checks_against() -> None:
+    assert (REPO / "schemas" / "sweep.schema.json").read_text() == SCHEMA_PATH.read_text()
+
+
+def test_the_sample_sweep_is_valid() -> None:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    jsonschema.Draft202012Validator(schema).validate(yaml.safe_load((SAMPLES / "sweep.yaml").read_text()))
