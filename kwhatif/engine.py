@@ -188,7 +188,8 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     base.pods = [p for p in base.pods if p.key not in removed]
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
-    sim = simulate(base, now, new_pods=pods, explain=frozenset({key}), profiles=profiles, known=known)
+    # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.
+    sim = prepare(base, now, new_pods=pods, profiles=profiles, known=known).run(until=frozenset({key}))
     return next((r for r in sim.results if r.pod.key == key), None)
 
 
@@ -290,8 +291,8 @@ class Prepared:
     bound: int
 
     def run(self, progress: Callable[[int, int], None] | None = None,
-            checkpoint_before: frozenset[str] = frozenset()) -> Simulation:
-        results = self.scheduler.run(self.queue, progress, checkpoint_before=checkpoint_before)
+            checkpoint_before: frozenset[str] = frozenset(), until: frozenset[str] | None = None) -> Simulation:
+        results = self.scheduler.run(self.queue, progress, until, checkpoint_before)
         for result in results:
             result.incomplete = needs_missing_plugin(result, self.missing)
         return Simulation(results, self.scheduler.snapshot, self.warnings, self.bound)
