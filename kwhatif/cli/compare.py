@@ -1,17 +1,12 @@
-"""`kwhatif compare`: the same queue under two scheduler configurations, side by side."""
+"""`kwhatif compare`: `kwhatif diff` with two scheduler configurations on one snapshot — the name
+kept for those who know it (`--against` is the configuration before, as it always was)."""
 
 from __future__ import annotations
 
 import click
 
-from kwhatif.cli.common import (
-    DATA_FORMATS, cluster_option, emit, examples, load_inputs, now_option, placing, profiles, quiet_option, run,
-    strict_option,
-)
-from kwhatif.cli.exit_codes import Exit
-from kwhatif.engine import simulate
-from kwhatif.render.compare import comparison_data, comparison_table
-from kwhatif.render.writers import writer
+from kwhatif.cli.common import cluster_option, examples, now_option, quiet_option, run, strict_option
+from kwhatif.cli.diff import DIFF_FORMATS, compare_runs
 
 
 @click.command(epilog=examples(
@@ -24,22 +19,14 @@ from kwhatif.render.writers import writer
               help="The KubeSchedulerConfiguration to try.")
 @click.option("--against", "against_file", metavar="FILE",
               help="The configuration to compare with (default: kube-scheduler's default profile).")
-@click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
 @now_option
 @quiet_option
 @strict_option
 def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: str, against_file: str | None,
             output: str, now: str | None, quiet: bool, strict: bool = False) -> None:
-    """Schedule the pending pods (and POD_FILES) twice: under --config and under the default
-    profile (or --against), and show where each pod lands in each run."""
-    def action() -> int:
-        inputs = load_inputs(clusters, [config_file, against_file], now, quiet, strict)
-        config, against = inputs.configs
-        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
-        baseline = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(against))
-        tried = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(config))
-        inputs.finish(baseline.warnings)  # the cluster's, the same in both runs
-        data = comparison_data(against_file or "default", baseline, config_file, tried)
-        emit(writer(output, comparison_table)(data))
-        return Exit.ALL_PLACED
-    run(action)
+    """`diff --config FILE --against-config AGAINST`: schedule the pending pods (and POD_FILES) under
+    the default profile (or --against) and under --config, and show the pods that move, become
+    pending or get placed, and each node's utilisation before and after. Exit 1 when some pod
+    is evicted or becomes pending under --config, else 0."""
+    run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, now, quiet, strict))

@@ -17,6 +17,8 @@ from kwhatif.load.cluster import load_cluster
 from kwhatif.render.diff import diff_markdown, diff_table
 from kwhatif.render.writers import writer
 
+DIFF_FORMATS = ("table", "json", "yaml", "markdown")
+
 
 @whatif_options
 @click.command(name="diff", epilog=examples(
@@ -31,7 +33,7 @@ from kwhatif.render.writers import writer
 @click.option("--config", "config_file", metavar="FILE", help="The KubeSchedulerConfiguration after.")
 @click.option("--against-config", "against_config", metavar="FILE",
               help="The KubeSchedulerConfiguration before (default: kube-scheduler's default profile).")
-@click.option("-o", "--output", type=click.Choice(("table", "json", "markdown")), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
 @now_option
 @quiet_option
 @strict_option
@@ -40,25 +42,30 @@ def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tup
              strict: bool = False) -> None:
     """Schedule the pending pods (and POD_FILES) before and after, and show what changed. Exit 1
     when some pod is evicted or becomes pending, else 0."""
-    def action() -> int:
-        inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
-        after_config, before_config = inputs.configs
-        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
-        before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
-        inputs.warnings.check(before_cluster.warnings if against else [])
-        before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config))
-        after = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(after_config))
-        inputs.finish(after.warnings)
-        done = applied_scenario()
-        labels = (label(against or clusters, against_config),
-                  label(clusters, config_file) + (" with the what-if operations" if done else ""))
-        result = diff_runs(before, after, labels, done.notes() if done else {})
-        if done:
-            result.whatif = done.data()
-        data = result.data()
-        emit(diff_markdown(data) if output == "markdown" else writer(output, diff_table)(data))
-        return Exit.NOT_ALL_PLACED if result.worse else Exit.ALL_PLACED
-    run(action)
+    run(lambda: compare_runs(pod_files, clusters, against, config_file, against_config, output, now, quiet, strict))
+
+
+def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
+                 config_file: str | None, against_config: str | None, output: str, now: str | None, quiet: bool,
+                 strict: bool) -> int:
+    """`diff`, and `compare` (two configurations on one snapshot): both runs, what changed."""
+    inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
+    after_config, before_config = inputs.configs
+    cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+    before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
+    inputs.warnings.check(before_cluster.warnings if against else [])
+    before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config))
+    after = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(after_config))
+    inputs.finish(after.warnings)
+    done = applied_scenario()
+    labels = (label(against or clusters, against_config),
+              label(clusters, config_file) + (" with the what-if operations" if done else ""))
+    result = diff_runs(before, after, labels, done.notes() if done else {})
+    if done:
+        result.whatif = done.data()
+    data = result.data()
+    emit(diff_markdown(data) if output == "markdown" else writer(output, diff_table)(data))
+    return Exit.NOT_ALL_PLACED if result.worse else Exit.ALL_PLACED
 
 
 def label(snapshot: tuple[str, ...], config: str | None) -> str:

@@ -74,4 +74,4 @@ spec:
     result = cli(["compare", str(deployment), "-c", str(cluster), "--config", config, "-o", "json", "--now", NOW])
     assert result.exit_code == 0, result.stderr
     [row] = json.loads(result.stdout)["pods"]
-    assert (row["default"], row[config]) == ({"outcome": "bound", "node": "n2"}, {"outcome": "bound", "node": "n1"})
+    assert (row["change"], row["before"], row["after"]) == ("moved", "n2", "n1")

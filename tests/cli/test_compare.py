@@ -1,4 +1,5 @@
-"""`kwhatif compare`: one queue under two configurations, side by side."""
+"""`kwhatif compare`: `kwhatif diff` of one queue under two configurations (the default profile,
+or --against, before; --config after)."""
 
 from __future__ import annotations
 
@@ -48,14 +49,25 @@ def test_bin_packing_moves_the_pod_to_the_fuller_node(tmp_path: Path) -> None:
     #   n2: cpu 12, memory 6 -> 9: n1 wins.
     cluster = tmp_path / "cluster.yaml"
     cluster.write_text(CLUSTER)
-    result = CliRunner().invoke(main, ["compare", "-c", str(cluster), "--config",
-                                       str(SAMPLES / "bin-packing.config.yaml"), "-o", "json",
-                                       "--now", "2026-01-01T00:00:00Z"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    [row] = data["pods"]
     config = str(SAMPLES / "bin-packing.config.yaml")
-    assert row["default"] == {"outcome": "bound", "node": "n2"}
-    assert row[config] == {"outcome": "bound", "node": "n1"}
-    assert data["changed"] == 1
-    assert data["nodes_used"] == {"default": 2, config: 1}  # packing leaves n2 empty
+    result = CliRunner().invoke(main, ["compare", "-c", str(cluster), "--config", config, "-o", "json",
+                                       "--now", "2026-01-01T00:00:00Z"])
+    assert result.exit_code == 0, result.output  # nothing evicted nor left pending under --config
+    data = json.loads(result.stdout)
+    assert data["before"] == f"{cluster} (default profile)" and data["after"] == f"{cluster} ({config})"
+    assert [(p["pod"], p["change"], p["before"], p["after"]) for p in data["pods"]] == [
+        ("default/new", "moved", "n2", "n1")]
+    assert data["counts"] == {"moved": 1}
+    # Packing leaves n2 empty: 1 pod (new) before, 0 after; n1 gains it (busy + new).
+    assert (data["nodes"]["n2"]["before"]["pods"], data["nodes"]["n2"]["after"]["pods"]) == (1, 0)
+    assert (data["nodes"]["n1"]["before"]["cpu"], data["nodes"]["n1"]["after"]["cpu"]) == (3000, 3500)
+
+
+def test_compare_is_diff_with_two_configurations(tmp_path: Path) -> None:
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(CLUSTER)
+    config = str(SAMPLES / "bin-packing.config.yaml")
+    args = ["-c", str(cluster), "-o", "json", "--now", "2026-01-01T00:00:00Z"]
+    compared = CliRunner().invoke(main, ["compare", *args, "--config", config])
+    diffed = CliRunner().invoke(main, ["diff", *args, "--config", config])
+    assert compared.stdout == diffed.stdout and compared.exit_code == diffed.exit_code
