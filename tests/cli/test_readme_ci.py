@@ -1,4 +1,4 @@
-"""The README's GitHub Actions example is run as written: its `kwhatif check` line, in a folder
+"""docs/ci.md's GitHub Actions example is run as written: its `kwhatif check` line, in a folder
 holding `deploy/` and `cluster-snapshot.json` (the test cluster as a `kubectl get -o json` List)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from tests.cli.conftest import DATA, REPO, as_list_json, cluster_documents
 
 
 def readme_command() -> list[str]:
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "ci.md").read_text()
     block = re.search(r"<!-- ci-example -->\n```yaml\n(.*?)```", text, re.DOTALL).group(1)
     [line] = [ln for ln in block.splitlines() if "run: kwhatif check" in ln]
     return shlex.split(line.split("run:", 1)[1])
