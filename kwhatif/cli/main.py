@@ -3,6 +3,8 @@ each defined in its own module over `kwhatif.cli.common`, into the one click gro
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from kwhatif import __version__
@@ -20,7 +22,25 @@ from kwhatif.cli.version import completion, version
 from kwhatif.cli.snapshot import snapshot_cmd
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class KubectlArgs(click.Group):
+    """kubectl's spelling of a short option's value, `-o=json` (click reads `=json`), split into
+    `-o json` before click parses; what follows `--` is left as it is."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, split_short_equals(args))
+
+
+def split_short_equals(args: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return out + args[i:]
+        match = re.fullmatch(r"(-[A-Za-z])=(.*)", arg)
+        out += [match.group(1), match.group(2)] if match else [arg]
+    return out
+
+
+@click.group(cls=KubectlArgs, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kwhatif")
 def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""

@@ -46,9 +46,13 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 @click.command(epilog=examples(
     "kwhatif place samples/pods/ -c samples/cluster.yaml",
     "kwhatif place samples/pods/critical.yaml -c samples/cluster.yaml --no-preemption",
-    "kwhatif place samples/pods/web.yaml -c samples/cluster.yaml -o yaml",
+    "kwhatif place -R -f samples/pods/ -c samples/cluster.yaml -o=yaml",
 ))
-@click.argument("pod_files", nargs=-1, required=True)
+@click.argument("pod_files", nargs=-1)
+@click.option("-f", "--filename", "filenames", multiple=True, metavar="PATH",
+              help="Pods or workloads to place, as kubectl takes them (repeatable; the same as POD_FILES).")
+@click.option("-R", "--recursive", is_flag=True, expose_value=False,
+              help="Accepted for kubectl's sake: folders are always read recursively.")
 @cluster_option
 @output_option
 @now_option
@@ -59,14 +63,17 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 @strict_option
 @sample_option
 @node_detail_option
-def place(pod_files: tuple[str, ...], clusters: tuple[str, ...], output: str, now: str | None, quiet: bool,
-          config_file: str | None, no_preemption: bool, strict: bool = False, sample: bool = False,
-          node_detail: bool = True) -> None:
-    """Add these pods (or the pods of these workloads) as pending and schedule them (with the
-    cluster's own pending pods)."""
+def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], clusters: tuple[str, ...], output: str,
+          now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
+          sample: bool = False, node_detail: bool = True) -> None:
+    """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
+    them (with the cluster's own pending pods)."""
+    if not pod_files and not filenames:
+        raise click.UsageError("no pods to place: give POD_FILES or -f/--filename")
+
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods = placing(pod_files, inputs)
+        cluster, pods = placing((*pod_files, *filenames), inputs)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
