@@ -31,6 +31,7 @@ from kwhatif.memory import keep_for_the_run
 from kwhatif.render.html import with_utilisation
 from kwhatif.render.json import write_json_streamed
 from kwhatif.render.results import pod_result_data, simulation_data, simulation_head
+from kwhatif.render.text import grouped_warnings
 from kwhatif.render.table import results_table
 from kwhatif.render.writers import writer
 from kwhatif.workloads import pods_to_place
@@ -134,8 +135,9 @@ def clock(value: str | None) -> str:
 @dataclass(frozen=True)
 class Warnings:
     """How every command treats warnings: with `--strict` the first one is the run's one error line
-    (exit 2, the others counted); otherwise each goes to stderr as `kwhatif: warning: ...`, unless
-    `-q`."""
+    (exit 2, the others counted); otherwise each kind of problem goes to stderr once, as
+    `kwhatif: warning: ...` with a count of the objects it concerns too, unless `-q` (every one of
+    them stays in the JSON's `warnings`)."""
 
     quiet: bool = False
     strict: bool = False
@@ -151,7 +153,7 @@ class Warnings:
         """Checked against --strict, then printed (unless -q)."""
         self.check(warnings)
         if not self.quiet:
-            for w in warnings:
+            for w in grouped_warnings(warnings):
                 click.echo(f"kwhatif: warning: {w}", err=True)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Sequence
 
 
 def wrap(text: str, width: int, indent: str, first: str = "", hanging: str | None = None) -> list[str]:
@@ -11,3 +13,30 @@ def wrap(text: str, width: int, indent: str, first: str = "", hanging: str | Non
     return textwrap.wrap(first + text, width=max(width, 40), initial_indent=indent,
                          subsequent_indent=indent + "  " if hanging is None else hanging,
                          break_long_words=False, break_on_hyphens=False)
+
+
+# `file#doc:line` (`.items[i]` too): where a warning was found, which differs between the
+# warnings of one kind of problem.
+_WHERE = re.compile(r"\S+#\d+(?:\.items\[\d+\])?(?::\d+)?")
+_OBJECT = re.compile(r"^[A-Z][A-Za-z]*/(?:[^/:\s]+/)?[^/:\s]+: ")
+
+
+def grouped_warnings(warnings: Sequence[str], shown: int = 1) -> list[str]:
+    """One line a kind of problem: warnings that say the same thing of other objects or places
+    (a dump with 300 duplicated pods) become the first one and a count, in order of first
+    appearance. Where and of what is left out of the comparison, nothing else."""
+    groups: dict[str, list[str]] = {}
+    for warning in warnings:
+        groups.setdefault(_problem(warning), []).append(warning)
+    out: list[str] = []
+    for same in groups.values():
+        out += same[:shown]
+        if len(same) > shown:
+            out[-1] += f" (and {len(same) - shown} more like it)"
+    return out
+
+
+def _problem(warning: str) -> str:
+    rest = _WHERE.sub("#", warning)
+    rest = rest.removeprefix("#: ")
+    return _OBJECT.sub("", rest, count=1)

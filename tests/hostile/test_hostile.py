@@ -210,9 +210,12 @@ def test_same_name_5000_warns_once_per_duplicate(tmp_path):
     path = _same_name_5000(tmp_path)
     code, out, err = _run(["schedule", "-c", path.name, "-o", "json", "--now", NOW], tmp_path, False)
     assert code == 0
-    warnings = [line for line in err.splitlines() if "duplicate of the object" in line]
+    # stderr: one line for the kind of problem, and how many more objects it concerns
+    [line] = [line for line in err.splitlines() if "duplicate of the object" in line]
+    assert line.endswith("the last one wins (and 4998 more like it)")
+    # the JSON keeps every one; the last wins: document 5000 replaces 4999, naming both places
+    warnings = [w for w in json.loads(out)["warnings"] if "duplicate of the object" in w]
     assert len(warnings) == 4999
-    # the last wins: document 5000 replaces document 4999, naming both places
     assert "same.yaml#5000:" in warnings[-1] and "at same.yaml#4999:" in warnings[-1]
     assert [r["pod"] for r in json.loads(out)["results"]] == ["default/same"]
 
