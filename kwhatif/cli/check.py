@@ -12,7 +12,7 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, config_option, emit, examples, load_inputs, now_option,
-    profiles, quiet_option, run, strict_option,
+    namespace_option, profiles, quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
@@ -36,6 +36,7 @@ replicas_option = click.option(
     "kwhatif check samples/pods/web.yaml -c samples/cluster.yaml --headroom cpu=10%,memory=10% --tolerate-zone-loss",
 ))
 @click.argument("workload_files", nargs=-1, required=True)
+@namespace_option
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(CHECK_FORMATS), default="table", show_default=True)
 @click.option("--no-evictions", is_flag=True, help="Fail when preemption would evict existing pods.")
@@ -54,7 +55,7 @@ replicas_option = click.option(
 @quiet_option
 @config_option
 @strict_option
-def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, no_evictions: bool,
+def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str, no_evictions: bool,
           headroom: str | None, node_loss: int, zone_loss: bool, replicas_mode: str, rollout: bool, now: str | None,
           quiet: bool, config_file: str | None, strict: bool = False) -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
@@ -63,7 +64,7 @@ def check(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: st
     def action() -> int:
         limits = parse_headroom(headroom) if headroom is not None else None
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        objects, found = load_workloads(workload_files)
+        objects, found = load_workloads(workload_files, namespace=namespace)
         objects = scaled(objects)
         inputs.warnings.check(found)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
@@ -91,6 +92,7 @@ def _template_node(path: str, warnings: Warnings) -> Node:
     "kwhatif capacity samples/pods/gpu-job.yaml -c samples/cluster.yaml --allow-preemption -o json",
 ))
 @click.argument("workload_files", nargs=-1, required=True)
+@namespace_option
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @click.option("--max", "maximum", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -106,7 +108,7 @@ def _template_node(path: str, warnings: Warnings) -> Node:
 @quiet_option
 @config_option
 @strict_option
-def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], output: str, maximum: int,
+def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str, maximum: int,
                  add_node: str | None, allow_preemption: bool, replicas_mode: str, now: str | None, quiet: bool,
                  config_file: str | None, strict: bool = False) -> None:
     """For each workload (or pod) of WORKLOAD_FILES: how many more copies of its pod fit beyond its
@@ -116,7 +118,7 @@ def capacity_cmd(workload_files: tuple[str, ...], clusters: tuple[str, ...], out
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         chosen = profiles(inputs.config, no_preemption=not allow_preemption)
-        objects, found = load_workloads(workload_files)
+        objects, found = load_workloads(workload_files, namespace=namespace)
         objects = scaled(objects)
         inputs.warnings.check(found)
         if add_node:

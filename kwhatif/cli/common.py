@@ -82,6 +82,9 @@ def cluster_option(command: F) -> F:
                         help="Cluster dump or manifests: file, folder, .gz or - for stdin (repeatable).")(command)
 
 
+namespace_option = click.option("-n", "--namespace", metavar="NAMESPACE",
+                                help="The namespace of manifests that name none (kubectl apply -n); one naming "
+                                     "another is refused.")
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
 html_output_option = click.option("-o", "--output", type=click.Choice(HTML_FORMATS), default="table",
                                   show_default=True)
@@ -209,10 +212,11 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     return inputs
 
 
-def placing(paths: Sequence[str], inputs: Inputs) -> tuple[Cluster, list[Pod]]:
+def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None) -> tuple[Cluster, list[Pod]]:
     """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
-    workloads bring along, and the pods, their warnings reported."""
-    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now)
+    workloads bring along, and the pods, their warnings reported; `namespace` (-n) for the
+    manifests that name none."""
+    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now, namespace)
     inputs.warnings.report(found)
     return cluster, pods
 

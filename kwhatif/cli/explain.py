@@ -47,8 +47,9 @@ def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) 
 ))
 @click.argument("pod_ref", shell_complete=complete_pods)
 @cluster_option
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="The namespace of a POD_REF given without one.")
+@click.option("-n", "--namespace", metavar="NAMESPACE",
+              help="The namespace of a POD_REF given without one (default: default), and of -f manifests that "
+                   "name none.")
 @click.option("-f", "--pod-file", "pod_files", multiple=True, help="Pods to place before explaining (repeatable).")
 @click.option("--node", "nodes", multiple=True, metavar="NAME",
               help="After the summary, these nodes' verdicts, scores and insight (repeatable).")
@@ -58,7 +59,7 @@ def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) 
 @quiet_option
 @config_option
 @strict_option
-def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str, pod_files: tuple[str, ...], nodes: tuple[str, ...],
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, pod_files: tuple[str, ...], nodes: tuple[str, ...],
                 all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
                 strict: bool = False) -> None:
     """Why a pod NAMESPACE/NAME lands where it does, or stays pending (a bound pod: a re-run of its placement):
@@ -66,9 +67,9 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str, pod_fil
     KIND/NAMESPACE/NAME (deploy/shop/frontend) explains the workload's first pod that does not fit,
     or its first replica."""
     def action() -> int:
-        key = pod_ref if "/" in pod_ref else f"{namespace}/{pod_ref}"
+        key = pod_ref if "/" in pod_ref else f"{namespace or 'default'}/{pod_ref}"
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+        cluster, pods = placing(pod_files, inputs, namespace) if pod_files else (inputs.cluster, [])
         workload = workload_ref(pod_ref)
         if workload is not None:
             key = pod_for_workload(cluster, inputs.now, pods, workload, profiles(inputs.config)) or ""

@@ -7,8 +7,8 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, config_option, emit_simulation, examples, exit_code, html_output_option, load_inputs,
-    node_detail_option, now_option, output_option, placing, profiles, quiet_option, run, sample_option,
-    strict_option,
+    namespace_option, node_detail_option, now_option, output_option, placing, profiles, quiet_option, run,
+    sample_option, strict_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import whatif_options
@@ -53,6 +53,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
               help="Pods or workloads to place, as kubectl takes them (repeatable; the same as POD_FILES).")
 @click.option("-R", "--recursive", is_flag=True, expose_value=False,
               help="Accepted for kubectl's sake: folders are always read recursively.")
+@namespace_option
 @cluster_option
 @output_option
 @now_option
@@ -63,7 +64,8 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 @strict_option
 @sample_option
 @node_detail_option
-def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], clusters: tuple[str, ...], output: str,
+def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...],
+          output: str,
           now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
           sample: bool = False, node_detail: bool = True) -> None:
     """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
@@ -73,7 +75,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], clusters: tupl
 
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods = placing((*pod_files, *filenames), inputs)
+        cluster, pods = placing((*pod_files, *filenames), inputs, namespace)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)

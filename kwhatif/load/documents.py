@@ -3,7 +3,7 @@ with its provenance (see `kwhatif.load.reader` for what is accepted)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Callable
 
 import msgspec
@@ -11,6 +11,7 @@ import orjson
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from kwhatif.errors import InputError, Source
+from kwhatif.load.refs import CLUSTER_SCOPED, object_ref
 
 
 class RawDoc:
@@ -125,3 +126,20 @@ def _item_nodes(node: Node | None, count: int) -> list[Node] | None:
                 return value_node.value
             return None
     return None
+
+
+def in_namespace(docs: Iterable[RawDoc], namespace: str) -> None:
+    """`-n NAMESPACE` as `kubectl apply -n` takes it: the namespace of every namespaced object
+    that has none; an object naming another one is refused with kubectl's words."""
+    for doc in docs:
+        meta = doc.obj.get("metadata")
+        if doc.kind in CLUSTER_SCOPED or not isinstance(meta, dict):
+            continue
+        have = meta.get("namespace")
+        if not have:
+            meta["namespace"] = namespace
+        elif have != namespace:
+            raise InputError(f'the namespace from the provided object "{have}" does not match the namespace '
+                             f'"{namespace}". You must pass \'--namespace={have}\' to perform this operation.',
+                             doc.source, obj=object_ref(doc.obj), field="metadata.namespace")
+

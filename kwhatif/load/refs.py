@@ -7,7 +7,7 @@ from typing import Any
 
 CLUSTER_SCOPED = frozenset({
     "Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume", "StorageClass",
-    "CSINode", "CSIDriver",
+    "CSINode", "CSIDriver", "VolumeAttachment", "DeviceClass", "ResourceSlice",
 })
 
 _JSON_TYPES = (

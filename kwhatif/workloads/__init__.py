@@ -16,7 +16,7 @@ from typing import BinaryIO
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import add_object, decode_docs
-from kwhatif.load.documents import RawDoc
+from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
@@ -59,12 +59,16 @@ class Expansion:
         return [p for g in self.groups for p in g.pods]
 
 
-def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None) -> tuple[list[object], list[str]]:
+def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
+                   namespace: str | None = None) -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
     objects for the rest (Pods, Services, PDBs, ...), each validated against its schema.
-    Operator-managed custom resources are left out, named in one warning (`operators`)."""
+    Operator-managed custom resources are left out, named in one warning (`operators`).
+    `namespace` (`-n`) goes to the objects that have none, as `kubectl apply -n` does."""
     skipped: list[str] = []
     docs = read_inputs(paths, stdin, skipped)
+    if namespace is not None:
+        in_namespace(docs, namespace)
     order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
     warnings: list[str] = [not_objects_warning(skipped)] if skipped else []
@@ -153,12 +157,13 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
 
 
 
-def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str) -> tuple[Cluster, list[Pod], list[str]]:
+def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str,
+                  namespace: str | None = None) -> tuple[Cluster, list[Pod], list[str]]:
     """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
     order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
     bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
     NamespaceLifecycle does."""
-    objects, warnings = load_workloads(paths)
+    objects, warnings = load_workloads(paths, namespace=namespace)
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)

@@ -38,3 +38,25 @@ def test_place_takes_f_and_r_as_kubectl_does() -> None:
 def test_place_without_pods_is_a_usage_error() -> None:
     result = invoke(["place", "-c", CLUSTER, *SAMPLES])
     assert result.exit_code == 2 and "no pods to place: give POD_FILES or -f/--filename" in result.stderr
+
+
+NAMELESS = "apiVersion: v1\nkind: Pod\nmetadata: {name: nons}\nspec:\n  containers: [{name: c, image: x}]\n"
+
+
+@pytest.mark.parametrize("command", [["place"], ["check"], ["explain", "shop/nons", "-f"]])
+def test_n_gives_manifests_without_a_namespace_theirs(tmp_path, command: list[str]) -> None:
+    path = tmp_path / "pod.yaml"
+    path.write_text(NAMELESS)
+    result = invoke([*command, str(path), "-n", "shop", "-c", CLUSTER, "-o", "json", *SAMPLES])
+    assert result.exit_code in (0, 1), result.stderr
+    assert '"shop/nons"' in result.stdout and "default/nons" not in result.stdout
+
+
+def test_n_refuses_a_manifest_of_another_namespace_in_kubectls_words() -> None:
+    # cli-runtime resource/visitor.go SetNamespace's text; web.yaml's object starts on line 3 (two
+    # comment lines first), document 0.
+    result = invoke(["place", WEB, "-n", "ml", "-c", CLUSTER, *SAMPLES])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f'kwhatif: error: {WEB}#0:3: Pod/shop/web: metadata.namespace: the namespace from the provided object '
+        '"shop" does not match the namespace "ml". You must pass \'--namespace=shop\' to perform this operation.')
