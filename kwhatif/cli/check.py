@@ -12,9 +12,10 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, config_option, emit, examples, load_inputs, now_option,
-    namespace_option, profiles, quiet_option, run, strict_option,
+    namespace_option, node_detail_option, profiles, quiet_option, run, strict_option,
 )
 from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
 from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
@@ -39,6 +40,7 @@ replicas_option = click.option(
 @namespace_option
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(CHECK_FORMATS), default="table", show_default=True)
+@node_detail_option
 @click.option("--no-evictions", is_flag=True, help="Fail when preemption would evict existing pods.")
 @click.option("--headroom", metavar="cpu=10%,memory=15%",
               help="Each node that receives a new pod must keep this fraction of its allocatable free.")
@@ -55,9 +57,10 @@ replicas_option = click.option(
 @quiet_option
 @config_option
 @strict_option
-def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str, no_evictions: bool,
-          headroom: str | None, node_loss: int, zone_loss: bool, replicas_mode: str, rollout: bool, now: str | None,
-          quiet: bool, config_file: str | None, strict: bool = False) -> None:
+def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str,
+          node_detail: bool, no_evictions: bool, headroom: str | None, node_loss: int, zone_loss: bool,
+          replicas_mode: str, rollout: bool, now: str | None, quiet: bool, config_file: str | None,
+          strict: bool = False) -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
@@ -69,9 +72,10 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
         inputs.warnings.check(found)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
                            as_new=not rollout, no_evictions=no_evictions,
-                           headroom=limits, node_loss=node_loss, zone_loss=zone_loss, warnings=found)
+                           headroom=limits, node_loss=node_loss, zone_loss=zone_loss, warnings=found,
+                           progress=Progress("losing nodes: scenarios", quiet))
         inputs.finish(result.warnings)
-        data = with_whatif(check_data(result))
+        data = with_whatif(check_data(result, node_detail))
         if output == "html":
             data = with_utilisation(data, result.simulation)
         emit(writer(output, check_table, quiet)(data))

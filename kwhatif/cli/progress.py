@@ -22,7 +22,7 @@ class Progress:
         if not self.enabled or time.monotonic() - self.started < _DELAY:
             return
         self.shown = True
-        self.stream.write(f"\r{self.what}: {done}/{total}")
+        self.stream.write(f"\r{self.what}: {done}/{total}{eta(time.monotonic() - self.started, done, total)}")
         if done == total:
             self.close()
         self.stream.flush()
@@ -31,3 +31,14 @@ class Progress:
         if self.shown:
             self.stream.write("\n")
             self.shown = False
+
+
+def eta(elapsed: float, done: int, total: int) -> str:
+    """`, about 42 s left` at the pace so far (nothing before the first item is done, nor after
+    the last); padded so that a shorter line overwrites a longer one."""
+    if done <= 0 or done >= total:
+        return " " * 24
+    left = elapsed / done * (total - done)
+    text = f"{left / 60:.0f} min" if left >= 120 else f"{left:.0f} s"
+    return f", about {text} left".ljust(24)
+

@@ -21,8 +21,10 @@ def _source(source: object) -> dict[str, Any] | None:
     return {"file": source.file, "line": source.line}
 
 
-def check_data(result: CheckResult) -> dict[str, Any]:
-    data = simulation_data(result.simulation)
+def check_data(result: CheckResult, node_detail: bool = True) -> dict[str, Any]:
+    """`node_detail=False` (`--no-node-detail`) leaves out the per-node parts of each pod's record:
+    a 300-replica check on 500 nodes is otherwise tens of megabytes."""
+    data = simulation_data(result.simulation, node_detail=node_detail)
     data["warnings"] = list(result.warnings)
     data["workloads"] = [{**w.data(), "source": _source(w.source)} for w in result.workloads]
     data["policies"] = [p.data() for p in result.policies]

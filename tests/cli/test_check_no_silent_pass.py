@@ -111,3 +111,20 @@ def test_capacity_carries_the_files_warnings_in_its_json(tmp_path: Path, extra: 
                     "  containers: [{name: c, image: x, resouces: {requests: {cpu: 100m}}}]\n")
     data = json.loads(invoke(["capacity", str(path), *ARGS, "--max", "2", "-o", "json", *extra]).stdout)
     assert data["warnings"][0] == f'{path}#0:1: Pod/default/typo: unknown field "spec.containers[0].resouces"'
+
+
+def test_no_node_detail_keeps_one_record_a_pod(nowhere: str) -> None:
+    web = str(Path(__file__).parent / "data" / "check" / "web.yaml")
+    full = json.loads(invoke(["check", web, *ARGS, "-o", "json"]).stdout)
+    lean = json.loads(invoke(["check", web, *ARGS, "-o", "json", "--no-node-detail"]).stdout)
+    assert [r["pod"] for r in lean["results"]] == [r["pod"] for r in full["results"]]
+    assert any("filter" in r for r in full["results"]) and not any("filter" in r for r in lean["results"])
+    assert lean["workloads"] == full["workloads"]
+
+
+def test_eta_is_said_between_the_first_and_the_last_scenario() -> None:
+    from kwhatif.cli.progress import eta
+
+    assert eta(10.0, 2, 6).strip() == ", about 20 s left"  # 5 s a scenario, 4 to go
+    assert eta(600.0, 1, 3).strip() == ", about 20 min left"  # 600 s a scenario, 2 to go
+    assert eta(1.0, 0, 3).strip() == "" and eta(9.0, 3, 3).strip() == ""

@@ -19,7 +19,11 @@ def test_a_terminal_sees_progress_once_a_run_takes_a_second(monkeypatch) -> None
     p = Progress("scheduling", quiet=False, stream=stream)
     p(1, 2)
     p(2, 2)
-    assert stream.getvalue() == "\rscheduling: 1/2\rscheduling: 2/2\n"
+    # each update overwrites the line; the first says how long is left (at once: about 0 s),
+    # the last pads that away and ends the line
+    first, last = stream.getvalue().split("\r")[1:]
+    assert first.startswith("scheduling: 1/2, about ") and first.rstrip().endswith(" s left")
+    assert last == "scheduling: 2/2" + " " * 24 + "\n"
 
 
 def test_a_short_run_shows_nothing() -> None:
