@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from functools import partial
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -85,6 +86,8 @@ def cluster_option(command: F) -> F:
 namespace_option = click.option("-n", "--namespace", metavar="NAMESPACE",
                                 help="The namespace of manifests that name none (kubectl apply -n); one naming "
                                      "another is refused.")
+no_headers_option = click.option("--no-headers", "no_headers", is_flag=True,
+                                  help="Tables: the rows alone, without the header and the counts (as kubectl's).")
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
 html_output_option = click.option("-o", "--output", type=click.Choice(HTML_FORMATS), default="table",
                                   show_default=True)
@@ -269,9 +272,10 @@ def emit(text: str) -> None:
     click.echo(text, nl=False)
 
 
-def emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
+def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
-    is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB)."""
+    is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB).
+    `headers=False`: the table's rows alone (`--no-headers`)."""
     if output == "json":
         write_json_streamed(with_whatif(simulation_head(sim)), "results", (pod_result_data(r, node_detail) for r in sim.results),
                             {"warnings": sim.warnings}, sys.stdout.buffer.write)
@@ -280,4 +284,4 @@ def emit_simulation(sim: Simulation, output: str, node_detail: bool) -> None:
         data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))
         if output == "html":
             data = with_utilisation(data, sim)
-        emit(writer(output, results_table)(data))
+        emit(writer(output, partial(results_table, headers=headers))(data))

@@ -7,8 +7,8 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, config_option, emit_simulation, examples, exit_code, html_output_option, load_inputs,
-    namespace_option, node_detail_option, now_option, output_option, placing, profiles, quiet_option, run,
-    sample_option, strict_option,
+    namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
+    quiet_option, run, sample_option, strict_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import whatif_options
@@ -29,15 +29,16 @@ from kwhatif.engine import simulate
 @sample_option
 @strict_option
 @node_detail_option
+@no_headers_option
 def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
-             sample: bool, strict: bool = False, node_detail: bool = True) -> None:
+             sample: bool, strict: bool = False, node_detail: bool = True, no_headers: bool = False) -> None:
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
                        progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
-        emit_simulation(sim, output, node_detail)
+        emit_simulation(sim, output, node_detail, headers=not no_headers)
         return exit_code(sim)
     run(action)
 
@@ -64,10 +65,11 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 @strict_option
 @sample_option
 @node_detail_option
+@no_headers_option
 def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...],
           output: str,
           now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
-          sample: bool = False, node_detail: bool = True) -> None:
+          sample: bool = False, node_detail: bool = True, no_headers: bool = False) -> None:
     """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
     them (with the cluster's own pending pods)."""
     if not pod_files and not filenames:
@@ -79,6 +81,6 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
-        emit_simulation(sim, output, node_detail)
+        emit_simulation(sim, output, node_detail, headers=not no_headers)
         return exit_code(sim, {p.key for p in pods})
     run(action)

@@ -29,14 +29,16 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((120, 24)).columns
 
 
-def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None) -> str:
+def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None, headers: bool = True) -> str:
     """One row per pending pod in scheduling order, then the counts. Columns empty in every row
     (no ties, no evictions) are left out, and the messages wrap into what the terminal (`width`)
-    leaves them, at least MIN_MESSAGE_WIDTH columns; `wide` keeps each message on one line."""
-    headers = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS"]
+    leaves them, at least MIN_MESSAGE_WIDTH columns; `wide` keeps each message on one line.
+    `headers=False` (`--no-headers`, for scripts, as kubectl's) prints the rows alone, aligned as
+    with the header."""
+    columns = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS"]
     cells = [_result_cells(r, wide) for r in data["results"]]
-    keep = [i for i, h in enumerate(headers) if h in _ALWAYS or any(row[i] != "" for row in cells)]
-    shown = [headers[i] for i in keep] + ["MESSAGE"]
+    keep = [i for i, h in enumerate(columns) if h in _ALWAYS or any(row[i] != "" for row in cells)]
+    shown = [columns[i] for i in keep] + ["MESSAGE"]
     rows = [[row[i] for i in keep] for row in cells]
     # Where the message column starts, from the table drawn without messages (tabulate's padding
     # and alignment decide it).
@@ -46,7 +48,10 @@ def results_table(data: dict[str, Any], wide: bool = False, width: int | None = 
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
-    return tabulate(rows, headers=shown, tablefmt="plain") + "\n\n" + summary + "\n"
+    table = tabulate(rows, headers=shown, tablefmt="plain")
+    if not headers:
+        return "".join(line + "\n" for line in table.split("\n")[1:])
+    return table + "\n\n" + summary + "\n"
 
 
 def _result_cells(r: dict[str, Any], wide: bool) -> list[Any]:

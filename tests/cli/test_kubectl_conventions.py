@@ -60,3 +60,10 @@ def test_n_refuses_a_manifest_of_another_namespace_in_kubectls_words() -> None:
     assert result.stderr.strip() == (
         f'kwhatif: error: {WEB}#0:3: Pod/shop/web: metadata.namespace: the namespace from the provided object '
         '"shop" does not match the namespace "ml". You must pass \'--namespace=shop\' to perform this operation.')
+
+
+def test_no_headers_leaves_one_line_a_pod_for_scripts() -> None:
+    # samples/README.md: 4 pending pods; -o wide keeps each on one line.
+    result = invoke(["schedule", "-c", CLUSTER, "--no-headers", "-o", "wide", *SAMPLES])
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4 and not any(line.startswith("POD") for line in lines)

@@ -45,3 +45,10 @@ def test_a_narrow_terminal_still_gets_a_readable_message_column() -> None:
 
 def test_wide_keeps_each_message_on_one_line() -> None:
     assert MESSAGE in results_table(_data(_pod("shop/a")), wide=True, width=80)
+
+
+def test_no_headers_prints_the_rows_alone_aligned_as_with_them() -> None:
+    data = _data(_pod("shop/a", outcome="bound", node="n1", message=None), _pod("shop/b"))
+    full = results_table(data, wide=True, width=200).splitlines()
+    rows = results_table(data, wide=True, width=200, headers=False).splitlines()
+    assert rows == full[1:3]  # no header, no blank line, no counts
