@@ -86,6 +86,19 @@ def cluster_option(command: F) -> F:
 namespace_option = click.option("-n", "--namespace", metavar="NAMESPACE",
                                 help="The namespace of manifests that name none (kubectl apply -n); one naming "
                                      "another is refused.")
+color_option = click.option("--color", "color", type=click.Choice(("auto", "always", "never")), default="auto",
+                            show_default=True, help="Colour the outcomes in tables: auto (on a terminal, unless "
+                                                    "NO_COLOR is set), always or never.")
+
+
+def use_color(choice: str) -> bool:
+    """`--color` as https://no-color.org asks: auto means a terminal, and NO_COLOR (any value)
+    turns auto off; `always` wins over it."""
+    if choice != "auto":
+        return choice == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
 no_headers_option = click.option("--no-headers", "no_headers", is_flag=True,
                                   help="Tables: the rows alone, without the header and the counts (as kubectl's).")
 output_option = click.option("-o", "--output", type=click.Choice(FORMATS), default="table", show_default=True)
@@ -269,10 +282,13 @@ def exit_code(sim: Simulation, keys: set[str] | None = None) -> int:
 
 
 def emit(text: str) -> None:
-    click.echo(text, nl=False)
+    """Results to stdout as written: colour is decided by `--color` (`use_color`), never by
+    click, which would strip it whenever stdout is not a terminal (`--color always | less -R`)."""
+    click.echo(text, nl=False, color=True)
 
 
-def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True) -> None:
+def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True,
+                    color: bool = False) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
     is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB).
     `headers=False`: the table's rows alone (`--no-headers`)."""
@@ -284,4 +300,4 @@ def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bo
         data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))
         if output == "html":
             data = with_utilisation(data, sim)
-        emit(writer(output, partial(results_table, headers=headers))(data))
+        emit(writer(output, partial(results_table, headers=headers, color=color))(data))

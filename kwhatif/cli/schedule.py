@@ -6,9 +6,9 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, config_option, emit_simulation, examples, exit_code, html_output_option, load_inputs,
-    namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
-    quiet_option, run, sample_option, strict_option,
+    cluster_option, color_option, config_option, emit_simulation, examples, exit_code, html_output_option,
+    load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
+    quiet_option, run, sample_option, strict_option, use_color,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import whatif_options
@@ -30,15 +30,17 @@ from kwhatif.engine import simulate
 @strict_option
 @node_detail_option
 @no_headers_option
+@color_option
 def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
-             sample: bool, strict: bool = False, node_detail: bool = True, no_headers: bool = False) -> None:
+             sample: bool, strict: bool = False, node_detail: bool = True, no_headers: bool = False,
+             color: str = "auto") -> None:
     """Schedule every pending pod of the cluster in queue order."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
                        progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
-        emit_simulation(sim, output, node_detail, headers=not no_headers)
+        emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim)
     run(action)
 
@@ -66,10 +68,10 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
 @sample_option
 @node_detail_option
 @no_headers_option
+@color_option
 def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...],
-          output: str,
-          now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
-          sample: bool = False, node_detail: bool = True, no_headers: bool = False) -> None:
+          output: str, now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
+          sample: bool = False, node_detail: bool = True, no_headers: bool = False, color: str = "auto") -> None:
     """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
     them (with the cluster's own pending pods)."""
     if not pod_files and not filenames:
@@ -81,6 +83,6 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet))
         inputs.finish(sim.warnings)
-        emit_simulation(sim, output, node_detail, headers=not no_headers)
+        emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim, {p.key for p in pods})
     run(action)

@@ -12,6 +12,15 @@ from tabulate import tabulate
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 
 MIN_MESSAGE_WIDTH = 40
+# ANSI colours of a verdict word (`--color`): what went well, what did not, what waits.
+_COLOURS = {"bound": 32, "ok": 32, "unschedulable": 31, "error": 31, "FAIL": 31, "gated": 33, "skipped": 33,
+            "no node": 33}
+
+
+def painted(word: str, color: bool) -> str:
+    """`word` in its verdict's colour when `color` (tabulate measures cells without the codes)."""
+    code = _COLOURS.get(word)
+    return f"\x1b[{code}m{word}\x1b[0m" if color and code else word
 _ALWAYS = ("POD", "PRIORITY", "OUTCOME", "NODE")  # shown even when empty: the answer's shape
 
 
@@ -29,14 +38,15 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((120, 24)).columns
 
 
-def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None, headers: bool = True) -> str:
+def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None, headers: bool = True,
+                  color: bool = False) -> str:
     """One row per pending pod in scheduling order, then the counts. Columns empty in every row
     (no ties, no evictions) are left out, and the messages wrap into what the terminal (`width`)
     leaves them, at least MIN_MESSAGE_WIDTH columns; `wide` keeps each message on one line.
     `headers=False` (`--no-headers`, for scripts, as kubectl's) prints the rows alone, aligned as
-    with the header."""
+    with the header. `color` paints the outcomes (`--color`)."""
     columns = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS"]
-    cells = [_result_cells(r, wide) for r in data["results"]]
+    cells = [_result_cells(r, wide, color) for r in data["results"]]
     keep = [i for i, h in enumerate(columns) if h in _ALWAYS or any(row[i] != "" for row in cells)]
     shown = [columns[i] for i in keep] + ["MESSAGE"]
     rows = [[row[i] for i in keep] for row in cells]
@@ -54,11 +64,12 @@ def results_table(data: dict[str, Any], wide: bool = False, width: int | None = 
     return table + "\n\n" + summary + "\n"
 
 
-def _result_cells(r: dict[str, Any], wide: bool) -> list[Any]:
+def _result_cells(r: dict[str, Any], wide: bool, color: bool) -> list[Any]:
     tied = r.get("tied_nodes") or []
     victims = (r.get("preemption") or {}).get("victims") or []
     evicts = ", ".join(victims) if wide else (len(victims) or "")
-    return [r["pod"], r["priority"], r["outcome"], r["node"] or "", len(tied) if len(tied) > 1 else "", evicts]
+    return [r["pod"], r["priority"], painted(r["outcome"], color), r["node"] or "", len(tied) if len(tied) > 1 else "",
+            evicts]
 
 
 def explanation_table(exp: Explanation) -> str:

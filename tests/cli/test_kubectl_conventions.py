@@ -67,3 +67,32 @@ def test_no_headers_leaves_one_line_a_pod_for_scripts() -> None:
     result = invoke(["schedule", "-c", CLUSTER, "--no-headers", "-o", "wide", *SAMPLES])
     lines = result.stdout.splitlines()
     assert len(lines) == 4 and not any(line.startswith("POD") for line in lines)
+
+
+@pytest.mark.parametrize("choice, terminal, no_color, expected", [
+    ("always", False, "1", True),   # asked for: wins over NO_COLOR and pipes
+    ("never", True, None, False),
+    ("auto", True, None, True),
+    ("auto", True, "1", False),     # https://no-color.org: any value turns it off
+    ("auto", False, None, False),   # a pipe or a file: no codes
+])
+def test_color_follows_the_option_the_terminal_and_no_color(monkeypatch, choice: str, terminal: bool,
+                                                           no_color: str | None, expected: bool) -> None:
+    import sys
+
+    from kwhatif.cli.common import use_color
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: terminal)
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert use_color(choice) is expected
+
+
+def test_color_always_paints_the_outcomes_and_keeps_the_columns() -> None:
+    painted = invoke(["schedule", "-c", CLUSTER, "--color", "always", *SAMPLES]).stdout
+    plain = invoke(["schedule", "-c", CLUSTER, "--color", "never", *SAMPLES]).stdout
+    assert "\x1b[31munschedulable\x1b[0m" in painted and "\x1b[32mbound\x1b[0m" in painted
+    assert "\x1b[" not in plain
+    assert painted.replace("\x1b[31m", "").replace("\x1b[32m", "").replace("\x1b[0m", "") == plain
