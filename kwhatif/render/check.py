@@ -12,7 +12,7 @@ from tabulate import tabulate
 from kwhatif.check import NO_NODE, CheckResult
 from kwhatif.errors import Source
 from kwhatif.render.results import simulation_data
-from kwhatif.render.table import results_table
+from kwhatif.render.table import painted, results_table
 
 
 def _source(source: object) -> dict[str, Any] | None:
@@ -79,11 +79,12 @@ def result_word(w: dict[str, Any]) -> str:
     return "no node" if w["message"] == NO_NODE else "ok"
 
 
-def check_table(data: dict[str, Any], wide: bool = False) -> str:
+def check_table(data: dict[str, Any], wide: bool = False, color: bool = False) -> str:
+    """The pods' table, then a row a workload; `color` paints outcomes and results (`--color`)."""
     rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
-             result_word(w)] for w in data["workloads"]]
+             painted(result_word(w), color)] for w in data["workloads"]]
     headers = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
-    out = [results_table(data, wide), tabulate(rows, headers=headers, tablefmt="plain")]
+    out = [results_table(data, wide, color=color), tabulate(rows, headers=headers, tablefmt="plain")]
     lines = rollout_lines(data)
     if lines:
         out.append("\n".join(lines))

@@ -96,3 +96,9 @@ def test_color_always_paints_the_outcomes_and_keeps_the_columns() -> None:
     assert "\x1b[31munschedulable\x1b[0m" in painted and "\x1b[32mbound\x1b[0m" in painted
     assert "\x1b[" not in plain
     assert painted.replace("\x1b[31m", "").replace("\x1b[32m", "").replace("\x1b[0m", "") == plain
+
+
+def test_check_paints_its_verdicts_too() -> None:
+    # samples/pods/ all fit (tutorial: only --no-evictions fails them): four green "ok"
+    painted = invoke(["check", str(REPO / "samples" / "pods"), "-c", CLUSTER, "--color", "always", *SAMPLES]).stdout
+    assert painted.count("\x1b[32mok\x1b[0m") == 4
