@@ -13,11 +13,12 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
-from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
+from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
+from kwhatif.errors import located
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -101,7 +102,8 @@ def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
     shown = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
     return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({shown}) and the snapshot has no "
             "StorageClass nor PersistentVolume: it was probably taken without them, so these claims cannot bind "
-            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities -A -o json (or kwhatif snapshot)"]
+            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities "
+            "-A -o json (or kwhatif snapshot)"]
 
 
 def _unbound(cluster: Cluster, namespace: str, name: str) -> bool:
@@ -118,8 +120,7 @@ def admit_bound(pods: Sequence[Pod], cluster: Cluster) -> tuple[list[Pod], list[
         try:
             out.append(admit_existing(pod, cluster.priority_classes, cluster.runtime_classes))
         except AdmissionRejected as rejected:
-            where = f"{pod.source}: " if pod.source else ""
-            warnings.append(f"{where}Pod/{pod.namespace}/{pod.name}: bound, but the API server would refuse it: "
+            warnings.append(f"{located(pod.source)}Pod/{pod.namespace}/{pod.name}: bound, but the API server would refuse it: "
                             f"{rejected}; kept on {pod.node_name} at priority 0")
             out.append(pod)
     return out, warnings
@@ -143,8 +144,7 @@ def overcommitted_nodes(snapshot: Snapshot) -> list[str]:
         over = [f"{name} {_amount(name, want)} requested, {_amount(name, have)} allocatable"
                 for name, want, have in pairs if want > have and want > 0]
         if over:
-            where = f"{info.node.source}: " if info.node.source else ""
-            warnings.append(f"{where}Node/{info.name}: its bound pods request more than it has ({'; '.join(over)}); "
+            warnings.append(f"{located(info.node.source)}Node/{info.name}: its bound pods request more than it has ({'; '.join(over)}); "
                             "kept, since the dump says they run there")
     return warnings
 

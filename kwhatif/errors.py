@@ -27,6 +27,11 @@ class Source:
         return f"{where}:{self.line}" if self.line is not None else where
 
 
+def located(source: Source | None) -> str:
+    """The `file#doc:line: ` that starts a message about an object, or nothing when it has no source."""
+    return f"{source}: " if source else ""
+
+
 class InputError(Exception):
     """Bad input: the CLI prints `str(err)` on one line and exits 2."""
 

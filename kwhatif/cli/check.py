@@ -3,7 +3,6 @@ answers (how many more copies fit, how many nodes of a template to add)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 
 import click

@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from functools import partial
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any, TypeVar
 
 import click
@@ -293,8 +293,9 @@ def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bo
     is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB).
     `headers=False`: the table's rows alone (`--no-headers`)."""
     if output == "json":
-        write_json_streamed(with_whatif(simulation_head(sim)), "results", (pod_result_data(r, node_detail) for r in sim.results),
-                            {"warnings": sim.warnings}, sys.stdout.buffer.write)
+        records = (pod_result_data(r, node_detail) for r in sim.results)
+        write_json_streamed(with_whatif(simulation_head(sim)), "results", records, {"warnings": sim.warnings},
+                            sys.stdout.buffer.write)
         sys.stdout.buffer.flush()
     else:
         data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))

@@ -31,7 +31,7 @@ from kwhatif.api.storage import (
     CSIDriver, CSINode, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
 )
 from kwhatif.api.cluster import Cluster
-from kwhatif.errors import InputError, Source
+from kwhatif.errors import InputError, Source, located
 from kwhatif.memory import collector_paused
 from kwhatif.load.decode import decode
 from kwhatif.load.raw_pods import PodReader
@@ -151,7 +151,7 @@ def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
     warnings = []
     for pod in pods:
         if pod.node_name and pod.node_name not in known and pod.phase not in ("Succeeded", "Failed"):
-            warnings.append(f'{_where(pod.source)}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
+            warnings.append(f'{located(pod.source)}Pod/{pod.namespace}/{pod.name}: bound to node "{pod.node_name}", which is not '
                             "in the snapshot; its usage is set aside")
     return warnings
 
@@ -159,12 +159,9 @@ def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
 def empty_node_warnings(nodes: Sequence[Node]) -> list[str]:
     """A node without status.allocatable and status.capacity has room for nothing, not even a pod
     (the `pods` count is allocatable too): said, since hand-written Node manifests often omit status."""
-    return [f"{_where(node.source)}Node/{node.name}: neither status.allocatable nor status.capacity is set: it "
+    return [f"{located(node.source)}Node/{node.name}: neither status.allocatable nor status.capacity is set: it "
             "holds no pods (add status.allocatable: cpu, memory, pods)" for node in nodes if not node.allocatable]
 
-
-def _where(source: Source | None) -> str:
-    return f"{source}: " if source else ""
 
 
 def add_object(cluster: Cluster, obj: object) -> None:

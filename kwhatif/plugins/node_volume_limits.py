@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.api.storage import CSINode, PersistentVolume, PersistentVolumeClaim
+from kwhatif.api.storage import CSINode, PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     FilterPlugin,

@@ -12,7 +12,6 @@ import json
 import re
 import shlex
 import subprocess
-from pathlib import Path
 
 import pytest
 

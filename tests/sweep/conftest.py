@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.conftest import CLUSTER, NOW, executable
+from tests.cli.conftest import CLUSTER, executable
 
 REPO = Path(__file__).parents[2]
 SAMPLES = REPO / "samples"
