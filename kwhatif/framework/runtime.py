@@ -89,6 +89,13 @@ class Scores:
         return dict(zip(self.names, self.total.tolist()))
 
 
+def _stamped(status: Status, plugin: str) -> Status:
+    """A Filter's status with its plugin's name; an error ends the cycle (framework.go:RunFilterPlugins)."""
+    if not status.is_rejected:
+        raise SchedulingError(f'running "{plugin}" filter plugin: {status.message}')
+    return status.with_plugin(plugin)
+
+
 def _normalizes(plugin: ScorePlugin) -> bool:
     """Whether the plugin has a NormalizeScore (the base class's is a no-op)."""
     cls = type(plugin)
@@ -225,10 +232,9 @@ class Framework:
                 else:
                     rejected.append((node, status))
         infos = table.infos
-        if batch_nodes is infos:
-            rows = np.arange(len(infos), dtype=np.int64)
-        else:
-            rows = np.fromiter((table.index[n.name] for n in batch_nodes), dtype=np.int64, count=len(batch_nodes))
+        rows = np.arange(len(infos), dtype=np.int64) if batch_nodes is infos else table.rows_of(batch_nodes)
+        failed_rows: list[np.ndarray] = []
+        failed_statuses: list[Status] = []
         for pl in self.plugins.filter:
             if not rows.size:
                 break
@@ -241,17 +247,16 @@ class Framework:
                 fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in every),
                                     dtype=bool, count=len(every))
                 statuses = [st for st in every if st is not None and st.code != Code.SUCCESS]
-            stamped: dict[int, Status] = {}
-            for row, status in zip(rows[fails].tolist(), statuses):
-                mark = stamped.get(id(status))
-                if mark is None:
-                    if not status.is_rejected:
-                        raise SchedulingError(f'running "{pl.name}" filter plugin: {status.message}')
-                    mark = stamped[id(status)] = status.with_plugin(pl.name)
-                rejected.append((infos[row], mark))
+            if statuses:
+                # A plugin returns few distinct statuses for thousands of nodes: stamp each once.
+                stamped = {key: _stamped(status, pl.name) for key, status in {id(s): s for s in statuses}.items()}
+                failed_rows.append(rows[fails])
+                failed_statuses.extend([stamped[id(s)] for s in statuses])
             rows = rows[~fails]
+        if failed_rows:
+            rejected.extend(zip(table.info_array[np.concatenate(failed_rows)].tolist(), failed_statuses))
         if batch_nodes is infos:
-            return [infos[r] for r in rows.tolist()], rejected
+            return table.node_rows(rows), rejected
         passed.update(table.names[r] for r in rows.tolist())
         return [n for n in nodes if n.name in passed], rejected
 
@@ -286,10 +291,9 @@ class Framework:
                   table: NodeTable | None = None) -> Scores:
         """Score, NormalizeScore, range check and weighting over the feasible nodes. With a node
         table, plugins that can score all nodes at once do so (the fast path)."""
-        names = [n.name for n in nodes]
+        rows = table.rows_of(nodes) if table is not None else None
+        names = table.names_at(rows) if table is not None and rows is not None else [n.name for n in nodes]
         scores = Scores(names)
-        rows = np.fromiter((table.index[n] for n in names), dtype=np.int64, count=len(names)) \
-            if table is not None else None
         for pl in self.plugins.score:
             if pl.name in state.skip_score:
                 continue

@@ -361,9 +361,8 @@ class Scheduler:
                     rejected.append((node, status))
         if self.sample:
             feasible, rejected = self._sampled(fwk, nodes, feasible, rejected)
-        for node, status in rejected:
-            statuses.statuses[node.name] = status
-        attempt.diagnosis.unschedulable_plugins.update({s.plugin for _, s in rejected})
+        statuses.statuses.update({node.name: status for node, status in rejected})
+        attempt.diagnosis.unschedulable_plugins.update({id(s): s.plugin for _, s in rejected}.values())
         return feasible
 
     def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],

@@ -16,12 +16,27 @@ from kwhatif.api.selectors import Requirement
 from kwhatif.snapshot.node_info import NodeInfo
 
 
+class NodeRows(list[NodeInfo]):
+    """Nodes that know their rows in the node table. The fast path hands the feasible nodes from
+    Filter to PreScore and Score as one of these, so that a step over thousands of nodes takes
+    their rows as they are instead of looking each up by name, per plugin, per pod. Never
+    changed after it is made (the rows would no longer match)."""
+
+    def __init__(self, infos: list[NodeInfo], rows: np.ndarray) -> None:
+        super().__init__(infos)
+        self.rows = rows
+
+
 class NodeTable:
     def __init__(self, infos: list[NodeInfo]) -> None:
         n = len(infos)
         self.infos = infos  # the snapshot's own list: `rows` index it
         self.names = [i.name for i in infos]
         self.index = {name: row for row, name in enumerate(self.names)}
+        # The same, as object arrays: picking the rows of 5,000 feasible nodes is one numpy step.
+        self.info_array = np.empty(n, dtype=object)
+        self.info_array[:] = infos
+        self.name_array = np.array(self.names, dtype=object)
         self.alloc_cpu = np.array([i.allocatable.milli_cpu for i in infos], dtype=np.int64)
         self.alloc_mem = np.array([i.allocatable.memory for i in infos], dtype=np.int64)
         self.alloc_eph = np.array([i.allocatable.ephemeral_storage for i in infos], dtype=np.int64)
@@ -47,6 +62,18 @@ class NodeTable:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def rows_of(self, nodes: list[NodeInfo]) -> np.ndarray:
+        """The nodes' rows: carried by a `NodeRows`, looked up by name otherwise."""
+        if isinstance(nodes, NodeRows):
+            return nodes.rows
+        return np.fromiter((self.index[n.name] for n in nodes), dtype=np.int64, count=len(nodes))
+
+    def node_rows(self, rows: np.ndarray) -> NodeRows:
+        return NodeRows(self.info_array[rows].tolist(), rows)
+
+    def names_at(self, rows: np.ndarray) -> list[str]:
+        return list(self.name_array[rows].tolist())
 
     def refresh(self, row: int) -> None:
         """Copy one node's aggregates into its row (after a pod was added or removed)."""
@@ -101,9 +128,19 @@ class NodeTable:
         absent = req.matches({})
         if not values:
             return np.full(rows.size, absent, dtype=bool)
-        per_value = np.fromiter((req.matches({req.key: v}) for v in values), dtype=bool, count=len(values))
+        per_value = self._per_value(req, values)
         at = ids[rows]
         return np.where(at >= 0, per_value[np.maximum(at, 0)], absent)
+
+    def _per_value(self, req: Requirement, values: list[str]) -> np.ndarray:
+        """The requirement judged for each value of its key. In and NotIn look their few values up
+        instead of testing every value: a hostname key has one value per node."""
+        if req.operator in ("In", "NotIn"):
+            index = self.value_index(req.key)
+            listed = np.zeros(len(values), dtype=bool)
+            listed[[index[v] for v in req.values if v in index]] = True
+            return listed if req.operator == "In" else ~listed
+        return np.fromiter((req.matches({req.key: v}) for v in values), dtype=bool, count=len(values))
 
     def term_rows(self, term: NodeSelectorTerm, rows: np.ndarray) -> np.ndarray:
         """NodeSelectorTerm.matches for many nodes (expressions on labels, fields on the name)."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
+    BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error
@@ -25,7 +25,7 @@ from kwhatif.plugins.pod_topology_spread.common import (
     PRE_SCORE_STATE_KEY, PodConstraints, PodTopologySpreadArgs, pod_constraints, resolve_args,
 )
 from kwhatif.plugins.pod_topology_spread.filtering import (
-    PreFilterState, compute_pre_filter_state, explain_filter, filter_node, read_state, update_with_pod,
+    PreFilterState, compute_pre_filter_state, explain_filter, filter_node, filter_rows, read_state, update_with_pod,
 )
 from kwhatif.plugins.pod_topology_spread.scoring import (
     PreScoreState, compute_pre_score_state, normalize, normalize_rows, score_node, score_rows,
@@ -55,7 +55,8 @@ class _Extensions(PreFilterExtensions):
         return None
 
 
-class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, BatchScore, NodeExplainer):
+class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
+                        NodeExplainer):
     name = NAME
 
     def __init__(self, args: PodTopologySpreadArgs | None, handle: Handle) -> None:
@@ -85,6 +86,13 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         if isinstance(s, Status):
             return s
         return filter_node(s, node)
+
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
+                    ) -> tuple[np.ndarray, list[Status]]:
+        s = read_state(state)
+        if isinstance(s, Status):
+            return np.ones(rows.size, dtype=bool), [s] * rows.size
+        return filter_rows(s, table, rows)
 
     # PreScore / Score ------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:

@@ -224,10 +224,6 @@ def matching_counts(snapshot: Snapshot, constraint: Constraint, namespace: str) 
     return snapshot.groups.counts(namespace, constraint.matches)
 
 
-def node_rows(table: NodeTable, nodes: list[NodeInfo]) -> np.ndarray:
-    return np.fromiter((table.index[n.name] for n in nodes), dtype=np.int64, count=len(nodes))
-
-
 # Per-pod cache ---------------------------------------------------------------------------------
 
 @dataclass(slots=True)

@@ -161,6 +161,24 @@ def filter_node(s: PreFilterState, node: NodeInfo) -> Status | None:
     return None
 
 
+def filter_rows(s: PreFilterState, table: NodeTable, rows: np.ndarray) -> tuple[np.ndarray, list[Status]]:
+    """`filter_node` for many nodes at once: constraint by constraint, among the rows still
+    passing, those that lack the key and those whose skew exceeds maxSkew."""
+    verdict = np.zeros(rows.size, dtype=np.int8)  # 0 passes, 1 missing label, 2 skew too large
+    for i, c in enumerate(s.constraints):
+        ids, values = table.domains(c.topology_key)
+        at = ids[rows]
+        still = verdict == 0
+        verdict[still & (at < 0)] = 1
+        if values:
+            counts = np.fromiter((s.counts[i].get(v, 0) for v in values), dtype=np.int64, count=len(values))
+            skew = counts[np.maximum(at, 0)] + s.self_match[i] - s.min_match(i)
+            verdict[still & (at >= 0) & (skew > c.max_skew)] = 2
+    fails = verdict != 0
+    statuses = [NODE_LABEL_NOT_MATCH if v == 1 else CONSTRAINTS_NOT_MATCH for v in verdict[fails].tolist()]
+    return fails, statuses
+
+
 def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
     """One sentence per constraint, up to the one that rejects the node (Filter stops there)."""
     out: list[str] = []

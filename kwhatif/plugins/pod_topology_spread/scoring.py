@@ -21,7 +21,7 @@ import numpy as np
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
 from kwhatif.plugins.normalize import go_round, round_half_away
 from kwhatif.plugins.pod_topology_spread.common import (
-    LABEL_HOSTNAME, Constraint, has_all_keys, inclusion_masks, matching_counts, node_rows,
+    LABEL_HOSTNAME, Constraint, has_all_keys, inclusion_masks, matching_counts,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -70,7 +70,7 @@ def compute_pre_score_state(
 ) -> PreScoreState:
     """`initPreScoreState` over the feasible nodes, then the counts over all nodes."""
     table = snapshot.table
-    frows = node_rows(table, feasible)
+    frows = table.rows_of(feasible)
     dropped = ~has_all_keys(table, frows, constraints) if require_all else np.zeros(frows.size, dtype=bool)
     ignored = {feasible[i].name for i in np.flatnonzero(dropped).tolist()}
     kept = frows[~dropped]
@@ -161,7 +161,7 @@ def normalize(s: PreScoreState, scores: dict[str, int]) -> None:
 
 
 def normalize_rows(s: PreScoreState, names: list[str], raw: np.ndarray) -> np.ndarray:
-    ignored = np.array([n in s.ignored for n in names], dtype=bool)
+    ignored = np.array([n in s.ignored for n in names], dtype=bool) if s.ignored else np.zeros(len(names), dtype=bool)
     valid = raw[~ignored]
     lo = int(valid.min()) if valid.size else 0
     hi = int(valid.max()) if valid.size else 0
