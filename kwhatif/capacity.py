@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.check import schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Prepared, admit, as_created, prepare
+from kwhatif.engine import Prepared, Scenarios, admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.errors import InputError
 from kwhatif.api.cluster import Cluster
@@ -168,14 +168,16 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
     taken = {n.name for n in cluster.nodes}
     tried: dict[int, int] = {}
     warnings: dict[str, None] = {}  # insertion-ordered set: the runs repeat most of them
+    engine = Scenarios(cluster)
 
     def pending(k: int) -> int:
         if k not in tried:
             grown = cluster.copy()
             grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
-            run = schedule_workloads(grown, objects, now, profiles, replicas_mode)
+            run = schedule_workloads(grown, objects, now, profiles, replicas_mode, scenarios=engine)
             warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
             tried[k] = sum(w.pending for w in summarise(run, False))
+            engine.release()
         return tried[k]
 
     low, high = -1, None  # pending(low) > 0 (or low = -1), pending(high) == 0

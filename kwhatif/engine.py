@@ -175,7 +175,8 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
                profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
-               removed: Collection[str] = (), known: Mapping[str, PodInfo] | None = None) -> PodResult | None:
+               removed: Collection[str] = (), known: Mapping[str, PodInfo] | None = None,
+               scenarios: Scenarios | None = None) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
     the input pod of the same key, each of `nodes` in place of the node of its name (or added),
     and the pods of the `removed` keys deleted: how a suggestion is proven before it is shown."""
@@ -189,7 +190,8 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.
-    sim = prepare(base, now, new_pods=pods, profiles=profiles, known=known).run(until=frozenset({key}))
+    sim = prepare(base, now, new_pods=pods, profiles=profiles, known=known, scenarios=scenarios).run(
+        until=frozenset({key}))
     return next((r for r in sim.results if r.pod.key == key), None)
 
 
@@ -202,7 +204,8 @@ class PodTrials:
     - pods deleted, or the pod moved in the queue (a new priority): the queue runs again from
       the start, on the same snapshot (its indexes stay warm);
     - nodes changed or added: earlier pods may land elsewhere and every index over the nodes
-      changes, so the whole scenario is simulated again (`rerun_with`).
+      changes, so the whole scenario is simulated again (`rerun_with`), on a snapshot derived
+      from the cluster's (`Scenarios`) rather than built from nothing.
     After each try the snapshot is back where the first run left it, so whatever reads it
     (the explanation, the suggestions' node lookups) sees that run only."""
 
@@ -216,13 +219,17 @@ class PodTrials:
         self.before = scheduler.checkpoints.get(key)
         self.after = scheduler.checkpoint()
         self.result = next((r for r in self.sim.results if r.pod.key == key), None)
+        self.scenarios = Scenarios(cluster, known=scheduler.snapshot.pod_infos)
 
     def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = ()) -> PodResult | None:
         """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
         beside) the nodes of their names, the bound pods of `removed` deleted."""
         if nodes:
-            return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
-                              self.prepared.scheduler.snapshot.pod_infos)
+            try:
+                return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
+                                  scenarios=self.scenarios)
+            finally:
+                self.scenarios.release()
         queue = self._admitted_with(variant)
         scheduler = self.prepared.scheduler
         try:
@@ -298,6 +305,34 @@ class Prepared:
         return Simulation(results, self.scheduler.snapshot, self.warnings, self.bound)
 
 
+class Scenarios:
+    """One scenario engine for the many what-ifs of one loaded cluster (a node- or zone-loss
+    policy, an add-node search, a sweep, a suggestion that changes nodes): the cluster's snapshot
+    is built once, untouched by any run, and each scenario's snapshot is derived from it
+    (`Snapshot.derive`: the nodes both have keep their NodeInfos, pods and aggregates) instead
+    of being built from 150,000 pods again; it is released when the next scenario starts, so
+    memory stays that of one scenario. Scenario runs keep no per-node detail
+    (`Scheduler.keep_detail`): only outcomes are read from them."""
+
+    def __init__(self, cluster: Cluster, known: Mapping[str, PodInfo] | None = None) -> None:
+        self.cluster = cluster
+        self._known = known
+        self._base: Snapshot | None = None
+
+    def snapshot(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+        """The snapshot of a scenario `cluster` (sharing the loaded cluster's objects)."""
+        if self._base is None:
+            names = {n.name for n in self.cluster.nodes}
+            pods, _ = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names], self.cluster)
+            self._base = Snapshot.build(self.cluster, pods, self._known)
+        return self._base.derive(cluster, bound)
+
+    def release(self) -> None:
+        """The last scenario's snapshot given back (its memory freed once its results are)."""
+        if self._base is not None and self._base.lent_to is not None:
+            self._base.lent_to.release()
+
+
 def prepare(
     cluster: Cluster,
     now: str,
@@ -307,13 +342,18 @@ def prepare(
     fast: bool = True,
     sample: bool = False,
     known: Mapping[str, PodInfo] | None = None,
+    scenarios: Scenarios | None = None,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation).
-    `known`: the PodInfos of a snapshot of the same pods, to reuse (see `Snapshot.build`)."""
+    `known`: the PodInfos of a snapshot of the same pods, to reuse (see `Snapshot.build`).
+    `scenarios`: `cluster` is a scenario of that engine's cluster, whose snapshot it derives."""
     names = {n.name for n in cluster.nodes}
     bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
-    snapshot = Snapshot.build(cluster, bound, known)  # bound pods on unknown nodes: warned at load
+    if scenarios is None:
+        snapshot = Snapshot.build(cluster, bound, known)  # bound pods on unknown nodes: warned at load
+    else:
+        snapshot = scenarios.snapshot(cluster, bound)
     warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot) + storage_missing(cluster, new_pods)
     nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
@@ -322,6 +362,7 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
+    scheduler.keep_detail = scenarios is None
     return Prepared(scheduler, admit_queue(cluster, now, cluster.pods, new_pods), missing, warnings, len(bound))
 
 

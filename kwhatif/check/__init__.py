@@ -17,7 +17,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.check.rollout import Rollout
 from kwhatif.check.updates import Scheduled, plan_updates, run_with_updates
-from kwhatif.engine import Simulation, is_bound
+from kwhatif.engine import Scenarios, Simulation, is_bound
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
@@ -106,14 +106,15 @@ def _victims(result: PodResult) -> list[str]:
 
 def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
                        profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
-                       as_new: bool = False) -> Scheduled:
+                       as_new: bool = False, scenarios: Scenarios | None = None) -> Scheduled:
     """Expand the workloads on `cluster`'s nodes and schedule their pods, rolling out those that
-    already run unless `as_new` (cluster not changed)."""
+    already run unless `as_new` (cluster not changed). With `scenarios`, `cluster` is one of that
+    engine's scenarios (its snapshot derived, outcomes only)."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     updates = {} if as_new else plan_updates(cluster, expansion)
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
-    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles)
+    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios)
     return Scheduled(sim, expansion, warnings, rollouts)
 
 
@@ -200,13 +201,16 @@ def without_nodes(cluster: Cluster, lost: set[str]) -> Cluster:
 def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
                 now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
                 as_new: bool = False, progress: Callable[[int, int], None] | None = None) -> PolicyResult:
-    """Try each scenario; report the worst (most new pods left pending, the first on ties).
-    `progress` hears (scenarios done, scenarios): a node-loss policy over 500 nodes runs minutes."""
+    """Try each scenario, each derived from the loaded cluster by one scenario engine; report the
+    worst (most new pods left pending, the first on ties). `progress` hears (scenarios done,
+    scenarios): a node-loss policy over 500 nodes runs minutes."""
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
+    engine = Scenarios(cluster)
     for done, (label, lost) in enumerate(scenarios, 1):
         summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, now, profiles, replicas_mode,
-                                                 as_new), False)
+                                                 as_new, engine), False)
+        engine.release()
         pending = sum(w.pending for w in summaries)
         total = sum(w.pods for w in summaries)
         if pending:
@@ -255,10 +259,12 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
               *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False,
-              warnings: Sequence[str] = (), progress: Callable[[int, int], None] | None = None) -> CheckResult:
+              warnings: Sequence[str] = (), progress: Callable[[int, int], None] | None = None,
+              scenarios: Scenarios | None = None) -> CheckResult:
     """The check; `warnings` (found reading the workloads) lead the run's, so that every output
-    format carries them all."""
-    run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new)
+    format carries them all. With `scenarios`, `cluster` is one of that engine's scenarios (a
+    sweep's row)."""
+    run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new, scenarios)
     sim = run.simulation
     workloads = summarise(run, no_evictions)
     if not workloads:

@@ -11,7 +11,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.check.rollout import Rollout, Stepper, Update
 from kwhatif.check.strategies import ROLLERS
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Simulation, is_pending, prepare
+from kwhatif.engine import Scenarios, Simulation, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import PodIndex, exists, same_template, strategy_of
@@ -52,14 +52,16 @@ def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
 
 
 def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],
-                     profiles: Sequence[ProfileConfig] | None) -> tuple[Simulation, dict[int, Rollout]]:
+                     profiles: Sequence[ProfileConfig] | None, scenarios: Scenarios | None = None,
+                     ) -> tuple[Simulation, dict[int, Rollout]]:
     """Schedule the cluster's pending pods and the new workloads' pods, then roll out each update
-    in input order on the same snapshot. `cluster` already holds the manifests' objects."""
+    in input order on the same snapshot. `cluster` already holds the manifests' objects; with
+    `scenarios`, it is one of that engine's scenarios."""
     stale = {id(p) for u in updates.values() for p in u.old if is_pending(p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
     fresh = [p for i, g in enumerate(expansion.groups) if i not in updates for p in g.pods]
-    prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles)
+    prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles, scenarios=scenarios)
     first = prepared.run()
     results: dict[str, PodResult] = {r.pod.key: r for r in first.results}
     rollouts = {}

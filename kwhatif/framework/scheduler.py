@@ -168,6 +168,11 @@ class Scheduler:
         self.now = now
         self.explain = explain
         self.checkpoints: dict[str, Checkpoint] = {}
+        self.keep_detail = True
+        """False: each attempt keeps its outcome, node, ties, message and preemption, not the
+        per-node detail (feasible nodes, score arrays, per-node statuses), some 300 KB a pod
+        at 5,000 nodes: the runs of a scenario engine, where thousands of pods are decided and
+        only their outcomes read."""
 
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(self.snapshot.mark(), self.nominator.save(), self.next_start_node_index)
@@ -277,6 +282,9 @@ class Scheduler:
             self.nominator.nominate(info, attempt.preemption.nominated_node)
         elif not attempt.post_filter_ran:
             self.nominator.forget(info.key)
+        if not self.keep_detail:
+            attempt.feasible, attempt.scores = [], None
+            attempt.diagnosis.node_to_status.statuses = {}
         return attempt
 
     def _assume(self, info: PodInfo, node_name: str) -> None:

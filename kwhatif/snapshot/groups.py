@@ -80,3 +80,17 @@ class PodGroups:
                 rows, counts = group.arrays()
                 np.add.at(total, rows, counts)
         return total
+
+    def remapped(self, rows: list[int], num_rows: int) -> PodGroups:
+        """These groups over another numbering of the node rows (`rows[old]` is the new row, -1
+        for a node that is gone): the groups of a snapshot derived from this one, without
+        visiting its pods again."""
+        out = PodGroups(num_rows)
+        out._label_keys = dict(self._label_keys)
+        for namespace, groups in self.by_namespace.items():
+            for key, group in groups.items():
+                per_row = {rows[r]: n for r, n in group.per_row.items() if rows[r] >= 0}
+                if per_row:
+                    moved = out.by_namespace.setdefault(namespace, {})[key] = Group(group.labels, group.terminating)
+                    moved.per_row = per_row
+        return out

@@ -105,6 +105,9 @@ class Snapshot:
     history: list[Change] = field(default_factory=list)
     """The changes since the build that `restore` can undo: undone ones leave it."""
     attached: list[tuple[Restorable, object]] = field(default_factory=list)
+    lent_to: Snapshot | None = None
+    """The snapshot derived from this one that shares its NodeInfos now (see `derive`)."""
+    derived_from: Snapshot | None = None
 
     @classmethod
     def build(cls, cluster: Cluster, bound: list[Pod], known: Mapping[str, PodInfo] | None = None) -> Snapshot:
@@ -131,6 +134,71 @@ class Snapshot:
         for row in range(len(table)):
             table.refresh(row)
         return snap
+
+    def derive(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
+        """The snapshot of `cluster` with its `bound` pods (admitted, on its nodes), made from this
+        one instead of from nothing — a scenario of the same loaded cluster (nodes lost, added or
+        changed, pods deleted). A node of both, the same Node object with the very same pods,
+        keeps its NodeInfo, shared with its pods and aggregates; any other is built afresh with
+        its pods in input order, as `build` would. Only what is indexed by node row is made
+        again. Sharing means one at a time: deriving again releases the previous derived
+        snapshot (`release`), and this one must not schedule while one is lent."""
+        if self.lent_to is not None:
+            self.lent_to.release()
+        on_node: dict[str, list[Pod]] = {}
+        for pod in bound:
+            on_node.setdefault(pod.node_name, []).append(pod)
+        with collector_paused():  # see kwhatif.memory
+            snap = self._derived(cluster, on_node)
+        self.lent_to, snap.derived_from = snap, self
+        return snap
+
+    def _shareable(self, node: Node, pods: list[Pod]) -> NodeInfo | None:
+        """This snapshot's NodeInfo of `node` when a scenario would build the same one."""
+        info = self.by_name.get(node.name)
+        if info is None or info.node is not node or len(info.pods) != len(pods):
+            return None
+        wanted = {id(p) for p in pods}
+        return info if all(id(p.pod) in wanted for p in info.pods) else None
+
+    def _derived(self, cluster: Cluster, on_node: dict[str, list[Pod]]) -> Snapshot:
+        infos: list[NodeInfo] = []
+        rows = [-1] * len(self.node_infos)
+        fresh: list[tuple[int, list[Pod]]] = []
+        for node in node_order(cluster.nodes):
+            pods = on_node.get(node.name, [])
+            info = self._shareable(node, pods)
+            if info is not None:
+                rows[self.table.index[node.name]] = len(infos)
+            else:
+                info = NodeInfo.of(node)
+                fresh.append((len(infos), pods))
+            infos.append(info)
+        snap = Snapshot(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
+                        self.groups.remapped(rows, len(infos)))
+        shared = {info.name for info in infos if info is self.by_name.get(info.name)}
+        snap.placed = {key: name for key, name in self.placed.items() if name in shared}
+        snap.pod_infos = {key: self.pod_infos[key] for key in snap.placed}
+        for row, pods in fresh:
+            node_info = infos[row]
+            for pod in pods:
+                known = self.pod_infos.get(pod.key)
+                pod_info = known if known is not None and known.pod is pod else PodInfo.of(pod)
+                node_info.add_pod(pod_info)
+                snap.placed[pod.key] = node_info.name
+                snap.pod_infos[pod.key] = pod_info
+                snap.groups.change(pod_info, row, 1)
+            snap.table.refresh(row)
+        return snap
+
+    def release(self) -> None:
+        """A derived snapshot gives its shared NodeInfos back as it found them (every change it
+        made undone, pods back in their slots); it is not to be used afterwards."""
+        source = self.derived_from
+        if source is None or source.lent_to is not self:
+            return
+        self.restore(Mark((), ()))
+        source.lent_to = None
 
     @property
     def num_nodes(self) -> int:

@@ -5,7 +5,8 @@ returned in scenario order.
 
 A worker receives the plan and each snapshot's prepared bytes once, and keeps the last few
 snapshots it decoded (`SnapshotCache`): its next scenarios of the same snapshot start from the
-loaded cluster (`Cluster.copy()` is shallow, objects are frozen), never from a reload.
+loaded cluster through its scenario engine (`engine.Scenarios`: snapshots derived from one
+built once), never from a reload.
 
 A worker lost mid-sweep (killed, out of memory) costs a retry of the scenarios it was running:
 every scenario yields exactly one row. After `MAX_TRIES` losses on the same scenario its row
@@ -22,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from kwhatif.api.cluster import Cluster
+from kwhatif.engine import Scenarios
 from kwhatif.errors import InputError
 from kwhatif.load.prepared import decode_prepared, read_header
 from kwhatif.memory import keep_for_the_run
@@ -44,13 +45,14 @@ class SnapshotCache:
     A dropped one is still freed by reference counting (the loaded objects hold no cycles)."""
 
     def __init__(self) -> None:
-        self.clusters: OrderedDict[str, Cluster] = OrderedDict()
+        self.clusters: OrderedDict[str, Scenarios] = OrderedDict()
 
-    def get(self, name: str, blob: bytes) -> Cluster:
+    def get(self, name: str, blob: bytes) -> Scenarios:
+        """The scenario engine of the snapshot: its scenarios derive their snapshots from one."""
         header, _start = read_header(blob, name)
         digest = str(header["payload_sha256"])
         if digest not in self.clusters:
-            self.clusters[digest] = decode_prepared(blob, name)
+            self.clusters[digest] = Scenarios(decode_prepared(blob, name))
             keep_for_the_run()
             while len(self.clusters) > KEPT_SNAPSHOTS:
                 self.clusters.popitem(last=False)
@@ -76,8 +78,8 @@ def start_local_worker(plan: Plan, snapshots: dict[str, bytes]) -> None:
 
 def run_local(scenario: Scenario) -> Row:
     work = LOCAL[0]
-    cluster = CACHE.get(scenario.snapshot, work.snapshots[scenario.snapshot])
-    return run_scenario(cluster, scenario, work.plan)
+    engine = CACHE.get(scenario.snapshot, work.snapshots[scenario.snapshot])
+    return run_scenario(engine, scenario, work.plan)
 
 
 def run_remote(plan: Plan, blob: bytes, scenario: Scenario) -> Row:

@@ -12,7 +12,7 @@ from typing import Any
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.check import run_check
-from kwhatif.engine import Simulation, simulate
+from kwhatif.engine import Scenarios, Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.snapshot.snapshot import Snapshot
@@ -66,17 +66,19 @@ def scenario_cluster(cluster: Cluster, scenario: Scenario, plan: Plan) -> Cluste
     return add_nodes(removed, template, scenario.count)
 
 
-def figures(cluster: Cluster, scenario: Scenario, plan: Plan) -> dict[str, Any]:
-    """The scenario's figures: the schedule's, and with workloads the check's verdict."""
-    changed = scenario_cluster(cluster, scenario, plan)
+def figures(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:
+    """The scenario's figures: the schedule's, and with workloads the check's verdict, from a
+    snapshot the engine derives from the loaded one."""
+    changed = scenario_cluster(engine.cluster, scenario, plan)
     profiles = plan.configs.get(scenario.config)
     if scenario.workloads is None:
-        return {**simulation_row(simulate(changed, plan.now, profiles=profiles)), "verdict": None, "policies": []}
+        sim = simulate(changed, plan.now, profiles=profiles, scenarios=engine)
+        return {**simulation_row(sim), "verdict": None, "policies": []}
     options = plan.check
     result = run_check(changed, plan.workloads[scenario.workloads], plan.now, profiles,
                        replicas_mode=options.replicas_mode, as_new=options.as_new,
                        no_evictions=options.no_evictions, headroom=options.headroom, node_loss=options.node_loss,
-                       zone_loss=options.zone_loss)
+                       zone_loss=options.zone_loss, scenarios=engine)
     return {**simulation_row(result.simulation), "verdict": "pass" if result.ok else "fail",
             "policies": [{"policy": p.policy, "ok": p.ok} for p in result.policies]}
 
@@ -85,13 +87,15 @@ EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted
          "verdict": None, "policies": []}
 
 
-def run_scenario(cluster: Cluster, scenario: Scenario, plan: Plan) -> dict[str, Any]:
+def run_scenario(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:
     """The scenario's row; an error is reported in it (the way the CLI would word it)."""
     try:
-        found = figures(cluster, scenario, plan)
+        found = figures(engine, scenario, plan)
         error = None
     except InputError as err:
         found, error = dict(EMPTY), f"error: {err}"
     except Exception as err:  # noqa: BLE001 - one scenario's bug must not end the sweep
         found, error = dict(EMPTY), f"internal error: {type(err).__name__}: {err}"
+    finally:
+        engine.release()
     return {**scenario.data(), **found, "error": error}
