@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED := ../shared/conformance
 
-.PHONY: demo test venv chromium kubectl sync-conformance bench profile clean
+.PHONY: demo test venv chromium kubectl sync-conformance bench profile clean krew
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ sync-conformance:
 			cp $(SHARED)/$$d/* tests/conformance/cases/$$d/; \
 		done; echo "conformance cases refreshed from $(SHARED)"; \
 	else echo "no $(SHARED): keeping the committed copy"; fi
+
+# The krew plugin: dist/kubectl-whatif-vX.Y.Z.tar.gz (reproducible) and plugins/whatif.yaml, its
+# manifest (commit it). A release uploads the archive at the manifest's uri (docs/live.md).
+krew: venv
+	$(BIN)/python -m tools.krew
 
 bench: venv
 	$(BIN)/python bench/run.py

@@ -12,7 +12,7 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, emit, examples, load_inputs,
-    namespace_option, node_detail_option, now_option, profiles, quiet_option, run, strict_option, use_color,
+    namespace_option, no_headers_option, node_detail_option, now_option, profiles, quiet_option, run, strict_option, use_color,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
@@ -41,6 +41,7 @@ replicas_option = click.option(
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(CHECK_FORMATS), default="table", show_default=True)
 @node_detail_option
+@no_headers_option
 @color_option
 @click.option("--no-evictions", is_flag=True, help="Fail when preemption would evict existing pods.")
 @click.option("--headroom", metavar="cpu=10%,memory=15%",
@@ -59,7 +60,7 @@ replicas_option = click.option(
 @config_option
 @strict_option
 def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str,
-          node_detail: bool, color: str, no_evictions: bool, headroom: str | None, node_loss: int, zone_loss: bool,
+          node_detail: bool, no_headers: bool, color: str, no_evictions: bool, headroom: str | None, node_loss: int, zone_loss: bool,
           replicas_mode: str, rollout: bool, now: str | None, quiet: bool, config_file: str | None,
           strict: bool = False) -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
@@ -79,7 +80,7 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
         data = with_whatif(check_data(result, node_detail))
         if output == "html":
             data = with_utilisation(data, result.simulation)
-        emit(writer(output, partial(check_table, color=use_color(color)), quiet)(data))
+        emit(writer(output, partial(check_table, color=use_color(color), headers=not no_headers), quiet)(data))
         return Exit.ALL_PLACED if result.ok else Exit.NOT_ALL_PLACED
     run(action)
 

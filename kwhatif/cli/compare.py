@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import click
 
-from kwhatif.cli.common import cluster_option, examples, now_option, quiet_option, run, strict_option
-from kwhatif.cli.diff import DIFF_FORMATS, compare_runs
+from kwhatif.cli.common import (
+    cluster_option, color_option, examples, no_headers_option, now_option, quiet_option, run, strict_option,
+)
+from kwhatif.cli.diff import DIFF_FORMATS, compare_runs, styled_diff_table
 
 
 @click.command(epilog=examples(
@@ -20,13 +22,16 @@ from kwhatif.cli.diff import DIFF_FORMATS, compare_runs
 @click.option("--against", "against_file", metavar="FILE",
               help="The configuration to compare with (default: kube-scheduler's default profile).")
 @click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
+@no_headers_option
+@color_option
 @now_option
 @quiet_option
 @strict_option
 def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: str, against_file: str | None,
-            output: str, now: str | None, quiet: bool, strict: bool = False) -> None:
+            output: str, no_headers: bool, color: str, now: str | None, quiet: bool, strict: bool = False) -> None:
     """`diff --config FILE --against-config AGAINST`: schedule the pending pods (and POD_FILES) under
     the default profile (or --against) and under --config, and show the pods that move, become
     pending or get placed, and each node's utilisation before and after. Exit 1 when some pod
     is evicted or becomes pending under --config, else 0."""
-    run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, now, quiet, strict))
+    table = styled_diff_table(no_headers, color)
+    run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, table, now, quiet, strict))

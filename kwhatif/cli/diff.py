@@ -4,10 +4,14 @@ that move, become pending, get placed or get evicted, with the per-node utilisat
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, emit, examples, load_inputs, now_option, profiles, placing, quiet_option, run, strict_option,
+    cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
+    quiet_option, run, strict_option, use_color,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import applied_scenario, baseline, whatif_options
@@ -18,6 +22,11 @@ from kwhatif.render.diff import diff_markdown, diff_table
 from kwhatif.render.writers import writer
 
 DIFF_FORMATS = ("table", "json", "yaml", "markdown")
+
+
+def styled_diff_table(no_headers: bool, color: str) -> Callable[..., str]:
+    """diff's and compare's table with their --no-headers and --color."""
+    return partial(diff_table, headers=not no_headers, color=use_color(color))
 
 
 @whatif_options
@@ -34,21 +43,26 @@ DIFF_FORMATS = ("table", "json", "yaml", "markdown")
 @click.option("--against-config", "against_config", metavar="FILE",
               help="The KubeSchedulerConfiguration before (default: kube-scheduler's default profile).")
 @click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
+@no_headers_option
+@color_option
 @now_option
 @quiet_option
 @strict_option
 def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
-             config_file: str | None, against_config: str | None, output: str, now: str | None, quiet: bool,
-             strict: bool = False) -> None:
+             config_file: str | None, against_config: str | None, output: str, no_headers: bool, color: str,
+             now: str | None, quiet: bool, strict: bool = False) -> None:
     """Schedule the pending pods (and POD_FILES) before and after, and show what changed. Exit 1
     when some pod is evicted or becomes pending, else 0."""
-    run(lambda: compare_runs(pod_files, clusters, against, config_file, against_config, output, now, quiet, strict))
+    table = styled_diff_table(no_headers, color)
+    run(lambda: compare_runs(pod_files, clusters, against, config_file, against_config, output, table, now, quiet,
+                             strict))
 
 
 def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
-                 config_file: str | None, against_config: str | None, output: str, now: str | None, quiet: bool,
-                 strict: bool) -> int:
-    """`diff`, and `compare` (two configurations on one snapshot): both runs, what changed."""
+                 config_file: str | None, against_config: str | None, output: str, table: Callable[..., str],
+                 now: str | None, quiet: bool, strict: bool) -> int:
+    """`diff`, and `compare` (two configurations on one snapshot): both runs, what changed, the
+    table drawn by `table` (diff_table with the command's --no-headers and --color)."""
     inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
     after_config, before_config = inputs.configs
     cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
@@ -64,7 +78,7 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
     if done:
         result.whatif = done.data()
     data = result.data()
-    emit(diff_markdown(data) if output == "markdown" else writer(output, diff_table)(data))
+    emit(diff_markdown(data) if output == "markdown" else writer(output, table)(data))
     return Exit.NOT_ALL_PLACED if result.worse else Exit.ALL_PLACED
 
 

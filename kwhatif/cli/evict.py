@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from kwhatif.cli.common import (
-    DATA_FORMATS, cluster_option, emit, examples, load_inputs, now_option, quiet_option, run, strict_option,
+    DATA_FORMATS, cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option,
+    quiet_option, run, strict_option, use_color,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.evict import SIGNALS, plan_eviction, read_usage
@@ -39,12 +42,14 @@ def quantity(option: str, text: str | None) -> int | None:
                                                       "allocatable minus the pods' usage).")
 @click.option("--capacity", metavar="QUANTITY", help="The node's capacity for a percentage threshold.")
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
+@no_headers_option
+@color_option
 @now_option
 @quiet_option
 @strict_option
 def evict_cmd(node: str, clusters: tuple[str, ...], signal: str, usage_file: str, threshold: str | None,
-              available: str | None, capacity: str | None, output: str, now: str | None, quiet: bool,
-              strict: bool = False) -> None:
+              available: str | None, capacity: str | None, output: str, no_headers: bool, color: str,
+              now: str | None, quiet: bool, strict: bool = False) -> None:
     """Rank NODE's pods as the kubelet does under node pressure, count how many go before the
     signal is back above its threshold, and schedule the pods their controllers recreate. Exit 1
     when some pod is evicted, else 0."""
@@ -54,6 +59,7 @@ def evict_cmd(node: str, clusters: tuple[str, ...], signal: str, usage_file: str
         plan = plan_eviction(inputs.cluster, node, signal, usage, node_stats, inputs.now, threshold,
                              quantity("--available", available), quantity("--capacity", capacity))
         inputs.finish(plan.warnings)
-        emit(writer(output, eviction_table)(plan.data()))
+        table = partial(eviction_table, headers=not no_headers, color=use_color(color))
+        emit(writer(output, table)(plan.data()))
         return Exit.NOT_ALL_PLACED if plan.evicted else Exit.ALL_PLACED
     run(action)

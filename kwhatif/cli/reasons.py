@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from functools import partial
 
 import click
 
-from kwhatif.cli.common import DATA_FORMATS, emit, examples, run
+from kwhatif.cli.common import DATA_FORMATS, emit, examples, no_headers_option, run
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.errors import InputError
 from kwhatif.explain.reasons import CATALOGUE, lookup
@@ -20,7 +21,8 @@ from kwhatif.render.writers import writer
 ))
 @click.argument("text", required=False)
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
-def reasons(text: str | None, output: str) -> None:
+@no_headers_option
+def reasons(text: str | None, output: str, no_headers: bool) -> None:
     """The catalogue of reasons; with TEXT (a reason as printed, or a word of it), the matching
     entries with what they mean and how to fix them."""
     def action() -> int:
@@ -28,6 +30,7 @@ def reasons(text: str | None, output: str) -> None:
         if not found:
             raise InputError(f"no reason matches {text!r} (kwhatif reasons lists them all)")
         width = shutil.get_terminal_size((100, 24)).columns
-        emit(writer(output, lambda data: reasons_table(data, width, detail=text is not None))(reasons_data(found)))
+        table = partial(reasons_table, width=width, detail=text is not None, headers=not no_headers)
+        emit(writer(output, table)(reasons_data(found)))
         return Exit.ALL_PLACED
     run(action)

@@ -10,15 +10,20 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 from typing import TextIO
 
 import click
 
-from kwhatif.cli.common import Warnings, clock, emit, examples, now_option, quiet_option, run, strict_option
+from kwhatif.cli.common import (
+    Warnings, clock, color_option, emit, examples, no_headers_option, now_option, quiet_option, run, strict_option,
+    use_color,
+)
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
 from kwhatif.sweep.executors import DaskTLS, Row, run_dask, run_here, run_local_pool
-from kwhatif.sweep.report import FORMATS, sweep_data
+from kwhatif.render.table import painted
+from kwhatif.sweep.report import FORMATS, as_table, sweep_data
 from kwhatif.sweep.spec import Sweep, read_sweep
 from kwhatif.errors import InputError
 
@@ -66,6 +71,8 @@ def execute(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: floa
 ))
 @click.argument("sweep_file")
 @click.option("-o", "--output", type=click.Choice(tuple(FORMATS)), default="table", show_default=True)
+@no_headers_option
+@color_option
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: the number of cores); 1 runs here.")
 @click.option("--dask", "dask", metavar="ADDRESS",
@@ -78,7 +85,7 @@ def execute(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: floa
 @now_option
 @quiet_option
 @strict_option
-def sweep_cmd(sweep_file: str, output: str, jobs: int | None, dask: str | None, dask_timeout: float, dask_tls_ca: str | None,
+def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: int | None, dask: str | None, dask_timeout: float, dask_tls_ca: str | None,
               dask_tls_cert: str | None, dask_tls_key: str | None, now: str | None, quiet: bool,
               strict: bool = False) -> None:
     """Run every scenario of SWEEP_FILE (snapshots × workloads × node templates × counts × node
@@ -94,7 +101,8 @@ def sweep_cmd(sweep_file: str, output: str, jobs: int | None, dask: str | None, 
         sweep = read_sweep(sweep_file, clock(now))
         warnings.report(sweep.warnings)
         rows = execute(sweep, jobs, dask, dask_timeout, tls, quiet)
-        emit(FORMATS[output](sweep_data(sweep_file, sweep.plan.now, rows)))
+        table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)))
+        emit((table if output == "table" else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows)))
         sys.stdout.flush()
         return Exit.NOT_ALL_PLACED if any(r["error"] for r in rows) else Exit.ALL_PLACED
     run(action)

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabulate import tabulate
-
 from kwhatif.check import NO_NODE, CheckResult
 from kwhatif.errors import Source
 from kwhatif.render.results import simulation_data
-from kwhatif.render.table import painted, results_table
+from kwhatif.render.table import painted, plain_table, results_table, rows_alone
 
 
 def _source(source: object) -> dict[str, Any] | None:
@@ -79,12 +77,16 @@ def result_word(w: dict[str, Any]) -> str:
     return "no node" if w["message"] == NO_NODE else "ok"
 
 
-def check_table(data: dict[str, Any], wide: bool = False, color: bool = False) -> str:
-    """The pods' table, then a row a workload; `color` paints outcomes and results (`--color`)."""
+def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, headers: bool = True) -> str:
+    """The pods' table, then a row a workload; `color` paints outcomes and results (`--color`);
+    `headers=False` (`--no-headers`): the pods' rows then the workloads' rows alone."""
     rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
              painted(result_word(w), color)] for w in data["workloads"]]
-    headers = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
-    out = [results_table(data, wide, color=color), tabulate(rows, headers=headers, tablefmt="plain")]
+    columns = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
+    workloads = plain_table(rows, columns, headers)
+    if not headers:
+        return rows_alone(results_table(data, wide, headers=False, color=color), workloads)
+    out = [results_table(data, wide, color=color), workloads]
     lines = rollout_lines(data)
     if lines:
         out.append("\n".join(lines))

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabulate import tabulate
-
 from kwhatif.api.quantity import format_amount
+from kwhatif.render.table import painted, plain_table, rows_alone
 
 POD_HEADERS = ["POD", "CHANGE", "BEFORE", "AFTER", "REASON"]
 NODE_HEADERS = ["NODE", "CPU BEFORE", "CPU AFTER", "MEMORY BEFORE", "MEMORY AFTER", "PODS"]
@@ -22,8 +21,10 @@ def usage(record: dict[str, int] | None, resource: str) -> str:
     return f"{format_amount(resource, used, exact=False)}/{format_amount(resource, offered, exact=False)}{share}"
 
 
-def pod_rows(data: dict[str, Any]) -> list[list[str]]:
-    return [[c["pod"], c["change"], c["before"] or "-", c["after"] or "-", c["reason"]] for c in data["pods"]]
+def pod_rows(data: dict[str, Any], color: bool = False) -> list[list[str]]:
+    """A row a changed pod; `color` paints the change (`--color`)."""
+    return [[c["pod"], painted(c["change"], color), c["before"] or "-", c["after"] or "-", c["reason"]]
+            for c in data["pods"]]
 
 
 def node_rows(data: dict[str, Any]) -> list[list[str]]:
@@ -43,14 +44,15 @@ def heading(data: dict[str, Any], whatif: bool = True) -> list[str]:
     return lines + [counts]
 
 
-def diff_table(data: dict[str, Any], wide: bool = False) -> str:
-    parts = ["\n".join(heading(data, whatif=False))]
-    if data["pods"]:
-        parts.append(tabulate(pod_rows(data), POD_HEADERS, tablefmt="plain"))
-    if data["nodes"]:
-        parts.append(tabulate(node_rows(data), NODE_HEADERS, tablefmt="plain"))
-    parts.append(f"{data['unchanged_nodes']} node(s) unchanged")
-    return "\n\n".join(parts) + "\n"
+def diff_table(data: dict[str, Any], wide: bool = False, headers: bool = True, color: bool = False) -> str:
+    """The heading, the pods that changed, the nodes whose usage did; `headers=False`
+    (`--no-headers`): the pods' rows then the nodes' rows alone."""
+    pods = plain_table(pod_rows(data, color), POD_HEADERS, headers) if data["pods"] else ""
+    nodes = plain_table(node_rows(data), NODE_HEADERS, headers) if data["nodes"] else ""
+    if not headers:
+        return rows_alone(pods, nodes)
+    parts = ["\n".join(heading(data, whatif=False)), pods, nodes, f"{data['unchanged_nodes']} node(s) unchanged"]
+    return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def cell(text: str) -> str:

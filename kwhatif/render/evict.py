@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabulate import tabulate
-
 from kwhatif.api.quantity import format_amount
+from kwhatif.render.table import painted, plain_table, rows_alone
 
 HEADERS = ["#", "POD", "QOS", "PRIORITY", "REQUEST", "USAGE", "OVER REQUEST", "EVICTED", "RESCHEDULED"]
 RESOURCE = {"memory.available": "memory", "nodefs.available": "ephemeral-storage", "pid.available": "pids"}
 
 
-def eviction_table(data: dict[str, Any], wide: bool = False) -> str:
+def eviction_table(data: dict[str, Any], wide: bool = False, headers: bool = True, color: bool = False) -> str:
+    """The signal's state, then a row a pod; `headers=False` (`--no-headers`): the rows alone;
+    `color` paints the EVICTED column."""
     resource = RESOURCE[data["signal"]]
 
     def show(amount: int | None) -> str:
@@ -26,7 +27,9 @@ def eviction_table(data: dict[str, Any], wide: bool = False) -> str:
     rows = []
     for i, r in enumerate(data["ranking"], 1):
         over = "-" if r["usage"] is None else ("yes" if r["exceeds_request"] else "no")
-        evicted = "yes" if r["evicted"] else ("critical: skipped" if r["critical"] else "")
+        evicted = painted("yes", color, "evicted") if r["evicted"] else \
+            (painted("critical: skipped", color, "skipped") if r["critical"] else "")
         rows.append([i, r["pod"], r["qos"], r["priority"], show(r["request"]), show(r["usage"]), over, evicted,
                      r["rescheduled"] or ""])
-    return "\n".join(lines) + tabulate(rows, HEADERS, tablefmt="plain") + "\n"
+    table = plain_table(rows, HEADERS, headers)
+    return "\n".join(lines) + table + "\n" if headers else rows_alone(table)

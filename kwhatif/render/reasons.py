@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from tabulate import tabulate
-
 from kwhatif.explain.reasons import Reason
+from kwhatif.render.table import plain_table
 from kwhatif.render.text import wrap
 
 
@@ -15,11 +14,12 @@ def reasons_data(reasons: list[Reason]) -> list[dict[str, Any]]:
     return [asdict(r) for r in reasons]
 
 
-def reasons_table(data: list[dict[str, Any]], width: int, detail: bool) -> str:
-    """One line an entry, or (`detail`, for a looked-up text) each entry's meaning and fix."""
+def reasons_table(data: list[dict[str, Any]], width: int, detail: bool, headers: bool = True) -> str:
+    """One line an entry (without the header line when not `headers`: `--no-headers`), or
+    (`detail`, for a looked-up text) each entry's meaning and fix."""
     if not detail:
-        return tabulate([(r["plugin"], r["example"]) for r in data], headers=["PLUGIN", "REASON (EXAMPLE)"],
-                        tablefmt="plain") + "\n"
+        table = plain_table([(r["plugin"], r["example"]) for r in data], ["PLUGIN", "REASON (EXAMPLE)"], headers)
+        return table + "\n" if table else ""
     lines: list[str] = []
     for r in data:
         lines.append(f"{r['plugin']}: {r['example']}")

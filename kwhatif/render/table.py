@@ -13,14 +13,25 @@ from kwhatif.explain.pod import AttemptExplanation, Explanation
 
 MIN_MESSAGE_WIDTH = 40
 # ANSI colours of a verdict word (`--color`): what went well, what did not, what waits.
-_COLOURS = {"bound": 32, "ok": 32, "unschedulable": 31, "error": 31, "FAIL": 31, "gated": 33, "skipped": 33,
-            "no node": 33}
+# diff's changes: placed is good news, evicted and becomes pending bad, a move or a still pending
+# pod worth a look; sweep's verdicts: pass and fail.
+_COLOURS = {"bound": 32, "ok": 32, "placed": 32, "pass": 32, "unschedulable": 31, "error": 31, "FAIL": 31,
+            "fail": 31, "evicted": 31, "becomes pending": 31, "gated": 33, "skipped": 33, "no node": 33, "moved": 33, "still pending": 33}
 
 
-def painted(word: str, color: bool) -> str:
-    """`word` in its verdict's colour when `color` (tabulate measures cells without the codes)."""
-    code = _COLOURS.get(word)
+def painted(word: str, color: bool, verdict: str | None = None) -> str:
+    """`word` in its verdict's colour (the colour of `verdict` when the cell's word is not the
+    verdict itself: evict's `yes` is an eviction) when `color`; tabulate measures cells without
+    the codes, so the columns stay aligned."""
+    code = _COLOURS.get(verdict or word)
     return f"\x1b[{code}m{word}\x1b[0m" if color and code else word
+
+
+def plain_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], show_headers: bool = True) -> str:
+    """A table as kubectl prints one (tabulate's `plain`); without its header line when not
+    `show_headers` (`--no-headers`, for scripts), the rows aligned as they are under it."""
+    table = tabulate(rows, headers=headers, tablefmt="plain")
+    return table if show_headers else "\n".join(table.split("\n")[1:])
 _ALWAYS = ("POD", "PRIORITY", "OUTCOME", "NODE")  # shown even when empty: the answer's shape
 
 
@@ -58,10 +69,14 @@ def results_table(data: dict[str, Any], wide: bool = False, width: int | None = 
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
-    table = tabulate(rows, headers=shown, tablefmt="plain")
-    if not headers:
-        return "".join(line + "\n" for line in table.split("\n")[1:])
-    return table + "\n\n" + summary + "\n"
+    table = plain_table(rows, shown, headers)
+    return table + "\n\n" + summary + "\n" if headers else rows_alone(table)
+
+
+def rows_alone(*tables: str) -> str:
+    """`--no-headers` output: the tables' rows, line after line, nothing else (no counts, no
+    blank line between tables), so `| wc -l` counts rows and `| awk` reads them."""
+    return "".join(line + "\n" for table in tables for line in table.split("\n") if line)
 
 
 def _result_cells(r: dict[str, Any], wide: bool, color: bool) -> list[Any]:

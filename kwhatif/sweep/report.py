@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -50,10 +50,17 @@ def one_line(text: Any, width: int) -> Any:
     return text[:width - 1] + "…"
 
 
-def as_table(data: dict[str, Any]) -> str:
+def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], str] | None = None) -> str:
+    """The rows, long texts cut to one line; without the header and its rule when not `headers`
+    (`--no-headers`); `paint` colours the verdict (`--color`: the CLI hands in the renderer's
+    painter, as this layer sits below render/)."""
     header, body = flat(data["rows"])
+    verdict = header.index("verdict")
     cut = [[one_line(v, TABLE_MESSAGE) for v in line] for line in body]
-    return tabulate(cut, headers=header, tablefmt="simple", missingval="-") + "\n"
+    for line in cut:
+        line[verdict] = paint(line[verdict]) if paint and line[verdict] else line[verdict]
+    table = tabulate(cut, headers=header, tablefmt="simple", missingval="-")
+    return (table if headers else "\n".join(table.split("\n")[2:])) + "\n"
 
 
 def as_markdown(data: dict[str, Any]) -> str:

@@ -1,0 +1,1 @@
+"""Release tooling run by `make` targets, outside the kwhatif package (never imported by it)."""
