@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -130,13 +131,21 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _build(tmp_path_factory.mktemp("dist"))
 
 
-def test_the_archive_is_reproducible_and_is_the_one_the_manifest_names(archive: Path, tmp_path: Path) -> None:
+def test_the_archive_is_reproducible_and_the_manifest_is_the_one_make_krew_writes(archive: Path, tmp_path: Path) -> None:
+    """The archive holds the sources, so every commit changes its sha256: a release runs `make
+    krew` and publishes that archive with that manifest. Between releases the committed manifest
+    must be what `make krew` writes but for the sha256, and name this version's archive."""
     again = _build(tmp_path)
     assert again.read_bytes() == archive.read_bytes()
-    platform = committed()["spec"]["platforms"][0]
-    assert platform["sha256"] == krew.sha256(archive), "the sources changed since: run `make krew` and commit " \
-                                                       "plugins/whatif.yaml"
-    assert platform["uri"].endswith(f"/{archive.name}") and archive.name == f"kubectl-whatif-{krew.tag()}.tar.gz"
+    fresh = krew.manifest(archive)
+    ours = committed()
+    [fresh_platform], [our_platform] = fresh["spec"]["platforms"], ours["spec"]["platforms"]  # type: ignore[index]
+    assert fresh_platform["sha256"] == krew.sha256(archive)
+    assert re.fullmatch(r"[0-9a-f]{64}", our_platform["sha256"])
+    for platform in (fresh_platform, our_platform):
+        platform.pop("sha256")
+    assert ours == fresh, "run `make krew` and commit plugins/whatif.yaml"
+    assert our_platform["uri"].endswith(f"/{archive.name}") and archive.name == f"kubectl-whatif-{krew.tag()}.tar.gz"
 
 
 def test_the_archive_holds_what_the_manifest_installs(archive: Path) -> None:
