@@ -175,8 +175,7 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
                profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
-               removed: Collection[str] = (), known: Mapping[str, PodInfo] | None = None,
-               scenarios: Scenarios | None = None) -> PodResult | None:
+               removed: Collection[str] = (), scenarios: Scenarios | None = None) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
     the input pod of the same key, each of `nodes` in place of the node of its name (or added),
     and the pods of the `removed` keys deleted: how a suggestion is proven before it is shown."""
@@ -190,7 +189,7 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.
-    sim = prepare(base, now, new_pods=pods, profiles=profiles, known=known, scenarios=scenarios).run(
+    sim = prepare(base, now, new_pods=pods, profiles=profiles, scenarios=scenarios).run(
         until=frozenset({key}))
     return next((r for r in sim.results if r.pod.key == key), None)
 
@@ -219,19 +218,21 @@ class PodTrials:
         self.before = scheduler.checkpoints.get(key)
         self.after = scheduler.checkpoint()
         self.result = next((r for r in self.sim.results if r.pod.key == key), None)
-        self.scenarios = Scenarios(cluster, known=scheduler.snapshot.pod_infos)
+        self.scenarios = Scenarios(cluster, scheduler.snapshot)
 
     def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = ()) -> PodResult | None:
         """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
         beside) the nodes of their names, the bound pods of `removed` deleted."""
-        if nodes:
+        scheduler = self.prepared.scheduler
+        if nodes:  # derived from this run's snapshot as it started
+            scheduler.restore(self.start)
             try:
                 return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
                                   scenarios=self.scenarios)
             finally:
                 self.scenarios.release()
+                scheduler.restore(self.after)
         queue = self._admitted_with(variant)
-        scheduler = self.prepared.scheduler
         try:
             with scheduler.deciding_only():
                 if not removed and self._only_the_pod_differs(queue, variant.key):
@@ -314,17 +315,18 @@ class Scenarios:
     memory stays that of one scenario. Scenario runs keep no per-node detail
     (`Scheduler.keep_detail`): only outcomes are read from them."""
 
-    def __init__(self, cluster: Cluster, known: Mapping[str, PodInfo] | None = None) -> None:
+    def __init__(self, cluster: Cluster, base: Snapshot | None = None) -> None:
+        """`base`: the cluster's snapshot, when one was built already (a run's, to be back at its
+        start — every bound pod of the cluster where it was — whenever a scenario derives from it)."""
         self.cluster = cluster
-        self._known = known
-        self._base: Snapshot | None = None
+        self._base = base
 
     def snapshot(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         """The snapshot of a scenario `cluster` (sharing the loaded cluster's objects)."""
         if self._base is None:
             names = {n.name for n in self.cluster.nodes}
             pods, _ = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names], self.cluster)
-            self._base = Snapshot.build(self.cluster, pods, self._known)
+            self._base = Snapshot.build(self.cluster, pods)
         return self._base.derive(cluster, bound)
 
     def release(self) -> None:
@@ -341,17 +343,15 @@ def prepare(
     explain: frozenset[str] = frozenset(),
     fast: bool = True,
     sample: bool = False,
-    known: Mapping[str, PodInfo] | None = None,
     scenarios: Scenarios | None = None,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation).
-    `known`: the PodInfos of a snapshot of the same pods, to reuse (see `Snapshot.build`).
     `scenarios`: `cluster` is a scenario of that engine's cluster, whose snapshot it derives."""
     names = {n.name for n in cluster.nodes}
     bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
     if scenarios is None:
-        snapshot = Snapshot.build(cluster, bound, known)  # bound pods on unknown nodes: warned at load
+        snapshot = Snapshot.build(cluster, bound)  # bound pods on unknown nodes: warned at load
     else:
         snapshot = scenarios.snapshot(cluster, bound)
     warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot) + storage_missing(cluster, new_pods)

@@ -110,30 +110,30 @@ class Snapshot:
     derived_from: Snapshot | None = None
 
     @classmethod
-    def build(cls, cluster: Cluster, bound: list[Pod], known: Mapping[str, PodInfo] | None = None) -> Snapshot:
-        """`known`: PodInfos of another snapshot to reuse for the very same Pod objects (a what-if
-        built beside the first run): what plugins derived from them and keep in them is reused too."""
+    def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         with collector_paused():  # see kwhatif.memory
-            return cls._build(cluster, bound, known or {})
+            infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
+            snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
+                       PodGroups(len(infos)))
+            snap._put_built(bound, {})
+            return snap
 
-    @classmethod
-    def _build(cls, cluster: Cluster, bound: list[Pod], known: Mapping[str, PodInfo]) -> Snapshot:
-        infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
-        table = NodeTable(infos)
-        snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), table,
-                   PodGroups(len(infos)))
-        for pod in bound:
-            node_name, key = pod.node_name, pod.key
-            info = known.get(key)
+    def _put_built(self, pods: list[Pod], reuse: Mapping[str, PodInfo]) -> None:
+        """Bound pods onto their nodes, in order, as part of what the snapshot is built with (no
+        history, no journal); the PodInfo in `reuse` of the very same Pod is taken as it is."""
+        rows: set[int] = set()
+        for pod in pods:
+            info = reuse.get(pod.key)
             if info is None or info.pod is not pod:
                 info = PodInfo.of(pod)
-            snap.by_name[node_name].add_pod(info)
-            snap.placed[key] = node_name
-            snap.pod_infos[key] = info
-            snap.groups.change(info, table.index[node_name], 1)
-        for row in range(len(table)):
-            table.refresh(row)
-        return snap
+            self.by_name[pod.node_name].add_pod(info)
+            self.placed[pod.key] = pod.node_name
+            self.pod_infos[pod.key] = info
+            row = self.table.index[pod.node_name]
+            self.groups.change(info, row, 1)
+            rows.add(row)
+        for row in rows:
+            self.table.refresh(row)
 
     def derive(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         """The snapshot of `cluster` with its `bound` pods (admitted, on its nodes), made from this
@@ -164,7 +164,7 @@ class Snapshot:
     def _derived(self, cluster: Cluster, on_node: dict[str, list[Pod]]) -> Snapshot:
         infos: list[NodeInfo] = []
         rows = [-1] * len(self.node_infos)
-        fresh: list[tuple[int, list[Pod]]] = []
+        fresh: list[str] = []
         for node in node_order(cluster.nodes):
             pods = on_node.get(node.name, [])
             info = self._shareable(node, pods)
@@ -172,23 +172,15 @@ class Snapshot:
                 rows[self.table.index[node.name]] = len(infos)
             else:
                 info = NodeInfo.of(node)
-                fresh.append((len(infos), pods))
+                fresh.append(node.name)
             infos.append(info)
         snap = Snapshot(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
                         self.groups.remapped(rows, len(infos)))
+        snap.table.inherit_images(self.table, rows)
         shared = {info.name for info in infos if info is self.by_name.get(info.name)}
         snap.placed = {key: name for key, name in self.placed.items() if name in shared}
         snap.pod_infos = {key: self.pod_infos[key] for key in snap.placed}
-        for row, pods in fresh:
-            node_info = infos[row]
-            for pod in pods:
-                known = self.pod_infos.get(pod.key)
-                pod_info = known if known is not None and known.pod is pod else PodInfo.of(pod)
-                node_info.add_pod(pod_info)
-                snap.placed[pod.key] = node_info.name
-                snap.pod_infos[pod.key] = pod_info
-                snap.groups.change(pod_info, row, 1)
-            snap.table.refresh(row)
+        snap._put_built([pod for name in fresh for pod in on_node.get(name, [])], self.pod_infos)
         return snap
 
     def release(self) -> None:

@@ -106,6 +106,20 @@ class NodeTable:
             found = self._label_columns[key] = (ids, list(values))
         return found
 
+    def inherit_images(self, other: NodeTable, rows: list[int]) -> None:
+        """Take the image columns `other` has worked out, for a table of some of its nodes
+        (`rows[old]` is the new row, -1 for a node that is gone; the new rows no old row maps
+        to are nodes `other` did not have, judged here)."""
+        old = np.array([r for r, new in enumerate(rows) if new >= 0], dtype=np.int64)
+        new = np.array([r for r in rows if r >= 0], dtype=np.int64)
+        unknown = sorted(set(range(len(self))) - set(new.tolist()))
+        for name, column in other._images.items():
+            found = np.zeros(len(self), dtype=bool)
+            found[new] = column[old]
+            for row in unknown:
+                found[row] = any(name in image.names for image in self.infos[row].node.images)
+            self._images[name] = found
+
     def has_image(self, name: str) -> np.ndarray:
         """Whether each node lists the image name in its status.images."""
         found = self._images.get(name)
