@@ -106,15 +106,17 @@ def _victims(result: PodResult) -> list[str]:
 
 def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
                        profiles: Sequence[ProfileConfig] | None, replicas_mode: str = "spec",
-                       as_new: bool = False, scenarios: Scenarios | None = None) -> Scheduled:
+                       as_new: bool = False, scenarios: Scenarios | None = None,
+                       workloads_only: bool = False) -> Scheduled:
     """Expand the workloads on `cluster`'s nodes and schedule their pods, rolling out those that
     already run unless `as_new` (cluster not changed). With `scenarios`, `cluster` is one of that
-    engine's scenarios (its snapshot derived, outcomes only)."""
+    engine's scenarios (its snapshot derived, outcomes only); `workloads_only`: see
+    `run_with_updates`."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     updates = {} if as_new else plan_updates(cluster, expansion)
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
-    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios)
+    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only)
     return Scheduled(sim, expansion, warnings, rollouts)
 
 
@@ -209,7 +211,7 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
     engine = Scenarios(cluster)
     for done, (label, lost) in enumerate(scenarios, 1):
         summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, now, profiles, replicas_mode,
-                                                 as_new, engine), False)
+                                                 as_new, engine, workloads_only=True), False)
         engine.release()
         pending = sum(w.pending for w in summaries)
         total = sum(w.pods for w in summaries)

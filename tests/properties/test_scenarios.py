@@ -14,10 +14,14 @@ import pytest
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import node_copies
-from kwhatif.check import without_nodes, zone_loss_scenarios
+from kwhatif.check import (
+    loss_policy, node_loss_scenarios, schedule_workloads, summarise, without_nodes, zone_loss_scenarios,
+)
 from kwhatif.engine import Scenarios, prepare
+from kwhatif.errors import Source
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.workloads.common import Workload, decode_workload
 from tests.properties.test_trials import NOW, _clusters, _state
 
 Change = Callable[[Cluster], Cluster]
@@ -94,3 +98,39 @@ def test_derived_scenarios_decide_as_snapshots_built_from_nothing(clusters: list
             before = _base_state(scenarios)
     scenarios.release()
     assert _base_state(scenarios) == before
+
+
+def _spread_out(replicas: int, cpu: str, namespace: str) -> Workload:
+    """A Deployment of `replicas` pods asking `cpu` each, spread over hostnames (ScheduleAnyway)."""
+    labels = {"app": "scenario-probe"}
+    spread = [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+               "labelSelector": {"matchLabels": labels}}]
+    template = {"metadata": {"labels": labels},
+                "spec": {"containers": [{"name": "app", "image": "probe:1", "resources": {"requests": {"cpu": cpu}}}],
+                         "topologySpreadConstraints": spread}}
+    return decode_workload({"apiVersion": "apps/v1", "kind": "Deployment",
+                            "metadata": {"name": "scenario-probe", "namespace": namespace},
+                            "spec": {"replicas": replicas, "selector": {"matchLabels": labels}, "template": template}},
+                           Source("probe.yaml", 0, 1))
+
+
+@pytest.mark.parametrize("index", range(0, 16, 3))
+def test_loss_policies_decide_as_every_scenario_run_from_nothing(clusters: list[Cluster], index: int) -> None:
+    """The policy runs each scenario on the engine and stops each queue at the workload's last
+    pod; run in full from a snapshot built from nothing, every scenario leaves the same number of
+    the workload's pods pending, and the worst is the one the policy names."""
+    cluster = clusters[index]
+    objects = [_spread_out(6, "100m", min(cluster.namespaces, default="default"))]
+    scenarios = zone_loss_scenarios(cluster.nodes) + node_loss_scenarios(cluster.nodes, 1)[:4]
+    pending = []
+    for label, lost in scenarios:
+        summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, NOW, None), False)
+        pending.append((sum(w.pending for w in summaries), label))
+    policy = loss_policy("probe", cluster, scenarios, objects, NOW, None, "spec")
+    failing = [(n, label) for n, label in pending if n]
+    assert policy.ok == (not failing)
+    if failing:
+        most = max(n for n, _ in failing)
+        worst = next(label for n, label in failing if n == most)
+        assert policy.messages[0] == (f"{len(failing)} of {len(scenarios)} scenarios fail; worst: {worst}: "
+                                      f"{most} of 6 new pods stay pending")
