@@ -320,14 +320,27 @@ class Scenarios:
         start — every bound pod of the cluster where it was — whenever a scenario derives from it)."""
         self.cluster = cluster
         self._base = base
+        self._loaded_warnings: list[str] | None = None
+
+    def _built(self) -> Snapshot:
+        if self._base is None:
+            names = {n.name for n in self.cluster.nodes}
+            pods, refused = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names],
+                                        self.cluster)
+            self._base = Snapshot.build(self.cluster, pods)
+            self._loaded_warnings = self.cluster.warnings + refused + overcommitted_nodes(self._base)
+        return self._base
 
     def snapshot(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         """The snapshot of a scenario `cluster` (sharing the loaded cluster's objects)."""
-        if self._base is None:
-            names = {n.name for n in self.cluster.nodes}
-            pods, _ = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names], self.cluster)
-            self._base = Snapshot.build(self.cluster, pods)
-        return self._base.derive(cluster, bound)
+        return self._built().derive(cluster, bound)
+
+    def own_warnings(self, warnings: Sequence[str]) -> list[str]:
+        """A scenario's warnings less those of the loaded cluster as it is (said once, when it was
+        read): what the scenario's changes brought, each once."""
+        self._built()
+        loaded = set(self._loaded_warnings or self.cluster.warnings)
+        return list(dict.fromkeys(w for w in warnings if w not in loaded))
 
     def release(self) -> None:
         """The last scenario's snapshot given back (its memory freed once its results are)."""

@@ -35,12 +35,13 @@ def resources(rows: Sequence[Row]) -> list[str]:
 def flat(rows: Sequence[Row]) -> tuple[list[str], list[list[Any]]]:
     names = resources(rows)
     header = ["scenario", "snapshot", "workloads", "node_template", "node_count", "remove", "config", "nodes",
-              "bound", "pending", "evicted", "verdict", "policies", *[f"{n} %" for n in names], "message", "error"]
+              "bound", "pending", "evicted", "verdict", "policies", *[f"{n} %" for n in names], "message", "warnings",
+              "error"]
     body = []
     for row in rows:
         policies = " ".join(f"{p['policy']}={'ok' if p['ok'] else 'fail'}" for p in row["policies"])
         body.append([*(row[k] for k in header[:12]), policies, *(row["utilisation"].get(n) for n in names),
-                     row["message"], row["error"]])
+                     row["message"], "; ".join(row["warnings"]) or None, row["error"]])
     return header, body
 
 

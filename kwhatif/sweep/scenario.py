@@ -73,17 +73,20 @@ def figures(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]
     profiles = plan.configs.get(scenario.config)
     if scenario.workloads is None:
         sim = simulate(changed, plan.now, profiles=profiles, scenarios=engine)
-        return {**simulation_row(sim), "verdict": None, "policies": []}
+        return {**simulation_row(sim), "verdict": None, "policies": [], "warnings": engine.own_warnings(sim.warnings)}
     options = plan.check
     result = run_check(changed, plan.workloads[scenario.workloads], plan.now, profiles,
                        replicas_mode=options.replicas_mode, as_new=options.as_new,
                        no_evictions=options.no_evictions, headroom=options.headroom, node_loss=options.node_loss,
                        zone_loss=options.zone_loss, scenarios=engine)
     return {**simulation_row(result.simulation), "verdict": "pass" if result.ok else "fail",
-            "policies": [{"policy": p.policy, "ok": p.ok} for p in result.policies]}
+            "policies": [{"policy": p.policy, "ok": p.ok} for p in result.policies],
+            "warnings": engine.own_warnings(result.warnings)}
+
 
 
 EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted": None, "utilisation": {}, "message": None,
+         "warnings": [],
          "verdict": None, "policies": []}
 
 

@@ -118,3 +118,27 @@ def test_a_listed_scenario_with_a_config_equals_schedule_with_that_config(two_no
     for row, extra in ((rows[0], ["--config", str(config)]), (rows[1], [])):
         expected = figures_of_command(json.loads(kwhatif(*base, *extra).stdout))
         assert row_figures(row, expected) == expected
+
+
+def test_a_row_carries_the_warnings_its_scenario_brought(two_nodes: Path) -> None:
+    """A DaemonSet whose nodeSelector matches a label only the added node has: with no node added
+    it matches no node, which `kwhatif check` warns about (check/__init__.py:NO_NODE); with the
+    node added it runs one pod there and nothing is said. The loaded snapshot's own warnings are
+    never repeated in a row."""
+    (two_nodes / "agent.yaml").write_text(
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: default}\n"
+        "spec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n"
+        "    spec:\n      nodeSelector: {kubernetes.io/hostname: node-t-1}\n"
+        "      containers: [{name: c, image: agent:1, resources: {requests: {cpu: 10m}}}]\n")
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\n"
+                    "nodes:\n- {template: node-t.yaml, counts: [0, 1]}\n"
+                    "workloads:\n- {name: agent, files: [agent.yaml]}\n")
+    rows = sweep_json(file, "--jobs", "1")["rows"]
+    assert [r["node_count"] for r in rows] == [0, 1]
+    assert rows[0]["warnings"] == ["DaemonSet/default/agent: matches no node: its nodeSelector, node affinity or "
+                                   "tolerations exclude every node, so no pod would run"]
+    assert rows[1]["warnings"] == []
+    done = kwhatif("check", str(two_nodes / "agent.yaml"), "-c", str(two_nodes / "two-nodes"), "--now", NOW,
+                   "-o", "json")
+    assert rows[0]["warnings"][0] in json.loads(done.stdout)["warnings"]
