@@ -48,6 +48,7 @@ class PodGroups:
         self.num_rows = num_rows
         self.by_namespace: dict[str, dict[tuple, Group]] = {}
         self._label_keys: dict[int, tuple[Labels, tuple]] = {}
+        self._group_of: dict[tuple[int, str, bool], tuple[Labels, Group]] = {}
 
     def _labels_key(self, labels: Labels) -> tuple:
         """The sorted items of a label map, remembered per map object (replicas share theirs)."""
@@ -60,13 +61,18 @@ class PodGroups:
 
     def change(self, info: PodInfo, row: int, delta: int) -> None:
         pod = info.pod
+        labels = pod.labels
         terminating = pod.deletion_timestamp is not None
-        key = (self._labels_key(pod.labels), terminating)
-        groups = self.by_namespace.setdefault(pod.namespace, {})
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = Group(pod.labels, terminating)
-        group.change(row, delta)
+        handle = (id(labels), pod.namespace, terminating)
+        found = self._group_of.get(handle)  # replicas share their label map: found by identity
+        if found is None or found[0] is not labels:
+            key = (self._labels_key(labels), terminating)
+            groups = self.by_namespace.setdefault(pod.namespace, {})
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = Group(labels, terminating)
+            found = self._group_of[handle] = (labels, group)
+        found[1].change(row, delta)
 
     def groups(self, namespace: str) -> list[Group]:
         return list(self.by_namespace.get(namespace, {}).values())

@@ -122,15 +122,17 @@ class Snapshot:
         """Bound pods onto their nodes, in order, as part of what the snapshot is built with (no
         history, no journal); the PodInfo in `reuse` of the very same Pod is taken as it is."""
         rows: set[int] = set()
+        by_name, index, placed, pod_infos, groups = self.by_name, self.table.index, self.placed, self.pod_infos, self.groups
         for pod in pods:
-            info = reuse.get(pod.key)
+            key, node_name = pod.key, pod.node_name
+            info = reuse.get(key) if reuse else None
             if info is None or info.pod is not pod:
                 info = PodInfo.of(pod)
-            self.by_name[pod.node_name].add_pod(info)
-            self.placed[pod.key] = pod.node_name
-            self.pod_infos[pod.key] = info
-            row = self.table.index[pod.node_name]
-            self.groups.change(info, row, 1)
+            by_name[node_name].add_pod(info)
+            placed[key] = node_name
+            pod_infos[key] = info
+            row = index[node_name]
+            groups.change(info, row, 1)
             rows.add(row)
         for row in rows:
             self.table.refresh(row)
