@@ -22,7 +22,7 @@ from kwhatif.cli.common import (
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
 from kwhatif.sweep.executors import DaskTLS, Row, run_dask, run_here, run_local_pool
-from kwhatif.render.table import painted
+from kwhatif.render.table import painted, terminal_width
 from kwhatif.sweep.report import FORMATS, as_table, sweep_data
 from kwhatif.sweep.spec import Sweep, read_sweep
 from kwhatif.errors import InputError
@@ -101,8 +101,9 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
         sweep = read_sweep(sweep_file, clock(now))
         warnings.report(sweep.warnings)
         rows = execute(sweep, jobs, dask, dask_timeout, tls, quiet)
-        table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)))
-        emit((table if output == "table" else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows)))
+        table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)),
+                        width=terminal_width() if output == "table" else None)
+        emit((table if output in ("table", "wide") else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows)))
         sys.stdout.flush()
         return Exit.NOT_ALL_PLACED if any(r["error"] for r in rows) else Exit.ALL_PLACED
     run(action)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,7 +18,6 @@ from tabulate import tabulate
 from kwhatif import __version__
 
 Row = dict[str, Any]
-TABLE_MESSAGE = 60
 
 
 def sweep_data(file: str, now: str, rows: Sequence[Row]) -> dict[str, Any]:
@@ -45,23 +45,75 @@ def flat(rows: Sequence[Row]) -> tuple[list[str], list[list[Any]]]:
     return header, body
 
 
-def one_line(text: Any, width: int) -> Any:
-    if not isinstance(text, str) or len(text) <= width:
-        return text
-    return text[:width - 1] + "…"
+AXES = ("snapshot", "workloads", "node_template", "remove", "config")
+TEXTS = ("message", "warnings", "error")
+MIN_TEXT_WIDTH = 24
 
 
-def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], str] | None = None) -> str:
-    """The rows, long texts cut to one line; without the header and its rule when not `headers`
-    (`--no-headers`); `paint` colours the verdict (`--color`: the CLI hands in the renderer's
-    painter, as this layer sits below render/)."""
+def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], str] | None = None,
+             width: int | None = None) -> str:
+    """The rows for a terminal `width` columns wide: the axes every row shares said once above
+    the table, the columns empty in every row left out, and the texts (message, warnings, error)
+    wrapped into what the other columns leave them. `width` None (`-o wide`): every column, one
+    line a row, texts whole. Without the header, the rule and the shared axes when not
+    `headers` (`--no-headers`); `paint` colours the verdict (`--color`: the CLI hands in the
+    renderer's painter, as this layer sits below render/)."""
     header, body = flat(data["rows"])
-    verdict = header.index("verdict")
-    cut = [[one_line(v, TABLE_MESSAGE) for v in line] for line in body]
-    for line in cut:
-        line[verdict] = paint(line[verdict]) if paint and line[verdict] else line[verdict]
-    table = tabulate(cut, headers=header, tablefmt="simple", missingval="-")
-    return (table if headers else "\n".join(table.split("\n")[2:])) + "\n"
+    shared: list[str] = []
+    keep = list(range(len(header)))
+    if width is not None:
+        shared = [f"{header[i]}: {body[0][i]}" for i in keep if header[i] in AXES and len(body) > 1
+                  and body[0][i] is not None and all(line[i] == body[0][i] for line in body)]
+        hoisted = {name.split(":", 1)[0] for name in shared}
+        keep = [i for i in keep if header[i] not in hoisted and any(line[i] not in (None, "") for line in body)]
+    cells = [[line[i] for i in keep] for line in body]
+    names = [header[i] for i in keep]
+    if width is not None:
+        cells, names = _compact(cells, names)
+    if "verdict" in names:
+        verdict = names.index("verdict")
+        for line in cells:
+            line[verdict] = paint(line[verdict]) if paint and line[verdict] else line[verdict]
+    if width is not None:
+        cells = _wrapped(cells, names, width)
+    # kubectl's look: upper-case headers, no rule; '-' for a value a row lacks.
+    table = tabulate(cells, headers=[n.upper() for n in names], tablefmt="plain", missingval="-")
+    if not headers:
+        return "\n".join(table.split("\n")[1:]) + "\n"
+    return "".join(f"{line}\n" for line in shared) + table + "\n"
+
+
+SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "evicted": "evicts", "cpu %": "cpu%",
+         "memory %": "mem%", "pods %": "pods%"}
+
+
+def _compact(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
+    """Short headers for a terminal (an extended resource by its last name segment, when that
+    is unambiguous), and the policies as the failing ones only."""
+    ends = [n.rsplit("/", 1)[-1].replace(" %", "%") for n in names]
+    short = [SHORT.get(n) or (ends[i] if n.endswith(" %") and ends.count(ends[i]) == 1 else n)
+             for i, n in enumerate(names)]
+    if "policies" in names:
+        at = names.index("policies")
+        short[at] = "failing"
+        for line in cells:
+            failing = [p.removesuffix("=fail") for p in str(line[at] or "").split() if p.endswith("=fail")]
+            line[at] = " ".join(failing) or None
+    return cells, short
+
+
+def _wrapped(cells: list[list[Any]], names: list[str], width: int) -> list[list[Any]]:
+    """The text columns wrapped, sharing what the others leave of `width` (at least
+    MIN_TEXT_WIDTH each)."""
+    texts = [i for i, name in enumerate(names) if name in TEXTS]
+    if not texts:
+        return cells
+    others = [[v for i, v in enumerate(line) if i not in texts] for line in cells]
+    drawn = tabulate(others, headers=[n.upper() for i, n in enumerate(names) if i not in texts], tablefmt="plain")
+    left = width - max(len(line) for line in drawn.split("\n")) - 2 * len(texts)
+    column = max(MIN_TEXT_WIDTH, left // len(texts))
+    return [[textwrap.fill(v, column, break_long_words=False, break_on_hyphens=False)
+             if i in texts and isinstance(v, str) else v for i, v in enumerate(line)] for line in cells]
 
 
 def as_markdown(data: dict[str, Any]) -> str:
@@ -133,4 +185,4 @@ def as_html(data: dict[str, Any]) -> str:
             "</body></html>\n")
 
 
-FORMATS = {"table": as_table, "json": as_json, "csv": as_csv, "markdown": as_markdown, "html": as_html}
+FORMATS = {"table": as_table, "wide": as_table, "json": as_json, "csv": as_csv, "markdown": as_markdown, "html": as_html}

@@ -57,7 +57,7 @@ TABLES = [
           "  #  POD", lambda d: len(d["ranking"]), _evict_painted),
     Table("check", ["check", f"{SAMPLES}/pods", *CLUSTER], "POD ",
           lambda d: len(d["results"]) + len(d["workloads"]), _check_painted),
-    Table("sweep", ["sweep", f"{SAMPLES}/sweep.yaml", "--now", "2026-01-01T00:00:00Z"], "  scenario",
+    Table("sweep", ["sweep", f"{SAMPLES}/sweep.yaml", "--now", "2026-01-01T00:00:00Z"], "  SCENARIO ",
           lambda d: len(d["rows"]), lambda d: [r["verdict"] for r in d["rows"] if r["verdict"]]),
     Table("reasons", ["reasons"], "PLUGIN ", len, lambda d: []),
 ]
@@ -75,8 +75,8 @@ def _data(table: Table) -> Any:
 
 
 def _table(table: Table, *extra: str) -> str:
-    """The table in one line a row (check: -o wide, so no message wraps)."""
-    wide = ["-o", "wide"] if table.name == "check" else []
+    """The table in one line a row (check and sweep: -o wide, so no message wraps)."""
+    wide = ["-o", "wide"] if table.name in ("check", "sweep") else []
     return _stdout([*table.args, *wide, *extra])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,10 @@ status:
 ADDED = TEMPLATE.replace("name: node-t", "name: node-t-1").replace("hostname: node-t}", "hostname: node-t-1}")
 
 
-def kwhatif(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=timeout)
+def kwhatif(*args: str, timeout: int = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`env`: variables set for this run, beside the test's own environment."""
+    return subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
 
 
 @pytest.fixture

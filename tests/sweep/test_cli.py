@@ -68,3 +68,23 @@ def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path)
     strict = kwhatif("sweep", str(file), "--jobs", "1", "--strict")
     assert strict.returncode == 2 and strict.stdout == ""
     assert "--strict: " in single_error_line(strict.stderr)
+
+
+def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
+    """samples/sweep.yaml at 150 columns: the axes every row shares (one snapshot, one workload
+    set, one template, one config) are said once above the table; columns empty in every row
+    (warnings, error) are left out; the messages wrap, so each line fits but for a word longer
+    than the message column (a taint key) — compared with `-o wide`, one line a scenario with
+    every column and each message whole."""
+    env = {"COLUMNS": "150"}
+    table = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", env=env).stdout.splitlines()
+    assert table[:4] == ["snapshot: cluster.yaml", "workloads: api", "node_template: sweep/node-m5.2xlarge.yaml",
+                         "config: default"]
+    header = table[4].split()
+    assert header[:3] == ["#", "ADDED", "REMOVE"] and header[-1] == "MESSAGE"
+    assert not {"WARNINGS", "ERROR", "SNAPSHOT", "WORKLOADS", "CONFIG"} & set(header)
+    for line in table[5:]:
+        assert len(line) <= 150 or " " not in line.strip(), line
+    wide = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "-o", "wide", env=env).stdout.splitlines()
+    assert wide[0].split()[:3] == ["SCENARIO", "SNAPSHOT", "WORKLOADS"] and wide[0].split()[-2:] == ["WARNINGS", "ERROR"]
+    assert len(wide) == 1 + 9  # the header, a line each of the 9 scenarios
