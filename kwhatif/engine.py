@@ -6,7 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount

@@ -38,7 +38,6 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     exp = explain(result, [n.name for n in sim.snapshot.node_infos])
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
-        snapshot = sim.snapshot
         exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed),
-                                      lambda name: snapshot.by_name[name], list(cluster.priority_classes.values()))
+                                      sim.snapshot, list(cluster.priority_classes.values()))
     return Explained(sim, result, exp, again is not None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import ContainerPort, Pod
@@ -14,35 +13,34 @@ from kwhatif.explain.suggest.nodes import CORDON_TAINT
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.load.cluster import load_cluster
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
-from kwhatif.snapshot.node_info import NodeInfo
-from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_container, make_node, make_pod, make_taint
 
 CLUSTER = Path(__file__).parents[1] / "cli" / "data" / "cluster"
 NOW = "2026-01-01T00:00:00Z"
 
 
-def _big() -> tuple[Cluster, Explanation, Pod, Callable[[str], NodeInfo]]:
+def _big() -> tuple[Cluster, Explanation, Pod, Snapshot]:
     cluster = load_cluster([str(CLUSTER)])
     sim = simulate(cluster, NOW, explain=frozenset({"default/big"}))
     result = next(r for r in sim.results if r.pod.key == "default/big")
     exp = explain(result, [n.name for n in sim.snapshot.node_infos])
     original = input_pod(cluster, [], "default/big")
     assert original is not None
-    return cluster, exp, original, lambda name: sim.snapshot.by_name[name]
+    return cluster, exp, original, sim.snapshot
 
 
 def test_a_change_the_re_run_does_not_bind_is_dropped() -> None:
-    _, exp, original, node_of = _big()
+    _, exp, original, snapshot = _big()
     still_pending = PodResult(original, Outcome.UNSCHEDULABLE)
-    assert suggestions(original, exp, lambda variant: still_pending, node_of) == []
+    assert suggestions(original, exp, lambda variant: still_pending, snapshot) == []
 
 
 def test_the_re_run_sees_the_changed_pod_in_the_same_queue() -> None:
     """1800m -> 1200m: node-b's 1200m free after urgent (placed before big in the queue); node-c
     is big enough but tainted dedicated=gpu:NoSchedule."""
-    cluster, exp, original, node_of = _big()
-    made = suggestions(original, exp, lambda v: rerun_with(cluster, NOW, [], v.pod, None, v.nodes, v.removed), node_of,
+    cluster, exp, original, snapshot = _big()
+    made = suggestions(original, exp, lambda v: rerun_with(cluster, NOW, [], v.pod, None, v.nodes, v.removed), snapshot,
                        list(cluster.priority_classes.values()))
     assert [s.summary for s in made] == [
         "lower container app's cpu request to 1200m (by 600m): it then fits on node-b",
@@ -60,11 +58,10 @@ def test_suggestions_are_ranked_by_the_size_of_the_change_and_cut_at_five() -> N
     re-runs (the five verifications are all the re-runs)."""
     port = (ContainerPort(80, host_port=8080),)
     pod = make_pod("p", node_selector={"tier": "gold"}, containers=[make_container("c", cpu="1", ports=port)])
-    holder = PodInfo.of(make_pod("agent", node_name="n-port", containers=[make_container("a", ports=port)]))
-    nodes = {n.name: NodeInfo.of(n) for n in [
-        make_node("n-fit"), make_node("n-taint", taints=(make_taint("dedicated", "gpu"),)), make_node("n-aff"),
-        make_node("n-cordon", unschedulable=True, taints=(make_taint(CORDON_TAINT),)), make_node("n-port")]}
-    nodes["n-port"].add_pod(holder)
+    holder = make_pod("agent", node_name="n-port", containers=[make_container("a", ports=port)])
+    nodes = [make_node("n-fit"), make_node("n-taint", taints=(make_taint("dedicated", "gpu"),)), make_node("n-aff"),
+             make_node("n-cordon", unschedulable=True, taints=(make_taint(CORDON_TAINT),)), make_node("n-port")]
+    snapshot = Snapshot.build(Cluster(nodes=nodes), [holder])
     verdicts = [NodeVerdict("n-fit", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
                             measures={"cpu": 500}),
                 NodeVerdict("n-taint", False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"]),
@@ -80,7 +77,7 @@ def test_suggestions_are_ranked_by_the_size_of_the_change_and_cut_at_five() -> N
         reruns.append(variant)
         return PodResult(variant.pod, Outcome.BOUND)
 
-    made = suggestions(pod, exp, binds, lambda name: nodes[name])
+    made = suggestions(pod, exp, binds, snapshot)
     assert [s.summary.split(" ")[0] for s in made] == ["lower", "tolerate", "change", "label", "uncordon"]
     assert [s.size for s in made] == [Size.POD_FIELD] * 3 + [Size.ONE_NODE] * 2
     assert len(reruns) == 5

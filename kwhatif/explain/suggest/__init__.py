@@ -37,19 +37,22 @@ from kwhatif.explain.suggest.resources import lower_requests
 from kwhatif.explain.suggest.spread import spread_fixes
 from kwhatif.explain.suggest.taints import tolerate_taint
 from kwhatif.framework.scheduler import Outcome
+from kwhatif.snapshot.snapshot import Snapshot
 
 __all__ = ["MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "suggestions"]
 
 MAX_SUGGESTIONS = 5
 
 
-def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
+def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
                 classes: Sequence[PriorityClass] = ()) -> list[Suggestion]:
-    """The verified suggestions for a pod that stays pending, smallest change first."""
+    """The verified suggestions for a pod that stays pending, smallest change first, worked out
+    from the snapshot of its run (its nodes, their pods, the spread counts)."""
     if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
         return []
     verdicts = exp.attempts[0].verdicts
-    candidates = _candidates(pod, verdicts, node_of)
+    node_of: NodeOf = snapshot.by_name.__getitem__
+    candidates = _candidates(pod, verdicts, node_of, snapshot)
     candidates.sort(key=lambda c: c[0].rank)  # stable: equal sizes keep the families' order
     verified: list[Suggestion] = []
     for suggestion, variant in candidates:
@@ -65,9 +68,9 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, node_of: NodeOf,
     return verified[:MAX_SUGGESTIONS]
 
 
-def _candidates(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+def _candidates(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, snapshot: Snapshot) -> list[Candidate]:
     """Every family's candidate changes, each with the variant its re-run applies."""
     return (lower_requests(pod, verdicts) + tolerate_taint(pod, verdicts, node_of) + uncordon(pod, verdicts, node_of)
             + affinity_fixes(pod, verdicts, node_of) + free_ports(pod, verdicts, node_of)
-            + spread_fixes(pod, verdicts, node_of) + drop_pod_terms(pod, verdicts)
+            + spread_fixes(pod, verdicts, snapshot) + drop_pod_terms(pod, verdicts)
             + delete_pods_in_the_way(pod, verdicts, node_of))

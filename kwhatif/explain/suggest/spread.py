@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kwhatif.api.affinity import RequiredNodeAffinity, TopologySpreadConstraint
+from kwhatif.api.affinity import TopologySpreadConstraint
 from kwhatif.api.objects import Pod
-from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
-from kwhatif.explain.suggest.model import SPREAD, Candidate, NodeOf, Suggestion, Variant, pod_change, rejected_alone
+from kwhatif.explain.suggest.model import SPREAD, Candidate, Suggestion, Variant, pod_change, rejected_alone
 from kwhatif.plugins.pod_topology_spread.common import (
-    DO_NOT_SCHEDULE, ERR_REASON_CONSTRAINTS_NOT_MATCH, HONOR, Constraint, filter_constraints, node_has_all_keys,
+    DO_NOT_SCHEDULE, ERR_REASON_CONSTRAINTS_NOT_MATCH, Constraint, filter_constraints, node_has_all_keys,
 )
-from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.plugins.pod_topology_spread.filtering import compute_pre_filter_state
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.snapshot import Snapshot
 
 MAX_DOMAINS_NAMED = 3
 
 
-def spread_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+def spread_fixes(pod: Pod, verdicts: list[NodeVerdict], snapshot: Snapshot) -> list[Candidate]:
     """When PodTopologySpread alone rejects some node: per DoNotSchedule constraint of the pod's
     own, the smallest maxSkew that frees such a node, then the constraint made ScheduleAnyway."""
     rejected = rejected_alone(verdicts, SPREAD)
     if not rejected:
         return []
-    return _smallest_max_skew(pod, rejected, verdicts, node_of) + _schedule_anyway(pod)
+    return _smallest_max_skew(pod, rejected, snapshot) + _schedule_anyway(pod)
 
 
 def _schedule_anyway(pod: Pod) -> list[Candidate]:
@@ -60,31 +61,31 @@ def _with(pod: Pod, index: int, constraint: TopologySpreadConstraint) -> Pod:
 
 @dataclass(frozen=True)
 class Domains:
-    """One constraint's matching pods per eligible domain, and what the Filter derives from them."""
+    """One constraint's matching pods per eligible domain, as PreFilter counts them."""
 
     constraint: Constraint
     counts: dict[str, int]
     self_match: int
-    min_match: int  # computed once: skew() is asked for every rejected node
-
-    @classmethod
-    def of(cls, constraint: Constraint, counts: dict[str, int], self_match: int) -> Domains:
-        """`minMatchNum`: fewer domains than minDomains make the global minimum 0."""
-        enough = counts and len(counts) >= constraint.min_domains
-        return cls(constraint, counts, self_match, min(counts.values()) if enough else 0)
+    min_match: int
 
     def skew(self, value: str) -> int:
         return self.counts.get(value, 0) + self.self_match - self.min_match
 
 
-def _smallest_max_skew(pod: Pod, rejected: list[NodeVerdict], verdicts: list[NodeVerdict],
-                       node_of: NodeOf) -> list[Candidate]:
+def domain_counts(pod: Pod, constraints: list[Constraint], snapshot: Snapshot) -> list[Domains]:
+    """The Filter's view of each constraint, from the plugin's own PreFilter counting
+    (podtopologyspread filtering.go:calPreFilterState)."""
+    state = compute_pre_filter_state(PodInfo.of(pod), constraints, snapshot)
+    return [Domains(c, state.counts[i], state.self_match[i], state.min_match(i)) for i, c in enumerate(constraints)]
+
+
+def _smallest_max_skew(pod: Pod, rejected: list[NodeVerdict], snapshot: Snapshot) -> list[Candidate]:
     hard = _hard(pod)
     constraints = filter_constraints(pod.topology_spread_constraints, pod.labels, DO_NOT_SCHEDULE)
     if not hard:
         return []
-    domains = domain_counts(pod, constraints, [node_of(v.node) for v in verdicts])
-    nodes = [node_of(v.node).node for v in rejected if ERR_REASON_CONSTRAINTS_NOT_MATCH in v.reasons]
+    domains = domain_counts(pod, constraints, snapshot)
+    nodes = [snapshot.by_name[v.node].node for v in rejected if ERR_REASON_CONSTRAINTS_NOT_MATCH in v.reasons]
     out: list[Candidate] = []
     for j, (index, c) in enumerate(hard):
         key = c.topology_key
@@ -109,38 +110,3 @@ def _emptiest(d: Domains) -> str:
     if len(d.counts) < d.constraint.min_domains:
         return f"the minimum counts as 0 ({len(d.counts)} domain(s) < minDomains {d.constraint.min_domains})"
     return f"the emptiest {d.min_match}"
-
-
-def domain_counts(pod: Pod, constraints: list[Constraint], nodes: list[NodeInfo]) -> list[Domains]:
-    """PreFilter's counting (podtopologyspread filtering.go:calPreFilterState) node by node: over the
-    nodes having every topology key and passing the constraint's inclusion policies, each node's
-    domain gets its pods of the pod's namespace that match, terminating ones left out
-    (`countPodsMatchSelector`, 0 for an empty selector)."""
-    out = []
-    required = RequiredNodeAffinity.of(pod)
-    for c in constraints:
-        counts: dict[str, int] = {}
-        for info in nodes:
-            node = info.node
-            if not node_has_all_keys(node.labels, constraints) or not _included(pod, c, info, required):
-                continue
-            value = node.labels[c.topology_key]
-            counts[value] = counts.get(value, 0) + _matching(pod, c, info)
-        out.append(Domains.of(c, counts, 1 if c.matches(pod.labels) else 0))
-    return out
-
-
-def _included(pod: Pod, c: Constraint, info: NodeInfo, required: RequiredNodeAffinity) -> bool:
-    """`matchNodeInclusionPolicies`: Honor keeps only nodes matching the pod's node affinity
-    (nodeAffinityPolicy) or without an untolerated NoSchedule/NoExecute taint (nodeTaintsPolicy)."""
-    node = info.node
-    if c.node_affinity_policy == HONOR and not required.matches(node.labels, node.name):
-        return False
-    return c.node_taints_policy != HONOR or first_untolerated_taint(node.taints, pod.tolerations) is None
-
-
-def _matching(pod: Pod, c: Constraint, info: NodeInfo) -> int:
-    if c.counts_nothing:
-        return 0
-    return sum(1 for p in info.pods if p.pod.namespace == pod.namespace and p.pod.deletion_timestamp is None
-               and c.matches(p.pod.labels))

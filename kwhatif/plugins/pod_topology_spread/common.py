@@ -20,7 +20,6 @@ from kwhatif.api.selectors import LabelSelector, Labels, Requirement, map_matche
 import numpy as np
 
 from kwhatif.snapshot.cache import for_snapshot
-from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from kwhatif.snapshot.table import NodeTable
