@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Hashable, TypeVar, cast
 
 from kwhatif.api.objects import Pod
 from kwhatif.api.resources import Resources, non_zero_requests, pod_requests
 
 HostPort = tuple[str, str, int]  # (ip, protocol, port)
+T = TypeVar("T")
 
 
 def wanted_host_ports(pod: Pod) -> tuple[HostPort, ...]:
@@ -93,20 +94,21 @@ def _template_parts(pod: Pod) -> tuple:
             pod.init_container_statuses, pod.conditions, pod.affinity)
 
 
-def _derived(pod: Pod) -> _Derived:
+def _derived(pod: Pod) -> tuple[tuple, _Derived]:
     """What PodInfo derives from a pod, remembered by the identity of its template parts: a dump
     of 150,000 pods has a few thousand templates, whose replicas share their decoded objects.
-    Each entry holds its parts, so their ids cannot be reused by other objects meanwhile."""
+    Each entry holds its parts, so their ids cannot be reused by other objects meanwhile; the
+    parts come back too, shared by the replicas (`PodInfo.template`)."""
     parts = _template_parts(pod)
     key = tuple(map(id, parts))
     entry = _BY_TEMPLATE.get(key)
     if entry is not None:
-        return entry[1]
+        return entry
     derived = (*_request_vectors(pod), wanted_host_ports(pod), has_pod_affinity(pod), has_required_anti_affinity(pod))
     if len(_BY_TEMPLATE) >= _MAX_VECTORS:
         _BY_TEMPLATE.clear()
-    _BY_TEMPLATE[key] = (parts, derived)
-    return derived
+    entry = _BY_TEMPLATE[key] = (parts, derived)
+    return entry
 
 
 @dataclass(eq=False, slots=True)
@@ -123,13 +125,38 @@ class PodInfo:
     with_required_anti_affinity: bool
     derived: dict[str, Any] = field(default_factory=dict)
     pvc_names: tuple[str, ...] = ()
+    template: tuple = ()
+    """The fields requests and affinity are read from (containers, overhead, affinity...), one
+    tuple object shared by the replicas of a template: what is worked out from those fields
+    alone can be kept per template (`template_cache`)."""
 
     @classmethod
     def of(cls, pod: Pod) -> PodInfo:
         """Aggregates use status resources of pods already running (resource helpers.go:PodRequests
         (UseStatusResources))."""
-        return cls(pod, *_derived(pod), pvc_names=claim_names(pod))
+        template, derived = _derived(pod)
+        return cls(pod, *derived, pvc_names=claim_names(pod), template=template)
 
     @property
     def key(self) -> str:
         return self.pod.key
+
+
+_PER_TEMPLATE: dict[tuple, tuple[tuple, Any]] = {}
+
+
+def template_cache(info: PodInfo, what: Hashable, work_out: Callable[[], T]) -> T:
+    """`work_out()` — which must read only the template's fields (`_template_parts`) — for the
+    pod's template and `what` (the question, with whatever else the answer depends on), done
+    once for all its replicas. The entry holds the template, so its id is not reused meanwhile."""
+    if not info.template:
+        return work_out()
+    key = (id(info.template), what)
+    entry = _PER_TEMPLATE.get(key)
+    if entry is not None and entry[0] is info.template:
+        return cast(T, entry[1])
+    value = work_out()
+    if len(_PER_TEMPLATE) >= _MAX_VECTORS:
+        _PER_TEMPLATE.clear()
+    _PER_TEMPLATE[key] = (info.template, value)
+    return value

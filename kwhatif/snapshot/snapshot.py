@@ -178,7 +178,6 @@ class Snapshot:
             infos.append(info)
         snap = Snapshot(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
                         self.groups.remapped(rows, len(infos)))
-        snap.table.inherit_images(self.table, rows)
         shared = {info.name for info in infos if info is self.by_name.get(info.name)}
         snap.placed = {key: name for key, name in self.placed.items() if name in shared}
         snap.pod_infos = {key: self.pod_infos[key] for key in snap.placed}

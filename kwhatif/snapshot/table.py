@@ -57,6 +57,7 @@ class NodeTable:
         self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
         self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
+        self._rows_by_image: dict[str, list[int]] | None = None
         for row in range(n):
             self.refresh(row)
 
@@ -106,27 +107,25 @@ class NodeTable:
             found = self._label_columns[key] = (ids, list(values))
         return found
 
-    def inherit_images(self, other: NodeTable, rows: list[int]) -> None:
-        """Take the image columns `other` has worked out, for a table of some of its nodes
-        (`rows[old]` is the new row, -1 for a node that is gone; the new rows no old row maps
-        to are nodes `other` did not have, judged here)."""
-        old = np.array([r for r, new in enumerate(rows) if new >= 0], dtype=np.int64)
-        new = np.array([r for r in rows if r >= 0], dtype=np.int64)
-        unknown = sorted(set(range(len(self))) - set(new.tolist()))
-        for name, column in other._images.items():
-            found = np.zeros(len(self), dtype=bool)
-            found[new] = column[old]
-            for row in unknown:
-                found[row] = any(name in image.names for image in self.infos[row].node.images)
-            self._images[name] = found
-
     def has_image(self, name: str) -> np.ndarray:
         """Whether each node lists the image name in its status.images."""
         found = self._images.get(name)
         if found is None:
-            found = self._images[name] = np.array(
-                [any(name in image.names for image in i.node.images) for i in self.infos], dtype=bool)
+            found = self._images[name] = np.zeros(len(self), dtype=bool)
+            found[self._image_rows().get(name, [])] = True
         return found
+
+    def _image_rows(self) -> dict[str, list[int]]:
+        """Image name → the rows of the nodes listing it, read in one pass over the nodes."""
+        if self._rows_by_image is None:
+            self._rows_by_image = {}
+            for row, info in enumerate(self.infos):
+                for image in info.node.images:
+                    for name in image.names:
+                        rows = self._rows_by_image.setdefault(name, [])
+                        if not rows or rows[-1] != row:
+                            rows.append(row)
+        return self._rows_by_image
 
     def value_index(self, key: str) -> dict[str, int]:
         """Label value → its id in `domains(key)`."""

@@ -14,7 +14,7 @@ import numpy as np
 from kwhatif.api.quantity import milli_value, value
 from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
 from kwhatif.snapshot.node_info import NodeInfo
-from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.pod_info import PodInfo, template_cache
 from kwhatif.snapshot.table import NodeTable
 
 
@@ -34,8 +34,10 @@ def pod_request_vector(pod: PodInfo, resources: tuple[ResourceSpec, ...], use_re
     NodeResourcesFit scores with non-zero defaults and ignores pod-level requests (a v1.34.1 quirk,
     resource_allocation.go:score); BalancedAllocation (`use_requested`) uses the real requests with pod level
     honoured."""
-    exact = pod_requests(pod.pod, pod_level=use_requested, defaults=frozenset() if use_requested else NON_ZERO)
-    return tuple(_to_int(r.name, exact.get(r.name, Fraction(0))) for r in resources)
+    def work_out() -> tuple[int, ...]:
+        exact = pod_requests(pod.pod, pod_level=use_requested, defaults=frozenset() if use_requested else NON_ZERO)
+        return tuple(_to_int(r.name, exact.get(r.name, Fraction(0))) for r in resources)
+    return template_cache(pod, ("request vector", resources, use_requested), work_out)
 
 
 def _to_int(name: str, q: Fraction) -> int:
