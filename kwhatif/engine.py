@@ -339,7 +339,7 @@ class Scenarios:
         """A scenario's warnings less those of the loaded cluster as it is (said once, when it was
         read): what the scenario's changes brought, each once."""
         self._built()
-        loaded = set(self._loaded_warnings or self.cluster.warnings)
+        loaded = set(self.cluster.warnings if self._loaded_warnings is None else self._loaded_warnings)
         return list(dict.fromkeys(w for w in warnings if w not in loaded))
 
     def release(self) -> None:
