@@ -115,7 +115,11 @@ class NominatedPods:
     def forget(self, key: str) -> None:
         node = self._node_of.pop(key, None)
         if node is not None:
-            self._by_node[node] = [p for p in self._by_node[node] if p.key != key]
+            left = [p for p in self._by_node[node] if p.key != key]
+            if left:
+                self._by_node[node] = left
+            else:  # no empty entries: `nominated_nodes` is asked once a pod
+                del self._by_node[node]
 
     def save(self) -> tuple[dict[str, list[PodInfo]], dict[str, str]]:
         return {node: list(pods) for node, pods in self._by_node.items()}, dict(self._node_of)

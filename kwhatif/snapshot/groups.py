@@ -7,7 +7,7 @@ assume/forget."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Hashable
 
 import numpy as np
 
@@ -49,6 +49,7 @@ class PodGroups:
         self.by_namespace: dict[str, dict[tuple, Group]] = {}
         self._label_keys: dict[int, tuple[Labels, tuple]] = {}
         self._group_of: dict[tuple[int, str, bool], tuple[Labels, Group]] = {}
+        self._matches: dict[tuple[str, Hashable, bool], tuple[int, list[Group]]] = {}
 
     def _labels_key(self, labels: Labels) -> tuple:
         """The sorted items of a label map, remembered per map object (replicas share theirs)."""
@@ -77,15 +78,30 @@ class PodGroups:
     def groups(self, namespace: str) -> list[Group]:
         return list(self.by_namespace.get(namespace, {}).values())
 
-    def counts(self, namespace: str, matches: Callable[[Labels], bool], terminating: bool = False) -> np.ndarray:
+    def counts(self, namespace: str, matches: Callable[[Labels], bool], terminating: bool = False,
+               selector: Hashable = None) -> np.ndarray:
         """Per node row, the pods of `namespace` whose labels match (terminating pods only when
-        asked: spread counting skips them, affinity counts them)."""
+        asked: spread counting skips them, affinity counts them). `selector`: what `matches`
+        tests, as a hashable value, to remember which groups match (a group's labels never
+        change, and groups are only ever added), so that they are tested once, not every pod."""
         total = np.zeros(self.num_rows, dtype=np.int64)
-        for group in self.by_namespace.get(namespace, {}).values():
-            if (terminating or not group.terminating) and group.per_row and matches(group.labels):
+        for group in self._matching(namespace, matches, terminating, selector):
+            if group.per_row:
                 rows, counts = group.arrays()
                 np.add.at(total, rows, counts)
         return total
+
+    def _matching(self, namespace: str, matches: Callable[[Labels], bool], terminating: bool,
+                  selector: Hashable) -> list[Group]:
+        groups = list(self.by_namespace.get(namespace, {}).values())
+        if selector is None:
+            return [g for g in groups if (terminating or not g.terminating) and matches(g.labels)]
+        key = (namespace, selector, terminating)
+        seen, found = self._matches.get(key, (0, []))
+        if seen < len(groups):
+            found = found + [g for g in groups[seen:] if (terminating or not g.terminating) and matches(g.labels)]
+            self._matches[key] = (len(groups), found)
+        return found
 
     def remapped(self, rows: list[int], num_rows: int) -> PodGroups:
         """These groups over another numbering of the node rows (`rows[old]` is the new row, -1

@@ -126,8 +126,8 @@ def pre_filter(index: TermIndex, node_index: NodeIndexCache, snapshot: Snapshot,
     s = PreFilterState(pod, required_affinity, required_anti, ns_labels)
     table = snapshot.table
     memo = TermMemo(pod.pod, ns_labels)
-    for (kind, term, _), rows, counts in index.terms():
-        if kind == REQUIRED_ANTI_AFFINITY and memo[term]:
+    for (kind, term, _), rows, counts in index.matching(pod.pod, memo):
+        if kind == REQUIRED_ANTI_AFFINITY:
             add_counts(s.existing_anti, table, term.topology_key, rows, counts)
     all_rows = np.arange(len(table), dtype=np.int64)
     if required_affinity:

@@ -12,7 +12,9 @@ from typing import Iterator
 
 import numpy as np
 
-from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, ParsedTerms, parsed_terms
+from kwhatif.api.objects import Pod
+from kwhatif.api.selectors import Labels
+from kwhatif.plugins.inter_pod_affinity.terms import AffinityTerm, ParsedTerms, TermMemo, parsed_terms
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -28,6 +30,8 @@ class TermIndex:
         self._per_row: dict[TermKey, dict[int, int]] = {}
         self._arrays: dict[TermKey, tuple[np.ndarray, np.ndarray]] = {}
         self._position = len(snapshot.journal)
+        self._version = 0
+        self._matching: dict[tuple[int, str], tuple[Labels, int, list[TermKey]]] = {}
         table = snapshot.table
         # Replicas share their parsed terms: count (terms, node row) pairs first, then add each
         # distinct pair's keys once.
@@ -45,13 +49,18 @@ class TermIndex:
 
     def _add(self, keys: list[TermKey], row: int, delta: int) -> None:
         for key in keys:
-            rows = self._per_row.setdefault(key, {})
+            rows = self._per_row.get(key)
+            if rows is None:
+                rows = self._per_row[key] = {}
+            was = bool(rows)
             n = rows.get(row, 0) + delta
             if n:
                 rows[row] = n
             else:
                 rows.pop(row, None)
             self._arrays.pop(key, None)
+            if was != bool(rows):
+                self._version += 1  # a term came or went: the lists of `matching` are stale
 
     def sync(self) -> None:
         """Apply the placements and evictions made since the last call."""
@@ -61,17 +70,27 @@ class TermIndex:
                 self._change(info, row, delta)
         self._position = len(journal)
 
-    def terms(self) -> Iterator[tuple[TermKey, np.ndarray, np.ndarray]]:
-        """(kind, term, weight) with the node rows carrying it and how many pods on each."""
-        for key, per_row in self._per_row.items():
-            if not per_row:
-                continue
-            arrays = self._arrays.get(key)
-            if arrays is None:
-                arrays = self._arrays[key] = (
-                    np.fromiter(per_row.keys(), dtype=np.int64, count=len(per_row)),
-                    np.fromiter(per_row.values(), dtype=np.int64, count=len(per_row)))
-            yield key, arrays[0], arrays[1]
+    def matching(self, pod: Pod, memo: TermMemo) -> Iterator[tuple[TermKey, np.ndarray, np.ndarray]]:
+        """(kind, term, weight) of the existing pods' terms that match `pod` (`memo` judges, for
+        the pod), with the node rows carrying each and how many pods on each. Which terms match
+        depends only on the pod's labels and namespace: it is worked out once per label map (the
+        replicas share theirs) until a term comes or goes, not once per pod."""
+        handle = (id(pod.labels), pod.namespace)
+        entry = self._matching.get(handle)
+        if entry is None or entry[0] is not pod.labels or entry[1] != self._version:
+            keys = [key for key, per_row in self._per_row.items() if per_row and memo[key[1]]]
+            entry = self._matching[handle] = (pod.labels, self._version, keys)
+        for key in entry[2]:
+            rows, counts = self._arrays_of(key)
+            yield key, rows, counts
+
+    def _arrays_of(self, key: TermKey) -> tuple[np.ndarray, np.ndarray]:
+        arrays = self._arrays.get(key)
+        if arrays is None:
+            per_row = self._per_row[key]
+            arrays = self._arrays[key] = (np.fromiter(per_row.keys(), dtype=np.int64, count=len(per_row)),
+                                          np.fromiter(per_row.values(), dtype=np.int64, count=len(per_row)))
+        return arrays
 
 
 def _keys(parts: ParsedTerms) -> list[TermKey]:

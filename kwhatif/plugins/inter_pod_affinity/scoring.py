@@ -89,7 +89,7 @@ def pre_score(index: TermIndex, snapshot: Snapshot, state: CycleState, pod: PodI
         rows = np.flatnonzero(per_row)
         scores.add(t.topology_key, rows, per_row[rows], amount)
     memo = TermMemo(pod.pod, namespace_labels(namespaces, pod.pod.namespace))
-    for (kind, term, weight), rows, counts in index.terms():
+    for (kind, term, weight), rows, counts in index.matching(pod.pod, memo):
         if kind == REQUIRED_ANTI_AFFINITY:
             continue  # filters only
         if kind == REQUIRED_AFFINITY:
@@ -98,8 +98,7 @@ def pre_score(index: TermIndex, snapshot: Snapshot, state: CycleState, pod: PodI
             amount = hard_weight
         else:
             amount = weight if kind == PREFERRED_AFFINITY else -weight
-        if memo[term]:
-            scores.add(term.topology_key, rows, counts, amount)
+        scores.add(term.topology_key, rows, counts, amount)
     if not scores.per_key:
         return SKIP
     state.write(PRE_SCORE_KEY, PreScoreState(scores.per_key))

@@ -220,7 +220,7 @@ def matching_counts(snapshot: Snapshot, constraint: Constraint, namespace: str) 
     match — and 0 everywhere for an empty selector (the quirk of podtopologyspread filtering.go:Filter)."""
     if constraint.counts_nothing:
         return np.zeros(len(snapshot.table), dtype=np.int64)
-    return snapshot.groups.counts(namespace, constraint.matches)
+    return snapshot.groups.counts(namespace, constraint.matches, selector=constraint.selector)
 
 
 # Per-pod cache ---------------------------------------------------------------------------------
