@@ -14,7 +14,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
 from kwhatif.framework.interfaces import PostFilterResult, PreFilterResult
-from kwhatif.framework.runtime import Framework, Scores
+from kwhatif.framework.runtime import Framework, Rejected, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -364,30 +364,30 @@ class Scheduler:
         if self.fast:
             feasible, rejected = fwk.filter_nodes(state, pod, nodes, self.snapshot.table)
         else:
-            feasible, rejected = [], []
+            feasible, rejected = [], Rejected()
             for node in nodes:
                 status = fwk.run_filter_with_nominated(state, pod, node)
                 if status is None:
                     feasible.append(node)
                 else:
-                    rejected.append((node, status))
+                    rejected.add(node.name, status)
         if self.sample:
             feasible, rejected = self._sampled(fwk, nodes, feasible, rejected)
-        statuses.statuses.update({node.name: status for node, status in rejected})
-        attempt.diagnosis.unschedulable_plugins.update({id(s): s.plugin for _, s in rejected}.values())
+        statuses.statuses.update(zip(rejected.names, rejected.statuses))
+        attempt.diagnosis.unschedulable_plugins.update(rejected.plugins)
         return feasible
 
     def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],
-                 rejected: list[tuple[NodeInfo, Status]]) -> tuple[list[NodeInfo], list[tuple[NodeInfo, Status]]]:
+                 rejected: Rejected) -> tuple[list[NodeInfo], Rejected]:
         """What kube-scheduler would have examined (schedule_one.go:numFeasibleNodesToFind): nodes in rotation
         from the last start index until `numFeasibleNodesToFind` feasible ones; the start index then moves on
         by the number of nodes examined. (Sequential: the real scheduler's 16 workers may examine a few more
         nodes before noticing it has enough.)"""
         want = num_feasible_nodes_to_find(len(nodes), fwk.percentage_of_nodes_to_score)
         ok = {n.name for n in feasible}
-        failed = {n.name: (n, s) for n, s in rejected}
+        failed = dict(zip(rejected.names, rejected.statuses))
         start = self.next_start_node_index % len(nodes) if nodes else 0
-        kept_feasible, kept_rejected = [], []
+        kept_feasible, kept_rejected = [], Rejected()
         for i in range(len(nodes)):
             node = nodes[(start + i) % len(nodes)]
             if node.name in ok:
@@ -395,8 +395,8 @@ class Scheduler:
                 if len(kept_feasible) == want:
                     break
             elif node.name in failed:
-                kept_rejected.append(failed[node.name])
-        examined = len(kept_feasible) + len(kept_rejected)
+                kept_rejected.add(node.name, failed[node.name])
+        examined = len(kept_feasible) + len(kept_rejected.names)
         self.next_start_node_index = (self.next_start_node_index + examined) % max(self.snapshot.num_nodes, 1)
         return kept_feasible, kept_rejected
 
