@@ -21,7 +21,7 @@ from kwhatif.load.cluster import load_cluster
 from kwhatif.render.diff import diff_markdown, diff_table
 from kwhatif.render.writers import writer
 
-DIFF_FORMATS = ("table", "json", "yaml", "markdown")
+DIFF_FORMATS = ("table", "wide", "json", "yaml", "markdown")
 
 
 def styled_diff_table(no_headers: bool, color: str) -> Callable[..., str]:

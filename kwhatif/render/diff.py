@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.api.quantity import format_amount
-from kwhatif.render.table import painted, plain_table, rows_alone
+from kwhatif.render.table import painted, plain_table, rows_alone, terminal_width, with_text_column
 
 POD_HEADERS = ["POD", "CHANGE", "BEFORE", "AFTER", "REASON"]
 NODE_HEADERS = ["NODE", "CPU BEFORE", "CPU AFTER", "MEMORY BEFORE", "MEMORY AFTER", "PODS"]
@@ -21,10 +21,11 @@ def usage(record: dict[str, int] | None, resource: str) -> str:
     return f"{format_amount(resource, used, exact=False)}/{format_amount(resource, offered, exact=False)}{share}"
 
 
-def pod_rows(data: dict[str, Any], color: bool = False) -> list[list[str]]:
-    """A row a changed pod; `color` paints the change (`--color`)."""
-    return [[c["pod"], painted(c["change"], color), c["before"] or "-", c["after"] or "-", c["reason"]]
-            for c in data["pods"]]
+def pod_rows(data: dict[str, Any], color: bool = False, width: int | None = None) -> list[list[str]]:
+    """A row a changed pod; `color` paints the change (`--color`); the reasons wrap into a
+    terminal `width` columns wide (None: each on one line)."""
+    rows = [[c["pod"], painted(c["change"], color), c["before"] or "-", c["after"] or "-"] for c in data["pods"]]
+    return with_text_column(rows, POD_HEADERS, [c["reason"] for c in data["pods"]], width)
 
 
 def node_rows(data: dict[str, Any]) -> list[list[str]]:
@@ -44,10 +45,13 @@ def heading(data: dict[str, Any], whatif: bool = True) -> list[str]:
     return lines + [counts]
 
 
-def diff_table(data: dict[str, Any], wide: bool = False, headers: bool = True, color: bool = False) -> str:
-    """The heading, the pods that changed, the nodes whose usage did; `headers=False`
-    (`--no-headers`): the pods' rows then the nodes' rows alone."""
-    pods = plain_table(pod_rows(data, color), POD_HEADERS, headers) if data["pods"] else ""
+def diff_table(data: dict[str, Any], wide: bool = False, headers: bool = True, color: bool = False,
+               width: int | None = None) -> str:
+    """The heading, the pods that changed (their reasons wrapped into the terminal's `width`,
+    whole with `wide`), the nodes whose usage did; `headers=False` (`--no-headers`): the pods'
+    rows then the nodes' rows alone."""
+    column = None if wide else width or terminal_width()
+    pods = plain_table(pod_rows(data, color, column), POD_HEADERS, headers) if data["pods"] else ""
     nodes = plain_table(node_rows(data), NODE_HEADERS, headers) if data["nodes"] else ""
     if not headers:
         return rows_alone(pods, nodes)

@@ -45,6 +45,20 @@ def _wrapped(text: str | None, width: int | None) -> str:
     return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
 
 
+def with_text_column(rows: list[list[Any]], headers: list[str], texts: list[str | None], width: int | None
+                     ) -> list[list[Any]]:
+    """The rows with `texts` as their last column (headed by the last of `headers`), wrapped into
+    what the other columns leave of a terminal `width` columns wide, at least MIN_MESSAGE_WIDTH;
+    `width` None (`-o wide`) keeps each text whole on one line."""
+    if width is None:
+        return [[*row, text or ""] for row, text in zip(rows, texts)]
+    # Where the text column starts, from the table drawn without the texts (tabulate's padding
+    # and alignment decide it).
+    start = tabulate([[*row, ""] for row in rows], headers=headers, tablefmt="plain").split("\n")[0].index(headers[-1])
+    column = max(MIN_MESSAGE_WIDTH, width - start)
+    return [[*row, _wrapped(text, column)] for row, text in zip(rows, texts)]
+
+
 def terminal_width() -> int:
     return shutil.get_terminal_size((120, 24)).columns
 
@@ -60,12 +74,8 @@ def results_table(data: dict[str, Any], wide: bool = False, width: int | None = 
     cells = [_result_cells(r, wide, color) for r in data["results"]]
     keep = [i for i, h in enumerate(columns) if h in _ALWAYS or any(row[i] != "" for row in cells)]
     shown = [columns[i] for i in keep] + ["MESSAGE"]
-    rows = [[row[i] for i in keep] for row in cells]
-    # Where the message column starts, from the table drawn without messages (tabulate's padding
-    # and alignment decide it).
-    start = tabulate([[*row, ""] for row in rows], headers=shown, tablefmt="plain").split("\n")[0].index("MESSAGE")
-    column = None if wide else max(MIN_MESSAGE_WIDTH, (width or terminal_width()) - start)
-    rows = [[*row, _wrapped(r.get("message"), column)] for row, r in zip(rows, data["results"])]
+    rows = with_text_column([[row[i] for i in keep] for row in cells], shown, [r.get("message") for r in data["results"]],
+                            None if wide else width or terminal_width())
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"

@@ -12,7 +12,10 @@ from typing import Any
 
 import yaml
 
-from tests.cli.conftest import NOW, invoke
+from click.testing import CliRunner
+
+from kwhatif.cli.main import main
+from tests.cli.conftest import NOW, REPO, invoke
 from tests.cli.test_whatif import node, pod
 
 
@@ -113,3 +116,21 @@ def test_the_same_configuration_twice_changes_nothing(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert (data["pods"], data["nodes"], data["unchanged_nodes"]) == ([], {}, 2)
     assert data["after"] == f"{cluster} ({config})"
+
+
+def test_a_drain_of_the_samples_names_each_pod_and_wraps_reasons_to_the_terminal() -> None:
+    """samples/cluster.yaml, worker-a1 drained: its 6 controller-owned pods are removed and
+    recreated under new names (the drain's own line names them), so the diff names 6 evicted
+    pods and their 6 replacements (placed or pending); at 120 columns the reasons wrap (a line
+    only overflows on a word longer than the column), with -o wide each is one line."""
+    samples = str(REPO / "samples" / "cluster.yaml")
+    args = ["diff", "-c", samples, "--now", NOW, "--drain", "worker-a1"]
+    data = json.loads(invoke([*args, "-o", "json"]).stdout)
+    [drain] = data["whatif"]
+    changes = {p["pod"]: p["change"] for p in data["pods"]}
+    assert {k for k, c in changes.items() if c == "evicted"} == set(drain["removed_pods"])
+    assert all(changes[k] in ("placed", "becomes pending") for k in drain["created_pods"])
+    table = CliRunner().invoke(main, args, env={"COLUMNS": "120"}).stdout.splitlines()
+    assert all(len(line) <= 120 or " " not in line.strip() for line in table if not line.startswith("what-if"))
+    wide = invoke([*args, "-o", "wide"]).stdout.splitlines()
+    assert sum(1 for line in wide if "removed by --drain worker-a1" in line) == len(drain["removed_pods"])

@@ -75,8 +75,8 @@ def _data(table: Table) -> Any:
 
 
 def _table(table: Table, *extra: str) -> str:
-    """The table in one line a row (check and sweep: -o wide, so no message wraps)."""
-    wide = ["-o", "wide"] if table.name in ("check", "sweep") else []
+    """The table in one line a row (check, sweep, diff, compare: -o wide, so no message wraps)."""
+    wide = ["-o", "wide"] if table.name in ("check", "sweep", "diff", "compare") else []
     return _stdout([*table.args, *wide, *extra])
 
 

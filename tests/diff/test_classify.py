@@ -42,3 +42,11 @@ def test_changed_pods_sees_added_removed_and_changed_records() -> None:
     old = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n1"), "c": rec(RUNNING, "n2")}
     new = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n2"), "d": rec("bound", "n1")}
     assert changed_pods(old, new) == {"b", "c", "d"}
+
+
+def test_changed_pods_names_each_pod_when_most_records_are_new() -> None:
+    """A drain: the drained pods go, their replacements (other names) come; of the five keys one
+    is on both sides (a, moved), so the two sides share under a third of their keys."""
+    old = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n1"), "c": rec(RUNNING, "n1")}
+    new = {"a": rec(RUNNING, "n2"), "b2": rec("bound", "n2"), "c2": rec("bound", "n2")}
+    assert changed_pods(old, new) == {"a", "b", "c", "b2", "c2"}
