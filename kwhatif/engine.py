@@ -323,6 +323,8 @@ class Scenarios:
         self._loaded_warnings: list[str] | None = None
 
     def _built(self) -> Snapshot:
+        """The loaded cluster's snapshot, built on first use (a check without policies never
+        pays for it), with the warnings a run of the cluster as it is would give."""
         if self._base is None:
             names = {n.name for n in self.cluster.nodes}
             pods, refused = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names],

@@ -164,6 +164,9 @@ class Snapshot:
         return info if all(id(p.pod) in wanted for p in info.pods) else None
 
     def _derived(self, cluster: Cluster, on_node: dict[str, list[Pod]]) -> Snapshot:
+        """The derived snapshot's structures: NodeInfos shared or built afresh in the scenario's
+        node order, the pod groups renumbered (`rows[old row]` is the new row, -1 for a node not
+        shared), the placements of the shared nodes copied, the fresh nodes' pods put on."""
         infos: list[NodeInfo] = []
         rows = [-1] * len(self.node_infos)
         fresh: list[str] = []
