@@ -214,7 +214,9 @@ class PodTrials:
         self.prepared = prepare(cluster, now, new_pods, profiles, explain=frozenset({key}))
         scheduler = self.prepared.scheduler
         self.start = scheduler.checkpoint()
-        self.sim = self.prepared.run(checkpoint_before=frozenset({key}))
+        # A checkpoint before every pod up to this one: a try that moves the pod ahead in the
+        # queue replays from its new place (`_queue_again`).
+        self.sim = self.prepared.run(checkpoint_before=frozenset(p.key for p, _ in self.prepared.queue))
         self.before = scheduler.checkpoints.get(key)
         self.after = scheduler.checkpoint()
         self.result = next((r for r in self.sim.results if r.pod.key == key), None)
@@ -272,12 +274,38 @@ class PodTrials:
             PodInfo.of(pod), PodInfo.of(original))
 
     def _queue_again(self, queue: list[tuple[Pod, str | None]], key: str, removed: Collection[str]) -> PodResult | None:
+        """The queue again, up to the pod: from the start when bound pods are deleted (every
+        decision may change), else from the checkpoint before the first pod whose place in the
+        queue changed — the pods ahead of it are the same, on the same state, so they decide as
+        the first time. Not when the pod carries a nomination: the nomination made at the start
+        reserves room for it with its first priority, which pods ahead of it may have seen."""
         scheduler = self.prepared.scheduler
-        scheduler.restore(self.start)
-        for gone in sorted(removed):
-            scheduler.snapshot.forget(gone)
-        results = scheduler.run(queue, until=frozenset({key}))
+        order = scheduler.in_queue_order(queue)
+        checkpoint, head = None, 0
+        if not removed and not self._entry(queue, key)[0].nominated_node_name:
+            first = scheduler.in_queue_order(self.prepared.queue)
+            head = _common_head(first, order)
+            # The first run's state just before its first entry past the common head.
+            checkpoint = scheduler.checkpoints.get(first[head][0].key) if head < len(first) else None
+        if checkpoint is not None:
+            scheduler.restore(checkpoint)
+            results = scheduler.run(order[head:], until=frozenset({key}), resumed=True)
+        else:
+            scheduler.restore(self.start)
+            for gone in sorted(removed):
+                scheduler.snapshot.forget(gone)
+            results = scheduler.run(queue, until=frozenset({key}))
         return next((r for r in results if r.pod.key == key), None)
+
+
+
+
+def _common_head(first: list[tuple[Pod, str | None]], again: list[tuple[Pod, str | None]]) -> int:
+    """How many entries lead both queue orders (the same pod, admitted alike)."""
+    same = 0
+    while same < min(len(first), len(again)) and first[same][0] is again[same][0] and first[same][1] == again[same][1]:
+        same += 1
+    return same
 
 
 def is_pending(pod: Pod) -> bool:

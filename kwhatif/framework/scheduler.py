@@ -207,24 +207,35 @@ class Scheduler:
         sorter = fwk.plugins.queue_sort[0]
         return [p for _, p in sorted(((sorter.sort_key(p, i), p) for i, p in enumerate(pods)), key=lambda t: t[0])]
 
+    def in_queue_order(self, pending: list[tuple[Pod, str | None]]) -> list[tuple[Pod, str | None]]:
+        """The queue's entries in the order `run` takes them."""
+        infos = [PodInfo.of(pod) for pod, _ in pending]
+        entry = {id(info): item for info, item in zip(infos, pending)}
+        return [entry[id(info)] for info in self.queue_order(infos)]
+
     def run(self, pending: list[tuple[Pod, str | None]],
             progress: Callable[[int, int], None] | None = None,
-            until: frozenset[str] | None = None, checkpoint_before: frozenset[str] = frozenset()) -> list[PodResult]:
+            until: frozenset[str] | None = None, checkpoint_before: frozenset[str] = frozenset(),
+            resumed: bool = False) -> list[PodResult]:
         """Schedule pods in queue order. A pod paired with a rejection text (admission refused
         it) keeps its place in the queue but is reported as skipped with that text. `progress`
         hears (pods done, pods in the queue) after each pod. The run stops once the pods `until`
         (default: the explained ones) are decided; a checkpoint is kept in `checkpoints` just
-        before each pod of `checkpoint_before`."""
+        before each pod of `checkpoint_before`. `resumed`: the rest of a queue from a checkpoint
+        of its run — `pending` is in queue order already and the nominations made when that run
+        started are in place."""
         infos = [PodInfo.of(pod) for pod, _ in pending]
         rejection = {id(info): msg for info, (_, msg) in zip(infos, pending) if msg}
-        for info in infos:
-            served = info.pod.scheduler_name in self.profiles  # other schedulers' pods reserve nothing
-            if id(info) not in rejection and served and info.pod.nominated_node_name:
-                self.nominator.nominate(info, info.pod.nominated_node_name)
+        if not resumed:
+            for info in infos:
+                served = info.pod.scheduler_name in self.profiles  # other schedulers' pods reserve nothing
+                if id(info) not in rejection and served and info.pod.nominated_node_name:
+                    self.nominator.nominate(info, info.pod.nominated_node_name)
+            infos = self.queue_order(infos)
         results = []
         stop = self.explain if until is None else until
         waiting = set(stop)
-        for info in self.queue_order(infos):
+        for info in infos:
             if info.key in checkpoint_before:
                 self.checkpoints[info.key] = self.checkpoint()
             if id(info) in rejection:

@@ -108,3 +108,22 @@ def test_a_changed_pod_that_frees_quota_for_an_earlier_pod_replays_the_queue() -
     got = trials.rerun(lowered)
     assert _decision(got) == _decision(rerun_with(cluster, NOW, [first, urgent], lowered, None))
     assert got is not None and got.outcome == "unschedulable"
+
+
+def test_a_pod_moved_ahead_replays_from_its_new_place_not_its_old_one() -> None:
+    """n1 has 1 cpu. `early` (600m, created first) and `late` (600m) have priority 0: early binds,
+    late does not fit (400m left). With priority 100, late goes first and takes n1 — the replay
+    starts before `early`, not at late's old place, where early already holds 600m."""
+    from kwhatif.api.objects import PriorityClass
+    from tests.builders import make_node, make_pod
+
+    cluster = Cluster(nodes=[make_node("n1", cpu="1")], priority_classes={"urgent": PriorityClass("urgent", 100)})
+    early = make_pod("early", cpu="600m", creation_timestamp="2025-01-01T00:00:00Z")
+    late = make_pod("late", cpu="600m", creation_timestamp="2025-01-02T00:00:00Z")
+    cluster.pods = [early, late]
+    trials = PodTrials(cluster, NOW, [], late.key, None)
+    assert trials.result is not None and trials.result.outcome == "unschedulable"
+    raised = late.evolve(priority_class_name="urgent")
+    got = trials.rerun(raised)
+    assert got is not None and got.outcome == "bound" and got.final is not None and got.final.node == "n1"
+    assert _decision(got) == _decision(rerun_with(cluster, NOW, [], raised, None))
