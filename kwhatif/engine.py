@@ -184,8 +184,9 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     if any(p.key == key for p in new_pods):
         pods = [variant if p.key == key else p for p in new_pods]
     else:
-        base.pods = [variant if p.key == key and is_pending(p) else p for p in cluster.pods]
-    base.pods = [p for p in base.pods if p.key not in removed]
+        base.pods = [variant if is_pending(p) and p.key == key else p for p in cluster.pods]
+    if removed:
+        base.pods = [p for p in base.pods if p.key not in removed]
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.

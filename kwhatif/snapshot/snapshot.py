@@ -147,44 +147,43 @@ class Snapshot:
         snapshot (`release`), and this one must not schedule while one is lent."""
         if self.lent_to is not None:
             self.lent_to.release()
-        on_node: dict[str, list[Pod]] = {}
-        for pod in bound:
-            on_node.setdefault(pod.node_name, []).append(pod)
         with collector_paused():  # see kwhatif.memory
-            snap = self._derived(cluster, on_node)
+            snap = self._derived(cluster, bound, self._nodes_with_other_pods(bound))
         self.lent_to, snap.derived_from = snap, self
         return snap
 
-    def _shareable(self, node: Node, pods: list[Pod]) -> NodeInfo | None:
-        """This snapshot's NodeInfo of `node` when a scenario would build the same one."""
-        info = self.by_name.get(node.name)
-        if info is None or info.node is not node or len(info.pods) != len(pods):
-            return None
-        wanted = {id(p) for p in pods}
-        return info if all(id(p.pod) in wanted for p in info.pods) else None
+    def _nodes_with_other_pods(self, bound: list[Pod]) -> set[str]:
+        """The nodes whose pods in `bound` are not exactly this snapshot's: found from the pods
+        only one side has (by identity), so that a scenario that changes a few pods costs a few
+        set operations over 150,000, not a comparison node by node."""
+        here = {id(info.pod): key for key, info in self.pod_infos.items()}
+        there = {id(pod): pod for pod in bound}
+        nodes = {self.placed[key] for pod_id, key in here.items() if pod_id not in there}
+        nodes.update(pod.node_name for pod_id, pod in there.items() if pod_id not in here)
+        return nodes
 
-    def _derived(self, cluster: Cluster, on_node: dict[str, list[Pod]]) -> Snapshot:
+    def _derived(self, cluster: Cluster, bound: list[Pod], other_pods: set[str]) -> Snapshot:
         """The derived snapshot's structures: NodeInfos shared or built afresh in the scenario's
         node order, the pod groups renumbered (`rows[old row]` is the new row, -1 for a node not
-        shared), the placements of the shared nodes copied, the fresh nodes' pods put on."""
+        shared), the placements of the shared nodes copied, the fresh nodes' pods put on. A node
+        is shared when it is the same Node object with the same pods (not in `other_pods`)."""
         infos: list[NodeInfo] = []
         rows = [-1] * len(self.node_infos)
-        fresh: list[str] = []
+        fresh: set[str] = set()
         for node in node_order(cluster.nodes):
-            pods = on_node.get(node.name, [])
-            info = self._shareable(node, pods)
-            if info is not None:
+            info = self.by_name.get(node.name)
+            if info is not None and info.node is node and node.name not in other_pods:
                 rows[self.table.index[node.name]] = len(infos)
             else:
                 info = NodeInfo.of(node)
-                fresh.append(node.name)
+                fresh.add(node.name)
             infos.append(info)
         snap = Snapshot(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
                         self.groups.remapped(rows, len(infos)))
         shared = {info.name for info in infos if info is self.by_name.get(info.name)}
         snap.placed = {key: name for key, name in self.placed.items() if name in shared}
         snap.pod_infos = {key: self.pod_infos[key] for key in snap.placed}
-        snap._put_built([pod for name in fresh for pod in on_node.get(name, [])], self.pod_infos)
+        snap._put_built([pod for pod in bound if pod.node_name in fresh], self.pod_infos)
         return snap
 
     def release(self) -> None:
