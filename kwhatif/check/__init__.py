@@ -17,6 +17,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.check.rollout import Rollout
 from kwhatif.check.updates import Scheduled, plan_updates, run_with_updates
+from kwhatif.check.workers import each
 from kwhatif.engine import Scenarios, Simulation, is_bound
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
@@ -202,26 +203,30 @@ def without_nodes(cluster: Cluster, lost: set[str]) -> Cluster:
 
 def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
                 now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
-                as_new: bool = False, progress: Callable[[int, int], None] | None = None) -> PolicyResult:
-    """Try each scenario, each derived from the loaded cluster by one scenario engine; report the
-    worst (most new pods left pending, the first on ties). `progress` hears (scenarios done,
-    scenarios): a node-loss policy over 500 nodes runs minutes."""
+                as_new: bool = False, progress: Callable[[int, int], None] | None = None,
+                jobs: int = 1) -> PolicyResult:
+    """Try each scenario, each derived from the loaded cluster by one scenario engine (on `jobs`
+    cores: `kwhatif.check.workers`); report the worst (most new pods left pending, the first on
+    ties). `progress` hears (scenarios done, scenarios): a node-loss policy over 500 nodes runs
+    minutes."""
+    engine = Scenarios(cluster)
+
+    def outcome(index: int) -> tuple[int, int, str | None]:
+        """(new pods left pending, new pods, the first pending workload's message)."""
+        summaries = summarise(schedule_workloads(without_nodes(cluster, scenarios[index][1]), objects, now, profiles,
+                                                 replicas_mode, as_new, engine, workloads_only=True), False)
+        engine.release()
+        first = next((w for w in summaries if w.pending), None)
+        return (sum(w.pending for w in summaries), sum(w.pods for w in summaries),
+                f"{first.ref}: {first.message}" if first is not None else None)
+
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
-    engine = Scenarios(cluster)
-    for done, (label, lost) in enumerate(scenarios, 1):
-        summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, now, profiles, replicas_mode,
-                                                 as_new, engine, workloads_only=True), False)
-        engine.release()
-        pending = sum(w.pending for w in summaries)
-        total = sum(w.pods for w in summaries)
+    for (label, _), (pending, total, detail) in zip(scenarios, each(outcome, len(scenarios), jobs, progress)):
         if pending:
             failing += 1
-            first = next(w for w in summaries if w.pending)
             if worst is None or pending > worst[0]:
-                worst = (pending, label, total, f"{first.ref}: {first.message}")
-        if progress is not None:
-            progress(done, len(scenarios))
+                worst = (pending, label, total, detail)
     if not scenarios:
         return PolicyResult(name, True, ["no scenario to try (no node, or no zone label)"])
     if worst is None:
@@ -262,10 +267,10 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
               *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False,
               warnings: Sequence[str] = (), progress: Callable[[int, int], None] | None = None,
-              scenarios: Scenarios | None = None) -> CheckResult:
+              scenarios: Scenarios | None = None, jobs: int = 1) -> CheckResult:
     """The check; `warnings` (found reading the workloads) lead the run's, so that every output
     format carries them all. With `scenarios`, `cluster` is one of that engine's scenarios (a
-    sweep's row)."""
+    sweep's row). `jobs`: the loss policies' scenarios on that many cores."""
     run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new, scenarios)
     sim = run.simulation
     workloads = summarise(run, no_evictions)
@@ -283,9 +288,9 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
     if node_loss:
         policies.append(loss_policy(f"tolerate-node-loss={node_loss}", cluster,
                                     node_loss_scenarios(cluster.nodes, node_loss), objects, now, profiles,
-                                    replicas_mode, as_new, progress))
+                                    replicas_mode, as_new, progress, jobs))
     if zone_loss:
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
-                                    now, profiles, replicas_mode, as_new, progress))
+                                    now, profiles, replicas_mode, as_new, progress, jobs))
     idle = [f"{w.ref}: {NO_NODE}" for w in workloads if w.message == NO_NODE]
     return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle)

@@ -15,7 +15,7 @@ from xml.etree import ElementTree as ET
 import pytest
 import yaml
 
-from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, single_error_line
+from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, REPO, invoke, single_error_line
 
 CHECK = DATA / "check"
 ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
@@ -213,3 +213,12 @@ def test_a_daemonset_pod_is_created_and_bound_on_each_admitted_node(cli):
     assert [r["node"] for r in data["results"][3:]] == ["node-a", "node-b"]  # nodes in name order, pinned
     assert _workloads(data) == [{"kind": "DaemonSet", "namespace": "default", "name": "agent", "pods": 2,
                                  "bound": 2, "pending": 0, "evictions": 0, "ok": True}]
+
+
+def test_jobs_runs_the_loss_scenarios_on_workers_with_the_same_answer() -> None:
+    """samples/: the zone-loss policy with --jobs 2 says what it says with --jobs 1."""
+    args = ["check", str(REPO / "samples" / "pods" / "web.yaml"), "-c", str(REPO / "samples" / "cluster.yaml"),
+            "--now", NOW, "--tolerate-zone-loss", "-o", "json"]
+    one, two = invoke([*args, "--jobs", "1"]), invoke([*args, "--jobs", "2"])
+    assert one.exit_code == two.exit_code
+    assert json.loads(two.stdout)["policies"] == json.loads(one.stdout)["policies"]

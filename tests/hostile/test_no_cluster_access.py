@@ -6,10 +6,11 @@ in tests/live/test_kubectl.py). Two proofs: no other module of the package impor
 could reach a network or start a program, and every command runs to its answer with sockets and
 subprocesses made to fail.
 
-One more module is allowed, by name: `sweep/executors.py` starts local worker processes for
+Two more modules are allowed, by name: `sweep/executors.py` starts local worker processes for
 `kwhatif sweep --jobs N` and, with `--dask ADDRESS` only, connects to the Dask scheduler the user
 names (`distributed`, imported there lazily). Neither reaches a Kubernetes API: workers receive
-snapshot bytes and scenario specs, never a kubeconfig.
+snapshot bytes and scenario specs, never a kubeconfig. And `check/workers.py` forks local workers
+for `kwhatif check --jobs N`: they inherit the loaded cluster and only compute.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ FORBIDDEN = ("socket", "ssl", "http", "urllib.request", "requests", "httpx", "ai
              "multiprocessing", "kubernetes", "pty", "ftplib", "smtplib", "telnetlib", "xmlrpc", "webbrowser")
 
 
-ALLOWED = {"sweep/executors.py": {"multiprocessing"}}  # see the module's docstring
+ALLOWED = {"sweep/executors.py": {"multiprocessing"}, "check/workers.py": {"multiprocessing"}}  # see their docstrings
 
 
 def _imports(path: Path) -> set[str]:

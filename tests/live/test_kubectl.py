@@ -19,6 +19,8 @@ THE_ONE_PLACE = PACKAGE / "live" / "kubectl.py"
 # kwhatif's own worker processes for `kwhatif sweep --jobs N` (multiprocessing, never a program of
 # the user's nor kubectl): tests/hostile/test_no_cluster_access.py says why they are allowed.
 SWEEP_WORKERS = PACKAGE / "sweep" / "executors.py"
+# And for `kwhatif check --jobs N`, a loss policy's scenarios (forked, see the module's docstring).
+CHECK_WORKERS = PACKAGE / "check" / "workers.py"
 
 PROCESS_MODULES = {"subprocess", "pty", "multiprocessing"}
 PROCESS_CALLS = {"system", "popen", "spawnl", "spawnlp", "spawnv", "spawnvp", "execv", "execve", "execvp",
@@ -69,7 +71,7 @@ def _process_starts(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_other_module_starts_a_process(path: Path) -> None:
     starts = _process_starts(path)
-    if path == SWEEP_WORKERS:
+    if path in (SWEEP_WORKERS, CHECK_WORKERS):
         assert starts and all(s.endswith("import multiprocessing") for s in starts), starts
     else:
         assert starts if path == THE_ONE_PLACE else not starts, starts

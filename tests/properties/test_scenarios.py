@@ -134,3 +134,17 @@ def test_loss_policies_decide_as_every_scenario_run_from_nothing(clusters: list[
         worst = next(label for n, label in failing if n == most)
         assert policy.messages[0] == (f"{len(failing)} of {len(scenarios)} scenarios fail; worst: {worst}: "
                                       f"{most} of 6 new pods stay pending")
+
+
+def test_a_loss_policy_on_two_workers_is_the_policy_run_here(clusters: list[Cluster]) -> None:
+    """`check --jobs 2`: the scenarios run in forked workers, the result is the same, in the
+    same order (the worst named alike, progress heard once a scenario)."""
+    cluster = clusters[6]
+    objects = [_spread_out(6, "100m", min(cluster.namespaces, default="default"))]
+    scenarios = zone_loss_scenarios(cluster.nodes) + node_loss_scenarios(cluster.nodes, 1)[:3]
+    heard: list[tuple[int, int]] = []
+    here = loss_policy("probe", cluster, scenarios, objects, NOW, None, "spec")
+    there = loss_policy("probe", cluster, scenarios, objects, NOW, None, "spec",
+                        progress=lambda done, total: heard.append((done, total)), jobs=2)
+    assert there == here
+    assert heard == [(i, len(scenarios)) for i in range(1, len(scenarios) + 1)]
