@@ -6,6 +6,7 @@ Data flows one way: Cluster → admission → Snapshot → Scheduler(Framework +
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Collection, Sequence
 
 from kwhatif.api.objects import Node, Pod
@@ -274,6 +275,11 @@ class PodTrials:
         return refused is None and was_refused is None and self.prepared.scheduler.same_place_in_queue(
             PodInfo.of(pod), PodInfo.of(original))
 
+    @cached_property
+    def _first_order(self) -> list[tuple[Pod, str | None]]:
+        """The first run's queue in queue order (worked out once, for every try that moves the pod)."""
+        return self.prepared.scheduler.in_queue_order(self.prepared.queue)
+
     def _queue_again(self, queue: list[tuple[Pod, str | None]], key: str, removed: Collection[str]) -> PodResult | None:
         """The queue again, up to the pod: from the start when bound pods are deleted (every
         decision may change), else from the checkpoint before the first pod whose place in the
@@ -284,7 +290,7 @@ class PodTrials:
         order = scheduler.in_queue_order(queue)
         checkpoint, head = None, 0
         if not removed and not self._entry(queue, key)[0].nominated_node_name:
-            first = scheduler.in_queue_order(self.prepared.queue)
+            first = self._first_order
             head = _common_head(first, order)
             # The first run's state just before its first entry past the common head.
             checkpoint = scheduler.checkpoints.get(first[head][0].key) if head < len(first) else None

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import click
 
-from kwhatif.cli.common import (
-    cluster_option, color_option, examples, no_headers_option, now_option, quiet_option, run, strict_option,
-)
-from kwhatif.cli.diff import DIFF_FORMATS, compare_runs, styled_diff_table
+from kwhatif.cli.common import cluster_option, examples, run
+from kwhatif.cli.diff import compare_runs, diff_output_options, styled_diff_table
 
 
 @click.command(epilog=examples(
@@ -21,12 +19,7 @@ from kwhatif.cli.diff import DIFF_FORMATS, compare_runs, styled_diff_table
               help="The KubeSchedulerConfiguration to try.")
 @click.option("--against", "against_file", metavar="FILE",
               help="The configuration to compare with (default: kube-scheduler's default profile).")
-@click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
-@no_headers_option
-@color_option
-@now_option
-@quiet_option
-@strict_option
+@diff_output_options
 def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: str, against_file: str | None,
             output: str, no_headers: bool, color: str, now: str | None, quiet: bool, strict: bool = False) -> None:
     """`diff --config FILE --against-config AGAINST`: schedule the pending pods (and POD_FILES) under

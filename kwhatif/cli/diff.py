@@ -24,6 +24,16 @@ from kwhatif.render.writers import writer
 DIFF_FORMATS = ("table", "wide", "json", "yaml", "markdown")
 
 
+def diff_output_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options diff and compare share after their own: the format, the table's habits and the
+    run's clock, quietness and strictness (in this order in --help)."""
+    options = (click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True),
+               no_headers_option, color_option, now_option, quiet_option, strict_option)
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 def styled_diff_table(no_headers: bool, color: str) -> Callable[..., str]:
     """diff's and compare's table with their --no-headers and --color."""
     return partial(diff_table, headers=not no_headers, color=use_color(color))
@@ -42,12 +52,7 @@ def styled_diff_table(no_headers: bool, color: str) -> Callable[..., str]:
 @click.option("--config", "config_file", metavar="FILE", help="The KubeSchedulerConfiguration after.")
 @click.option("--against-config", "against_config", metavar="FILE",
               help="The KubeSchedulerConfiguration before (default: kube-scheduler's default profile).")
-@click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True)
-@no_headers_option
-@color_option
-@now_option
-@quiet_option
-@strict_option
+@diff_output_options
 def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
              config_file: str | None, against_config: str | None, output: str, no_headers: bool, color: str,
              now: str | None, quiet: bool, strict: bool = False) -> None:

@@ -55,7 +55,7 @@ def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], 
     """The rows for a terminal `width` columns wide: the axes every row shares said once above
     the table, the columns empty in every row left out, and the texts (message, warnings, error)
     wrapped into what the other columns leave them. `width` None (`-o wide`): every column, one
-    line a row, texts whole. Without the header, the rule and the shared axes when not
+    line a row, texts whole. Without the header and the shared axes when not
     `headers` (`--no-headers`); `paint` colours the verdict (`--color`: the CLI hands in the
     renderer's painter, as this layer sits below render/)."""
     header, body = flat(data["rows"])
