@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import Field, replace
+from collections.abc import Callable
+from dataclasses import Field, fields, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 
@@ -42,5 +44,32 @@ class Evolving:
         __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def evolve(self, **changes: object) -> Self:
-        """A copy with some fields changed (admission, binding, nomination)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (admission, binding, nomination): `dataclasses.replace`,
+        made positionally — a run copies every pod it binds, and `replace` costs four times as
+        much. Frozen classes and fields outside `__init__` keep `replace`."""
+        cls = type(self)
+        layout = _LAYOUTS.get(cls)
+        if layout is None:
+            layout = _LAYOUTS[cls] = _layout(cls)
+        if not layout:
+            return replace(self, **changes)
+        read, index = layout
+        values = list(read(self))
+        for name, value in changes.items():
+            if name not in index:
+                raise TypeError(f"{cls.__name__} has no field {name!r} to change")
+            values[index[name]] = value
+        return cls(*values)
+
+
+_Layout = tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]
+_LAYOUTS: dict[type, _Layout | None] = {}
+
+
+def _layout(cls: type) -> _Layout | None:
+    """How to copy `cls` positionally: a reader of its fields in `__init__` order and each
+    field's place; None when `replace` must do it."""
+    names = [f.name for f in fields(cls)]
+    if cls.__dataclass_params__.frozen or any(not f.init or f.kw_only for f in fields(cls)) or len(names) < 2:  # type: ignore[attr-defined]
+        return None
+    return attrgetter(*names), {name: i for i, name in enumerate(names)}

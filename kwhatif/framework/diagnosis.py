@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kwhatif.framework.status import Code, Status
@@ -10,19 +11,44 @@ from kwhatif.framework.status import Code, Status
 NO_NODES_MESSAGE = "no nodes available to schedule pods"
 
 
-@dataclass
 class NodeToStatus:
     """Explicit per-node statuses plus the status of nodes absent from the map (nodes a PreFilter
-    node set excluded, or nodes preemption did not dry-run)."""
+    node set excluded, or nodes preemption did not dry-run). The fast path hands thousands of
+    rejections at once (`add_later`); they become entries only when something reads the map —
+    a pod that is bound needs none of them."""
 
-    statuses: dict[str, Status] = field(default_factory=dict)
-    absent: Status = field(default_factory=lambda: Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
+    def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
+        self._statuses = {} if statuses is None else statuses
+        self._later: list[tuple[Callable[[], list[str]], list[Status]]] = []
+        self.absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE) if absent is None else absent
+
+    @property
+    def statuses(self) -> dict[str, Status]:
+        if self._later:
+            for names, statuses in self._later:
+                self._statuses.update(zip(names(), statuses))
+            self._later = []
+        return self._statuses
+
+    @statuses.setter
+    def statuses(self, value: dict[str, Status]) -> None:
+        self._statuses, self._later = value, []
+
+    def add_later(self, names: Callable[[], list[str]], statuses: list[Status]) -> None:
+        """Each of `names()` rejected with the status at its index, after what is there now."""
+        self._later.append((names, statuses))
 
     def get(self, node_name: str) -> Status:
         return self.statuses.get(node_name, self.absent)
 
     def set(self, node_name: str, status: Status) -> None:
         self.statuses[node_name] = status
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NodeToStatus) and (self.statuses, self.absent) == (other.statuses, other.absent)
+
+    def __repr__(self) -> str:
+        return f"NodeToStatus(statuses={self.statuses!r}, absent={self.absent!r})"
 
 
 @dataclass

@@ -3,6 +3,8 @@ runner places it at an extension point by `isinstance`, as Go does by interface 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -121,7 +123,7 @@ class ScorePlugin(Plugin):
         """Rewrite `scores` (node name → score) in place; plugins without normalization keep them."""
         return None
 
-    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         """NormalizeScore over an array of raw scores (`names` gives each entry's node). By
         default through `normalize_score`; plugins override it to stay vectorised."""

@@ -3,6 +3,7 @@ framework.go:RunScorePlugins and preemption.go:Evaluator.Preempt."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
@@ -18,7 +19,7 @@ from kwhatif.framework.interfaces import (
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
-from kwhatif.snapshot.table import NodeTable
+from kwhatif.snapshot.table import NodeTable, RowNames
 
 
 class Nominator(Protocol):
@@ -51,26 +52,51 @@ class PluginSet:
         getattr(self, point.runner_field).append(plugin)
 
 
-@dataclass
 class Rejected:
-    """The nodes Filter rejected, by name, each with the status of the first plugin that did,
-    and those plugins: lists, filled thousands at a time on the fast path."""
+    """The nodes Filter rejected, each with the status of the first plugin that did, and those
+    plugins. The fast path rejects thousands of nodes a pod by their rows; their names are
+    looked up only if asked for (`names`, `defer_into`)."""
 
-    names: list[str] = field(default_factory=list)
-    statuses: list[Status] = field(default_factory=list)
-    plugins: set[str] = field(default_factory=set)
+    def __init__(self) -> None:
+        self._names: list[str] = []
+        self.statuses: list[Status] = []
+        self.plugins: set[str] = set()
+        self._rows: tuple[NodeTable, np.ndarray] | None = None
 
     def add(self, name: str, status: Status) -> None:
         self.names.append(name)
         self.statuses.append(status)
         self.plugins.add(status.plugin)
 
+    def add_rows(self, table: NodeTable, rows: np.ndarray, statuses: list[Status]) -> None:
+        """Rejections by row, after those there are (once: the fast path's last step)."""
+        assert self._rows is None
+        self._rows = (table, rows)
+        self.statuses.extend(statuses)
+
+    @property
+    def names(self) -> list[str]:
+        if self._rows is not None:
+            table, rows = self._rows
+            self._names.extend(table.names_at(rows))
+            self._rows = None
+        return self._names
+
+    def defer_into(self, statuses: NodeToStatus) -> None:
+        """Into `statuses`, the names to be looked up when that map is read."""
+        if self._rows is None:
+            statuses.statuses.update(zip(self._names, self.statuses))
+            return
+        table, rows = self._rows
+        named, by_row, rejected = self._names, rows, self.statuses
+        statuses.add_later(lambda: named + table.names_at(by_row), rejected)
+
 
 class Scores:
     """Weighted normalized scores per plugin over the feasible nodes, and the totals (framework.go:RunScorePlugins
     step 5). Held as arrays; the per-node dictionaries are built only when asked for."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: Sequence[str]) -> None:
         self.names = names
         self.per_plugin: dict[str, np.ndarray] = {}
         self.total = np.zeros(len(names), dtype=np.int64)
@@ -83,8 +109,10 @@ class Scores:
         """Every node sharing the highest total, sorted by name."""
         if not self.names:
             return []
-        best = self.total.max()
-        return sorted(self.names[i] for i in np.flatnonzero(self.total == best))
+        tied = np.flatnonzero(self.total == self.total.max())
+        if isinstance(self.names, RowNames):
+            return sorted(self.names.picked(tied))
+        return sorted(self.names[i] for i in tied.tolist())
 
     @cached_property
     def by_node(self) -> dict[str, dict[str, int]]:
@@ -273,8 +301,7 @@ class Framework:
                 rejected.plugins.add(pl.name)
             rows = rows[~fails]
         if failed_rows:
-            rejected.names.extend(table.names_at(np.concatenate(failed_rows)))
-            rejected.statuses.extend(failed_statuses)
+            rejected.add_rows(table, np.concatenate(failed_rows), failed_statuses)
         if batch_nodes is infos:
             return table.node_rows(rows), rejected
         passed.update(table.names[r] for r in rows.tolist())
@@ -312,7 +339,7 @@ class Framework:
         """Score, NormalizeScore, range check and weighting over the feasible nodes. With a node
         table, plugins that can score all nodes at once do so (the fast path)."""
         rows = table.rows_of(nodes) if table is not None else None
-        names = table.names_at(rows) if table is not None and rows is not None else [n.name for n in nodes]
+        names: Sequence[str] = RowNames(table, rows) if table is not None and rows is not None else [n.name for n in nodes]
         scores = Scores(names)
         for pl in self.plugins.score:
             if pl.name in state.skip_score:

@@ -384,7 +384,7 @@ class Scheduler:
                     rejected.add(node.name, status)
         if self.sample:
             feasible, rejected = self._sampled(fwk, nodes, feasible, rejected)
-        statuses.statuses.update(zip(rejected.names, rejected.statuses))
+        rejected.defer_into(statuses)
         attempt.diagnosis.unschedulable_plugins.update(rejected.plugins)
         return feasible
 

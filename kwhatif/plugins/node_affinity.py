@@ -10,6 +10,8 @@ add to the score."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,6 +139,6 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
         default_normalize_score(scores, reverse=False)
         return None
 
-    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         return default_normalize_rows(scores, reverse=False), None

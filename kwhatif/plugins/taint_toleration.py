@@ -6,6 +6,10 @@ broadcasts the verdict to the nodes that carry it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from typing import Callable
+
 import numpy as np
 
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates
@@ -34,6 +38,15 @@ def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Tolerat
     return sum(1 for t in taints if t.effect == "PreferNoSchedule" and not tolerates(tolerations, t))
 
 
+def _filter_verdicts(tolerations: tuple[Toleration, ...]
+                     ) -> Callable[[list[tuple[Taint, ...]]], tuple[np.ndarray, list[Status | None]]]:
+    """Per taint set: whether it rejects, and the status it rejects with."""
+    def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, list[Status | None]]:
+        verdicts = [_first_untolerated(taints, tolerations) for taints in sets]
+        return np.array([v is not None for v in verdicts], dtype=bool), verdicts
+    return work_out
+
+
 class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore):
     name = NAME
 
@@ -42,8 +55,7 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
                     ) -> tuple[np.ndarray, list[Status]]:
-        verdicts = [_first_untolerated(taints, pod.pod.tolerations) for taints in table.taint_sets]
-        bad = np.array([v is not None for v in verdicts], dtype=bool)
+        bad, verdicts = table.about_taint_sets((NAME, "filter", pod.pod.tolerations), _filter_verdicts(pod.pod.tolerations))
         groups = table.taint_group[rows]
         fails = bad[groups]
         return fails, [verdicts[g] for g in groups[fails].tolist()]
@@ -60,13 +72,14 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         tolerations = state.read(_PRE_SCORE_KEY)
-        per_group = np.array([_intolerable_preferred(t, tolerations) for t in table.taint_sets], dtype=np.int64)
+        per_group = table.about_taint_sets((NAME, "score", tolerations), lambda sets: np.array(
+            [_intolerable_preferred(t, tolerations) for t in sets], dtype=np.int64))
         return per_group[table.taint_group[rows]]
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         default_normalize_score(scores, reverse=True)
         return None
 
-    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         return default_normalize_rows(scores, reverse=True), None

@@ -18,13 +18,16 @@ from kwhatif.snapshot.pod_info import PodInfo
 class Group:
     """Pods with one (namespace, labels, terminating) combination: how many on each node row."""
 
-    __slots__ = ("labels", "terminating", "per_row", "_arrays")
+    __slots__ = ("labels", "terminating", "per_row", "_arrays", "totals")
 
     def __init__(self, labels: Labels, terminating: bool) -> None:
         self.labels = labels
         self.terminating = terminating
         self.per_row: dict[int, int] = {}
         self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+        self.totals: list[np.ndarray] = []
+        """The per-row sums of the selectors that match this group (`PodGroups.counts`), kept
+        current with it."""
 
     def change(self, row: int, delta: int) -> None:
         n = self.per_row.get(row, 0) + delta
@@ -33,6 +36,13 @@ class Group:
         else:
             self.per_row.pop(row, None)
         self._arrays = None
+        for total in self.totals:
+            total[row] += delta
+
+    def add_to(self, total: np.ndarray) -> None:
+        if self.per_row:
+            rows, counts = self.arrays()
+            np.add.at(total, rows, counts)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows, counts), built once per change."""
@@ -49,7 +59,7 @@ class PodGroups:
         self.by_namespace: dict[str, dict[tuple, Group]] = {}
         self._label_keys: dict[int, tuple[Labels, tuple]] = {}
         self._group_of: dict[tuple[int, str, bool], tuple[Labels, Group]] = {}
-        self._matches: dict[tuple[str, Hashable, bool], tuple[int, list[Group]]] = {}
+        self._totals: dict[tuple[str, Hashable, bool], tuple[int, np.ndarray]] = {}
 
     def _labels_key(self, labels: Labels) -> tuple:
         """The sorted items of a label map, remembered per map object (replicas share theirs)."""
@@ -82,26 +92,29 @@ class PodGroups:
                selector: Hashable = None) -> np.ndarray:
         """Per node row, the pods of `namespace` whose labels match (terminating pods only when
         asked: spread counting skips them, affinity counts them). `selector`: what `matches`
-        tests, as a hashable value, to remember which groups match (a group's labels never
-        change, and groups are only ever added), so that they are tested once, not every pod."""
-        total = np.zeros(self.num_rows, dtype=np.int64)
-        for group in self._matching(namespace, matches, terminating, selector):
-            if group.per_row:
-                rows, counts = group.arrays()
-                np.add.at(total, rows, counts)
-        return total
-
-    def _matching(self, namespace: str, matches: Callable[[Labels], bool], terminating: bool,
-                  selector: Hashable) -> list[Group]:
-        groups = list(self.by_namespace.get(namespace, {}).values())
+        tests, as a hashable value: the sum is then kept, and kept current by the groups it
+        covers (a group's labels never change, and groups are only ever added), so that a
+        selector asked again — by every replica of a template — costs nothing; it is handed
+        out read-only."""
         if selector is None:
-            return [g for g in groups if (terminating or not g.terminating) and matches(g.labels)]
+            total = np.zeros(self.num_rows, dtype=np.int64)
+            for group in self.by_namespace.get(namespace, {}).values():
+                if (terminating or not group.terminating) and matches(group.labels):
+                    group.add_to(total)
+            return total
+        groups = self.by_namespace.get(namespace, {})
         key = (namespace, selector, terminating)
-        seen, found = self._matches.get(key, (0, []))
-        if seen < len(groups):
-            found = found + [g for g in groups[seen:] if (terminating or not g.terminating) and matches(g.labels)]
-            self._matches[key] = (len(groups), found)
-        return found
+        entry = self._totals.get(key)
+        seen, total = entry if entry is not None else (0, np.zeros(self.num_rows, dtype=np.int64))
+        if entry is None or seen < len(groups):
+            for group in list(groups.values())[seen:]:
+                if (terminating or not group.terminating) and matches(group.labels):
+                    group.add_to(total)
+                    group.totals.append(total)
+            self._totals[key] = (len(groups), total)
+        out = total.view()
+        out.flags.writeable = False
+        return out
 
     def remapped(self, rows: list[int], num_rows: int) -> PodGroups:
         """These groups over another numbering of the node rows (`rows[old]` is the new row, -1

@@ -8,12 +8,17 @@ depend only on taints evaluate each distinct set once and broadcast the verdict 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import Any, Callable, Hashable, TypeVar, cast, overload
+
 import numpy as np
 
 from kwhatif.api.affinity import NodeSelectorTerm, RequiredNodeAffinity
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.api.selectors import Requirement
 from kwhatif.snapshot.node_info import NodeInfo
+
+T = TypeVar("T")
 
 
 class NodeRows(list[NodeInfo]):
@@ -25,6 +30,41 @@ class NodeRows(list[NodeInfo]):
     def __init__(self, infos: list[NodeInfo], rows: np.ndarray) -> None:
         super().__init__(infos)
         self.rows = rows
+
+
+class RowNames(Sequence[str]):
+    """The names of some rows, looked up one by one, or all at once only when read in full:
+    scoring needs the winners' names, not those of 5,000 feasible nodes."""
+
+    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
+        self.table, self.rows = table, rows
+        self._all: list[str] | None = None
+
+    def __len__(self) -> int:
+        return int(self.rows.size)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return self._names()[index]
+        return self.table.names[int(self.rows[index])]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def picked(self, indexes: np.ndarray) -> list[str]:
+        """The names at these positions, in one step."""
+        return self.table.names_at(self.rows[indexes])
+
+    def _names(self) -> list[str]:
+        if self._all is None:
+            self._all = self.table.names_at(self.rows)
+        return self._all
 
 
 class NodeTable:
@@ -54,6 +94,7 @@ class NodeTable:
         groups: dict[tuple[Taint, ...], int] = {}
         self.taint_group = np.array([groups.setdefault(i.node.taints, len(groups)) for i in infos], dtype=np.int64)
         self.taint_sets = list(groups)
+        self._taint_verdicts: dict[Hashable, Any] = {}
         self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
         self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
@@ -179,8 +220,20 @@ class NodeTable:
             ok &= any_term
         return ok
 
+    def about_taint_sets(self, question: Hashable, work_out: Callable[[list[tuple[Taint, ...]]], T]) -> T:
+        """`work_out(taint_sets)` — a verdict per distinct taint set, in `taint_group` order —
+        done once per `question`, which must name all else the verdict depends on (e.g. the
+        pod's tolerations): taints never change while a table lives, and the replicas of a
+        template ask the same question thousands of times."""
+        found = self._taint_verdicts.get(question)
+        if found is None:
+            if len(self._taint_verdicts) >= 4096:
+                self._taint_verdicts.clear()
+            found = self._taint_verdicts[question] = work_out(self.taint_sets)
+        return cast(T, found)
+
     def untolerated_rows(self, tolerations: tuple[Toleration, ...], rows: np.ndarray) -> np.ndarray:
-        """Whether each node has a NoSchedule/NoExecute taint the tolerations leave untolerated
-        (judged once per distinct taint set)."""
-        per_group = np.array([first_untolerated_taint(t, tolerations) is not None for t in self.taint_sets], dtype=bool)
+        """Whether each node has a NoSchedule/NoExecute taint the tolerations leave untolerated."""
+        per_group = self.about_taint_sets(("untolerated", tolerations), lambda sets: np.array(
+            [first_untolerated_taint(t, tolerations) is not None for t in sets], dtype=bool))
         return per_group[self.taint_group[rows]]

@@ -8,6 +8,8 @@ pods that have no preferred terms of their own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,7 +99,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         return scoring.normalize(state, scores)
 
-    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         return scoring.normalize_rows(state, scores)
 

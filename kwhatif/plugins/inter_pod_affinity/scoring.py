@@ -44,14 +44,22 @@ class PreScoreState:
     the node rows' domain ids and the summed score per domain value, and which values have an
     entry (an entry exists even when its sum is 0)."""
 
-    __slots__ = ("topology_score", "per_key")
+    __slots__ = ("_topology_score", "per_key")
 
     def __init__(self, per_key: dict[str, tuple[np.ndarray, list[str], np.ndarray, np.ndarray]]) -> None:
         self.per_key = per_key
-        self.topology_score: TopologyScore = {
-            key: {values[d]: int(sums[d]) for d in np.flatnonzero(present).tolist()}
-            for key, (_, values, sums, present) in per_key.items()
-        }
+        self._topology_score: TopologyScore | None = None
+
+    @property
+    def topology_score(self) -> TopologyScore:
+        """The upstream map, made when read: the fast path reads the arrays, and the hostname
+        key alone would give every pod a map of thousands of entries."""
+        if self._topology_score is None:
+            self._topology_score = {
+                key: {values[d]: int(sums[d]) for d in np.flatnonzero(present).tolist()}
+                for key, (_, values, sums, present) in self.per_key.items()
+            }
+        return self._topology_score
 
 
 class _Table:

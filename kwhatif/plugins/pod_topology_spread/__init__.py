@@ -9,6 +9,8 @@ selector (Services / ReplicationController / ReplicaSet / StatefulSet).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
@@ -115,7 +117,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlug
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         return score_rows(state.read(PRE_SCORE_STATE_KEY), table, rows)
 
-    def normalize_rows(self, state: CycleState, pod: PodInfo, names: list[str], scores: np.ndarray
+    def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:

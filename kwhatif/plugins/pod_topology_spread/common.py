@@ -249,10 +249,27 @@ def pod_constraints(plugin: Any, info: PodInfo, defaults: tuple[TopologySpreadCo
         hard = filter_constraints(own, pod.labels, DO_NOT_SCHEDULE)
         soft = filter_constraints(own, pod.labels, SCHEDULE_ANYWAY)
     else:
-        hard = build_default_constraints(defaults, pod, snapshot, DO_NOT_SCHEDULE)
-        soft = build_default_constraints(defaults, pod, snapshot, SCHEDULE_ANYWAY)
+        hard, soft = _default_constraints(defaults, pod, snapshot)
     result = by_plugin[plugin] = PodConstraints(pod, hard, soft)
     return result
+
+
+_DEFAULTS: dict[int, Any] = {}
+
+
+def _default_constraints(defaults: tuple[TopologySpreadConstraint, ...], pod: Pod, snapshot: Snapshot
+                         ) -> tuple[list[Constraint], list[Constraint]]:
+    """The (DoNotSchedule, ScheduleAnyway) default constraints, worked out once per snapshot for
+    the replicas of a controller: they depend only on the pod's namespace, labels (replicas
+    share one label map) and controller, and finding them reads every Service."""
+    per_snapshot: dict[tuple, tuple[Labels, list[Constraint], list[Constraint]]] = for_snapshot(
+        _DEFAULTS, id(snapshot), snapshot, dict, drop_with_snapshot=True)
+    key = (defaults, pod.namespace, id(pod.labels), pod.controller_ref)
+    found = per_snapshot.get(key)
+    if found is None or found[0] is not pod.labels:
+        found = per_snapshot[key] = (pod.labels, build_default_constraints(defaults, pod, snapshot, DO_NOT_SCHEDULE),
+                                     build_default_constraints(defaults, pod, snapshot, SCHEDULE_ANYWAY))
+    return found[1], found[2]
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ lack one of the topology keys.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -89,8 +90,7 @@ def compute_pre_score_state(
             per_row.append(matched)
             continue
         ids, names = _value_ids(table, c.topology_key)
-        wanted = np.zeros(len(names), dtype=bool)
-        wanted[np.unique(ids[kept])] = True
+        wanted = np.bincount(ids[kept], minlength=len(names)) > 0
         take = eligible & inc & wanted[ids]
         sums = np.bincount(ids[take], weights=matched[take], minlength=len(names)).astype(np.int64)
         domain = {names[d]: int(sums[d]) for d in np.flatnonzero(wanted).tolist()}
@@ -160,7 +160,7 @@ def normalize(s: PreScoreState, scores: dict[str, int]) -> None:
             scores[name] = MAX_NODE_SCORE * (hi + lo - raw) // hi
 
 
-def normalize_rows(s: PreScoreState, names: list[str], raw: np.ndarray) -> np.ndarray:
+def normalize_rows(s: PreScoreState, names: Sequence[str], raw: np.ndarray) -> np.ndarray:
     ignored = np.array([n in s.ignored for n in names], dtype=bool) if s.ignored else np.zeros(len(names), dtype=bool)
     valid = raw[~ignored]
     lo = int(valid.min()) if valid.size else 0

@@ -1,0 +1,48 @@
+"""Filter's rejections on the fast path: thousands of nodes a pod, named only when something reads
+them (a bound pod's rejections are never read). Whatever the order of reading, the map must hold
+what the plain path would: the rejections by name first, then those by row, each with its status,
+and a later `set` wins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kwhatif.framework.diagnosis import NodeToStatus
+from kwhatif.framework.runtime import Rejected
+from kwhatif.framework.status import unresolvable, unschedulable
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.table import NodeTable, RowNames
+from tests.builders import make_node
+
+CPU = unschedulable("Insufficient cpu")
+TAINT = unresolvable("node(s) had untolerated taint {dedicated: gpu}")
+
+
+def _table() -> NodeTable:
+    return NodeTable([NodeInfo.of(make_node(f"n{i}")) for i in range(5)])
+
+
+def test_rejections_by_row_are_named_in_order_after_those_by_name() -> None:
+    rejected = Rejected()
+    rejected.add("n4", TAINT)
+    rejected.add_rows(_table(), np.array([2, 0]), [CPU, CPU])
+    assert rejected.names == ["n4", "n2", "n0"]
+    assert rejected.statuses == [TAINT, CPU, CPU]
+
+
+def test_deferred_rejections_appear_when_the_map_is_read_and_a_later_set_wins() -> None:
+    rejected = Rejected()
+    rejected.add_rows(_table(), np.array([1, 3]), [CPU, TAINT])
+    statuses = NodeToStatus()
+    rejected.defer_into(statuses)
+    statuses.set("n3", CPU)  # after the deferred ones: it replaces n3's
+    assert statuses.statuses == {"n1": CPU, "n3": CPU}
+    assert statuses.get("n0") == statuses.absent
+
+
+def test_row_names_look_up_single_names_and_whole_lists() -> None:
+    names = RowNames(_table(), np.array([3, 1, 4]))
+    assert len(names) == 3
+    assert names[0] == "n3" and names[-1] == "n4"
+    assert names.picked(np.array([2, 0])) == ["n4", "n3"]
+    assert list(names) == ["n3", "n1", "n4"] and names[1:] == ["n1", "n4"]
