@@ -113,5 +113,9 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         return node_balanced_score(reqs, allocs)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        allocs, reqs = table_pairs(table, rows, self.resources, state.read(_PRE_SCORE_KEY), use_requested=True)
-        return balanced_score(reqs, allocs)
+        request = state.read(_PRE_SCORE_KEY)
+
+        def work_out(stale: np.ndarray) -> np.ndarray:
+            allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=True)
+            return balanced_score(reqs, allocs)
+        return table.remembered((NAME, self.resources, request), rows, work_out)

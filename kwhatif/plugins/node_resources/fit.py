@@ -175,8 +175,11 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         request = state.read(_PRE_SCORE_KEY)
-        allocs, reqs = table_pairs(table, rows, self.resources, request, use_requested=False)
-        return self.scorer(reqs, allocs)
+
+        def work_out(stale: np.ndarray) -> np.ndarray:
+            allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=False)
+            return self.scorer(reqs, allocs)
+        return table.remembered((NAME, self.args.scoring_strategy, request), rows, work_out)
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
                     ) -> tuple[np.ndarray, list[Status]]:
