@@ -70,6 +70,7 @@ def _layout(cls: type) -> _Layout | None:
     """How to copy `cls` positionally: a reader of its fields in `__init__` order and each
     field's place; None when `replace` must do it."""
     names = [f.name for f in fields(cls)]
-    if cls.__dataclass_params__.frozen or any(not f.init or f.kw_only for f in fields(cls)) or len(names) < 2:  # type: ignore[attr-defined]
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if frozen or any(not f.init or f.kw_only for f in fields(cls)) or len(names) < 2:
         return None
     return attrgetter(*names), {name: i for i, name in enumerate(names)}

@@ -3,9 +3,8 @@ runner places it at an extension point by `isinstance`, as Go does by interface 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 

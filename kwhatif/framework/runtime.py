@@ -339,7 +339,11 @@ class Framework:
         """Score, NormalizeScore, range check and weighting over the feasible nodes. With a node
         table, plugins that can score all nodes at once do so (the fast path)."""
         rows = table.rows_of(nodes) if table is not None else None
-        names: Sequence[str] = RowNames(table, rows) if table is not None and rows is not None else [n.name for n in nodes]
+        names: Sequence[str]
+        if table is not None and rows is not None:
+            names = RowNames(table, rows)  # looked up only if read
+        else:
+            names = [n.name for n in nodes]
         scores = Scores(names)
         for pl in self.plugins.score:
             if pl.name in state.skip_score:

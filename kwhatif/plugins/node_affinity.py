@@ -11,7 +11,6 @@ add to the score."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import dataclass
 
 import numpy as np

@@ -6,9 +6,7 @@ broadcasts the verdict to the nodes that carry it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -55,7 +53,8 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
                     ) -> tuple[np.ndarray, list[Status]]:
-        bad, verdicts = table.about_taint_sets((NAME, "filter", pod.pod.tolerations), _filter_verdicts(pod.pod.tolerations))
+        tolerations = pod.pod.tolerations
+        bad, verdicts = table.about_taint_sets((NAME, "filter", tolerations), _filter_verdicts(tolerations))
         groups = table.taint_group[rows]
         fails = bad[groups]
         return fails, [verdicts[g] for g in groups[fails].tolist()]

@@ -9,7 +9,6 @@ pods that have no preferred terms of their own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import dataclass
 
 import numpy as np
