@@ -96,21 +96,14 @@ class PodGroups:
         covers (a group's labels never change, and groups are only ever added), so that a
         selector asked again — by every replica of a template — costs nothing; it is handed
         out read-only."""
+        groups = list(self.by_namespace.get(namespace, {}).values())
         if selector is None:
-            total = np.zeros(self.num_rows, dtype=np.int64)
-            for group in self.by_namespace.get(namespace, {}).values():
-                if (terminating or not group.terminating) and matches(group.labels):
-                    group.add_to(total)
-            return total
-        groups = self.by_namespace.get(namespace, {})
+            return _sum_into(np.zeros(self.num_rows, dtype=np.int64), groups, matches, terminating, keep=False)
         key = (namespace, selector, terminating)
         entry = self._totals.get(key)
         seen, total = entry if entry is not None else (0, np.zeros(self.num_rows, dtype=np.int64))
         if entry is None or seen < len(groups):
-            for group in list(groups.values())[seen:]:
-                if (terminating or not group.terminating) and matches(group.labels):
-                    group.add_to(total)
-                    group.totals.append(total)
+            _sum_into(total, groups[seen:], matches, terminating, keep=True)
             self._totals[key] = (len(groups), total)
         out = total.view()
         out.flags.writeable = False
@@ -129,3 +122,15 @@ class PodGroups:
                     moved = out.by_namespace.setdefault(namespace, {})[key] = Group(group.labels, group.terminating)
                     moved.per_row = per_row
         return out
+
+
+def _sum_into(total: np.ndarray, groups: list[Group], matches: Callable[[Labels], bool], terminating: bool,
+              keep: bool) -> np.ndarray:
+    """Add the matching groups' per-row counts to `total` (terminating groups only when asked);
+    `keep`: each such group keeps `total` current from now on."""
+    for group in groups:
+        if (terminating or not group.terminating) and matches(group.labels):
+            group.add_to(total)
+            if keep:
+                group.totals.append(total)
+    return total
