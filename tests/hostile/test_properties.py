@@ -28,8 +28,9 @@ from kwhatif.load.reader import parse_bytes
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# The API server's quantity syntax (apimachinery resource.ParseQuantity's splitQuantityString).
-QUANTITY_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?\d+)?$")
+# The API server's quantity syntax (apimachinery resource.ParseQuantity's splitQuantityString):
+# ASCII digits only, as Go reads them (a Python `\d` would also take e.g. U+112F0, a Khudawadi zero).
+QUANTITY_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?\d+)?$", re.ASCII)
 
 quantity_like = st.text(alphabet="0123456789.+-eEinumkKMGTPQ ", max_size=12)
 json_scalars = st.none() | st.booleans() | st.integers(-(2 ** 70), 2 ** 70) | st.floats() | st.text(max_size=12)
