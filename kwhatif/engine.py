@@ -20,6 +20,7 @@ from kwhatif.load.quota import QuotaLedger
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import located
+from kwhatif.memory import keep_for_the_run
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -428,9 +429,16 @@ def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulati
     """Schedule the queue one pod at a time in queue order: `prepare(...)` with the same
     arguments, then run. With `explain`, scheduling stops once those pods have been decided;
     `fast=False` is the plain per-node path (same results); `sample` examines only as many nodes
-    as kube-scheduler would (schedule_one.go:numFeasibleNodesToFind) instead of all of them."""
+    as kube-scheduler would (schedule_one.go:numFeasibleNodesToFind) instead of all of them.
+    `for_the_run`: the snapshot lives as long as the process (a command that schedules once),
+    so it is kept out of the collector's passes as the loaded cluster is (`kwhatif.memory`): a
+    full collection in the middle of scheduling would walk its millions of objects."""
     progress = options.pop("progress", None)
-    return prepare(cluster, now, *args, **options).run(progress)
+    for_the_run = options.pop("for_the_run", False)
+    prepared = prepare(cluster, now, *args, **options)
+    if for_the_run:
+        keep_for_the_run()
+    return prepared.run(progress)
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

@@ -3,31 +3,53 @@ each defined in its own module over `kwhatif.cli.common`, into the one click gro
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import click
 
 from kwhatif import __version__
-from kwhatif.cli.check import capacity_cmd, check
-from kwhatif.cli.compare import compare
-from kwhatif.cli.config import config_group
-from kwhatif.cli.diff import diff_cmd
-from kwhatif.cli.evict import evict_cmd
-from kwhatif.cli.explain import explain_cmd
-from kwhatif.cli.pending import pending
-from kwhatif.cli.sweep import sweep_cmd
-from kwhatif.cli.reasons import reasons
-from kwhatif.cli.schedule import place, schedule
-from kwhatif.cli.version import completion, version
-from kwhatif.cli.snapshot import snapshot_cmd
+
+COMMANDS = {
+    "schedule": ("kwhatif.cli.schedule", "schedule"),
+    "place": ("kwhatif.cli.schedule", "place"),
+    "explain": ("kwhatif.cli.explain", "explain_cmd"),
+    "pending": ("kwhatif.cli.pending", "pending"),
+    "reasons": ("kwhatif.cli.reasons", "reasons"),
+    "config": ("kwhatif.cli.config", "config_group"),
+    "compare": ("kwhatif.cli.compare", "compare"),
+    "check": ("kwhatif.cli.check", "check"),
+    "capacity": ("kwhatif.cli.check", "capacity_cmd"),
+    "version": ("kwhatif.cli.version", "version"),
+    "completion": ("kwhatif.cli.version", "completion"),
+    "diff": ("kwhatif.cli.diff", "diff_cmd"),
+    "evict": ("kwhatif.cli.evict", "evict_cmd"),
+    "snapshot": ("kwhatif.cli.snapshot", "snapshot_cmd"),
+    "sweep": ("kwhatif.cli.sweep", "sweep_cmd"),
+}
+"""Command name → (module, attribute) of its click command."""
 
 
 class KubectlArgs(click.Group):
     """kubectl's spelling of a short option's value, `-o=json` (click reads `=json`), split into
-    `-o json` before click parses; what follows `--` is left as it is."""
+    `-o json` before click parses; what follows `--` is left as it is. Commands are imported
+    when they are run (click's lazy group): importing every command's dependencies (deepdiff,
+    jsonschema, the HTML renderers...) costs a third of a second a run."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, split_short_equals(args))
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = COMMANDS.get(cmd_name)
+        if found is None:
+            return None
+        module, attribute = found
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command) and command.name == cmd_name, (module, attribute)
+        return command
 
 
 def split_short_equals(args: list[str]) -> list[str]:
@@ -44,8 +66,3 @@ def split_short_equals(args: list[str]) -> list[str]:
 @click.version_option(__version__, prog_name="kwhatif")
 def main() -> None:
     """What-if analysis for Kubernetes scheduling, faithful to kube-scheduler v1.34.1."""
-
-
-for _command in (schedule, place, explain_cmd, pending, reasons, config_group, compare, check, capacity_cmd, version,
-                 completion, diff_cmd, evict_cmd, snapshot_cmd, sweep_cmd):
-    main.add_command(_command)

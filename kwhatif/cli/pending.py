@@ -35,7 +35,7 @@ def pending(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config),
-                       progress=Progress("scheduling", quiet))
+                       progress=Progress("scheduling", quiet), for_the_run=True)
         inputs.finish(sim.warnings)
         width = shutil.get_terminal_size((100, 24)).columns
         groups = pending_groups(sim.results)

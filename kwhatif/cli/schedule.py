@@ -38,7 +38,7 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
-                       progress=Progress("scheduling", quiet))
+                       progress=Progress("scheduling", quiet), for_the_run=True)
         inputs.finish(sim.warnings)
         emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim)
@@ -81,7 +81,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         cluster, pods = placing((*pod_files, *filenames), inputs, namespace)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
-                       sample=sample, progress=Progress("scheduling", quiet))
+                       sample=sample, progress=Progress("scheduling", quiet), for_the_run=True)
         inputs.finish(sim.warnings)
         emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim, {p.key for p in pods})

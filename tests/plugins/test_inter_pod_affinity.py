@@ -9,6 +9,7 @@ Every expected value is worked out by hand next to its case. Nodes used througho
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm, WeightedPodAffinityTerm
@@ -20,6 +21,9 @@ from kwhatif.framework.status import Code
 from kwhatif.plugins.inter_pod_affinity import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY, NAME, InterPodAffinity,
 )
+from kwhatif.plugins.inter_pod_affinity.counts import TopologyCounts
+from kwhatif.plugins.inter_pod_affinity.index import TermIndex
+from kwhatif.plugins.inter_pod_affinity.terms import TermMemo
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -515,3 +519,56 @@ def test_plugin_name_and_extensions():
     assert plugin.pre_filter_extensions() is plugin
     assert plugin.hard_pod_affinity_weight == 1
     assert plugin.ignore_preferred_terms_of_existing_pods is False
+
+
+# The term index: which existing pods' terms an incoming pod is tested against -----------------
+
+GATE_CASES = [
+    # (case, incoming pod's labels, the existing pods' anti-affinity selector per pod name, expected
+    # pod names whose term matches). Every existing pod runs on n1 in "default", as the incoming pod.
+    ("an In requirement files the term under each of its values",
+     {"app": "web"}, {"a": expr("app", "In", "web", "api"), "b": expr("app", "In", "db")}, {"a"}),
+    ("matchLabels are In requirements: the pod must carry every pair",
+     {"app": "web", "tier": "front"}, {"a": sel(app="web", tier="front"), "b": sel(app="web", tier="back")}, {"a"}),
+    ("a selector without an In requirement is tested against every pod",
+     {"app": "web"}, {"a": expr("app", "NotIn", "db"), "b": expr("app", "Exists"), "c": expr("team", "DoesNotExist")},
+     {"a", "b", "c"}),
+    ("an empty selector matches every pod of its namespaces",
+     {"app": "web"}, {"a": LabelSelector(())}, {"a"}),
+    ("the In gate is necessary, not sufficient: the other requirements still decide",
+     {"app": "web", "team": "x"}, {"a": LabelSelector((Requirement("app", "In", ("web",)),
+                                                       Requirement("team", "NotIn", ("x",))))}, set()),
+    ("a pod without the gated key matches no gated term",
+     {"tier": "front"}, {"a": sel(app="web"), "b": expr("app", "NotIn", "web")}, {"b"}),
+]
+
+
+@pytest.mark.parametrize("case, labels, selectors, expected", GATE_CASES, ids=[c[0] for c in GATE_CASES])
+def test_term_index_matches_the_terms_every_existing_term_would(case, labels, selectors, expected):
+    """The index files terms by label pair to test fewer of them; what matches must be what
+    testing every term finds (interpodaffinity filtering.go:Filter tests them all)."""
+    bound = [pod(name, on="n1", aff=affinity(anti=[term(selector, HOST)])) for name, selector in selectors.items()]
+    _, snap = make_plugin(NODES, bound)
+    incoming = pod("in", **labels)
+    index = TermIndex(snap)
+    found = {t.selector for (_, t, _), _, _ in index.matching(incoming, TermMemo(incoming, {}))}
+    assert found == {selectors[name] for name in expected}
+
+
+def test_topology_counts_drop_to_absent_at_zero_and_are_read_per_row():
+    """An array per key stands for topologyToMatchedTermCount: (zone, a) counts the pods of
+    n1 and n2 (1 + 2 = 3); nz has no zone label and counts nowhere."""
+    _, snap = make_plugin(NODES, [])
+    counts = TopologyCounts(snap.table)
+    assert not counts
+    rows = np.array([snap.table.index[name] for name in ("n1", "n2", "n3", "nz")])
+    counts.add_rows(ZONE, rows, np.array([1, 2, 0, 5]))
+    assert counts.get((ZONE, "a")) == 3 and counts.get((ZONE, "b")) == 0 and counts.get((ZONE, "c")) == 0
+    assert counts.keys() == [ZONE] and list(counts.positive()) == [((ZONE, "a"), 3)]
+    has, positive = counts.positive_at(ZONE, rows)
+    assert has.tolist() == [True, True, True, False] and positive.tolist() == [True, True, False, False]
+    copy = counts.copy()
+    copy.update({ZONE: "a"}, ZONE, -3)
+    assert not copy and counts.get((ZONE, "a")) == 3  # the copy is independent
+    copy.update({HOST: "n1"}, ZONE, 1)  # a node without the key: no change
+    assert not copy

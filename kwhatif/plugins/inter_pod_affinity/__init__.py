@@ -77,7 +77,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
                     ) -> tuple[np.ndarray, list[Status]]:
-        result = filtering.filter_rows(state, table, rows)
+        result = filtering.filter_rows(state, rows)
         if isinstance(result, Status):  # the state is missing: every node gets the error
             return np.ones(rows.size, dtype=bool), [result] * rows.size
         return result

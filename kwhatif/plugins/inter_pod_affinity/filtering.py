@@ -8,9 +8,10 @@ PreFilter builds three (topologyKey, value) → count tables:
   term at (term key, the pod's node value);
 * `anti`: existing pods matching an incoming required anti-affinity term, +1 at (key, value).
 
-Filter then only looks the node's labels up in them. Counts reaching 0 are deleted (AddPod/
-RemovePod can take them down), which matters to the "first pod of a group" rule: it applies only
-when the whole affinity table is empty.
+Filter then only looks the node's labels up in them (`TopologyCounts`: an array per key, read
+for all nodes at once). Counts reaching 0 are absent (AddPod/RemovePod can take them down), which
+matters to the "first pod of a group" rule: it applies only when the whole affinity table is
+empty.
 
 For explanations the state also keeps a few pod names per table entry (`*_witnesses`, built once
 in PreFilter and shared by clones; the counts are what decide).
@@ -24,10 +25,11 @@ import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
+from kwhatif.plugins.inter_pod_affinity.counts import Pair, TopologyCounts
 from kwhatif.plugins.inter_pod_affinity.index import REQUIRED_ANTI_AFFINITY, TermIndex
 from kwhatif.plugins.inter_pod_affinity.terms import (
-    NAME, AffinityTerm, IncomingTerm, NodeIndexCache, TermMemo, add_counts, matching_pods, namespace_labels,
-    pod_list, pod_terms, resolve_incoming,
+    NAME, AffinityTerm, IncomingTerm, NodeIndexCache, TermMemo, matching_pods, namespace_labels, pod_list,
+    pod_terms, resolve_incoming,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -41,20 +43,6 @@ ERR_REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
 ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules"
 
 WITNESS_CAP = 5  # pod names kept per table entry for explanations
-
-Pair = tuple[str, str]
-Counts = dict[Pair, int]
-
-
-def _update(counts: Counts, labels: Mapping[str, str], key: str, delta: int) -> None:
-    """topologyToMatchedTermCount.update: only if the node has the key; drop entries at 0."""
-    if key in labels:
-        pair = (key, labels[key])
-        n = counts.get(pair, 0) + delta
-        if n == 0:
-            counts.pop(pair, None)
-        else:
-            counts[pair] = n
 
 
 def _witness(table: dict, key: object, item: object) -> None:
@@ -73,10 +61,11 @@ class PreFilterState:
                  "anti_witnesses")
 
     def __init__(self, pod: PodInfo, required_affinity: tuple[IncomingTerm, ...],
-                 required_anti_affinity: tuple[IncomingTerm, ...], ns_labels: Mapping[str, str]) -> None:
-        self.existing_anti: Counts = {}
-        self.affinity: Counts = {}
-        self.anti: Counts = {}
+                 required_anti_affinity: tuple[IncomingTerm, ...], ns_labels: Mapping[str, str],
+                 table: NodeTable) -> None:
+        self.existing_anti = TopologyCounts(table)
+        self.affinity = TopologyCounts(table)
+        self.anti = TopologyCounts(table)
         self.pod = pod
         self.required_affinity = required_affinity
         self.required_anti_affinity = required_anti_affinity
@@ -92,9 +81,9 @@ class PreFilterState:
         copy = object.__new__(PreFilterState)
         for slot in PreFilterState.__slots__:
             setattr(copy, slot, getattr(self, slot))
-        copy.existing_anti = dict(self.existing_anti)
-        copy.affinity = dict(self.affinity)
-        copy.anti = dict(self.anti)
+        copy.existing_anti = self.existing_anti.copy()
+        copy.affinity = self.affinity.copy()
+        copy.anti = self.anti.copy()
         return copy
 
     def update_with_pod(self, other: PodInfo, node: NodeInfo, multiplier: int) -> None:
@@ -103,14 +92,14 @@ class PreFilterState:
         incoming = self.pod.pod
         for term in pod_terms(other).required_anti_affinity:
             if term.matches(incoming, self.namespace_labels):
-                _update(self.existing_anti, labels, term.topology_key, multiplier)
+                self.existing_anti.update(labels, term.topology_key, multiplier)
         target = other.pod
         if self.required_affinity and all(t.matches_pod(target) for t in self.required_affinity):
             for t in self.required_affinity:
-                _update(self.affinity, labels, t.topology_key, multiplier)
+                self.affinity.update(labels, t.topology_key, multiplier)
         for t in self.required_anti_affinity:
             if t.matches_pod(target):
-                _update(self.anti, labels, t.topology_key, multiplier)
+                self.anti.update(labels, t.topology_key, multiplier)
 
 
 def pre_filter(index: TermIndex, node_index: NodeIndexCache, snapshot: Snapshot, state: CycleState,
@@ -123,19 +112,19 @@ def pre_filter(index: TermIndex, node_index: NodeIndexCache, snapshot: Snapshot,
     required_affinity = tuple(resolve_incoming(t, namespaces) for t in terms.required_affinity)
     required_anti = tuple(resolve_incoming(t, namespaces) for t in terms.required_anti_affinity)
     ns_labels = namespace_labels(namespaces, pod.pod.namespace)
-    s = PreFilterState(pod, required_affinity, required_anti, ns_labels)
     table = snapshot.table
+    s = PreFilterState(pod, required_affinity, required_anti, ns_labels, table)
     memo = TermMemo(pod.pod, ns_labels)
     for (kind, term, _), rows, counts in index.matching(pod.pod, memo):
         if kind == REQUIRED_ANTI_AFFINITY:
-            add_counts(s.existing_anti, table, term.topology_key, rows, counts)
+            s.existing_anti.add_rows(term.topology_key, rows, counts)
     all_rows = np.arange(len(table), dtype=np.int64)
     if required_affinity:
         matching_all = matching_pods(snapshot, required_affinity)
         for t in required_affinity:
-            add_counts(s.affinity, table, t.topology_key, all_rows, matching_all)
+            s.affinity.add_rows(t.topology_key, all_rows, matching_all)
     for t in required_anti:
-        add_counts(s.anti, table, t.topology_key, all_rows, matching_pods(snapshot, (t,)))
+        s.anti.add_rows(t.topology_key, all_rows, matching_pods(snapshot, (t,)))
     if not s.existing_anti and not required_affinity and not required_anti:
         return SKIP
     if state.explain:
@@ -175,7 +164,7 @@ def _satisfies_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
         key = t.topology_key
         if key not in labels:
             return False  # all topology labels must exist on the node
-        if s.affinity.get((key, labels[key]), 0) <= 0:
+        if s.affinity.get((key, labels[key])) <= 0:
             pods_exist = False
     if not pods_exist:
         # The first pod of a group with affinity to itself.
@@ -187,24 +176,14 @@ def _satisfies_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bo
     if s.anti:
         for t in s.required_anti_affinity:
             key = t.topology_key
-            if key in labels and s.anti.get((key, labels[key]), 0) > 0:
+            if key in labels and s.anti.get((key, labels[key])) > 0:
                 return False
     return True
 
 
 def _satisfies_existing_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
     existing = s.existing_anti
-    if not existing:
-        return True
-    if len(existing) < len(labels):
-        for (key, value), n in existing.items():
-            if n > 0 and key in labels and labels[key] == value:
-                return False
-        return True
-    for pair in labels.items():
-        if existing.get(pair, 0) > 0:
-            return False
-    return True
+    return not any(key in labels and existing.get((key, labels[key])) > 0 for key in existing.by_key)
 
 
 def get_state(state: CycleState) -> PreFilterState | None:
@@ -230,18 +209,7 @@ ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_ANTI_AFFINITY)
 EXISTING_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
 
 
-def _positive_at(counts: Counts, table: NodeTable, key: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows having label `key`, rows whose value of `key` has a positive count)."""
-    ids, values = table.domains(key)
-    at = ids[rows]
-    positive = np.zeros(len(values) + 1, dtype=bool)
-    for (k, value), n in counts.items():
-        if k == key and n > 0 and value in table.value_index(key):
-            positive[table.value_index(key)[value]] = True
-    return at >= 0, positive[at]  # at = -1 reads the extra False slot
-
-
-def filter_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> tuple[np.ndarray, list[Status]] | Status:
+def filter_rows(state: CycleState, rows: np.ndarray) -> tuple[np.ndarray, list[Status]] | Status:
     """`filter_node` for many nodes at once: the three checks in order, each vectorised over the
     nodes' label values."""
     s = get_state(state)
@@ -252,7 +220,7 @@ def filter_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> tuple[
         has_all = np.ones(rows.size, dtype=bool)
         pods_exist = np.ones(rows.size, dtype=bool)
         for t in s.required_affinity:
-            has, positive = _positive_at(s.affinity, table, t.topology_key, rows)
+            has, positive = s.affinity.positive_at(t.topology_key, rows)
             has_all &= has
             pods_exist &= positive
         first_pod = not s.affinity and s.matches_own_affinity
@@ -260,11 +228,11 @@ def filter_rows(state: CycleState, table: NodeTable, rows: np.ndarray) -> tuple[
     anti_bad = np.zeros(rows.size, dtype=bool)
     if s.anti:
         for t in s.required_anti_affinity:
-            _, positive = _positive_at(s.anti, table, t.topology_key, rows)
+            _, positive = s.anti.positive_at(t.topology_key, rows)
             anti_bad |= positive
     existing_bad = np.zeros(rows.size, dtype=bool)
-    for key in {k for (k, _), n in s.existing_anti.items() if n > 0}:
-        _, positive = _positive_at(s.existing_anti, table, key, rows)
+    for key in s.existing_anti.keys():
+        _, positive = s.existing_anti.positive_at(key, rows)
         existing_bad |= positive
     fails = affinity_bad | anti_bad | existing_bad
     statuses = [AFFINITY_REJECTED if a else ANTI_AFFINITY_REJECTED if b else EXISTING_ANTI_AFFINITY_REJECTED
@@ -291,7 +259,7 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
             out.append(f"affinity term {t.describe()}: the node has no {key} label")
             continue
         pair = (key, labels[key])
-        n = s.affinity.get(pair, 0)
+        n = s.affinity.get(pair)
         if n > 0:
             who = pod_list(s.affinity_witnesses.get(pair, []), n)
             out.append(f"affinity term {t.describe()}: satisfied by {who} in {key}={pair[1]} "
@@ -314,7 +282,7 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
         if key not in labels:
             continue
         pair = (key, labels[key])
-        n = s.anti.get(pair, 0)
+        n = s.anti.get(pair)
         if n > 0:
             witnesses = s.anti_witnesses.get((i, pair), [])
             if witnesses:
@@ -324,7 +292,7 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
                 out.append(f"anti-affinity term {t.describe()}: {n} matching pod(s) counted in "
                            f"{key}={pair[1]} for the anti-affinity terms on {key}")
     for pair in labels.items():
-        n = s.existing_anti.get(pair, 0)
+        n = s.existing_anti.get(pair)
         if n <= 0:
             continue
         holders = s.existing_witnesses.get(pair, [])

@@ -4,7 +4,11 @@ PreFilter needs the existing pods' required anti-affinity terms that match the i
 (interpodaffinity filtering.go:Filter); PreScore (interpodaffinity scoring.go:Score) their required affinity
 and preferred (anti-)affinity terms. Replicas share interned terms, so the index keeps each distinct (kind,
 term, weight) once with how many pods carry it on each node row; it is built on first use and then follows the
-snapshot's journal of placements and evictions."""
+snapshot's journal of placements and evictions.
+
+Which terms match an incoming pod is asked once a pod, of the hundreds of distinct terms a big cluster
+holds: terms are filed under a label pair their selector requires (an `In` requirement), so a pod is
+tested only against the terms filed under its own labels and those that require no pair."""
 
 from __future__ import annotations
 
@@ -32,6 +36,9 @@ class TermIndex:
         self._position = len(snapshot.journal)
         self._version = 0
         self._matching: dict[tuple[int, str], tuple[Labels, int, list[TermKey]]] = {}
+        self._rank: dict[TermKey, int] = {}
+        self._gated: dict[tuple[str, str], list[TermKey]] = {}
+        self._ungated: list[TermKey] = []
         table = snapshot.table
         # Replicas share their parsed terms: count (terms, node row) pairs first, then add each
         # distinct pair's keys once.
@@ -52,6 +59,7 @@ class TermIndex:
             rows = self._per_row.get(key)
             if rows is None:
                 rows = self._per_row[key] = {}
+                self._file(key)
             was = bool(rows)
             n = rows.get(row, 0) + delta
             if n:
@@ -61,6 +69,27 @@ class TermIndex:
             self._arrays.pop(key, None)
             if was != bool(rows):
                 self._version += 1  # a term came or went: the lists of `matching` are stale
+
+    def _file(self, key: TermKey) -> None:
+        """File a new term under the label pairs one `In` requirement of its selector allows (a
+        term without a selector matches nothing: not filed)."""
+        self._rank[key] = len(self._rank)
+        selector = key[1].selector
+        if selector is None:
+            return
+        gate = next((req for req in selector.requirements if req.operator == "In"), None)
+        if gate is None:
+            self._ungated.append(key)
+            return
+        for value in gate.values:
+            self._gated.setdefault((gate.key, value), []).append(key)
+
+    def _candidates(self, labels: Labels) -> list[TermKey]:
+        """The terms that may match a pod with these labels, in the order they were filed."""
+        found = list(self._ungated)
+        for pair in labels.items():
+            found.extend(self._gated.get(pair, ()))
+        return sorted(set(found), key=self._rank.__getitem__) if len(found) > 1 else found
 
     def sync(self) -> None:
         """Apply the placements and evictions made since the last call."""
@@ -78,7 +107,7 @@ class TermIndex:
         handle = (id(pod.labels), pod.namespace)
         entry = self._matching.get(handle)
         if entry is None or entry[0] is not pod.labels or entry[1] != self._version:
-            keys = [key for key, per_row in self._per_row.items() if per_row and memo[key[1]]]
+            keys = [key for key in self._candidates(pod.labels) if self._per_row[key] and memo[key[1]]]
             entry = self._matching[handle] = (pod.labels, self._version, keys)
         for key in entry[2]:
             rows, counts = self._arrays_of(key)

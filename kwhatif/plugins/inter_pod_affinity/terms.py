@@ -37,7 +37,6 @@ import numpy as np
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
-from kwhatif.snapshot.table import NodeTable
 
 NAME = "InterPodAffinity"
 _EMPTY: Mapping[str, str] = {}
@@ -197,24 +196,6 @@ def matching_pods(snapshot: Snapshot, terms: tuple[IncomingTerm, ...]) -> np.nda
             return all(t.matches(ns, labels) for t in terms)
         total += groups.counts(namespace, matches, terminating=True)
     return total
-
-
-def add_counts(counts: dict[tuple[str, str], int], table: NodeTable, key: str, rows: np.ndarray,
-               per_row: np.ndarray) -> None:
-    """counts[(key, value)] += the rows' counts summed by their node's value of `key`."""
-    ids, values = table.domains(key)
-    at = ids[rows]
-    take = (at >= 0) & (per_row != 0)
-    if not take.any():
-        return
-    sums = np.bincount(at[take], weights=per_row[take], minlength=len(values)).astype(np.int64)
-    for d in np.flatnonzero(sums).tolist():
-        pair = (key, values[d])
-        n = counts.get(pair, 0) + int(sums[d])
-        if n:
-            counts[pair] = n
-        else:
-            counts.pop(pair, None)
 
 
 def namespace_labels(namespaces: Mapping[str, Namespace], name: str) -> Mapping[str, str]:
