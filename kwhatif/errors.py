@@ -48,6 +48,11 @@ class InputError(Exception):
         self.obj = obj
         self.field = field
 
+    def __reduce__(self) -> tuple[type, tuple]:
+        """Pickled whole (a forked decoder sends its error back): Exception's own reduction
+        would keep only the message."""
+        return (type(self), (self.message, self.source, self.obj, self.field))
+
     def __str__(self) -> str:
         parts = [str(self.source)] if self.source else []
         if self.obj:
