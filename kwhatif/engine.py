@@ -20,7 +20,6 @@ from kwhatif.load.quota import QuotaLedger
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import located
-from kwhatif.memory import keep_for_the_run
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.snapshot.snapshot import Snapshot
 
@@ -395,14 +394,18 @@ def prepare(
     fast: bool = True,
     sample: bool = False,
     scenarios: Scenarios | None = None,
+    for_the_run: bool = False,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation).
-    `scenarios`: `cluster` is a scenario of that engine's cluster, whose snapshot it derives."""
+    `scenarios`: `cluster` is a scenario of that engine's cluster, whose snapshot it derives.
+    `for_the_run`: the snapshot lives as long as the process (a command that schedules once), so
+    it is kept out of the collector's passes as the loaded cluster is (`kwhatif.memory`): a full
+    collection in the middle of scheduling would walk its millions of objects."""
     names = {n.name for n in cluster.nodes}
     bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
     if scenarios is None:
-        snapshot = Snapshot.build(cluster, bound)  # bound pods on unknown nodes: warned at load
+        snapshot = Snapshot.build(cluster, bound, for_the_run)  # bound pods on unknown nodes: warned at load
     else:
         snapshot = scenarios.snapshot(cluster, bound)
     warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot) + storage_missing(cluster, new_pods)
@@ -429,16 +432,9 @@ def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulati
     """Schedule the queue one pod at a time in queue order: `prepare(...)` with the same
     arguments, then run. With `explain`, scheduling stops once those pods have been decided;
     `fast=False` is the plain per-node path (same results); `sample` examines only as many nodes
-    as kube-scheduler would (schedule_one.go:numFeasibleNodesToFind) instead of all of them.
-    `for_the_run`: the snapshot lives as long as the process (a command that schedules once),
-    so it is kept out of the collector's passes as the loaded cluster is (`kwhatif.memory`): a
-    full collection in the middle of scheduling would walk its millions of objects."""
+    as kube-scheduler would (schedule_one.go:numFeasibleNodesToFind) instead of all of them."""
     progress = options.pop("progress", None)
-    for_the_run = options.pop("for_the_run", False)
-    prepared = prepare(cluster, now, *args, **options)
-    if for_the_run:
-        keep_for_the_run()
-    return prepared.run(progress)
+    return prepare(cluster, now, *args, **options).run(progress)
 
 
 def needs_missing_plugin(result: PodResult, missing: Sequence[str]) -> list[str]:

@@ -221,7 +221,8 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     configs = tuple(scheduler_config(f) for f in config_files)
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
-        cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet)), when)
+        cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),
+                                            for_the_run=True), when)
     keep_for_the_run()
     inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
     inputs.warnings.check(inputs.config_warnings + cluster.warnings)

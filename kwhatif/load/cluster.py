@@ -240,16 +240,17 @@ def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_valid
 
 
 def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> Cluster:
+                 progress: Callable[[int, int], None] | None = None, for_the_run: bool = False) -> Cluster:
     """The cluster of the inputs; a prepared snapshot (`.kws`, `kwhatif.load.prepared`) is read
     as it was written, and must then be the only input (its objects are already de-duplicated
-    and checked: mixing it with manifests would skip that for them)."""
+    and checked: mixing it with manifests would skip that for them). `for_the_run`: the cluster
+    lives as long as the process (`kwhatif.memory.collector_paused(keep=True)`)."""
     prepared = [p for p in map(str, paths) if is_prepared(p)]
     if prepared:
         if len(paths) > 1:
             raise InputError("a prepared snapshot (.kws) must be the only -c input; prepare the other inputs with "
                              "it: kwhatif snapshot prepare DUMP... -o FILE.kws", Source(prepared[0]))
-        return read_prepared(prepared[0])
-    with collector_paused():  # see kwhatif.memory
+        return read_prepared(prepared[0], for_the_run)
+    with collector_paused(for_the_run):  # see kwhatif.memory
         objects, warnings = load_objects(paths, stdin, full_validation, progress)
         return build_cluster(objects, warnings)

@@ -149,22 +149,23 @@ def _inputs_named(header: dict[str, Any]) -> str:
     return ", ".join(map(str, files[:3])) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
 
 
-def decode_prepared(data: bytes | memoryview, name: str) -> Cluster:
+def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:
     """The cluster of `.kws` bytes (header checked, payload verified, then unpickled)."""
     header, start = read_header(data, name)
     payload = memoryview(data)[start:]
     if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
         raise InputError("damaged prepared snapshot (its content does not match its header's sha256): "
                          f"prepare it again from its input ({_inputs_named(header)})", Source(name))
-    with collector_paused():
+    with collector_paused(for_the_run):
         cluster = pickle.loads(payload)
     if not isinstance(cluster, Cluster):
         raise InputError("not a prepared snapshot (it holds no cluster)", Source(name))
     return cluster
 
 
-def read_prepared(path: str) -> Cluster:
-    """Load a `.kws` file (see the module's docstring for what is refused)."""
+def read_prepared(path: str, for_the_run: bool = False) -> Cluster:
+    """Load a `.kws` file (see the module's docstring for what is refused); `for_the_run`: as
+    `load_cluster`'s."""
     try:
         with open(path, "rb") as stream:
             data = stream.read()
@@ -172,4 +173,4 @@ def read_prepared(path: str) -> Cluster:
         raise InputError("no such file or directory", Source(path)) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
-    return decode_prepared(data, path)
+    return decode_prepared(data, path, for_the_run)

@@ -110,8 +110,9 @@ class Snapshot:
     derived_from: Snapshot | None = None
 
     @classmethod
-    def build(cls, cluster: Cluster, bound: list[Pod]) -> Snapshot:
-        with collector_paused():  # see kwhatif.memory
+    def build(cls, cluster: Cluster, bound: list[Pod], for_the_run: bool = False) -> Snapshot:
+        """`for_the_run`: the snapshot lives as long as the process (`kwhatif.memory`)."""
+        with collector_paused(for_the_run):  # see kwhatif.memory
             infos = [NodeInfo.of(n) for n in node_order(cluster.nodes)]
             snap = cls(cluster, infos, {i.name: i for i in infos}, image_summaries(cluster.nodes), NodeTable(infos),
                        PodGroups(len(infos)))

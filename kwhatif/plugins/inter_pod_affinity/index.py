@@ -12,6 +12,7 @@ tested only against the terms filed under its own labels and those that require 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterator
 
 import numpy as np
@@ -39,17 +40,26 @@ class TermIndex:
         self._rank: dict[TermKey, int] = {}
         self._gated: dict[tuple[str, str], list[TermKey]] = {}
         self._ungated: list[TermKey] = []
-        table = snapshot.table
-        # Replicas share their parsed terms: count (terms, node row) pairs first, then add each
-        # distinct pair's keys once.
-        pairs: dict[tuple[int, int], list] = {}
+        index, placed = snapshot.table.index, snapshot.placed
+        # Replicas share their parsed terms: gather the rows of each distinct set of terms, then
+        # add its counts per row under each of its keys at once.
+        rows_of: dict[int, tuple[ParsedTerms, list[int]]] = {}
         for key, info in snapshot.pod_infos.items():
             if info.with_affinity:
                 parts = parsed_terms(info.pod)
-                entry = pairs.setdefault((id(parts), table.index[snapshot.placed[key]]), [parts, 0])
-                entry[1] += 1
-        for (_, row), (parts, n) in pairs.items():
-            self._add(_keys(parts), row, n)
+                entry = rows_of.get(id(parts))
+                if entry is None:
+                    entry = rows_of[id(parts)] = (parts, [])
+                entry[1].append(index[placed[key]])
+        for parts, rows in rows_of.values():
+            counts = Counter(rows)
+            for term_key in _keys(parts):
+                per_row = self._per_row.get(term_key)
+                if per_row is None:
+                    per_row = self._per_row[term_key] = {}
+                    self._file(term_key)
+                for row, n in counts.items():
+                    per_row[row] = per_row.get(row, 0) + n
 
     def _change(self, info: PodInfo, row: int, delta: int) -> None:
         self._add(_keys(parsed_terms(info.pod)), row, delta)
