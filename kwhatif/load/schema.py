@@ -39,14 +39,15 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from kwhatif.errors import InputError
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
+
+if TYPE_CHECKING:  # jsonschema is imported when a schema is first used (`_validator`): 50 ms a run
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "k8s"
 """Where the committed schemas live (the repository's `schemas/k8s/`)."""
@@ -186,6 +187,7 @@ def _files() -> frozenset[str]:
 def _validator(name: str) -> Draft202012Validator | None:
     if name in _validators:
         return _validators[name]
+    from jsonschema import Draft202012Validator  # here, not at the top: see the TYPE_CHECKING import
     validator = None
     if name in _files():
         with open(SCHEMA_DIR / name, "rb") as handle:
