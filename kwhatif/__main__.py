@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kwhatif.cli.main import main
+from kwhatif.cli.main import entry
 
 if __name__ == "__main__":
-    main(prog_name="kwhatif")
+    entry(prog_name="kwhatif")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -23,3 +24,18 @@ def test_python_dash_m_schedules_like_the_console_script():
     script = subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=60)
     assert (module.returncode, module.stdout, module.stderr) == (script.returncode, script.stdout, script.stderr)
     assert module.returncode == 1 and '"pod": "default/big"' in module.stdout
+
+
+def test_the_quick_exit_flushes_the_output_and_runs_the_exit_handlers(tmp_path):
+    """The console script ends the process at once after the answer (`entry`): the whole JSON
+    document is out, the exit status is the command's (1: default/big stays pending, as above) and
+    the exit handlers registered meanwhile have run."""
+    marker = tmp_path / "handler-ran"
+    code = ("import atexit, sys; from kwhatif.cli.main import entry; marker = sys.argv.pop(); "
+            "atexit.register(lambda: open(marker, 'w').write('yes')); entry()")
+    args = ["schedule", "-c", str(CLUSTER), "--now", NOW, "-o", "json"]
+    done = subprocess.run([sys.executable, "-c", code, *args, str(marker)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["results"]
+    assert marker.read_text() == "yes"

@@ -10,7 +10,8 @@ Two more modules are allowed, by name: `sweep/executors.py` starts local worker 
 `kwhatif sweep --jobs N` and, with `--dask ADDRESS` only, connects to the Dask scheduler the user
 names (`distributed`, imported there lazily). Neither reaches a Kubernetes API: workers receive
 snapshot bytes and scenario specs, never a kubeconfig. And `check/workers.py` forks local workers
-for `kwhatif check --jobs N`: they inherit the loaded cluster and only compute.
+for `kwhatif check --jobs N`: they inherit the loaded cluster and only compute; `load/forked.py`
+forks kwhatif itself (`os.fork`, no import to allow) to decode the second part of a big input.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ THE_ONE_PLACE = PACKAGE / "live" / "kubectl.py"
 SWEEP_WORKERS = PACKAGE / "sweep" / "executors.py"
 # And for `kwhatif check --jobs N`, a loss policy's scenarios (forked, see the module's docstring).
 CHECK_WORKERS = PACKAGE / "check" / "workers.py"
+# And a big input's second part decoded meanwhile by a fork of kwhatif itself (kwhatif.load.forked).
+FORKED_DECODER = PACKAGE / "load" / "forked.py"
 
 PROCESS_MODULES = {"subprocess", "pty", "multiprocessing"}
 PROCESS_CALLS = {"system", "popen", "spawnl", "spawnlp", "spawnv", "spawnvp", "execv", "execve", "execvp",
@@ -73,6 +75,8 @@ def test_no_other_module_starts_a_process(path: Path) -> None:
     starts = _process_starts(path)
     if path in (SWEEP_WORKERS, CHECK_WORKERS):
         assert starts and all(s.endswith("import multiprocessing") for s in starts), starts
+    elif path == FORKED_DECODER:
+        assert starts and all(s.endswith("os.fork") for s in starts), starts
     else:
         assert starts if path == THE_ONE_PLACE else not starts, starts
 
