@@ -18,10 +18,11 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.check.rollout import Rollout
 from kwhatif.check.updates import Scheduled, plan_updates, run_with_updates
 from kwhatif.check.workers import each
-from kwhatif.engine import Scenarios, Simulation, is_bound
+from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
+from kwhatif.whatif.ops import lose_nodes
 from kwhatif.workloads import apply_to_cluster, expand_objects
 
 HEADROOM_RESOURCES = ("cpu", "memory")
@@ -185,19 +186,13 @@ def _percent(value: Fraction) -> str:
     return f"{text}%"
 
 
-def without_nodes(cluster: Cluster, lost: set[str]) -> Cluster:
-    """The cluster after losing nodes: their pods owned by a controller are recreated (pending
-    again, as their controller would), bare pods are gone."""
+def without_nodes(cluster: Cluster, lost: set[str], now: str) -> Cluster:
+    """The cluster after losing nodes, as `kwhatif.whatif` removes them (`lose_nodes`): their
+    DaemonSet pods and static mirrors go with them, bare pods are gone, and the other pods a
+    controller owns come back as the new pending pods it creates `now` — queued after the pods
+    already pending, before the workloads'."""
     out = cluster.copy()
-    out.nodes = [n for n in cluster.nodes if n.name not in lost]
-    pods = []
-    for pod in cluster.pods:
-        if pod.node_name in lost and is_bound(pod):
-            if pod.controller_ref is None or pod.controller_ref.kind == "DaemonSet":
-                continue
-            pod = pod.evolve(node_name="", nominated_node_name="")
-        pods.append(pod)
-    out.pods = pods
+    lose_nodes(out, [n for n in cluster.nodes if n.name in lost], now)
     return out
 
 
@@ -213,7 +208,7 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
 
     def outcome(index: int) -> tuple[int, int, str | None]:
         """(new pods left pending, new pods, the first pending workload's message)."""
-        summaries = summarise(schedule_workloads(without_nodes(cluster, scenarios[index][1]), objects, now, profiles,
+        summaries = summarise(schedule_workloads(without_nodes(cluster, scenarios[index][1], now), objects, now, profiles,
                                                  replicas_mode, as_new, engine, workloads_only=True), False)
         engine.release()
         first = next((w for w in summaries if w.pending), None)

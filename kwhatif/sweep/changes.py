@@ -1,6 +1,6 @@
 """The what-if changes a sweep scenario makes to its snapshot, as plain functions of a `Cluster`
-(copies: the loaded snapshot is shared by every scenario of a worker and never altered). When
-the what-if operations (cordon, drain, remove, add nodes) land, these become calls to them."""
+(copies: the loaded snapshot is shared by every scenario of a worker and never altered), made
+the way the what-if operations (`kwhatif.whatif`) make them."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ def labelled(nodes: list[Node], labels: Mapping[str, str]) -> set[str]:
     return {n.name for n in nodes if all(n.labels.get(k) == v for k, v in labels.items())}
 
 
-def remove_labelled(cluster: Cluster, labels: Mapping[str, str]) -> Cluster:
+def remove_labelled(cluster: Cluster, labels: Mapping[str, str], now: str) -> Cluster:
     """The cluster after losing the labelled nodes, as `check --tolerate-zone-loss` loses a
-    zone: their pods owned by a controller come back pending, bare pods are gone."""
+    zone (`without_nodes`)."""
     lost = labelled(cluster.nodes, labels)
-    return without_nodes(cluster, lost) if lost else cluster
+    return without_nodes(cluster, lost, now) if lost else cluster
 
 
 def add_nodes(cluster: Cluster, template: Node | None, count: int) -> Cluster:

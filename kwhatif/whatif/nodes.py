@@ -72,10 +72,12 @@ def labelled(node: Node, text: str) -> Node:
     return replace(node, labels=labels)
 
 
-def without_node(cluster: Cluster, name: str) -> None:
-    """The node and what exists only because of it (its CSINode) gone; its pods are the caller's."""
-    cluster.nodes = [n for n in cluster.nodes if n.name != name]
-    cluster.csi_nodes.pop(name, None)
+def without_nodes(cluster: Cluster, names: set[str]) -> None:
+    """The nodes and what exists only because of them (their CSINodes) gone; their pods are the
+    caller's."""
+    cluster.nodes = [n for n in cluster.nodes if n.name not in names]
+    for name in names:
+        cluster.csi_nodes.pop(name, None)
 
 
 def add_nodes(cluster: Cluster, template: Node, count: int) -> list[Node]:

@@ -220,15 +220,23 @@ def belongs_to_node(pod: Pod) -> bool:
     return owner_kind(pod) == DAEMONSET or is_mirror(pod)
 
 
-def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
-    """The nodes deleted: their pods go with them; the controller-owned ones other than DaemonSet
-    pods and static mirrors (which belong to their node) are recreated pending."""
-    by_node = pods_on(cluster, nodes)
-    for node in nodes:
-        node_ops.without_node(cluster, node.name)
+def lose_nodes(cluster: Cluster, nodes: Sequence[Node], now: str,
+               by_node: dict[str, list[Pod]] | None = None) -> tuple[list[Pod], list[Pod]]:
+    """The nodes deleted at once (`by_node`: their pods, if known): their pods go with them; the
+    controller-owned ones other than DaemonSet pods and static mirrors (which belong to their
+    node) are recreated pending, in node order, at the end of the queue. (pods gone, pods new)."""
+    by_node = pods_on(cluster, nodes) if by_node is None else by_node
+    node_ops.without_nodes(cluster, {n.name for n in nodes})
     gone = [p for node in nodes for p in by_node[node.name]]
     remove_pods(cluster, [p for p in gone if belongs_to_node(p)], now, "", replace=False)
     new = remove_pods(cluster, [p for p in gone if not belongs_to_node(p)], now, "remove-node")
+    return gone, new
+
+
+def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """`lose_nodes`, said node by node."""
+    by_node = pods_on(cluster, nodes)
+    gone, new = lose_nodes(cluster, nodes, now, by_node)
     summaries = [f"remove-node {n.name}: {len(by_node[n.name])} pod(s) gone, "
                  f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and is_replaced(p))} recreated pending"
                  for n in nodes]

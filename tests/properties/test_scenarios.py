@@ -42,12 +42,12 @@ def _busiest(cluster: Cluster) -> str:
 
 
 def _lose_busiest(cluster: Cluster) -> Cluster:
-    return without_nodes(cluster, {_busiest(cluster)})
+    return without_nodes(cluster, {_busiest(cluster)}, NOW)
 
 
 def _lose_first_zone(cluster: Cluster) -> Cluster:
     zones = zone_loss_scenarios(cluster.nodes)
-    return without_nodes(cluster, zones[0][1]) if zones else cluster
+    return without_nodes(cluster, zones[0][1], NOW) if zones else cluster
 
 
 def _add_copy(cluster: Cluster) -> Cluster:
@@ -124,7 +124,7 @@ def test_loss_policies_decide_as_every_scenario_run_from_nothing(clusters: list[
     scenarios = zone_loss_scenarios(cluster.nodes) + node_loss_scenarios(cluster.nodes, 1)[:4]
     pending = []
     for label, lost in scenarios:
-        summaries = summarise(schedule_workloads(without_nodes(cluster, lost), objects, NOW, None), False)
+        summaries = summarise(schedule_workloads(without_nodes(cluster, lost, NOW), objects, NOW, None), False)
         pending.append((sum(w.pending for w in summaries), label))
     policy = loss_policy("probe", cluster, scenarios, objects, NOW, None, "spec")
     failing = [(n, label) for n, label in pending if n]

@@ -1,5 +1,6 @@
 """A scenario's changes to its snapshot: nodes lost by label (their controllers' pods come back
-pending, the others are gone), nodes added from a template; the loaded snapshot never changes."""
+pending as new pods, the others are gone), nodes added from a template; the loaded snapshot never
+changes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from tests.builders import make_node, make_pod
 ZONE = "topology.kubernetes.io/zone"
 RS = OwnerReference("apps/v1", "ReplicaSet", "web-7d9f8", controller=True)
 DS = OwnerReference("apps/v1", "DaemonSet", "logs", controller=True)
+NODE_A1 = OwnerReference("v1", "Node", "a1", controller=True)
+NOW = "2026-01-01T00:00:00Z"
 
 
 def cluster() -> Cluster:
@@ -19,6 +22,8 @@ def cluster() -> Cluster:
     pods = [make_pod("web-1", node_name="a1", owner_references=(RS,), phase="Running"),
             make_pod("logs-a1", node_name="a1", owner_references=(DS,), phase="Running"),
             make_pod("bare", node_name="a2", phase="Running"),
+            make_pod("etcd-a1", node_name="a1", owner_references=(NODE_A1,), phase="Running",
+                     annotations={"kubernetes.io/config.mirror": "hash"}),
             make_pod("web-2", node_name="b1", owner_references=(RS,), phase="Running")]
     return Cluster(nodes=nodes, pods=pods)
 
@@ -32,11 +37,16 @@ def test_every_label_must_match_and_no_label_matches_nothing() -> None:
 
 def test_losing_a_zone_requeues_controller_pods_and_drops_the_others() -> None:
     before = cluster()
-    after = remove_labelled(before, {ZONE: "a"})
+    after = remove_labelled(before, {ZONE: "a"}, NOW)
     assert [n.name for n in after.nodes] == ["b1"]
-    # web-1 (ReplicaSet) is recreated pending; logs-a1 (DaemonSet) and bare go with their nodes.
-    assert [(p.name, p.node_name) for p in after.pods] == [("web-1", ""), ("web-2", "b1")]
-    assert [n.name for n in before.nodes] == ["a1", "a2", "b1"] and len(before.pods) == 4
+    # web-1 (ReplicaSet) comes back as the new pod its ReplicaSet creates now: a generated name
+    # `web-7d9f8-<5 chars>`, pending, at the end of the queue. logs-a1 (DaemonSet) and the static
+    # pod's mirror etcd-a1 belong to their node and go with it; bare has no controller.
+    assert [(p.name, p.node_name) for p in after.pods][0] == ("web-2", "b1")
+    new = after.pods[1:]
+    assert len(new) == 1 and new[0].name.startswith("web-7d9f8-") and len(new[0].name) == len("web-7d9f8-") + 5
+    assert (new[0].node_name, new[0].creation_timestamp, new[0].controller_ref) == ("", NOW, RS)
+    assert [n.name for n in before.nodes] == ["a1", "a2", "b1"] and len(before.pods) == 5
 
 
 def test_added_nodes_are_named_after_the_template_and_skip_taken_names() -> None:
