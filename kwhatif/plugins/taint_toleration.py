@@ -37,10 +37,11 @@ def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Tolerat
 
 
 def _filter_verdicts(tolerations: tuple[Toleration, ...]
-                     ) -> Callable[[list[tuple[Taint, ...]]], tuple[np.ndarray, list[Status | None]]]:
+                     ) -> Callable[[list[tuple[Taint, ...]]], tuple[np.ndarray, np.ndarray]]:
     """Per taint set: whether it rejects, and the status it rejects with."""
-    def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, list[Status | None]]:
-        verdicts = [_first_untolerated(taints, tolerations) for taints in sets]
+    def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        verdicts = np.empty(len(sets), dtype=object)  # rows pick theirs in one step
+        verdicts[:] = [_first_untolerated(taints, tolerations) for taints in sets]
         return np.array([v is not None for v in verdicts], dtype=bool), verdicts
     return work_out
 
@@ -57,7 +58,7 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
         bad, verdicts = table.about_taint_sets((NAME, "filter", tolerations), _filter_verdicts(tolerations))
         groups = table.taint_group[rows]
         fails = bad[groups]
-        return fails, [verdicts[g] for g in groups[fails].tolist()]
+        return fails, verdicts[groups[fails]].tolist()
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         """Only tolerations with an empty or PreferNoSchedule effect count for scoring."""

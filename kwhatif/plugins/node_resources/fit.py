@@ -193,16 +193,13 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
             bits |= fails.astype(np.int64) << i
             unresolvable |= fails & alone_too_big
         failed = bits != 0
-        cache: dict[tuple[int, bool], Status] = {}
-        statuses = []
-        for b, u in zip(bits[failed].tolist(), unresolvable[failed].tolist()):
-            status = cache.get((b, u))
-            if status is None:
-                reasons = tuple(checks[i][0] for i in range(len(checks)) if b >> i & 1)
-                status = cache[(b, u)] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if u else Code.UNSCHEDULABLE,
-                                                reasons)
-            statuses.append(status)
-        return failed, statuses
+        # One Status per distinct (bits, unresolvable), handed to the rows by an object array.
+        kinds, which = np.unique(bits[failed] * 2 + unresolvable[failed], return_inverse=True)
+        distinct = np.empty(kinds.size, dtype=object)
+        distinct[:] = [Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if k & 1 else Code.UNSCHEDULABLE,
+                              tuple(checks[i][0] for i in range(len(checks)) if k >> (i + 1) & 1))
+                       for k in kinds.tolist()]
+        return failed, distinct[which].tolist()
 
     def _checks(self, request: Resources, table: NodeTable, rows: np.ndarray
                 ) -> list[tuple[str, np.ndarray, np.ndarray]]:
