@@ -15,8 +15,12 @@ from tests.cli.conftest import REPO, executable, invoke
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path, asked as click asks a group (its commands are imported lazily)."""
     out: list[tuple[str, ...]] = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             out += _commands(command, (*prefix, name))
         else:
@@ -25,6 +29,7 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[st
 
 
 COMMANDS = _commands(main)
+assert len(COMMANDS) > 10, COMMANDS  # the walk found the commands
 
 
 def _examples(path: tuple[str, ...]) -> tuple[bool, list[str]]:
