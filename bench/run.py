@@ -23,7 +23,6 @@ from kwhatif.explain.pending import best_suggestions, pending_groups
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import load_cluster
-from kwhatif.memory import keep_for_the_run
 
 HERE = Path(__file__).parent
 GENERATOR = HERE.parent.parent / "shared" / "tools" / "gen_scenarios.py"
@@ -75,11 +74,11 @@ def main() -> None:
     args = parser.parse_args()
     path = workload(args.nodes, args.pods_per_node, args.pending)
     print(f"workload: {path.name} ({path.stat().st_size / 2**20:.0f} MiB)")
-    cluster, _ = timed("load (parse + validate + decode)", lambda: load_cluster([str(path)]))
-    keep_for_the_run()  # as the CLI does once the cluster is loaded
+    # As the CLI loads and schedules: the cluster and the schedule's snapshot live for the run.
+    cluster, _ = timed("load (parse + validate + decode)", lambda: load_cluster([str(path)], for_the_run=True))
     if args.constrained:
         cluster.pods = [p for p in cluster.pods if p.node_name or _constrained(p)]
-    prepared, _ = timed("snapshot build + admission", lambda: prepare(cluster, NOW))
+    prepared, _ = timed("snapshot build + admission", lambda: prepare(cluster, NOW, for_the_run=True))
     sim, elapsed = timed("schedule pending pods", prepared.run)
     counts: dict[str, int] = {}
     for r in sim.results:
