@@ -395,13 +395,15 @@ def prepare(
     sample: bool = False,
     scenarios: Scenarios | None = None,
     for_the_run: bool = False,
+    node_detail: bool = True,
 ) -> Prepared:
     """Build the snapshot and the profiles, and admit the queue: every pending pod of the cluster
     plus `new_pods` (pods read from manifests, which go through admission as at creation).
     `scenarios`: `cluster` is a scenario of that engine's cluster, whose snapshot it derives.
     `for_the_run`: the snapshot lives as long as the process (a command that schedules once), so
     it is kept out of the collector's passes as the loaded cluster is (`kwhatif.memory`): a full
-    collection in the middle of scheduling would walk its millions of objects."""
+    collection in the middle of scheduling would walk its millions of objects. `node_detail=False`:
+    each attempt keeps its outcome only (`Scheduler.keep_detail`), as a scenario's do."""
     names = {n.name for n in cluster.nodes}
     bound, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
     if scenarios is None:
@@ -416,7 +418,7 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
-    scheduler.keep_detail = scenarios is None
+    scheduler.keep_detail = node_detail and scenarios is None
     return Prepared(scheduler, admit_queue(cluster, now, cluster.pods, new_pods), missing, warnings, len(bound))
 
 

@@ -53,17 +53,18 @@ def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
 
 def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],
                      profiles: Sequence[ProfileConfig] | None, scenarios: Scenarios | None = None,
-                     workloads_only: bool = False) -> tuple[Simulation, dict[int, Rollout]]:
+                     workloads_only: bool = False, node_detail: bool = True) -> tuple[Simulation, dict[int, Rollout]]:
     """Schedule the cluster's pending pods and the new workloads' pods, then roll out each update
     in input order on the same snapshot. `cluster` already holds the manifests' objects; with
     `scenarios`, it is one of that engine's scenarios. `workloads_only`: only the workloads'
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
-    comes later has no higher priority, so it can neither take their place nor evict them)."""
+    comes later has no higher priority, so it can neither take their place nor evict them).
+    `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail)."""
     stale = {id(p) for u in updates.values() for p in u.old if is_pending(p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
     fresh = [p for i, g in enumerate(expansion.groups) if i not in updates for p in g.pods]
-    prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles, scenarios=scenarios)
+    prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles, scenarios=scenarios, node_detail=node_detail)
     first = prepared.run(until=frozenset(p.key for p in fresh) if workloads_only and not updates else None)
     results: dict[str, PodResult] = {r.pod.key: r for r in first.results}
     rollouts = {}

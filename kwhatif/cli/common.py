@@ -288,16 +288,21 @@ def emit(text: str) -> None:
     click.echo(text, nl=False, color=True)
 
 
+def emit_json_results(sim: Simulation, node_detail: bool, tail: dict[str, Any]) -> None:
+    """A run's JSON document, written one pod at a time (`write_json_streamed`): its head, the
+    results, then `tail`."""
+    records = (pod_result_data(r, node_detail) for r in sim.results)
+    write_json_streamed(with_whatif(simulation_head(sim)), "results", records, tail, sys.stdout.buffer.write)
+    sys.stdout.buffer.flush()
+
+
 def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True,
                     color: bool = False) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
     is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB).
     `headers=False`: the table's rows alone (`--no-headers`)."""
     if output == "json":
-        records = (pod_result_data(r, node_detail) for r in sim.results)
-        write_json_streamed(with_whatif(simulation_head(sim)), "results", records, {"warnings": sim.warnings},
-                            sys.stdout.buffer.write)
-        sys.stdout.buffer.flush()
+        emit_json_results(sim, node_detail, {"warnings": sim.warnings})
     else:
         data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))
         if output == "html":

@@ -45,6 +45,8 @@ class Attempt:
     reason: str | None = None
     num_nodes: int = 0
     feasible: list[NodeInfo] = field(default_factory=list)
+    num_feasible: int = 0
+    """len(feasible), kept when the run keeps no per-node detail (`Scheduler.keep_detail`)."""
     scored_by_scheduler: bool = False
     nominated_fast_path: bool = False
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
@@ -324,7 +326,7 @@ class Scheduler:
         feasible = self._nominated_node_fast_path(fwk, state, pod, attempt)
         if feasible is None:
             feasible = self._filter_nodes(fwk, state, pod, pre_result, attempt)
-        attempt.feasible = feasible
+        attempt.feasible, attempt.num_feasible = feasible, len(feasible)
         if not feasible:
             if state.explain:
                 self._insights(fwk, state, pod, [], attempt)

@@ -9,7 +9,7 @@ from typing import Any
 
 from kwhatif.check import NO_NODE, CheckResult
 from kwhatif.errors import Source
-from kwhatif.render.results import simulation_data
+from kwhatif.render.results import pod_result_data, simulation_head
 from kwhatif.render.table import painted, plain_table, results_table, rows_alone
 
 
@@ -22,12 +22,16 @@ def _source(source: object) -> dict[str, Any] | None:
 def check_data(result: CheckResult, node_detail: bool = True) -> dict[str, Any]:
     """`node_detail=False` (`--no-node-detail`) leaves out the per-node parts of each pod's record:
     a 300-replica check on 500 nodes is otherwise tens of megabytes."""
-    data = simulation_data(result.simulation, node_detail=node_detail)
-    data["warnings"] = list(result.warnings)
-    data["workloads"] = [{**w.data(), "source": _source(w.source)} for w in result.workloads]
-    data["policies"] = [p.data() for p in result.policies]
-    data["ok"] = result.ok
-    return data
+    sim = result.simulation
+    return {**simulation_head(sim), "results": [pod_result_data(r, node_detail) for r in sim.results],
+            **check_tail(result)}
+
+
+def check_tail(result: CheckResult) -> dict[str, Any]:
+    """What follows the results in `check_data` (JSON is written around them, one pod at a time)."""
+    return {"warnings": list(result.warnings),
+            "workloads": [{**w.data(), "source": _source(w.source)} for w in result.workloads],
+            "policies": [p.data() for p in result.policies], "ok": result.ok}
 
 
 def workload_ref(w: dict[str, Any]) -> str:

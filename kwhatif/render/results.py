@@ -56,7 +56,7 @@ def attempt_data(attempt: Attempt, node_detail: bool = True) -> dict[str, Any]:
         "message": attempt.message,
         "reason": attempt.reason,
         "num_nodes": attempt.num_nodes,
-        "num_feasible": len(attempt.feasible),
+        "num_feasible": attempt.num_feasible,
         "scored_by_scheduler": attempt.scored_by_scheduler,
     }
     if attempt.nominated_fast_path:

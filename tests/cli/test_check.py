@@ -126,6 +126,18 @@ def test_yaml_is_the_json_document(cli):
     assert yaml.safe_load(result_yaml.stdout) == data
 
 
+def test_without_node_detail_only_the_per_node_parts_are_left_out(cli):
+    """A check whose output shows no per-node detail keeps none while it runs; what it says of
+    each pod (outcome, node, counts of nodes and feasible nodes, message) stays the same."""
+    _, full = _check(cli, WEB, API)
+    _, bare = _check(cli, WEB, API, "--no-node-detail")
+    detail = {"feasible_nodes", "filter", "scores"}
+    assert any(detail & set(r) for r in full["results"])
+    assert bare["results"] == [{k: v for k, v in r.items() if k not in detail} for r in full["results"]]
+    assert {k: v for k, v in bare.items() if k != "results"} == {k: v for k, v in full.items() if k != "results"}
+    assert [r["num_feasible"] for r in bare["results"]] == [r["num_feasible"] for r in full["results"]]
+
+
 def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     result = cli(["check", WEB, API, *ARGS])
     assert result.exit_code == 1
