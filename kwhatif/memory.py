@@ -4,10 +4,12 @@ Loading a dump and building its snapshot allocate millions of objects and no ref
 the collector's passes over them are pure cost: a 400 MB dump parsed in 24 s instead of 5 to 10, a
 snapshot of 150,000 pods built in 1.6 s instead of 0.9; both run with the collector paused. And
 once a command has loaded its cluster, the first full collection would walk all of it (1 to 2 s)
-although none of it is garbage: the CLI freezes it out of the collector's generations
-(`keep_for_the_run`; reference counting still frees what is dropped). Only the CLI does that, once:
-a library caller that simulates many times (capacity, compare) leaves garbage cycles behind that a
-freeze would keep for ever."""
+although none of it is garbage: what lives for the whole run is frozen out of the collector's
+generations (`keep_for_the_run`, or `collector_paused(keep=True)` as it is made, before the
+collector's next pass walks it; reference counting still frees what is dropped). Only what
+lives for the run is frozen — the CLI's loaded cluster and the snapshot of a command that
+schedules once, a sweep worker's decoded snapshots: a library caller that simulates many times
+(capacity, compare) leaves garbage cycles behind that a freeze would keep for ever."""
 
 from __future__ import annotations
 

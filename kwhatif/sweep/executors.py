@@ -26,7 +26,6 @@ from typing import Any
 from kwhatif.engine import Scenarios
 from kwhatif.errors import InputError
 from kwhatif.load.prepared import decode_prepared, read_header
-from kwhatif.memory import keep_for_the_run
 from kwhatif.sweep.scenario import EMPTY, run_scenario
 from kwhatif.sweep.spec import Plan, Scenario, Sweep
 
@@ -40,7 +39,7 @@ class SnapshotCache:
     """The clusters a worker decoded, by their payload's sha256, the least recently used
     dropped beyond KEPT_SNAPSHOTS (scenarios come snapshot by snapshot, so a worker rarely
     decodes one twice, and memory stays at about two snapshots). A decoded cluster is frozen
-    out of the collector's generations, as the CLI does with its loaded cluster
+    out of the collector's generations as it is decoded, as the CLI does with its loaded cluster
     (`kwhatif.memory`): otherwise each full collection of a scenario's garbage walks all of it.
     A dropped one is still freed by reference counting (the loaded objects hold no cycles)."""
 
@@ -52,8 +51,7 @@ class SnapshotCache:
         header, _start = read_header(blob, name)
         digest = str(header["payload_sha256"])
         if digest not in self.clusters:
-            self.clusters[digest] = Scenarios(decode_prepared(blob, name))
-            keep_for_the_run()
+            self.clusters[digest] = Scenarios(decode_prepared(blob, name, for_the_run=True))
             while len(self.clusters) > KEPT_SNAPSHOTS:
                 self.clusters.popitem(last=False)
         self.clusters.move_to_end(digest)
