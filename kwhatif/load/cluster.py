@@ -20,7 +20,9 @@ warning into an error):
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Callable, Protocol, Sequence
+import itertools
+import operator
+from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
     Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
@@ -138,7 +140,12 @@ def _decoded(docs: Sequence[RawDoc], start: int, end: int, full_validation: bool
 def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Said) -> tuple[list[object], list[str]]:
     """The decoded objects without the duplicates an object later in the input replaces, and
     the ignored kinds counted; the warnings in input order, each document's in the order they
-    were found."""
+    were found. An input without ignored kinds and duplicates (every dump the API server wrote)
+    is recognised in two C-speed passes over its 150,000 identities."""
+    if not any(map(operator.is_, decoded, itertools.repeat(None))):  # `None in` would call each __eq__
+        kept = cast(list[Named], decoded)
+        if len(set(map(_identity, kept))) == len(kept):
+            return list(kept), [text for _, text in sorted(said, key=lambda item: item[0])]
     warnings = list(said)
     seen: dict[tuple, tuple[int, Source]] = {}
     objects: list[object | None] = []
