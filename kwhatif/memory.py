@@ -8,7 +8,8 @@ although none of it is garbage: what lives for the whole run is frozen out of th
 generations (`keep_for_the_run`, or `collector_paused(keep=True)` as it is made, before the
 collector's next pass walks it; reference counting still frees what is dropped). Only what
 lives for the run is frozen — the CLI's loaded cluster and the snapshot of a command that
-schedules once, a sweep worker's decoded snapshots: a library caller that simulates many times
+schedules once, a sweep worker's decoded snapshots (it keeps a few; one it drops is still freed
+by reference counting, holding no cycles): a library caller that simulates many times
 (capacity, compare) leaves garbage cycles behind that a freeze would keep for ever."""
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ def collector_paused(keep: bool = False) -> Iterator[None]:
     meanwhile (0.2 s after loading the benchmark dump, as much after building its snapshot)."""
     was_enabled = gc.isenabled()
     gc.disable()
+    made = False
     try:
         yield
+        made = True
     finally:
-        if keep:
+        if keep and made:  # a failed load's garbage is not kept
             gc.freeze()
         if was_enabled:
             gc.enable()

@@ -23,6 +23,7 @@ from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
+from kwhatif.whatif.pods import Names, pod_names
 from kwhatif.workloads import apply_to_cluster, expand_objects
 
 HEADROOM_RESOURCES = ("cpu", "memory")
@@ -187,13 +188,14 @@ def _percent(value: Fraction) -> str:
     return f"{text}%"
 
 
-def without_nodes(cluster: Cluster, lost: set[str], now: str) -> Cluster:
+def without_nodes(cluster: Cluster, lost: set[str], now: str, names: Names | None = None) -> Cluster:
     """The cluster after losing nodes, as `kwhatif.whatif` removes them (`lose_nodes`): their
     DaemonSet pods and static mirrors go with them, bare pods are gone, and the other pods a
     controller owns come back as the new pending pods it creates `now` — queued after the pods
-    already pending, before the workloads'."""
+    already pending, before the workloads'. `names`: `pod_names(cluster.pods)`, worked out once
+    for the many scenarios of a policy."""
     out = cluster.copy()
-    lose_nodes(out, [n for n in cluster.nodes if n.name in lost], now)
+    lose_nodes(out, [n for n in cluster.nodes if n.name in lost], now, existing=names)
     return out
 
 
@@ -206,10 +208,12 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
     ties). `progress` hears (scenarios done, scenarios): a node-loss policy over 500 nodes runs
     minutes."""
     engine = Scenarios(cluster)
+    names = pod_names(cluster.pods)
 
     def outcome(index: int) -> tuple[int, int, str | None]:
         """(new pods left pending, new pods, the first pending workload's message)."""
-        summaries = summarise(schedule_workloads(without_nodes(cluster, scenarios[index][1], now), objects, now, profiles,
+        lost = without_nodes(cluster, scenarios[index][1], now, names)
+        summaries = summarise(schedule_workloads(lost, objects, now, profiles,
                                                  replicas_mode, as_new, engine, workloads_only=True), False)
         engine.release()
         first = next((w for w in summaries if w.pending), None)

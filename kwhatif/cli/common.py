@@ -222,8 +222,8 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
         cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),
-                                            for_the_run=True), when)
-    keep_for_the_run()
+                                        for_the_run=True), when)
+    keep_for_the_run()  # the loaded cluster is frozen already; this keeps what `scenario` made of it
     inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
     inputs.warnings.check(inputs.config_warnings + cluster.warnings)
     return inputs

@@ -83,10 +83,10 @@ def entry(prog_name: str | None = None) -> None:
     except SystemExit as done:
         if not (done.code is None or isinstance(done.code, int)) or threading.active_count() > 1:
             raise
+        atexit._run_exitfuncs()
         try:
             sys.stdout.flush()
             sys.stderr.flush()
-        except OSError:
+        except (OSError, ValueError):  # a closed or broken stream: the normal way out says so
             raise done from None
-        atexit._run_exitfuncs()
         os._exit(done.code or 0)

@@ -7,7 +7,6 @@ error (the others still ran), 2 on bad input."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from functools import partial
@@ -21,6 +20,7 @@ from kwhatif.cli.common import (
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
+from kwhatif.load.forked import cores_to_use
 from kwhatif.sweep.executors import DaskTLS, Row, run_dask, run_here, run_local_pool
 from kwhatif.render.table import painted, terminal_width
 from kwhatif.sweep.report import FORMATS, as_table, sweep_data
@@ -61,7 +61,7 @@ def execute(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: floa
     progress = SweepProgress(quiet)
     if dask is not None:
         return run_dask(sweep, dask, tls, progress, dask_timeout)
-    workers = min(jobs or os.cpu_count() or 1, len(sweep.scenarios))
+    workers = min(jobs or cores_to_use(), len(sweep.scenarios))
     return run_here(sweep, progress) if workers <= 1 else run_local_pool(sweep, workers, progress)
 
 
@@ -74,7 +74,8 @@ def execute(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: floa
 @no_headers_option
 @color_option
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Local worker processes (default: the number of cores); 1 runs here.")
+              help="Local worker processes (default: the cores this process may use, by its CPU affinity and "
+                   "cgroup quota); 1 runs here.")
 @click.option("--dask", "dask", metavar="ADDRESS",
               help="Run the scenarios on this dask.distributed scheduler (tcp://host:8786, tls://...).")
 @click.option("--dask-timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True, metavar="SECONDS",

@@ -101,7 +101,7 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
     check; decoding itself still refuses wrong types and bad quantities, naming the field).
     `unknown_fields` (default: inputs of at most UNKNOWN_FIELD_CHECK_LIMIT objects) adds the
     unknown-field warnings alone to that structural check. `progress` hears (objects decoded,
-    objects) every 10,000 objects and at the end. From `parallel_min` objects, the last
+    objects) every 10,000 objects decoded here. From `parallel_min` objects, the last
     CHILD_SHARE of them are decoded by a forked child meanwhile: the same objects, warnings and
     first error."""
     if unknown_fields is None:
@@ -112,7 +112,8 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
 
     if len(docs) >= parallel_min:
         cut = len(docs) - int(len(docs) * CHILD_SHARE)
-        (objects, warnings), (rest, later) = both(lambda: part(0, cut, progress), lambda: part(cut, len(docs), None))
+        (objects, warnings), (rest, later) = both(lambda: part(0, cut, progress), lambda: part(cut, len(docs), None),
+                                                  lambda: part(cut, len(docs), progress))
         objects += rest
         warnings += later
     else:

@@ -72,7 +72,7 @@ def labelled(node: Node, text: str) -> Node:
     return replace(node, labels=labels)
 
 
-def without_nodes(cluster: Cluster, names: set[str]) -> None:
+def drop_node_objects(cluster: Cluster, names: set[str]) -> None:
     """The nodes and what exists only because of them (their CSINodes) gone; their pods are the
     caller's."""
     cluster.nodes = [n for n in cluster.nodes if n.name not in names]

@@ -16,7 +16,9 @@ from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import drain_pods
-from kwhatif.whatif.pods import DAEMONSET, is_mirror, is_replaced, owner_kind, remove_pods
+from kwhatif.whatif.pods import (
+    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pod_names, recreate, remove_pods,
+)
 from kwhatif.whatif.scale import scale, scales_workload_file
 from kwhatif.whatif.targets import replace_node, target_nodes
 
@@ -220,17 +222,19 @@ def belongs_to_node(pod: Pod) -> bool:
     return owner_kind(pod) == DAEMONSET or is_mirror(pod)
 
 
-def lose_nodes(cluster: Cluster, nodes: Sequence[Node], now: str,
-               by_node: dict[str, list[Pod]] | None = None) -> tuple[list[Pod], list[Pod]]:
+def lose_nodes(cluster: Cluster, nodes: Sequence[Node], now: str, by_node: dict[str, list[Pod]] | None = None,
+               existing: Names | None = None) -> tuple[list[Pod], list[Pod]]:
     """The nodes deleted at once (`by_node`: their pods, if known): their pods go with them; the
     controller-owned ones other than DaemonSet pods and static mirrors (which belong to their
-    node) are recreated pending, in node order, at the end of the queue. (pods gone, pods new)."""
+    node) are recreated pending, in node order, at the end of the queue. (pods gone, pods new).
+    `existing`: the cluster's pod names per namespace, if known (`recreate`)."""
     by_node = pods_on(cluster, nodes) if by_node is None else by_node
-    node_ops.without_nodes(cluster, {n.name for n in nodes})
     gone = [p for node in nodes for p in by_node[node.name]]
-    remove_pods(cluster, [p for p in gone if belongs_to_node(p)], now, "", replace=False)
-    new = remove_pods(cluster, [p for p in gone if not belongs_to_node(p)], now, "remove-node")
-    return gone, new
+    if existing is None:
+        existing = pod_names(cluster.pods, {p.namespace for p in gone})
+    node_ops.drop_node_objects(cluster, {n.name for n in nodes})
+    remove_pods(cluster, gone, now, "", replace=False)
+    return gone, recreate(cluster, [p for p in gone if not belongs_to_node(p)], now, "remove-node", existing)
 
 
 def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:

@@ -35,15 +35,28 @@ def owner_kind(pod: Pod) -> str | None:
 
 
 def is_replaced(pod: Pod) -> bool:
-    """Whether a controller creates a new pod when this one goes (a finished one stays done)."""
-    return pod.controller_ref is not None and not is_finished(pod)
+    """Whether a controller creates a new pod when this one goes: not a finished one (it stays
+    done), nor one already terminating (its controller stopped counting it when it was deleted
+    and has replaced it already: controller_utils.go FilterActivePods)."""
+    return pod.controller_ref is not None and not is_finished(pod) and pod.deletion_timestamp is None
+
+
+Names = dict[str, set[str]]
+"""Pod names per namespace."""
 
 
 def taken_names(cluster: Cluster, namespace: str) -> NameSet:
     """The generated-name set of a namespace, with every existing pod name taken."""
-    names = NameSet()
-    names.taken.update(p.name for p in cluster.pods if p.namespace == namespace)
-    return names
+    return NameSet(pod_names(cluster.pods, {namespace}).get(namespace, set()))
+
+
+def pod_names(pods: Sequence[Pod], namespaces: set[str] | None = None) -> Names:
+    """The pods' names per namespace (of `namespaces` only, when given), in one pass."""
+    out: Names = {}
+    for pod in pods:
+        if namespaces is None or pod.namespace in namespaces:
+            out.setdefault(pod.namespace, set()).add(pod.name)
+    return out
 
 
 def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = None) -> Pod:
@@ -62,20 +75,21 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
 
 def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
                 replace: bool = True) -> list[Pod]:
-    """Take `gone` out of the cluster; with `replace`, the controller-owned ones (not finished)
-    come back as new pending pods at the end of the queue, in the order they went. Returns them."""
+    """Take `gone` out of the cluster; with `replace`, those `is_replaced` come back (`recreate`).
+    Returns the new pods."""
+    existing = pod_names(cluster.pods, {p.namespace for p in gone}) if replace else {}
     ids = {id(p) for p in gone}
     cluster.pods = [p for p in cluster.pods if id(p) not in ids]
-    if not replace:
-        return []
-    names: dict[str, NameSet] = {}
-    new = []
-    for pod in gone:
-        if not is_replaced(pod):
-            continue
-        if pod.namespace not in names:  # one pass over the pods per namespace, not per pod
-            names[pod.namespace] = taken_names(cluster, pod.namespace)
-        pool = names[pod.namespace]
-        new.append(recreated(pod, now, pool, seed))
+    return recreate(cluster, gone, now, seed, existing) if replace else []
+
+
+def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names) -> list[Pod]:
+    """The pods that the controllers of `gone` (those `is_replaced`) create in their place, added
+    as new pending pods at the end of the queue, in the order they went. Returns them. Their
+    names avoid `existing` — the names of the pods there were, those that went included: a pod
+    being deleted keeps its name until it is gone, and its replacement is made meanwhile."""
+    replaced = [p for p in gone if is_replaced(p)]
+    pools = {namespace: NameSet(existing.get(namespace, set())) for namespace in {p.namespace for p in replaced}}
+    new = [recreated(pod, now, pools[pod.namespace], seed) for pod in replaced]
     cluster.pods.extend(new)
     return new

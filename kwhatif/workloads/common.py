@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import uuid
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,16 +112,18 @@ def generate_name(base: str, seed: str) -> str:
 
 class NameSet:
     """Generated names of one workload, unique like the API server makes them (a name already
-    taken is generated again)."""
+    taken is generated again). `existing`: names taken before, read only (shared by the
+    scenarios of one cluster); `taken`: the names taken here."""
 
-    def __init__(self) -> None:
+    def __init__(self, existing: AbstractSet[str] = frozenset()) -> None:
+        self.existing = existing
         self.taken: set[str] = set()
 
     def generate(self, base: str, seed: str) -> str:
         attempt = 0
         while True:
             name = generate_name(base, f"{seed}#{attempt}" if attempt else seed)
-            if name not in self.taken:
+            if name not in self.taken and name not in self.existing:
                 self.taken.add(name)
                 return name
             attempt += 1

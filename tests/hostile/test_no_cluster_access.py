@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -88,3 +89,22 @@ def test_every_command_answers_without_network_or_subprocess(monkeypatch, args):
     result = CliRunner().invoke(main, [*args, "--now", NOW, "-q"] if args[0] != "config" else args)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code in (0, 1), result.output
+
+
+def test_importing_every_command_opens_no_connection():
+    """Commands are imported when run; what they import must not connect either (in a fresh
+    interpreter, where nothing is imported yet)."""
+    code = """
+import socket, subprocess
+def refuse(*_args, **_kwargs):
+    raise AssertionError("a connection or a program at import time")
+socket.socket.connect = socket.socket.connect_ex = refuse
+socket.create_connection = subprocess.Popen = refuse
+import click
+from kwhatif.cli.main import main
+ctx = click.Context(main)
+assert all(main.get_command(ctx, name) is not None for name in main.list_commands(ctx))
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

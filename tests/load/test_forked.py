@@ -19,7 +19,7 @@ from kwhatif.load.cluster import decode_docs
 from kwhatif.load.reader import parse_bytes
 from tests.load.test_raw_pods import dump, pod
 
-pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="needs os.fork and a second core to fork onto")
+needs_fork = pytest.mark.skipif(not forked.can_fork(), reason="needs os.fork and a second core to fork onto")
 
 NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4"}}}
 SECRET = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "shop"}}
@@ -35,6 +35,7 @@ def both_ways(items: list[dict]) -> tuple[object, object]:
     return decoded(2), decoded(10**9)
 
 
+@needs_fork
 def test_the_forked_decode_gives_the_same_objects_and_warnings_in_order():
     # 12 items: the child takes the last 36 % (items 8 to 11). Duplicates cross the cut both ways
     # (web-1 at 0 and 10, web-9 at 8 and 11) and an ignored kind lies on each side.
@@ -50,6 +51,7 @@ def test_the_forked_decode_gives_the_same_objects_and_warnings_in_order():
     assert warnings[2] == "ignored kinds kwhatif does not read: Secret (2)"
 
 
+@needs_fork
 @pytest.mark.parametrize("bad_first, bad_second, expected", [
     # the error a sequential run meets first, whichever side found it
     (True, True, "dump.json#0.items[1]"),
@@ -66,6 +68,7 @@ def test_the_first_error_in_input_order_is_the_one_reported(bad_first, bad_secon
     assert isinstance(sequential, str) and sequential.startswith(expected)
 
 
+@needs_fork
 def test_a_child_that_dies_costs_only_its_work_done_again():
     parent = os.getpid()
 
@@ -84,6 +87,7 @@ def test_an_input_error_travels_whole():
                                      "must be a quantity")
 
 
+@needs_fork
 def test_the_child_works_on_its_own_copy():
     """What the child changes stays in the child: only its result comes back."""
     seen: list[str] = []
@@ -94,3 +98,43 @@ def test_the_child_works_on_its_own_copy():
     mine, theirs = forked.both(lambda: os.getpid(), second)
     assert mine == os.getpid() and orjson.loads(theirs)["pid"] != os.getpid()
     assert seen == []
+
+
+def test_no_process_to_spare_means_the_work_is_done_here(monkeypatch):
+    """fork refused (a pod's PID limit): both parts are worked out here, no descriptor left open."""
+    def refuse() -> int:
+        raise OSError(11, "Resource temporarily unavailable")
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    monkeypatch.setattr(os, "fork", refuse)
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    assert forked.both(lambda: 1, lambda: 2, lambda: 3) == (1, 3)  # the second done here, its own way
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) == before
+
+
+@needs_fork
+def test_a_child_that_sends_garbage_costs_its_work_done_again(monkeypatch):
+    monkeypatch.setattr(forked, "_message", lambda payload: ("lost", None))
+    assert forked.both(lambda: "mine", lambda: "theirs", lambda: "done here") == ("mine", "done here")
+
+
+def test_kwhatif_no_fork_keeps_the_load_in_one_process(monkeypatch):
+    monkeypatch.setenv("KWHATIF_NO_FORK", "1")
+    assert not forked.can_fork()
+    parent = os.getpid()
+    assert forked.both(os.getpid, os.getpid) == (parent, parent)
+
+
+@pytest.mark.parametrize("cpu_max, cores, expected", [
+    ("max 100000\n", 4, 4),        # no limit: the affinity decides
+    ("100000 100000\n", 16, 1),    # limits.cpu: 1 on a 16-core node
+    ("250000 100000\n", 16, 3),    # 2.5 cores: a third one is partly there
+    ("500000 100000\n", 2, 2),     # more quota than cores
+    ("garbage\n", 8, 8),           # unreadable: the affinity decides
+])
+def test_the_cgroup_quota_caps_the_cores(monkeypatch, tmp_path, cpu_max, cores, expected):
+    path = tmp_path / "cpu.max"
+    path.write_text(cpu_max)
+    monkeypatch.setattr(forked, "CPU_MAX", str(path))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
+    assert forked.cores_to_use() == expected

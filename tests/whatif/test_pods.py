@@ -38,6 +38,29 @@ def test_only_controller_pods_are_recreated_at_the_end_of_the_queue() -> None:
     assert [p.name for p in cluster.pods] == ["waiting", new[0].name] and new[0].name.startswith("rs-")
 
 
+def test_a_terminating_pod_is_not_recreated() -> None:
+    """Its ReplicaSet stopped counting it when it was deleted (controller_utils.go FilterActivePods)
+    and has created its replacement already: losing it changes nothing else."""
+    leaving = of("ReplicaSet", "rs", "rs-aaaaa", node_name="n1", deletion_timestamp="2025-12-31T23:59:00Z")
+    running = of("ReplicaSet", "rs", "rs-bbbbb", node_name="n1")
+    cluster = Cluster(pods=[leaving, running])
+    new = remove_pods(cluster, [leaving, running], NOW, "t")
+    assert len(new) == 1 and new[0].name.startswith("rs-") and cluster.pods == new
+
+
+def test_new_names_avoid_the_names_of_the_pods_that_went() -> None:
+    """A pod being deleted keeps its name until it is gone, and its replacement is created
+    meanwhile: the generated name must not be the old one's, even when the generator's first
+    draw is that very name (`existing` holds it)."""
+    mine = of("ReplicaSet", "rs", "rs-bbbbb", node_name="n1")
+    first = recreated(mine, NOW, taken_names(Cluster(), "default"), "t").name  # its generator's first draw
+    other = of("ReplicaSet", "other", first, node_name="n1")  # a pod that went with it had that name
+    cluster = Cluster(pods=[other, mine])
+    new = remove_pods(cluster, [other, mine], NOW, "t")
+    assert [p.name.startswith(prefix) for p, prefix in zip(new, ("other-", "rs-"))] == [True, True]
+    assert new[1].name != first
+
+
 def test_replicaset_deletion_order() -> None:
     # ActivePodsWithRanks: unassigned first, then Pending before Running, then more siblings on the
     # node first, then the newer pod.

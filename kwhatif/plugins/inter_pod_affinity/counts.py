@@ -9,7 +9,7 @@ AddPod/RemovePod, explanations). An entry at 0 is absent, as the map deletes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -19,21 +19,33 @@ Pair = tuple[str, str]
 
 
 class TopologyCounts:
-    __slots__ = ("table", "by_key")
+    """(topology key, value) → count, an array per key over the value ids of `table.domains`.
+    Copies share their arrays until one of them writes (preemption clones the state for each
+    node it tries: copying 5,000 hostname counts each time would cost more than the map did)."""
+
+    __slots__ = ("table", "by_key", "_owned")
 
     def __init__(self, table: NodeTable) -> None:
         self.table = table
         self.by_key: dict[str, np.ndarray] = {}
+        self._owned: set[str] = set()
+        """The keys whose array this object alone holds (may write in place)."""
 
     def copy(self) -> TopologyCounts:
+        """An independent copy: from now on, each side copies an array before its first write."""
         other = TopologyCounts(self.table)
-        other.by_key = {key: counts.copy() for key, counts in self.by_key.items()}
+        other.by_key = dict(self.by_key)
+        self._owned.clear()
         return other
 
-    def _counts(self, key: str) -> np.ndarray:
+    def _writable(self, key: str) -> np.ndarray:
         found = self.by_key.get(key)
         if found is None:
-            found = self.by_key[key] = np.zeros(len(self.table.domains(key)[1]), dtype=np.int64)
+            found = np.zeros(len(self.table.domains(key)[1]), dtype=np.int64)
+        elif key not in self._owned:
+            found = found.copy()
+        self.by_key[key] = found
+        self._owned.add(key)
         return found
 
     def add_rows(self, key: str, rows: np.ndarray, per_row: np.ndarray) -> None:
@@ -43,16 +55,16 @@ class TopologyCounts:
         at = ids[rows]
         take = (at >= 0) & (per_row != 0)
         if take.any():
-            self._counts(key)[:] += np.bincount(at[take], weights=per_row[take], minlength=len(values)).astype(np.int64)
+            self._writable(key)[:] += np.bincount(at[take], weights=per_row[take], minlength=len(values)).astype(np.int64)
 
     def update(self, labels: Mapping[str, str], key: str, delta: int) -> None:
-        """topologyToMatchedTermCount.update for one node's labels."""
+        """topologyToMatchedTermCount.update for one node's labels (a node of the table: its
+        value has an id)."""
         if key in labels:
-            value_id = self.table.value_index(key).get(labels[key])
-            if value_id is not None:
-                self._counts(key)[value_id] += delta
+            self._writable(key)[self.table.value_index(key)[labels[key]]] += delta
 
     def get(self, pair: Pair) -> int:
+        """The count of (key, value); 0 when absent."""
         key, value = pair
         counts = self.by_key.get(key)
         if counts is None:
@@ -67,13 +79,6 @@ class TopologyCounts:
     def keys(self) -> list[str]:
         """The topology keys with a positive count somewhere."""
         return [key for key, counts in self.by_key.items() if (counts > 0).any()]
-
-    def positive(self) -> Iterator[tuple[Pair, int]]:
-        """The entries with a positive count."""
-        for key, counts in self.by_key.items():
-            values = self.table.domains(key)[1]
-            for value_id in np.flatnonzero(counts > 0).tolist():
-                yield (key, values[value_id]), int(counts[value_id])
 
     def positive_at(self, key: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows having label `key`, rows whose value of `key` has a positive count)."""
