@@ -6,7 +6,7 @@ stamps which plugin produced it. `None` stands for Success on hot paths.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 
 
@@ -47,7 +47,9 @@ class Status:
         return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
 
     def with_plugin(self, plugin: str) -> Status:
-        return replace(self, plugin=plugin)
+        """The status stamped with its plugin (made directly: `dataclasses.replace` costs five
+        times as much, on a path taken by every rejected pod)."""
+        return Status(self.code, self.reasons, plugin)
 
 
 SKIP = Status(Code.SKIP)

@@ -47,8 +47,10 @@ class NodeInfo:
     def take_pod(self, key: str) -> tuple[PodInfo, int] | None:
         """`remove_pod`, also telling the slot the pod held: `put_back` with it is the exact
         inverse, so a what-if that is undone leaves the pods in the order that decides ties."""
+        namespace, _, name = key.partition("/")
         for i, info in enumerate(self.pods):
-            if info.key == key:
+            pod = info.pod  # compared by name first: no key string made per pod scanned
+            if pod.name == name and pod.namespace == namespace:
                 last = self.pods.pop()
                 if i < len(self.pods):
                     self.pods[i] = last
