@@ -3,12 +3,13 @@ first, the child's result sent back pickled.
 
 Decoding a 150,000-pod dump is pure Python work (~13 µs a pod) that one core does in two seconds;
 pickling a decoded pod costs about as much again, and unpickling it a quarter, so a child given a
-bit over a third of the items finishes with this process's share and the load takes ~30 % less.
-Only where `fork` exists and a second core is there to use (the CPU affinity and the cgroup's
-quota tell; `KWHATIF_NO_FORK=1` turns it off); anything else — no fork, one core, no process to
-spare, a child that dies or sends back garbage — runs the second piece here too, so the result
-never depends on the shortcut. An `InputError` the child meets is sent back and raised only once the
-first piece succeeded: the error reported is the one a sequential run would meet first."""
+bit over a third of the items finishes with this process's share and decoding takes a quarter
+less. Only where `fork` exists and a second core is there to use (the CPU affinity and the
+cgroup's quota tell; `KWHATIF_NO_FORK=1` turns it off); anything else — no fork, one core, no
+process to spare, a child that dies or sends back garbage — runs the second piece here too, so
+the result never depends on the shortcut. An `InputError` the child meets is sent back and raised
+only once the first piece succeeded: the error reported is the one a sequential run would meet
+first."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _cgroup_cpu_quota() -> float | None:
         with open(CPU_MAX) as stream:
             quota, period = stream.read().split()[:2]
         return None if quota == "max" else int(quota) / int(period)
-    except (OSError, ValueError):
+    except (OSError, ValueError, ZeroDivisionError):
         return None
 
 

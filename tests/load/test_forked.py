@@ -131,6 +131,7 @@ def test_kwhatif_no_fork_keeps_the_load_in_one_process(monkeypatch):
     ("250000 100000\n", 16, 3),    # 2.5 cores: a third one is partly there
     ("500000 100000\n", 2, 2),     # more quota than cores
     ("garbage\n", 8, 8),           # unreadable: the affinity decides
+    ("100000 0\n", 8, 8),          # a zero period: unreadable too
 ])
 def test_the_cgroup_quota_caps_the_cores(monkeypatch, tmp_path, cpu_max, cores, expected):
     path = tmp_path / "cpu.max"
