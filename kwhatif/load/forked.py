@@ -18,6 +18,7 @@ import math
 import os
 import pickle
 import signal
+import threading
 from typing import Callable, NoReturn, TypeVar, cast
 
 from kwhatif.errors import InputError
@@ -49,9 +50,11 @@ def _cgroup_cpu_quota() -> float | None:
 
 
 def can_fork() -> bool:
-    """Whether a forked child can work beside this process: `fork` exists, a second core is
-    there, and `KWHATIF_NO_FORK` is not set (the way to keep every load in one process)."""
-    return hasattr(os, "fork") and not os.environ.get("KWHATIF_NO_FORK") and cores_to_use() > 1
+    """Whether a forked child can work beside this process: `fork` exists, no other Python
+    thread runs (a child forked from several threads may inherit a lock held for ever), a second
+    core is there, and `KWHATIF_NO_FORK` is not set (the way to keep every load in one process)."""
+    return (hasattr(os, "fork") and threading.active_count() == 1 and not os.environ.get("KWHATIF_NO_FORK")
+            and cores_to_use() > 1)
 
 
 def both(first: Callable[[], R], second: Callable[[], R], second_here: Callable[[], R] | None = None) -> tuple[R, R]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import threading
 
 import orjson
 import pytest
@@ -139,3 +140,15 @@ def test_the_cgroup_quota_caps_the_cores(monkeypatch, tmp_path, cpu_max, cores, 
     monkeypatch.setattr(forked, "CPU_MAX", str(path))
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
     assert forked.cores_to_use() == expected
+
+
+def test_no_fork_from_a_process_with_other_threads():
+    """A child forked while another thread holds a lock could wait on it for ever."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not forked.can_fork()
+    finally:
+        stop.set()
+        other.join()
