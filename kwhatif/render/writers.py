@@ -17,19 +17,13 @@ from functools import partial
 from typing import Any, Callable
 
 from kwhatif.render.github import to_github
+from kwhatif.render.html import to_html
 from kwhatif.render.json import to_json
 from kwhatif.render.junit import to_junit
 from kwhatif.render.markdown import to_markdown
 from kwhatif.render.yaml import to_yaml
 
 Writer = Callable[[Any], str]
-
-
-def to_html(data: Any) -> str:
-    """The HTML page; its renderers are imported when a page is asked for (40 ms a run)."""
-    from kwhatif.render.html import to_html as page
-    return page(data)
-
 
 # The formats whose writer is the same for every command's data; `junit`, `markdown` and
 # `github` read `check` data; `html` reads schedule's, explain's and check's (render/html). `table` and `wide` are each command's own table (its columns).
