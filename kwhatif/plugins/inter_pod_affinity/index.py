@@ -54,10 +54,7 @@ class TermIndex:
         for parts, rows in rows_of.values():
             counts = Counter(rows)
             for term_key in _keys(parts):
-                per_row = self._per_row.get(term_key)
-                if per_row is None:
-                    per_row = self._per_row[term_key] = {}
-                    self._file(term_key)
+                per_row = self._rows(term_key)
                 for row, n in counts.items():
                     per_row[row] = per_row.get(row, 0) + n
 
@@ -66,10 +63,7 @@ class TermIndex:
 
     def _add(self, keys: list[TermKey], row: int, delta: int) -> None:
         for key in keys:
-            rows = self._per_row.get(key)
-            if rows is None:
-                rows = self._per_row[key] = {}
-                self._file(key)
+            rows = self._rows(key)
             was = bool(rows)
             n = rows.get(row, 0) + delta
             if n:
@@ -79,6 +73,14 @@ class TermIndex:
             self._arrays.pop(key, None)
             if was != bool(rows):
                 self._version += 1  # a term came or went: the lists of `matching` are stale
+
+    def _rows(self, key: TermKey) -> dict[int, int]:
+        """The term's pods per row; a term seen for the first time is filed (`_file`)."""
+        rows = self._per_row.get(key)
+        if rows is None:
+            rows = self._per_row[key] = {}
+            self._file(key)
+        return rows
 
     def _file(self, key: TermKey) -> None:
         """File a new term under the label pairs one `In` requirement of its selector allows (a
