@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Node, node_copies
+from kwhatif.api.objects import Node
 from kwhatif.check import without_nodes
+from kwhatif.whatif import nodes as node_ops
 
 
 def labelled(nodes: list[Node], labels: Mapping[str, str]) -> set[str]:
@@ -32,5 +33,5 @@ def add_nodes(cluster: Cluster, template: Node | None, count: int) -> Cluster:
     if template is None or count == 0:
         return cluster
     grown = cluster.copy()
-    grown.nodes = list(cluster.nodes) + node_copies(template, count, {n.name for n in cluster.nodes})
+    node_ops.add_nodes(grown, template, count)
     return grown
