@@ -42,7 +42,7 @@ class Group:
     def add_to(self, total: np.ndarray) -> None:
         if self.per_row:
             rows, counts = self.arrays()
-            np.add.at(total, rows, counts)
+            total[rows] += counts  # rows are distinct (the keys of `per_row`): no `np.add.at` needed
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows, counts), built once per change."""
