@@ -305,8 +305,6 @@ class PodTrials:
         return next((r for r in results if r.pod.key == key), None)
 
 
-
-
 def _common_head(first: list[tuple[Pod, str | None]], again: list[tuple[Pod, str | None]]) -> int:
     """How many entries lead both queue orders (the same pod, admitted alike)."""
     same = 0

@@ -12,8 +12,8 @@ from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, emit, emit_json_results,
-    examples, load_inputs,
-    namespace_option, no_headers_option, node_detail_option, now_option, profiles, quiet_option, run, strict_option, use_color,
+    examples, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, profiles, quiet_option,
+    run, strict_option, use_color,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
