@@ -172,12 +172,12 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
 
     def pending(k: int) -> int:
         if k not in tried:
-            grown = cluster.copy()
-            grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
-            run = schedule_workloads(grown, objects, now, profiles, replicas_mode, scenarios=engine)
-            warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
-            tried[k] = sum(w.pending for w in summarise(run, False))
-            engine.release()
+            with engine.one():
+                grown = cluster.copy()
+                grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
+                run = schedule_workloads(grown, objects, now, profiles, replicas_mode, scenarios=engine)
+                warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
+                tried[k] = sum(w.pending for w in summarise(run, False))
         return tried[k]
 
     low, high = -1, None  # pending(low) > 0 (or low = -1), pending(high) == 0

@@ -212,10 +212,10 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
 
     def outcome(index: int) -> tuple[int, int, str | None]:
         """(new pods left pending, new pods, the first pending workload's message)."""
-        lost = without_nodes(cluster, scenarios[index][1], now, names)
-        summaries = summarise(schedule_workloads(lost, objects, now, profiles,
-                                                 replicas_mode, as_new, engine, workloads_only=True), False)
-        engine.release()
+        with engine.one():
+            lost = without_nodes(cluster, scenarios[index][1], now, names)
+            summaries = summarise(schedule_workloads(lost, objects, now, profiles,
+                                                     replicas_mode, as_new, engine, workloads_only=True), False)
         first = next((w for w in summaries if w.pending), None)
         return (sum(w.pending for w in summaries), sum(w.pods for w in summaries),
                 f"{first.ref}: {first.message}" if first is not None else None)

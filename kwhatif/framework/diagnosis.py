@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kwhatif.framework.status import Code, Status
@@ -19,14 +19,14 @@ class NodeToStatus:
 
     def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
         self._statuses = {} if statuses is None else statuses
-        self._later: list[tuple[Callable[[], list[str]], list[Status]]] = []
+        self._later: list[Callable[[], Iterable[tuple[str, Status]]]] = []
         self.absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE) if absent is None else absent
 
     @property
     def statuses(self) -> dict[str, Status]:
         if self._later:
-            for names, statuses in self._later:
-                self._statuses.update(zip(names(), statuses))
+            for pairs in self._later:
+                self._statuses.update(pairs())
             self._later = []
         return self._statuses
 
@@ -34,9 +34,9 @@ class NodeToStatus:
     def statuses(self, value: dict[str, Status]) -> None:
         self._statuses, self._later = value, []
 
-    def add_later(self, names: Callable[[], list[str]], statuses: list[Status]) -> None:
-        """Each of `names()` rejected with the status at its index, after what is there now."""
-        self._later.append((names, statuses))
+    def add_later(self, pairs: Callable[[], Iterable[tuple[str, Status]]]) -> None:
+        """The (node, status) pairs `pairs()` gives, after what is there now."""
+        self._later.append(pairs)
 
     def get(self, node_name: str) -> Status:
         return self.statuses.get(node_name, self.absent)

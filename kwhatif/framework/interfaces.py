@@ -145,14 +145,51 @@ class NodeExplainer(ABC):
         return {}
 
 
+@dataclass(frozen=True, slots=True)
+class RowVerdicts:
+    """A batch Filter's verdicts over some rows: a bool mask of the rows it rejects and, per
+    rejected row in row order, the index of its status among a few `distinct` ones. Thousands
+    of rejected nodes share a handful of statuses, so the runner stamps each distinct one with
+    the plugin's name once and expands nothing per node unless the statuses are read."""
+
+    fails: np.ndarray
+    distinct: Sequence[Status]
+    which: np.ndarray
+
+    @classmethod
+    def same(cls, fails: np.ndarray, status: Status) -> RowVerdicts:
+        """Every rejected row with one status."""
+        return cls(fails, (status,), np.zeros(int(np.count_nonzero(fails)), dtype=np.intp))
+
+    @classmethod
+    def pick(cls, fails: np.ndarray, choice: np.ndarray, options: Sequence[Status]) -> RowVerdicts:
+        """Each rejected row with `options[choice]`, `choice` given over the rejected rows."""
+        return cls(fails, options, choice.astype(np.intp, copy=False))
+
+    @classmethod
+    def listed(cls, fails: np.ndarray, statuses: Sequence[Status]) -> RowVerdicts:
+        """From one status per rejected row (the per-node path's verdicts), shared by identity."""
+        index: dict[int, int] = {}
+        distinct: list[Status] = []
+        for status in statuses:
+            if id(status) not in index:
+                index[id(status)] = len(distinct)
+                distinct.append(status)
+        which = np.fromiter((index[id(st)] for st in statuses), dtype=np.intp, count=len(statuses))
+        return cls(fails, distinct, which)
+
+    def statuses(self) -> list[Status]:
+        """The status of each rejected row, in row order."""
+        return [self.distinct[i] for i in self.which.tolist()]
+
+
 class BatchFilter(ABC):
     """A Filter that can judge many nodes at once from the node table (the fast path). It must
     agree exactly with `filter()` node by node; the equivalence tests run both paths."""
 
     @abstractmethod
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
-        """(a bool mask over `rows` of the nodes rejected, their statuses in row order)."""
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
+        """The verdicts over `rows`."""
 
 
 class BatchScore(ABC):

@@ -14,7 +14,8 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.interfaces import (
     MAX_NODE_SCORE, BatchFilter, BatchScore, ExtensionPoint, FilterPlugin, NodeExplainer, Plugin, PostFilterPlugin,
-    PostFilterResult, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin,
+    PostFilterResult, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
+    RowVerdicts, ScorePlugin,
 )
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -54,42 +55,48 @@ class PluginSet:
 
 class Rejected:
     """The nodes Filter rejected, each with the status of the first plugin that did, and those
-    plugins. The fast path rejects thousands of nodes a pod by their rows; their names are
-    looked up only if asked for (`names`, `defer_into`)."""
+    plugins. The fast path rejects thousands of nodes a pod by their rows, each plugin's with a
+    few distinct statuses: names and statuses are expanded only if asked for (`names`,
+    `statuses`, `defer_into`) — a pod that is bound needs none of them."""
 
     def __init__(self) -> None:
         self._names: list[str] = []
-        self.statuses: list[Status] = []
+        self._statuses: list[Status] = []
         self.plugins: set[str] = set()
-        self._rows: tuple[NodeTable, np.ndarray] | None = None
+        self._parts: list[tuple[NodeTable, np.ndarray, Sequence[Status], np.ndarray]] = []
 
     def add(self, name: str, status: Status) -> None:
-        self.names.append(name)
-        self.statuses.append(status)
+        self._expand()
+        self._names.append(name)
+        self._statuses.append(status)
         self.plugins.add(status.plugin)
 
-    def add_rows(self, table: NodeTable, rows: np.ndarray, statuses: list[Status]) -> None:
-        """Rejections by row, after those there are (once: the fast path's last step)."""
-        assert self._rows is None
-        self._rows = (table, rows)
-        self.statuses.extend(statuses)
+    def add_rows(self, table: NodeTable, rows: np.ndarray, distinct: Sequence[Status], which: np.ndarray) -> None:
+        """One plugin's rejections by row (row i's status: `distinct[which[i]]`), after those there are."""
+        self._parts.append((table, rows, distinct, which))
+
+    def _expand(self) -> None:
+        for table, rows, distinct, which in self._parts:
+            self._names.extend(table.names_at(rows))
+            self._statuses.extend([distinct[i] for i in which.tolist()])
+        self._parts = []
 
     @property
     def names(self) -> list[str]:
-        if self._rows is not None:
-            table, rows = self._rows
-            self._names.extend(table.names_at(rows))
-            self._rows = None
+        self._expand()
         return self._names
 
+    @property
+    def statuses(self) -> list[Status]:
+        self._expand()
+        return self._statuses
+
     def defer_into(self, statuses: NodeToStatus) -> None:
-        """Into `statuses`, the names to be looked up when that map is read."""
-        if self._rows is None:
-            statuses.statuses.update(zip(self._names, self.statuses))
+        """Into `statuses`, the rejections to be expanded when that map is read."""
+        if not self._parts:
+            statuses.statuses.update(zip(self._names, self._statuses))
             return
-        table, rows = self._rows
-        named, by_row, rejected = self._names, rows, self.statuses
-        statuses.add_later(lambda: named + table.names_at(by_row), rejected)
+        statuses.add_later(lambda: zip(self.names, self.statuses))
 
 
 class Scores:
@@ -139,15 +146,28 @@ def _stamped(status: Status, plugin: str) -> Status:
     return status.with_plugin(plugin)
 
 
-def _all_stamped(statuses: list[Status], plugin: str) -> list[Status]:
-    """Each status stamped with its plugin. A plugin returns a few distinct status objects for
-    thousands of rejected nodes: each is stamped once, and the list is mapped in C loops."""
-    ids = list(map(id, statuses))
-    by_id = dict(zip(ids, statuses))
-    if len(by_id) == 1:
-        return [_stamped(statuses[0], plugin)] * len(statuses)
-    stamped = {key: _stamped(status, plugin) for key, status in by_id.items()}
-    return list(map(stamped.__getitem__, ids))
+def _all_stamped(distinct: Sequence[Status], plugin: str) -> list[Status]:
+    """A batch Filter's distinct statuses, each stamped with its plugin once (not once a node)."""
+    return [_stamped(status, plugin) for status in distinct]
+
+
+def _per_node_verdicts(plugin: FilterPlugin, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> RowVerdicts:
+    """A Filter without a batch form, node by node, as verdicts over the nodes' rows."""
+    every = [plugin.filter(state, pod, node) for node in nodes]
+    failing = [st for st in every if st is not None and st.code != Code.SUCCESS]
+    fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in every), dtype=bool, count=len(every))
+    return RowVerdicts.listed(fails, failing)
+
+
+_IN_RANGE = np.zeros(0, dtype=np.intp)
+
+
+def _out_of_range(raw: np.ndarray) -> np.ndarray:
+    """The positions of scores outside [0, MAX_NODE_SCORE]. Read as unsigned, a negative int64
+    is huge: one pass over the scores tells whether both ends hold, as they nearly always do."""
+    if raw.dtype == np.int64 and (not raw.size or int(raw.view(np.uint64).max()) <= MAX_NODE_SCORE):
+        return _IN_RANGE
+    return np.flatnonzero((raw < 0) | (raw > MAX_NODE_SCORE))
 
 
 def _normalizes(plugin: ScorePlugin) -> bool:
@@ -287,27 +307,19 @@ class Framework:
                     rejected.add(node.name, status)
         infos = table.infos
         rows = np.arange(len(infos), dtype=np.int64) if batch_nodes is infos else table.rows_of(batch_nodes)
-        failed_rows: list[np.ndarray] = []
-        failed_statuses: list[Status] = []
         for pl in self.plugins.filter:
             if not rows.size:
                 break
             if pl.name in state.skip_filter:
                 continue
             if isinstance(pl, BatchFilter):
-                fails, statuses = pl.filter_rows(state, pod, table, rows)
+                verdicts = pl.filter_rows(state, pod, table, rows)
             else:
-                every = [pl.filter(state, pod, infos[r]) for r in rows.tolist()]
-                fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in every),
-                                    dtype=bool, count=len(every))
-                statuses = [st for st in every if st is not None and st.code != Code.SUCCESS]
-            if statuses:
-                failed_rows.append(rows[fails])
-                failed_statuses.extend(_all_stamped(statuses, pl.name))
+                verdicts = _per_node_verdicts(pl, state, pod, [infos[r] for r in rows.tolist()])
+            if verdicts.which.size:
+                rejected.add_rows(table, rows[verdicts.fails], _all_stamped(verdicts.distinct, pl.name), verdicts.which)
                 rejected.plugins.add(pl.name)
-            rows = rows[~fails]
-        if failed_rows:
-            rejected.add_rows(table, np.concatenate(failed_rows), failed_statuses)
+                rows = rows[~verdicts.fails]
         if batch_nodes is infos:
             return table.node_rows(rows), rejected
         passed.update(table.names[r] for r in rows.tolist())
@@ -362,12 +374,13 @@ class Framework:
                 raw, status = pl.normalize_rows(state, pod, names, raw)
                 if status is not None and status.code != Code.SUCCESS:
                     raise SchedulingError(f'running Normalize on Score plugins: {status.message}')
-            bad = np.flatnonzero((raw < 0) | (raw > MAX_NODE_SCORE))
+            bad = _out_of_range(raw)
             if bad.size:
                 raise SchedulingError(
                     f'plugin "{pl.name}" returns an invalid score {int(raw[bad[0]])}, it should in the range of '
                     f'[0, {MAX_NODE_SCORE}] after normalizing')
-            scores.add(pl.name, raw * self.plugins.weights.get(pl.name, 1))
+            weight = self.plugins.weights.get(pl.name, 1)
+            scores.add(pl.name, raw if weight == 1 else raw * weight)
         return scores
 
     # PostFilter -----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts, ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
@@ -106,14 +106,13 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
             return None
         return _REJECTED
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         enforced = np.zeros(rows.size, dtype=bool)
         if self.added_required is not None:
             admitted = table.affinity_rows(RequiredNodeAffinity(None, self.added_required), rows)
             enforced = ~admitted
         fails = enforced | ~table.affinity_rows(required_node_affinity(pod), rows)
-        return fails, [_ENFORCED if e else _REJECTED for e in enforced[fails].tolist()]
+        return RowVerdicts.pick(fails, enforced[fails], (_REJECTED, _ENFORCED))
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         preferred = _preferred_terms(pod.pod)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 
-from kwhatif.framework.interfaces import BatchFilter, FilterPlugin
+from kwhatif.framework.interfaces import BatchFilter, FilterPlugin, RowVerdicts
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -27,10 +27,8 @@ class NodeName(FilterPlugin, BatchFilter):
             return None
         return _REJECTED
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         wanted = pod.pod.node_name
         if not wanted:
-            return np.zeros(rows.size, dtype=bool), []
-        fails = rows != table.index.get(wanted, -1)
-        return fails, [_REJECTED] * int(fails.sum())
+            return RowVerdicts.same(np.zeros(rows.size, dtype=bool), _REJECTED)
+        return RowVerdicts.same(rows != table.index.get(wanted, -1), _REJECTED)

@@ -7,7 +7,7 @@ from kwhatif.api.tolerations import Taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 
-from kwhatif.framework.interfaces import BatchFilter, FilterPlugin
+from kwhatif.framework.interfaces import BatchFilter, FilterPlugin, RowVerdicts
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -29,9 +29,7 @@ class NodeUnschedulable(FilterPlugin, BatchFilter):
             return None
         return _REJECTED
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         if tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
-            return np.zeros(rows.size, dtype=bool), []
-        fails = table.unschedulable[rows]
-        return fails, [_REJECTED] * int(fails.sum())
+            return RowVerdicts.same(np.zeros(rows.size, dtype=bool), _REJECTED)
+        return RowVerdicts.same(table.unschedulable[rows], _REJECTED)

@@ -12,7 +12,7 @@ import numpy as np
 
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, ScorePlugin
+from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, RowVerdicts, ScorePlugin
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
@@ -37,12 +37,14 @@ def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Tolerat
 
 
 def _filter_verdicts(tolerations: tuple[Toleration, ...]
-                     ) -> Callable[[list[tuple[Taint, ...]]], tuple[np.ndarray, np.ndarray]]:
-    """Per taint set: whether it rejects, and the status it rejects with."""
-    def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        verdicts = np.empty(len(sets), dtype=object)  # rows pick theirs in one step
-        verdicts[:] = [_first_untolerated(taints, tolerations) for taints in sets]
-        return np.array([v is not None for v in verdicts], dtype=bool), verdicts
+                     ) -> Callable[[list[tuple[Taint, ...]]], tuple[np.ndarray, list[Status], np.ndarray]]:
+    """Per taint set: whether it rejects, and the index of the status it rejects with among
+    the rejecting sets' statuses (rows pick theirs in one step)."""
+    def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, list[Status], np.ndarray]:
+        verdicts = [_first_untolerated(taints, tolerations) for taints in sets]
+        distinct = [v for v in verdicts if v is not None]
+        index = np.cumsum([v is not None for v in verdicts], dtype=np.intp) - 1
+        return np.array([v is not None for v in verdicts], dtype=bool), distinct, index
     return work_out
 
 
@@ -52,13 +54,12 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         return _first_untolerated(node.node.taints, pod.pod.tolerations)
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         tolerations = pod.pod.tolerations
-        bad, verdicts = table.about_taint_sets((NAME, "filter", tolerations), _filter_verdicts(tolerations))
+        bad, distinct, index = table.about_taint_sets((NAME, "filter", tolerations), _filter_verdicts(tolerations))
         groups = table.taint_group[rows]
         fails = bad[groups]
-        return fails, verdicts[groups[fails]].tolist()
+        return RowVerdicts(fails, distinct, index[groups[fails]])
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         """Only tolerations with an empty or PreferNoSchedule effect count for scoring."""

@@ -93,12 +93,11 @@ EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted
 def run_scenario(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:
     """The scenario's row; an error is reported in it (the way the CLI would word it)."""
     try:
-        found = figures(engine, scenario, plan)
+        with engine.one():
+            found = figures(engine, scenario, plan)
         error = None
     except InputError as err:
         found, error = dict(EMPTY), f"error: {err}"
     except Exception as err:  # noqa: BLE001 - one scenario's bug must not end the sweep
         found, error = dict(EMPTY), f"internal error: {type(err).__name__}: {err}"
-    finally:
-        engine.release()
     return {**scenario.data(), **found, "error": error}

@@ -6,8 +6,10 @@ and a later `set` wins."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from kwhatif.framework.diagnosis import NodeToStatus
+from kwhatif.framework.interfaces import RowVerdicts
 from kwhatif.framework.runtime import Rejected
 from kwhatif.framework.status import unresolvable, unschedulable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -25,14 +27,23 @@ def _table() -> NodeTable:
 def test_rejections_by_row_are_named_in_order_after_those_by_name() -> None:
     rejected = Rejected()
     rejected.add("n4", TAINT)
-    rejected.add_rows(_table(), np.array([2, 0]), [CPU, CPU])
+    rejected.add_rows(_table(), np.array([2, 0]), [CPU], np.array([0, 0]))
     assert rejected.names == ["n4", "n2", "n0"]
     assert rejected.statuses == [TAINT, CPU, CPU]
 
 
+def test_each_plugins_rows_follow_the_previous_plugins_with_their_own_distinct_statuses() -> None:
+    rejected = Rejected()
+    table = _table()
+    rejected.add_rows(table, np.array([4, 1, 2]), [CPU, TAINT], np.array([1, 0, 1]))
+    rejected.add_rows(table, np.array([0]), [TAINT], np.array([0]))
+    assert rejected.names == ["n4", "n1", "n2", "n0"]
+    assert rejected.statuses == [TAINT, CPU, TAINT, TAINT]
+
+
 def test_deferred_rejections_appear_when_the_map_is_read_and_a_later_set_wins() -> None:
     rejected = Rejected()
-    rejected.add_rows(_table(), np.array([1, 3]), [CPU, TAINT])
+    rejected.add_rows(_table(), np.array([1, 3]), [CPU, TAINT], np.array([0, 1]))
     statuses = NodeToStatus()
     rejected.defer_into(statuses)
     statuses.set("n3", CPU)  # after the deferred ones: it replaces n3's
@@ -46,3 +57,24 @@ def test_row_names_look_up_single_names_and_whole_lists() -> None:
     assert names[0] == "n3" and names[-1] == "n4"
     assert names.picked(np.array([2, 0])) == ["n4", "n3"]
     assert list(names) == ["n3", "n1", "n4"] and names[1:] == ["n1", "n4"]
+
+
+@pytest.mark.parametrize("verdicts, expected", [
+    # one status for every rejected row
+    (RowVerdicts.same(np.array([True, False, True]), CPU), [CPU, CPU]),
+    # a choice among fixed options, given over the rejected rows
+    (RowVerdicts.pick(np.array([True, True, False]), np.array([1, 0]), (CPU, TAINT)), [TAINT, CPU]),
+    # one status per rejected row (the per-node path): equal objects shared, order kept
+    (RowVerdicts.listed(np.array([True, True, True]), [TAINT, CPU, TAINT]), [TAINT, CPU, TAINT]),
+    # nothing rejected
+    (RowVerdicts.same(np.zeros(2, dtype=bool), CPU), []),
+])
+def test_row_verdicts_expand_to_one_status_per_rejected_row(verdicts: RowVerdicts, expected: list) -> None:
+    assert verdicts.statuses() == expected
+    assert len(verdicts.which) == int(verdicts.fails.sum())
+
+
+def test_listed_verdicts_keep_each_distinct_status_once() -> None:
+    verdicts = RowVerdicts.listed(np.ones(4, dtype=bool), [CPU, CPU, TAINT, CPU])
+    assert list(verdicts.distinct) == [CPU, TAINT]
+    assert verdicts.which.tolist() == [0, 0, 1, 0]

@@ -47,7 +47,8 @@ def filter_nodes(plugin: Any, state: CycleState, pod: PodInfo, nodes: Iterable[N
     per_node = {n.name: plugin.filter(state, pod, n) for n in nodes}
     if isinstance(plugin, BatchFilter):
         table, rows = _rows(plugin, nodes)
-        fails, statuses = plugin.filter_rows(state, pod, table, rows)
+        verdicts = plugin.filter_rows(state, pod, table, rows)
+        fails, statuses = verdicts.fails, verdicts.statuses()
         assert len(statuses) == int(fails.sum())
         by_rows: dict[str, Outcome] = {n.name: None for n in nodes}
         for row, status in zip(rows[fails].tolist(), statuses):

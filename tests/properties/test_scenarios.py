@@ -7,6 +7,7 @@ shared NodeInfo back; and after them the loaded cluster's base snapshot is as it
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -148,3 +149,21 @@ def test_a_loss_policy_on_two_workers_is_the_policy_run_here(clusters: list[Clus
                         progress=lambda done, total: heard.append((done, total)), jobs=2)
     assert there == here
     assert heard == [(i, len(scenarios)) for i in range(1, len(scenarios) + 1)]
+
+
+def test_one_scenario_runs_with_the_collector_paused_and_gives_its_snapshot_back(clusters: list[Cluster]) -> None:
+    """A scenario's hundreds of thousands of objects live until its end and hold no cycles but
+    its snapshot's: the collector waits for the end, and the snapshot is released then."""
+    scenarios = Scenarios(clusters[0])
+    with scenarios.one():
+        assert not gc.isenabled()
+        prepare(clusters[0], NOW, scenarios=scenarios).run()
+        assert _lent(scenarios) is not None
+    assert gc.isenabled()
+    assert _lent(scenarios) is None
+
+
+def _lent(scenarios: Scenarios) -> Snapshot | None:
+    base = scenarios._base  # noqa: SLF001 - the test looks at the shared snapshot
+    assert isinstance(base, Snapshot)
+    return base.lent_to

@@ -16,7 +16,7 @@ import numpy as np
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
-    ScorePlugin,
+    RowVerdicts, ScorePlugin,
 )
 from kwhatif.framework.status import Status
 from kwhatif.plugins.inter_pod_affinity import filtering, scoring
@@ -75,11 +75,10 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         return filtering.filter_node(state, node)
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         result = filtering.filter_rows(state, rows)
         if isinstance(result, Status):  # the state is missing: every node gets the error
-            return np.ones(rows.size, dtype=bool), [result] * rows.size
+            return RowVerdicts.same(np.ones(rows.size, dtype=bool), result)
         return result
 
     # PreScore / Score / NormalizeScore -------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Mapping
 import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import RowVerdicts
 from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
 from kwhatif.plugins.inter_pod_affinity.counts import Pair, TopologyCounts
 from kwhatif.plugins.inter_pod_affinity.index import REQUIRED_ANTI_AFFINITY, TermIndex
@@ -209,7 +210,7 @@ ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_ANTI_AFFINITY)
 EXISTING_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
 
 
-def filter_rows(state: CycleState, rows: np.ndarray) -> tuple[np.ndarray, list[Status]] | Status:
+def filter_rows(state: CycleState, rows: np.ndarray) -> RowVerdicts | Status:
     """`filter_node` for many nodes at once: the three checks in order, each vectorised over the
     nodes' label values."""
     s = get_state(state)
@@ -235,9 +236,8 @@ def filter_rows(state: CycleState, rows: np.ndarray) -> tuple[np.ndarray, list[S
         _, positive = s.existing_anti.positive_at(key, rows)
         existing_bad |= positive
     fails = affinity_bad | anti_bad | existing_bad
-    statuses = [AFFINITY_REJECTED if a else ANTI_AFFINITY_REJECTED if b else EXISTING_ANTI_AFFINITY_REJECTED
-                for a, b in zip(affinity_bad[fails].tolist(), anti_bad[fails].tolist())]
-    return fails, statuses
+    choice = np.where(affinity_bad[fails], 0, np.where(anti_bad[fails], 1, 2))
+    return RowVerdicts.pick(fails, choice, (AFFINITY_REJECTED, ANTI_AFFINITY_REJECTED, EXISTING_ANTI_AFFINITY_REJECTED))
 
 
 def update(state: CycleState, other: PodInfo, node: NodeInfo, multiplier: int) -> Status | None:

@@ -10,7 +10,8 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.api.resources import Resources, pod_requests
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin,
+    BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts,
+    ScorePlugin,
 )
 from kwhatif.framework.status import Code, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
@@ -181,8 +182,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
             return self.scorer(reqs, allocs)
         return table.remembered((NAME, self.args.scoring_strategy, request), rows, work_out)
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         """fit.go:fitsRequest over many nodes: each failing check sets a bit; nodes with the same bits share
         one Status (reasons in the scheduler's order)."""
         request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
@@ -195,11 +195,10 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         failed = bits != 0
         # One Status per distinct (bits, unresolvable), handed to the rows by an object array.
         kinds, which = np.unique(bits[failed] * 2 + unresolvable[failed], return_inverse=True)
-        distinct = np.empty(kinds.size, dtype=object)
-        distinct[:] = [Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if k & 1 else Code.UNSCHEDULABLE,
-                              tuple(checks[i][0] for i in range(len(checks)) if k >> (i + 1) & 1))
-                       for k in kinds.tolist()]
-        return failed, distinct[which].tolist()
+        distinct = [Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if k & 1 else Code.UNSCHEDULABLE,
+                           tuple(checks[i][0] for i in range(len(checks)) if k >> (i + 1) & 1))
+                    for k in kinds.tolist()]
+        return RowVerdicts(failed, distinct, which)
 
     def _checks(self, request: Resources, table: NodeTable, rows: np.ndarray
                 ) -> list[tuple[str, np.ndarray, np.ndarray]]:

@@ -16,7 +16,7 @@ import numpy as np
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
-    ScorePlugin,
+    RowVerdicts, ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.snapshot.node_info import NodeInfo
@@ -89,11 +89,10 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlug
             return s
         return filter_node(s, node)
 
-    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray
-                    ) -> tuple[np.ndarray, list[Status]]:
+    def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         s = read_state(state)
         if isinstance(s, Status):
-            return np.ones(rows.size, dtype=bool), [s] * rows.size
+            return RowVerdicts.same(np.ones(rows.size, dtype=bool), s)
         return filter_rows(s, table, rows)
 
     # PreScore / Score ------------------------------------------------------------------------

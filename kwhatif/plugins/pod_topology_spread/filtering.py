@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
+from kwhatif.framework.interfaces import RowVerdicts
 from kwhatif.framework.status import Status, error, unresolvable, unschedulable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -161,7 +162,7 @@ def filter_node(s: PreFilterState, node: NodeInfo) -> Status | None:
     return None
 
 
-def filter_rows(s: PreFilterState, table: NodeTable, rows: np.ndarray) -> tuple[np.ndarray, list[Status]]:
+def filter_rows(s: PreFilterState, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
     """`filter_node` for many nodes at once: constraint by constraint, among the rows still
     passing, those that lack the key and those whose skew exceeds maxSkew."""
     verdict = np.zeros(rows.size, dtype=np.int8)  # 0 passes, 1 missing label, 2 skew too large
@@ -175,8 +176,7 @@ def filter_rows(s: PreFilterState, table: NodeTable, rows: np.ndarray) -> tuple[
             skew = counts[np.maximum(at, 0)] + s.self_match[i] - s.min_match(i)
             verdict[still & (at >= 0) & (skew > c.max_skew)] = 2
     fails = verdict != 0
-    statuses = [NODE_LABEL_NOT_MATCH if v == 1 else CONSTRAINTS_NOT_MATCH for v in verdict[fails].tolist()]
-    return fails, statuses
+    return RowVerdicts.pick(fails, verdict[fails] - 1, (NODE_LABEL_NOT_MATCH, CONSTRAINTS_NOT_MATCH))
 
 
 def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
