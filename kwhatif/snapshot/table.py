@@ -98,6 +98,7 @@ class NodeTable:
         self.taint_sets = list(groups)
         self._taint_verdicts: dict[Hashable, Any] = {}
         self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
+        self._everywhere: dict[str, bool] = {}
         self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
         self._rows_by_image: dict[str, list[int]] | None = None
@@ -174,6 +175,13 @@ class NodeTable:
             ids = np.array([values.setdefault(i.node.labels[key], len(values)) if key in i.node.labels else -1
                             for i in self.infos], dtype=np.int64)
             found = self._label_columns[key] = (ids, list(values))
+        return found
+
+    def labelled_everywhere(self, key: str) -> bool:
+        """Whether every node has label `key` (then a per-node test of it can be skipped)."""
+        found = self._everywhere.get(key)
+        if found is None:
+            found = self._everywhere[key] = bool((self.domains(key)[0] >= 0).all())
         return found
 
     def has_image(self, name: str) -> np.ndarray:

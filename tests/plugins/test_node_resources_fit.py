@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
-from kwhatif.plugins.node_resources.fit import NodeResourcesFit
+from kwhatif.plugins.node_resources.fit import NodeResourcesFit, _distinct
 from kwhatif.plugins.node_resources.strategies import broken_linear
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
@@ -721,3 +722,15 @@ BROKEN_LINEAR = [
 def test_broken_linear(points, assertions):
     f = broken_linear(points)
     assert [(p, f(p)) for p, _ in assertions] == assertions
+
+
+@pytest.mark.parametrize("codes, bits", [
+    ([5, 1, 5, 3], 3),          # few distinct check failures: counted
+    ([0, 0], 1),                # one kind
+    ([9000, 2, 9000, 7], 14),   # many checks (extended resources): sorted, as np.unique does
+])
+def test_distinct_failure_codes_are_numpys_unique_with_the_inverse(codes: list[int], bits: int) -> None:
+    kinds, which = _distinct(np.array(codes), bits)
+    want_kinds, want_which = np.unique(np.array(codes), return_inverse=True)
+    assert kinds.tolist() == want_kinds.tolist()
+    assert which.tolist() == want_which.tolist()

@@ -7,6 +7,7 @@ minimum; `skew = count + selfMatch − min`.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kwhatif.api.affinity import Affinity, NodeAffinity, NodeSelector, NodeSelectorTerm, TopologySpreadConstraint
@@ -558,6 +559,14 @@ ROUNDING = [
 @pytest.mark.parametrize("case,x,expected", ROUNDING, ids=[c[0] for c in ROUNDING])
 def test_round_half_away(case, x, expected):
     assert round_half_away(x) == expected
+
+
+def test_round_half_away_over_arrays_rounds_each_value_as_alone():
+    """With a negative value (the general form) and without (the non-negative one)."""
+    values, expected = [c[1] for c in ROUNDING], [c[2] for c in ROUNDING]
+    assert round_half_away(np.array(values)).tolist() == expected
+    kept = [i for i, x in enumerate(values) if x >= 0]
+    assert round_half_away(np.array([values[i] for i in kept])).tolist() == [expected[i] for i in kept]
 
 
 # Explanations ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.snapshot import groups
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_node, make_pod
@@ -56,3 +57,14 @@ def test_a_kept_sum_is_read_only() -> None:
     with pytest.raises(ValueError):
         total[0] = 7
     assert isinstance(total, np.ndarray)
+
+
+def test_beyond_the_kept_sums_a_new_selector_is_summed_afresh_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory stays bounded (each kept sum is a row-sized array the groups keep current)."""
+    monkeypatch.setattr(groups, "_MAX_KEPT_SUMS", 1)
+    snap = _snapshot()
+    snap.groups.counts("default", lambda labels: labels.get("app") == "db", selector=("app", "db"))  # the one kept
+    assert _counts(snap, kept=True) == {"n1": 2, "n2": 1, "n3": 0}
+    snap.assume(PodInfo.of(make_pod("web-4", labels={"app": "web"})), "n3")
+    assert _counts(snap, kept=True) == {"n1": 2, "n2": 1, "n3": 1}
+    assert len(snap.groups._totals) == 1  # noqa: SLF001 - the test looks at what is kept

@@ -187,14 +187,17 @@ def matching_pods(snapshot: Snapshot, terms: tuple[IncomingTerm, ...]) -> np.nda
     total = np.zeros(len(snapshot.table), dtype=np.int64)
     if not terms:
         return total
-    if any(t.any_namespace for t in terms):
-        names = list(groups.by_namespace)
-    else:
-        names = [n for n in groups.by_namespace if all(n in t.namespaces for t in terms)]
-    for namespace in names:
-        def matches(labels: Mapping[str, str], ns: str = namespace) -> bool:
-            return all(t.matches(ns, labels) for t in terms)
-        total += groups.counts(namespace, matches, terminating=True)
+    selectors = tuple(t.term.selector for t in terms)
+    if any(s is None for s in selectors):  # a term without a label selector matches no pod
+        return total
+    kept = tuple(s for s in selectors if s is not None)
+
+    def matches(labels: Mapping[str, str]) -> bool:
+        """In a namespace every term covers, a term matches by its label selector alone."""
+        return all(s.matches(labels) for s in kept)
+    for namespace in groups.by_namespace:
+        if all(t.any_namespace or namespace in t.namespaces for t in terms):
+            total += groups.counts(namespace, matches, terminating=True, selector=("every one of", kept))
     return total
 
 

@@ -35,6 +35,10 @@ def balanced_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.nda
     """trunc((1 − std) × 100) over the fractions min(1, requested / allocatable) of the resources
     a node has; with two fractions std is |f1 − f2| / 2, with more the population standard
     deviation, with fewer 0. Float operations in Go's order, node by node in parallel."""
+    if len(allocatable) == 2 and allocatable[0].all() and allocatable[1].all():
+        # The default (cpu and memory, which every node has): the same operations, fewer passes.
+        first, second = (np.minimum(1.0, r / a) for r, a in zip(requested, allocatable))
+        return np.trunc((1 - np.abs((first - second) / 2)) * MAX_NODE_SCORE).astype(np.int64)
     present = [a != 0 for a in allocatable]
     fractions = [np.where(p, np.minimum(1.0, r / np.where(p, a, 1)), 0.0)
                  for r, a, p in zip(requested, allocatable, present)]

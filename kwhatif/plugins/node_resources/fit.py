@@ -193,8 +193,8 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
             bits |= fails.astype(np.int64) << i
             unresolvable |= fails & alone_too_big
         failed = bits != 0
-        # One Status per distinct (bits, unresolvable), handed to the rows by an object array.
-        kinds, which = np.unique(bits[failed] * 2 + unresolvable[failed], return_inverse=True)
+        # One Status per distinct (bits, unresolvable), each rejected row pointing at its own.
+        kinds, which = _distinct(bits[failed] * 2 + unresolvable[failed], len(checks) + 1)
         distinct = [Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if k & 1 else Code.UNSCHEDULABLE,
                            tuple(checks[i][0] for i in range(len(checks)) if k >> (i + 1) & 1))
                     for k in kinds.tolist()]
@@ -222,6 +222,17 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
             have = alloc[rows]
             checks.append((insufficient(name), want > have - used[rows], want > have))
         return checks
+
+
+def _distinct(codes: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct codes, sorted; each code's index among them): `np.unique(codes,
+    return_inverse=True)`, by counting instead of sorting while the codes (`bits` wide) are few."""
+    if bits > 12:
+        return np.unique(codes, return_inverse=True)
+    kinds = np.flatnonzero(np.bincount(codes, minlength=1 << bits))
+    index = np.zeros(1 << bits, dtype=np.intp)
+    index[kinds] = np.arange(kinds.size)
+    return kinds, index[codes]
 
 
 def fit_request(pod: PodInfo) -> Resources:

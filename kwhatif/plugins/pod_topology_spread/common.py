@@ -196,13 +196,16 @@ def inclusion_masks(pod: Pod, constraints: list[Constraint], table: NodeTable, r
     """`matchNodeInclusionPolicies` for every row and constraint: nodeAffinityPolicy Honor keeps
     the nodes matching the pod's nodeSelector and required node affinity, nodeTaintsPolicy Honor
     the nodes without a NoSchedule/NoExecute taint the pod does not tolerate."""
-    affinity_ok = taints_ok = np.ones(rows.size, dtype=bool)
+    everywhere = np.ones(rows.size, dtype=bool)
+    affinity_ok = taints_ok = everywhere
     if any(c.node_affinity_policy == HONOR for c in constraints):
         required = RequiredNodeAffinity.of(pod)
         if not required.is_empty:
             affinity_ok = table.affinity_rows(required, rows)
     if any(c.node_taints_policy == HONOR for c in constraints):
         taints_ok = ~table.untolerated_rows(pod.tolerations, rows)
+    if affinity_ok is everywhere and taints_ok is everywhere:  # no policy excludes a node
+        return [everywhere] * len(constraints)
     return [(affinity_ok | (c.node_affinity_policy != HONOR)) & (taints_ok | (c.node_taints_policy != HONOR))
             for c in constraints]
 

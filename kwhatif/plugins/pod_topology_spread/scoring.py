@@ -57,6 +57,8 @@ def topology_normalizing_weight(size: int) -> float:
 def _value_ids(table: NodeTable, key: str) -> tuple[np.ndarray, list[str]]:
     """Domain ids where a missing label reads as the value "" (Go's `node.Labels[key]`)."""
     ids, values = table.domains(key)
+    if table.labelled_everywhere(key):
+        return ids, values
     if "" in values:
         empty = values.index("")
         names = values
@@ -72,12 +74,17 @@ def compute_pre_score_state(
     """`initPreScoreState` over the feasible nodes, then the counts over all nodes."""
     table = snapshot.table
     frows = table.rows_of(feasible)
-    dropped = ~has_all_keys(table, frows, constraints) if require_all else np.zeros(frows.size, dtype=bool)
-    ignored = {feasible[i].name for i in np.flatnonzero(dropped).tolist()}
-    kept = frows[~dropped]
     all_rows = np.arange(len(table), dtype=np.int64)
-    eligible = has_all_keys(table, all_rows, constraints) if require_all else np.ones(len(table), dtype=bool)
-    included = inclusion_masks(pod.pod, constraints, table, all_rows)
+    ignored: set[str] = set()
+    kept = frows
+    if require_all:
+        dropped = ~has_all_keys(table, frows, constraints)
+        ignored = {feasible[i].name for i in np.flatnonzero(dropped).tolist()}
+        kept = frows[~dropped]
+        included = [m & has_all_keys(table, all_rows, constraints)
+                    for m in inclusion_masks(pod.pod, constraints, table, all_rows)]
+    else:
+        included = inclusion_masks(pod.pod, constraints, table, all_rows)
     namespace = pod.pod.namespace
     counts: list[dict[str, int]] = []
     weights: list[float] = []
@@ -91,7 +98,7 @@ def compute_pre_score_state(
             continue
         ids, names = _value_ids(table, c.topology_key)
         wanted = np.bincount(ids[kept], minlength=len(names)) > 0
-        take = eligible & inc & wanted[ids]
+        take = inc & wanted[ids]
         sums = np.bincount(ids[take], weights=matched[take], minlength=len(names)).astype(np.int64)
         domain = {names[d]: int(sums[d]) for d in np.flatnonzero(wanted).tolist()}
         counts.append(domain)
@@ -108,9 +115,10 @@ def score_rows(s: PreScoreState, table: NodeTable, rows: np.ndarray) -> np.ndarr
     each node has — float operations in Go's order, constraint by constraint."""
     score = np.zeros(rows.size, dtype=np.float64)
     for i, c in enumerate(s.constraints):
-        has_key = table.domains(c.topology_key)[0][rows] >= 0
         term = s.per_row[i][rows].astype(np.float64) * s.weights[i] + float(c.max_skew - 1)
-        score = score + np.where(has_key, term, 0.0)
+        if not table.labelled_everywhere(c.topology_key):
+            term = np.where(table.domains(c.topology_key)[0][rows] >= 0, term, 0.0)
+        score = score + term
     raw = round_half_away(score)
     if s.ignored:
         names = table.names
