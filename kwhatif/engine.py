@@ -368,6 +368,11 @@ class Scenarios:
             self._loaded_warnings = self.cluster.warnings + refused + overcommitted_nodes(self._base)
         return self._base
 
+    def build_now(self) -> None:
+        """Build the loaded cluster's snapshot now, before scenarios run in forked workers: they
+        share it (copy-on-write) instead of building one each — half the memory of two workers."""
+        self._built()
+
     def snapshot(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:
         """The snapshot of a scenario `cluster` (sharing the loaded cluster's objects)."""
         return self._built().derive(cluster, bound)

@@ -220,6 +220,8 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
         return (sum(w.pending for w in summaries), sum(w.pods for w in summaries),
                 f"{first.ref}: {first.message}" if first is not None else None)
 
+    if jobs > 1 and len(scenarios) > 1:
+        engine.build_now()
     worst: tuple[int, str, int, str | None] | None = None
     failing = 0
     for (label, _), (pending, total, detail) in zip(scenarios, each(outcome, len(scenarios), jobs, progress)):

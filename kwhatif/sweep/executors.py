@@ -26,6 +26,7 @@ from typing import Any
 from kwhatif.engine import Scenarios
 from kwhatif.errors import InputError
 from kwhatif.load.prepared import decode_prepared, read_header
+from kwhatif.memory import keep_freed_memory
 from kwhatif.sweep.scenario import EMPTY, run_scenario
 from kwhatif.sweep.spec import Plan, Scenario, Sweep
 
@@ -82,6 +83,7 @@ def run_local(scenario: Scenario) -> Row:
 
 def run_remote(plan: Plan, blob: bytes, scenario: Scenario) -> Row:
     """A Dask task: the plan and the snapshot arrive as scattered data (sent once a worker)."""
+    keep_freed_memory()
     return run_scenario(CACHE.get(scenario.snapshot, blob), scenario, plan)
 
 
