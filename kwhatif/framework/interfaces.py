@@ -111,7 +111,7 @@ class PostFilterPlugin(Plugin):
 
 class PreScorePlugin(Plugin):
     @abstractmethod
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None: ...
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None: ...
 
 
 class ScorePlugin(Plugin):

@@ -286,7 +286,7 @@ class Framework:
         return out
 
     def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], table: NodeTable
-                     ) -> tuple[list[NodeInfo], Rejected]:
+                     ) -> tuple[Sequence[NodeInfo], Rejected]:
         """Filter many nodes at once (the fast path): each node still meets the plugins in order
         and stops at its first rejection, but a plugin that can judge all nodes from the node
         table does so in one step. Nodes with nominated pods that matter take the per-node path."""
@@ -342,7 +342,7 @@ class Framework:
         return self.run_filter(state, pod, node)
 
     # Score ----------------------------------------------------------------------------------
-    def run_pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> None:
+    def run_pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> None:
         for pl in self.plugins.pre_score:
             status = pl.pre_score(state, pod, nodes)
             if status is None or status.code == Code.SUCCESS:
@@ -352,7 +352,7 @@ class Framework:
                 continue
             raise SchedulingError(f'running PreScore plugin "{pl.name}": {status.message}')
 
-    def run_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+    def run_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo],
                   table: NodeTable | None = None) -> Scores:
         """Score, NormalizeScore, range check and weighting over the feasible nodes. With a node
         table, plugins that can score all nodes at once do so (the fast path)."""

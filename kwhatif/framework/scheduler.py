@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
@@ -44,7 +44,7 @@ class Attempt:
     message: str | None = None
     reason: str | None = None
     num_nodes: int = 0
-    feasible: list[NodeInfo] = field(default_factory=list)
+    feasible: Sequence[NodeInfo] = field(default_factory=list)
     num_feasible: int = 0
     """len(feasible), kept when the run keeps no per-node detail (`Scheduler.keep_detail`)."""
     scored_by_scheduler: bool = False
@@ -333,7 +333,7 @@ class Scheduler:
             return self._fail(fwk, state, pod, attempt)
         return self._select(fwk, state, pod, feasible, attempt)
 
-    def _insights(self, fwk: Framework, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+    def _insights(self, fwk: Framework, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo],
                   attempt: Attempt) -> None:
         """kwhatif's per-node sentences, taken while the nodes are as the plugins saw them: the
         rejecting plugin's for a rejected node, every explainer's for the given feasible nodes."""
@@ -354,7 +354,7 @@ class Scheduler:
             attempt.insights[node.name] = {n: lines for n, lines in said.items() if lines}
 
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
-                                  attempt: Attempt) -> list[NodeInfo] | None:
+                                  attempt: Attempt) -> Sequence[NodeInfo] | None:
         """schedule_one.go:schedulingCycle: a nominated node that passes the filters is chosen without scoring."""
         name = self.nominator.node_of(pod.key)
         node = self.snapshot.by_name.get(name) if name else None
@@ -368,7 +368,7 @@ class Scheduler:
         return [node]
 
     def _filter_nodes(self, fwk: Framework, state: CycleState, pod: PodInfo, pre_result: PreFilterResult | None,
-                      attempt: Attempt) -> list[NodeInfo]:
+                      attempt: Attempt) -> Sequence[NodeInfo]:
         nodes = self.snapshot.node_infos
         statuses = attempt.diagnosis.node_to_status
         if pre_result is not None and pre_result.node_names is not None:
@@ -390,7 +390,7 @@ class Scheduler:
         attempt.diagnosis.unschedulable_plugins.update(rejected.plugins)
         return feasible
 
-    def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: list[NodeInfo],
+    def _sampled(self, fwk: Framework, nodes: list[NodeInfo], feasible: Sequence[NodeInfo],
                  rejected: Rejected) -> tuple[list[NodeInfo], Rejected]:
         """What kube-scheduler would have examined (schedule_one.go:numFeasibleNodesToFind): nodes in rotation
         from the last start index until `numFeasibleNodesToFind` feasible ones; the start index then moves on
@@ -413,7 +413,7 @@ class Scheduler:
         self.next_start_node_index = (self.next_start_node_index + examined) % max(self.snapshot.num_nodes, 1)
         return kept_feasible, kept_rejected
 
-    def _select(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+    def _select(self, fwk: Framework, state: CycleState, pod: PodInfo, feasible: Sequence[NodeInfo],
                 attempt: Attempt) -> Attempt:
         """One feasible node wins outright (scores are computed for display only); otherwise the
         top total wins and ties go to the smallest name (kwhatif's deterministic stand-in)."""

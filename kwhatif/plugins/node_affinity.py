@@ -114,7 +114,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
         fails = enforced | ~table.affinity_rows(required_node_affinity(pod), rows)
         return RowVerdicts.pick(fails, enforced[fails], (_REJECTED, _ENFORCED))
 
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         preferred = _preferred_terms(pod.pod)
         if preferred is None and self.added_preferred is None:
             return SKIP

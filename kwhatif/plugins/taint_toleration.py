@@ -61,7 +61,7 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
         fails = bad[groups]
         return RowVerdicts(fails, distinct, index[groups[fails]])
 
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         """Only tolerations with an empty or PreferNoSchedule effect count for scoring."""
         prefer: tuple[Toleration, ...] = tuple(
             t for t in pod.pod.tolerations if t.effect in ("", "PreferNoSchedule"))

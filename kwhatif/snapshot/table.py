@@ -23,15 +23,37 @@ _MAX_REMEMBERED = 1024
 """Questions `remembered` keeps per table: at 5,000 nodes, 80 KB each."""
 
 
-class NodeRows(list[NodeInfo]):
-    """Nodes that know their rows in the node table. The fast path hands the feasible nodes from
-    Filter to PreScore and Score as one of these, so that a step over thousands of nodes takes
-    their rows as they are instead of looking each up by name, per plugin, per pod. Never
-    changed after it is made (the rows would no longer match)."""
+class NodeRows(Sequence[NodeInfo]):
+    """Nodes given by their rows in the node table. The fast path hands the feasible nodes from
+    Filter to PreScore and Score as one of these: a step over thousands of nodes takes their
+    rows as they are, and the NodeInfos are looked up only if a plugin reads them (most read
+    rows only; listing 5,000 of them was a twentieth of a pod's cycle)."""
 
-    def __init__(self, infos: list[NodeInfo], rows: np.ndarray) -> None:
-        super().__init__(infos)
-        self.rows = rows
+    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
+        self.table, self.rows = table, rows
+        self._infos: list[NodeInfo] | None = None
+
+    def __len__(self) -> int:
+        return int(self.rows.size)
+
+    @overload
+    def __getitem__(self, index: int) -> NodeInfo: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[NodeInfo]: ...
+
+    def __getitem__(self, index: int | slice) -> NodeInfo | list[NodeInfo]:
+        if isinstance(index, slice):
+            return self._listed()[index]
+        return cast(NodeInfo, self.table.info_array[int(self.rows[index])])
+
+    def __iter__(self) -> Iterator[NodeInfo]:
+        return iter(self._listed())
+
+    def _listed(self) -> list[NodeInfo]:
+        if self._infos is None:
+            self._infos = self.table.info_array[self.rows].tolist()
+        return self._infos
 
 
 class RowNames(Sequence[str]):
@@ -113,14 +135,14 @@ class NodeTable:
     def __len__(self) -> int:
         return len(self.names)
 
-    def rows_of(self, nodes: list[NodeInfo]) -> np.ndarray:
+    def rows_of(self, nodes: Sequence[NodeInfo]) -> np.ndarray:
         """The nodes' rows: carried by a `NodeRows`, looked up by name otherwise."""
         if isinstance(nodes, NodeRows):
             return nodes.rows
         return np.fromiter((self.index[n.name] for n in nodes), dtype=np.int64, count=len(nodes))
 
     def node_rows(self, rows: np.ndarray) -> NodeRows:
-        return NodeRows(self.info_array[rows].tolist(), rows)
+        return NodeRows(self, rows)
 
     def names_at(self, rows: np.ndarray) -> list[str]:
         return list(self.name_array[rows].tolist())

@@ -78,3 +78,12 @@ def test_listed_verdicts_keep_each_distinct_status_once() -> None:
     verdicts = RowVerdicts.listed(np.ones(4, dtype=bool), [CPU, CPU, TAINT, CPU])
     assert list(verdicts.distinct) == [CPU, TAINT]
     assert verdicts.which.tolist() == [0, 0, 1, 0]
+
+
+def test_node_rows_hand_their_rows_over_and_name_nodes_only_when_read() -> None:
+    table = _table()
+    nodes = table.node_rows(np.array([3, 1, 4]))
+    assert len(nodes) == 3
+    assert table.rows_of(nodes) is nodes.rows  # the next step takes the rows as they are
+    assert nodes[0].name == "n3" and nodes[-1].name == "n4"
+    assert [n.name for n in nodes] == ["n3", "n1", "n4"] and [n.name for n in nodes[1:]] == ["n1", "n4"]

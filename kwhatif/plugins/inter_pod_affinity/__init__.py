@@ -82,7 +82,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return result
 
     # PreScore / Score / NormalizeScore -------------------------------------------------------
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         snapshot = self.handle.snapshot
         index = term_index(self._holder, snapshot)
         return scoring.pre_score(index, snapshot, state, pod, self.hard_pod_affinity_weight,

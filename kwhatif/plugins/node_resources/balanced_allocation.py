@@ -104,7 +104,7 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         self.args = args or NodeResourcesBalancedAllocationArgs()
         self.resources = self.args.resources
 
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         """Best-effort pods (nothing requested) are not scored: it would pile them on one node."""
         request = pod_request_vector(pod, self.resources, use_requested=True)
         if not any(request):

@@ -3,6 +3,7 @@ how full would the node be (resource_allocation.go:score, by the configured scor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 import numpy as np
 
@@ -165,7 +166,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return {s.resource: s.requested - max(s.capacity - s.used, 0) if s.resource != "pods" else 1
                 for s in shortfalls(request, node, self.ignored, self.ignored_groups)}
 
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         state.write(_PRE_SCORE_KEY, pod_request_vector(pod, self.resources, use_requested=False))
         return None
 

@@ -96,7 +96,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlug
         return filter_rows(s, table, rows)
 
     # PreScore / Score ------------------------------------------------------------------------
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         all_nodes = self.handle.snapshot.node_infos
         if not all_nodes:
             return SKIP

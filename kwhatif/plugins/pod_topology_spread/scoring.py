@@ -69,7 +69,7 @@ def _value_ids(table: NodeTable, key: str) -> tuple[np.ndarray, list[str]]:
 
 
 def compute_pre_score_state(
-    pod: PodInfo, constraints: list[Constraint], feasible: list[NodeInfo], snapshot: Snapshot, require_all: bool,
+    pod: PodInfo, constraints: list[Constraint], feasible: Sequence[NodeInfo], snapshot: Snapshot, require_all: bool,
 ) -> PreScoreState:
     """`initPreScoreState` over the feasible nodes, then the counts over all nodes."""
     table = snapshot.table

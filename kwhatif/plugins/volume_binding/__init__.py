@@ -25,6 +25,7 @@ Simplified (kwhatif): PreBind's API round trips are not simulated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kwhatif.api.quantity import value
@@ -166,7 +167,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         return None
 
     # PreScore / Score: no scorer without the StorageCapacityScoring gate ----------------------
-    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
         return SKIP
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
