@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -139,8 +139,10 @@ class Scores:
         return dict(zip(self.names, self.total.tolist()))
 
 
+@lru_cache(maxsize=4096)
 def _stamped(status: Status, plugin: str) -> Status:
-    """A Filter's status with its plugin's name; an error ends the cycle (framework.go:RunFilterPlugins)."""
+    """A Filter's status with its plugin's name; an error ends the cycle (framework.go:RunFilterPlugins).
+    Statuses are values: the few a plugin rejects with are stamped once, not once a pod."""
     if not status.is_rejected:
         raise SchedulingError(f'running "{plugin}" filter plugin: {status.message}')
     return status.with_plugin(plugin)

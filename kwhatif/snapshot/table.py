@@ -144,6 +144,12 @@ class NodeTable:
     def node_rows(self, rows: np.ndarray) -> NodeRows:
         return NodeRows(self, rows)
 
+    def at(self, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """`column[rows]`, read-only: the column itself when `rows` are all the rows (rows handed
+        to plugins are distinct and in table order, so all of them are the column's order) —
+        the first Filters see every node, and a copy of each column they read is wasted."""
+        return column if rows.size == len(self.names) else column[rows]
+
     def names_at(self, rows: np.ndarray) -> list[str]:
         return list(self.name_array[rows].tolist())
 

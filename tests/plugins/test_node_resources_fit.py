@@ -23,7 +23,8 @@ from kwhatif.config.args import plugin_args
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_resources.fit import NodeResourcesFit, _distinct
-from kwhatif.plugins.node_resources.strategies import broken_linear
+from kwhatif.plugins.node_resources.resource_allocation import ResourceSpec
+from kwhatif.plugins.node_resources.strategies import broken_linear, least_allocated, most_allocated
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -734,3 +735,19 @@ def test_distinct_failure_codes_are_numpys_unique_with_the_inverse(codes: list[i
     want_kinds, want_which = np.unique(np.array(codes), return_inverse=True)
     assert kinds.tolist() == want_kinds.tolist()
     assert which.tolist() == want_which.tolist()
+
+
+@pytest.mark.parametrize("strategy", ["least", "most"])
+@pytest.mark.parametrize("requested, allocatable", [
+    # every node has both resources (the one-pass form)
+    ([[1000, 4000, 9000], [2 << 30, 1 << 30, 9 << 30]], [[4000, 4000, 8000], [8 << 30, 2 << 30, 8 << 30]]),
+    # a node without memory: that resource is left out of its mean (the general form)
+    ([[1000, 4000], [2 << 30, 0]], [[4000, 8000], [8 << 30, 0]]),
+])
+def test_strategies_over_nodes_equal_the_upstream_one_node_form(strategy: str, requested: list[list[int]],
+                                                                allocatable: list[list[int]]) -> None:
+    resources = (ResourceSpec("cpu", 1), ResourceSpec("memory", 3))
+    scorer = (least_allocated if strategy == "least" else most_allocated)(resources)
+    rows = scorer([np.array(r) for r in requested], [np.array(a) for a in allocatable]).tolist()
+    nodes = [scorer.node([r[i] for r in requested], [a[i] for a in allocatable]) for i in range(len(requested[0]))]
+    assert rows == nodes

@@ -206,7 +206,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         """(reason, failing rows, rows where the request alone exceeds allocatable) per check,
         in the order of `shortfalls`."""
         never = np.zeros(rows.size, dtype=bool)
-        checks = [(TOO_MANY_PODS, table.num_pods[rows] + 1 > table.allowed_pods[rows], never)]
+        checks = [(TOO_MANY_PODS, table.at(table.num_pods, rows) + 1 > table.at(table.allowed_pods, rows), never)]
         if request.is_zero():
             return checks
         for name, want, alloc, used in (("cpu", request.milli_cpu, table.alloc_cpu, table.req_cpu),
@@ -214,14 +214,14 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
                                         ("ephemeral-storage", request.ephemeral_storage, table.alloc_eph,
                                          table.req_eph)):
             if want > 0:
-                have = alloc[rows]
-                checks.append((insufficient(name), want > have - used[rows], want > have))
+                have = table.at(alloc, rows)
+                checks.append((insufficient(name), want > have - table.at(used, rows), want > have))
         for name, want in sorted(request.scalars.items()):
             if want == 0 or _is_ignored(name, self.ignored, self.ignored_groups):
                 continue
             alloc, used = table.scalar(name)
-            have = alloc[rows]
-            checks.append((insufficient(name), want > have - used[rows], want > have))
+            have = table.at(alloc, rows)
+            checks.append((insufficient(name), want > have - table.at(used, rows), want > have))
         return checks
 
 

@@ -37,7 +37,14 @@ class Strategy:
 def _weighted_average(resources: tuple[ResourceSpec, ...],
                       per_resource: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Scorer:
     """(Σ s_r × w_r) div (Σ w_r) over the resources the node has (allocatable ≠ 0)."""
+    weight_sum = sum(spec.weight for spec in resources)
+
     def score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+        if weight_sum > 0 and all(alloc.all() for alloc in allocatable):
+            # Every node has every resource (cpu and memory always do): the same sums, fewer passes.
+            return sum((per_resource(req, alloc) * spec.weight
+                        for spec, req, alloc in zip(resources, requested, allocatable)),
+                       np.zeros(len(allocatable[0]), dtype=np.int64)) // weight_sum
         total = np.zeros(len(allocatable[0]), dtype=np.int64)
         weights = np.zeros_like(total)
         for spec, req, alloc in zip(resources, requested, allocatable):
