@@ -66,8 +66,14 @@ class ImageLocality(ScorePlugin, BatchScore):
         return int(calculate_priority(np.array([total], dtype=np.int64), len(scored))[0])
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        total = np.zeros(rows.size, dtype=np.int64)
-        for image, size in _image_scores(pod, self.handle.snapshot):
-            if size:
-                total += table.has_image(image)[rows] * size
-        return calculate_priority(total, len(_image_scores(pod, self.handle.snapshot)))
+        """Nodes' images never change during a run: the scores of every node, once per set of
+        scaled image sizes."""
+        scored = tuple(_image_scores(pod, self.handle.snapshot))
+
+        def every_node() -> np.ndarray:
+            total = np.zeros(len(table), dtype=np.int64)
+            for image, size in scored:
+                if size:
+                    total += table.has_image(image) * size
+            return calculate_priority(total, len(scored))
+        return table.fixed((NAME, scored), every_node)[rows]

@@ -121,6 +121,7 @@ class NodeTable:
         self._taint_verdicts: dict[Hashable, Any] = {}
         self._label_columns: dict[str, tuple[np.ndarray, list[str]]] = {}
         self._everywhere: dict[str, bool] = {}
+        self._fixed: dict[Hashable, np.ndarray] = {}
         self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
         self._rows_by_image: dict[str, list[int]] | None = None
@@ -203,6 +204,17 @@ class NodeTable:
             ids = np.array([values.setdefault(i.node.labels[key], len(values)) if key in i.node.labels else -1
                             for i in self.infos], dtype=np.int64)
             found = self._label_columns[key] = (ids, list(values))
+        return found
+
+    def fixed(self, question: Hashable, work_out: Callable[[], np.ndarray]) -> np.ndarray:
+        """`work_out()`, a value per row that depends only on what never changes while the table
+        lives (node labels, taints, images) and on what `question` names, worked out once per
+        question: the replicas of a template ask the same one."""
+        found = self._fixed.get(question)
+        if found is None:
+            if len(self._fixed) >= _MAX_REMEMBERED:
+                del self._fixed[next(iter(self._fixed))]
+            found = self._fixed[question] = work_out()
         return found
 
     def labelled_everywhere(self, key: str) -> bool:

@@ -22,7 +22,7 @@ from kwhatif.plugins.node_resources.strategies import (
     Strategy, least_allocated, most_allocated, requested_to_capacity_ratio,
 )
 from kwhatif.snapshot.node_info import NodeInfo
-from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.pod_info import PodInfo, template_cache
 from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeResourcesFit"
@@ -237,8 +237,9 @@ def _distinct(codes: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit_request(pod: PodInfo) -> Resources:
-    """The pod's Filter vector, computed once per pod."""
+    """The pod's Filter vector (read only). It comes from the spec alone (containers, overhead,
+    pod-level requests; no status), so it is worked out once per template, not once per pod."""
     cached = pod.derived.get(NAME)
     if cached is None:
-        cached = pod.derived[NAME] = Resources.from_list(pod_requests(pod.pod))
+        cached = pod.derived[NAME] = template_cache(pod, NAME, lambda: Resources.from_list(pod_requests(pod.pod)))
     return cached
