@@ -8,6 +8,7 @@ depend only on taints evaluate each distinct set once and broadcast the verdict 
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Hashable, TypeVar, cast, overload
 
@@ -23,72 +24,69 @@ _MAX_REMEMBERED = 1024
 """Questions `remembered` keeps per table: at 5,000 nodes, 80 KB each."""
 
 
-class NodeRows(Sequence[NodeInfo]):
+class _TableRows(Sequence[T]):
+    """A value for each of some rows of the node table, looked up one by one, or listed all at
+    once only when read in full."""
+
+    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
+        self.table, self.rows = table, rows
+        self._values: list[T] | None = None
+
+    def __len__(self) -> int:
+        return int(self.rows.size)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return self._listed()[index]
+        return self._one(int(self.rows[index]))
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._listed())
+
+    def _listed(self) -> list[T]:
+        if self._values is None:
+            self._values = self._all(self.rows)
+        return self._values
+
+    @abstractmethod
+    def _one(self, row: int) -> T: ...
+
+    @abstractmethod
+    def _all(self, rows: np.ndarray) -> list[T]: ...
+
+
+class NodeRows(_TableRows[NodeInfo]):
     """Nodes given by their rows in the node table. The fast path hands the feasible nodes from
     Filter to PreScore and Score as one of these: a step over thousands of nodes takes their
     rows as they are, and the NodeInfos are looked up only if a plugin reads them (most read
     rows only; listing 5,000 of them was a twentieth of a pod's cycle)."""
 
-    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
-        self.table, self.rows = table, rows
-        self._infos: list[NodeInfo] | None = None
+    def _one(self, row: int) -> NodeInfo:
+        return cast(NodeInfo, self.table.info_array[row])
 
-    def __len__(self) -> int:
-        return int(self.rows.size)
-
-    @overload
-    def __getitem__(self, index: int) -> NodeInfo: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[NodeInfo]: ...
-
-    def __getitem__(self, index: int | slice) -> NodeInfo | list[NodeInfo]:
-        if isinstance(index, slice):
-            return self._listed()[index]
-        return cast(NodeInfo, self.table.info_array[int(self.rows[index])])
-
-    def __iter__(self) -> Iterator[NodeInfo]:
-        return iter(self._listed())
-
-    def _listed(self) -> list[NodeInfo]:
-        if self._infos is None:
-            self._infos = self.table.info_array[self.rows].tolist()
-        return self._infos
+    def _all(self, rows: np.ndarray) -> list[NodeInfo]:
+        return list(self.table.info_array[rows].tolist())
 
 
-class RowNames(Sequence[str]):
-    """The names of some rows, looked up one by one, or all at once only when read in full:
-    scoring needs the winners' names, not those of 5,000 feasible nodes."""
+class RowNames(_TableRows[str]):
+    """The names of some rows: scoring needs the winners' names, not those of 5,000 feasible
+    nodes."""
 
-    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
-        self.table, self.rows = table, rows
-        self._all: list[str] | None = None
+    def _one(self, row: int) -> str:
+        return self.table.names[row]
 
-    def __len__(self) -> int:
-        return int(self.rows.size)
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return self._names()[index]
-        return self.table.names[int(self.rows[index])]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
+    def _all(self, rows: np.ndarray) -> list[str]:
+        return self.table.names_at(rows)
 
     def picked(self, indexes: np.ndarray) -> list[str]:
         """The names at these positions, in one step."""
         return self.table.names_at(self.rows[indexes])
-
-    def _names(self) -> list[str]:
-        if self._all is None:
-            self._all = self.table.names_at(self.rows)
-        return self._all
 
 
 class NodeTable:
