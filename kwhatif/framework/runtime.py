@@ -308,7 +308,7 @@ class Framework:
                 else:
                     rejected.add(node.name, status)
         infos = table.infos
-        rows = np.arange(len(infos), dtype=np.int64) if batch_nodes is infos else table.rows_of(batch_nodes)
+        rows = table.all_rows if batch_nodes is infos else table.rows_of(batch_nodes)
         for pl in self.plugins.filter:
             if not rows.size:
                 break

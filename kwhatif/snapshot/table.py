@@ -99,6 +99,8 @@ class NodeTable:
         self.info_array = np.empty(n, dtype=object)
         self.info_array[:] = infos
         self.name_array = np.array(self.names, dtype=object)
+        self.all_rows = np.arange(n, dtype=np.int64)
+        self.all_rows.flags.writeable = False
         self.alloc_cpu = np.array([i.allocatable.milli_cpu for i in infos], dtype=np.int64)
         self.alloc_mem = np.array([i.allocatable.memory for i in infos], dtype=np.int64)
         self.alloc_eph = np.array([i.allocatable.ephemeral_storage for i in infos], dtype=np.int64)
@@ -144,10 +146,10 @@ class NodeTable:
         return NodeRows(self, rows)
 
     def at(self, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """`column[rows]`, read-only: the column itself when `rows` are all the rows (rows handed
-        to plugins are distinct and in table order, so all of them are the column's order) —
-        the first Filters see every node, and a copy of each column they read is wasted."""
-        return column if rows.size == len(self.names) else column[rows]
+        """`column[rows]`, read-only: the column itself when `rows` is `all_rows` — the first
+        Filters see every node, and a copy of each column they read is wasted. (By identity:
+        rows in another order, a PreFilter's node set sorted by name, must be gathered.)"""
+        return column if rows is self.all_rows else column[rows]
 
     def names_at(self, rows: np.ndarray) -> list[str]:
         return list(self.name_array[rows].tolist())

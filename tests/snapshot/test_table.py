@@ -58,9 +58,10 @@ def test_questions_are_kept_apart() -> None:
     assert snap.table.remembered(("triple", 1), rows, lambda r: r * 3).tolist() == [0, 3, 6, 9]
 
 
-def test_a_column_at_all_rows_is_the_column_itself_and_at_some_rows_their_values() -> None:
+def test_a_column_at_all_rows_is_the_column_itself_and_at_other_rows_their_values() -> None:
     table = _snapshot().table
-    every = np.arange(len(table))
-    assert table.at(table.alloc_cpu, every) is table.alloc_cpu  # no copy for the first Filters
-    some = every[1:]
+    assert table.at(table.alloc_cpu, table.all_rows) is table.alloc_cpu  # no copy for the first Filters
+    some = table.all_rows[1:]
     assert table.at(table.alloc_cpu, some).tolist() == table.alloc_cpu[1:].tolist()
+    backwards = table.all_rows[::-1].copy()  # every row, in another order (a node set sorted by name)
+    assert table.at(table.alloc_cpu, backwards).tolist() == table.alloc_cpu[::-1].tolist()
