@@ -146,9 +146,10 @@ class NodeTable:
         return NodeRows(self, rows)
 
     def at(self, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """`column[rows]`, read-only: the column itself when `rows` is `all_rows` — the first
-        Filters see every node, and a copy of each column they read is wasted. (By identity:
-        rows in another order, a PreFilter's node set sorted by name, must be gathered.)"""
+        """`column[rows]`, to be read, never written: the column itself when `rows` is
+        `all_rows` — the first Filters see every node, and a copy of each column they read is
+        wasted. (By identity: every row in another order, a PreFilter's node set sorted by
+        name, must be gathered.)"""
         return column if rows is self.all_rows else column[rows]
 
     def names_at(self, rows: np.ndarray) -> list[str]:

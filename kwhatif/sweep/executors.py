@@ -15,6 +15,7 @@ says so, and the sweep goes on."""
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -81,10 +82,17 @@ def run_local(scenario: Scenario) -> Row:
     return run_scenario(engine, scenario, work.plan)
 
 
+_ONE_AT_A_TIME = threading.Lock()
+"""A Dask worker started with several threads runs several tasks at once; a scenario engine lends
+its one snapshot to one scenario at a time (and the collector's pause is the process's), so a
+worker process runs kwhatif's scenarios one after another — the GIL would anyway."""
+
+
 def run_remote(plan: Plan, blob: bytes, scenario: Scenario) -> Row:
     """A Dask task: the plan and the snapshot arrive as scattered data (sent once a worker)."""
     keep_freed_memory()
-    return run_scenario(CACHE.get(scenario.snapshot, blob), scenario, plan)
+    with _ONE_AT_A_TIME:
+        return run_scenario(CACHE.get(scenario.snapshot, blob), scenario, plan)
 
 
 def failed_row(scenario: Scenario, error: str) -> Row:

@@ -8,6 +8,7 @@ shared NodeInfo back; and after them the loaded cluster's base snapshot is as it
 from __future__ import annotations
 
 import gc
+import weakref
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -167,3 +168,19 @@ def _lent(scenarios: Scenarios) -> Snapshot | None:
     base = scenarios._base  # noqa: SLF001 - the test looks at the shared snapshot
     assert isinstance(base, Snapshot)
     return base.lent_to
+
+
+def test_a_scenario_inside_another_frees_its_snapshot_when_it_ends(clusters: list[Cluster]) -> None:
+    """A sweep row's loss policy: the outer scenario keeps the collector off, yet each inner
+    scenario's snapshot (held by cycles) is freed as that scenario ends, not with the row."""
+    outer, inner = Scenarios(clusters[0]), Scenarios(clusters[0])
+    with outer.one():
+        with inner.one():
+            prepare(clusters[0], NOW, scenarios=inner).run()
+            derived = _lent(inner)
+            assert derived is not None
+            freed = weakref.ref(derived)
+            del derived
+        assert not gc.isenabled()
+        assert freed() is None
+    assert gc.isenabled()

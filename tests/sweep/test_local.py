@@ -6,8 +6,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from concurrent.futures import ThreadPoolExecutor
 
-from kwhatif.sweep.executors import run_here, run_local_pool
+from kwhatif.sweep.executors import run_here, run_local_pool, run_remote
 from kwhatif.sweep.report import FORMATS, sweep_data
 from kwhatif.sweep.spec import read_sweep
 from tests.cli.conftest import NOW
@@ -52,3 +53,13 @@ def test_every_format_shows_every_scenario() -> None:
     assert page.count("<tr>") == scenarios + 1 and "<svg" in page
     # the chart: one series a removal (pending by nodes added), three points each
     assert page.count('stroke-width="2"') == 3
+
+
+def test_tasks_run_by_threads_of_one_worker_give_the_rows_run_here() -> None:
+    """A Dask worker started with `--nthreads 4` runs tasks at once in one process: they share its
+    decoded snapshot, so they take turns (`run_remote`) and each row is the one run here."""
+    sweep = read_sweep(SAMPLE_SWEEP, NOW)
+    reference = run_here(sweep)
+    with ThreadPoolExecutor(4) as threads:
+        rows = list(threads.map(lambda s: run_remote(sweep.plan, sweep.snapshots[s.snapshot], s), sweep.scenarios))
+    assert rows == reference
