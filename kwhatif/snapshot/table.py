@@ -111,6 +111,11 @@ class NodeTable:
         self.nz_cpu = np.zeros(n, dtype=np.int64)
         self.nz_mem = np.zeros(n, dtype=np.int64)
         self.num_pods = np.zeros(n, dtype=np.int64)
+        # What is left of each node (allocatable − requested; pod slots): Fit's checks read one column each.
+        self.free_cpu = np.zeros(n, dtype=np.int64)
+        self.free_mem = np.zeros(n, dtype=np.int64)
+        self.free_eph = np.zeros(n, dtype=np.int64)
+        self.free_pods = np.zeros(n, dtype=np.int64)
         self.unschedulable = np.array([i.node.unschedulable for i in infos], dtype=bool)
         self._scalar_alloc: dict[str, np.ndarray] = {}
         self._scalar_req: dict[str, np.ndarray] = {}
@@ -167,6 +172,10 @@ class NodeTable:
         self.nz_cpu[row] = info.non_zero_cpu
         self.nz_mem[row] = info.non_zero_mem
         self.num_pods[row] = len(info.pods)
+        self.free_cpu[row] = self.alloc_cpu[row] - req.milli_cpu
+        self.free_mem[row] = self.alloc_mem[row] - req.memory
+        self.free_eph[row] = self.alloc_eph[row] - req.ephemeral_storage
+        self.free_pods[row] = self.allowed_pods[row] - len(info.pods)
         for name, arr in self._scalar_req.items():
             arr[row] = req.scalars.get(name, 0)
 

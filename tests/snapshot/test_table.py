@@ -65,3 +65,16 @@ def test_a_column_at_all_rows_is_the_column_itself_and_at_other_rows_their_value
     assert table.at(table.alloc_cpu, some).tolist() == table.alloc_cpu[1:].tolist()
     backwards = table.all_rows[::-1].copy()  # every row, in another order (a node set sorted by name)
     assert table.at(table.alloc_cpu, backwards).tolist() == table.alloc_cpu[::-1].tolist()
+
+
+def test_what_is_left_of_each_node_follows_its_pods() -> None:
+    """4 cpu nodes: a 1500m pod leaves 2500m and one pod slot fewer; undone, all is back."""
+    snap = _snapshot()
+    table, row = snap.table, snap.table.index["n1"]
+    slots = int(table.allowed_pods[row])
+    mark = snap.mark()
+    snap.assume(PodInfo.of(make_pod("a", cpu="1500m")), "n1")
+    assert (int(table.free_cpu[row]), int(table.free_pods[row])) == (2500, slots - 1)
+    assert int(table.free_mem[row]) == int(table.alloc_mem[row] - table.req_mem[row])
+    snap.restore(mark)
+    assert (int(table.free_cpu[row]), int(table.free_pods[row])) == (4000, slots)

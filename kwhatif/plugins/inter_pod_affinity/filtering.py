@@ -119,7 +119,7 @@ def pre_filter(index: TermIndex, node_index: NodeIndexCache, snapshot: Snapshot,
     for (kind, term, _), rows, counts in index.matching(pod.pod, memo):
         if kind == REQUIRED_ANTI_AFFINITY:
             s.existing_anti.add_rows(term.topology_key, rows, counts)
-    all_rows = np.arange(len(table), dtype=np.int64)
+    all_rows = table.all_rows
     if required_affinity:
         matching_all = matching_pods(snapshot, required_affinity)
         for t in required_affinity:

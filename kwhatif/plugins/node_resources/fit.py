@@ -206,16 +206,15 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         """(reason, failing rows, rows where the request alone exceeds allocatable) per check,
         in the order of `shortfalls`."""
         never = np.zeros(rows.size, dtype=bool)
-        checks = [(TOO_MANY_PODS, table.at(table.num_pods, rows) + 1 > table.at(table.allowed_pods, rows), never)]
+        checks = [(TOO_MANY_PODS, table.at(table.free_pods, rows) < 1, never)]  # pods + 1 > allowed
         if request.is_zero():
             return checks
-        for name, want, alloc, used in (("cpu", request.milli_cpu, table.alloc_cpu, table.req_cpu),
-                                        ("memory", request.memory, table.alloc_mem, table.req_mem),
+        for name, want, alloc, free in (("cpu", request.milli_cpu, table.alloc_cpu, table.free_cpu),
+                                        ("memory", request.memory, table.alloc_mem, table.free_mem),
                                         ("ephemeral-storage", request.ephemeral_storage, table.alloc_eph,
-                                         table.req_eph)):
+                                         table.free_eph)):
             if want > 0:
-                have = table.at(alloc, rows)
-                checks.append((insufficient(name), want > have - table.at(used, rows), want > have))
+                checks.append((insufficient(name), want > table.at(free, rows), want > table.at(alloc, rows)))
         for name, want in sorted(request.scalars.items()):
             if want == 0 or _is_ignored(name, self.ignored, self.ignored_groups):
                 continue

@@ -100,7 +100,7 @@ def compute_pre_filter_state(pod: PodInfo, constraints: list[Constraint], snapsh
     inclusion policies pass creates the node's domain and adds the node's matching pods —
     evaluated for all nodes at once from the node table and the pod groups."""
     table = snapshot.table
-    rows = np.arange(len(table), dtype=np.int64)
+    rows = table.all_rows
     eligible = has_all_keys(table, rows, constraints)
     included = inclusion_masks(pod.pod, constraints, table, rows)
     counts: list[dict[str, int]] = []

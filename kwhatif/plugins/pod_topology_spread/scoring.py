@@ -74,7 +74,7 @@ def compute_pre_score_state(
     """`initPreScoreState` over the feasible nodes, then the counts over all nodes."""
     table = snapshot.table
     frows = table.rows_of(feasible)
-    all_rows = np.arange(len(table), dtype=np.int64)
+    all_rows = table.all_rows
     ignored: set[str] = set()
     kept = frows
     if require_all:
