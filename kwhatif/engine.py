@@ -349,7 +349,8 @@ class Scenarios:
     (`Snapshot.derive`: the nodes both have keep their NodeInfos, pods and aggregates) instead
     of being built from 150,000 pods again; it is released when the next scenario starts, so
     memory stays that of one scenario. Scenario runs keep no per-node detail
-    (`Scheduler.keep_detail`): only outcomes are read from them."""
+    (`Scheduler.keep_detail`): only outcomes are read from them. One scenario at a time: threads
+    sharing an engine take turns (as a Dask worker's do, `sweep.executors.run_remote`)."""
 
     def __init__(self, cluster: Cluster, base: Snapshot | None = None) -> None:
         """`base`: the cluster's snapshot, when one was built already (a run's, to be back at its
