@@ -372,7 +372,9 @@ class Scenarios:
 
     def build_now(self) -> None:
         """Build the loaded cluster's snapshot now, before scenarios run in forked workers: they
-        share it (copy-on-write) instead of building one each — half the memory of two workers."""
+        inherit it instead of building one each (~1 s of CPU a worker at 5,000 nodes). Memory
+        barely changes (1.47 → 1.43 GB with two): reference counts are writes, so a worker soon
+        has its own copy of the pages it reads."""
         self._built()
 
     def snapshot(self, cluster: Cluster, bound: list[Pod]) -> Snapshot:

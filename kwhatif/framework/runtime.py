@@ -155,9 +155,13 @@ def _all_stamped(distinct: Sequence[Status], plugin: str) -> list[Status]:
 
 def _per_node_verdicts(plugin: FilterPlugin, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> RowVerdicts:
     """A Filter without a batch form, node by node, as verdicts over the nodes' rows."""
-    every = [plugin.filter(state, pod, node) for node in nodes]
-    failing = [st for st in every if st is not None and st.code != Code.SUCCESS]
-    fails = np.fromiter((st is not None and st.code != Code.SUCCESS for st in every), dtype=bool, count=len(every))
+    fails = np.zeros(len(nodes), dtype=bool)
+    failing: list[Status] = []
+    for i, node in enumerate(nodes):
+        status = plugin.filter(state, pod, node)
+        if status is not None and status.code != Code.SUCCESS:
+            fails[i] = True
+            failing.append(status)
     return RowVerdicts.listed(fails, failing)
 
 

@@ -42,9 +42,8 @@ def _filter_verdicts(tolerations: tuple[Toleration, ...]
     the rejecting sets' statuses (rows pick theirs in one step)."""
     def work_out(sets: list[tuple[Taint, ...]]) -> tuple[np.ndarray, list[Status], np.ndarray]:
         verdicts = [_first_untolerated(taints, tolerations) for taints in sets]
-        distinct = [v for v in verdicts if v is not None]
-        index = np.cumsum([v is not None for v in verdicts], dtype=np.intp) - 1
-        return np.array([v is not None for v in verdicts], dtype=bool), distinct, index
+        rejects = np.array([v is not None for v in verdicts], dtype=bool)
+        return rejects, [v for v in verdicts if v is not None], np.cumsum(rejects, dtype=np.intp) - 1
     return work_out
 
 

@@ -81,8 +81,8 @@ def compute_pre_score_state(
         dropped = ~has_all_keys(table, frows, constraints)
         ignored = {feasible[i].name for i in np.flatnonzero(dropped).tolist()}
         kept = frows[~dropped]
-        included = [m & has_all_keys(table, all_rows, constraints)
-                    for m in inclusion_masks(pod.pod, constraints, table, all_rows)]
+        eligible = has_all_keys(table, all_rows, constraints)
+        included = [m & eligible for m in inclusion_masks(pod.pod, constraints, table, all_rows)]
     else:
         included = inclusion_masks(pod.pod, constraints, table, all_rows)
     namespace = pod.pod.namespace
