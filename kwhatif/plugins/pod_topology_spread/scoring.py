@@ -97,17 +97,25 @@ def compute_pre_score_state(
             per_row.append(matched)
             continue
         ids, names = _value_ids(table, c.topology_key)
-        wanted = np.bincount(ids[kept], minlength=len(names)) > 0
-        take = inc & wanted[ids]
-        sums = np.bincount(ids[take], weights=matched[take], minlength=len(names)).astype(np.int64)
-        domain = {names[d]: int(sums[d]) for d in np.flatnonzero(wanted).tolist()}
+        sums, wanted = _domain_sums(ids, len(names), kept, inc, matched)
+        domain = {names[d]: int(sums[d]) for d in wanted}
         counts.append(domain)
         weights.append(topology_normalizing_weight(len(domain)))
-        by_value = np.zeros(len(names), dtype=np.int64)
-        for value, n in domain.items():
-            by_value[names.index(value)] = n
-        per_row.append(by_value[ids])
+        per_row.append(sums[ids])
     return PreScoreState(constraints, ignored, counts, weights, namespace, per_row)
+
+
+def _domain_sums(ids: np.ndarray, size: int, kept: np.ndarray, included: np.ndarray, matched: np.ndarray
+                 ) -> tuple[np.ndarray, Sequence[int]]:
+    """Per domain id, the matching pods of its included nodes — counted only for the domains of
+    the kept feasible nodes, 0 elsewhere — and those domains' ids. Most pods keep a feasible node
+    in every domain and have no inclusion policy to apply: then the sums need no selection."""
+    wanted = np.bincount(ids[kept], minlength=size) > 0
+    if wanted.all() and included.all():
+        return np.bincount(ids, weights=matched, minlength=size).astype(np.int64), range(size)
+    take = included & wanted[ids]
+    sums = np.bincount(ids[take], weights=matched[take], minlength=size).astype(np.int64)
+    return sums, np.flatnonzero(wanted).tolist()
 
 
 def score_rows(s: PreScoreState, table: NodeTable, rows: np.ndarray) -> np.ndarray:
