@@ -24,6 +24,7 @@ NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 NO_VICTIMS = "No preemption victims found for incoming pod"
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
+_NO_VICTIMS = unresolvable(NO_VICTIMS)  # one Status for every such node: most nodes, for each failing pod
 
 
 @dataclass
@@ -75,6 +76,17 @@ def potential_nodes(statuses: NodeToStatus, snapshot: Snapshot) -> list[NodeInfo
             if s.code == Code.UNSCHEDULABLE and name in snapshot.by_name]
 
 
+def lower_priority_pods(pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
+    """The pods a preemption on `node` could evict: those of lower priority than the preemptor.
+    Most nodes of a failing pod have none (its peers share its priority), and then the dry run
+    ends before it starts, on the node's lowest priority alone."""
+    priority = pod.pod.effective_priority
+    lowest = node.lowest_priority()
+    if lowest is None or lowest >= priority:
+        return []
+    return [p for p in node.pods if p.pod.effective_priority < priority]
+
+
 class Evaluator:
     """Runs the dry runs through the profile's framework (filters with nominated pods, AddPod /
     RemovePod extensions) on clones of one node and of the cycle state."""
@@ -91,10 +103,9 @@ class Evaluator:
         """default_preemption.go:SelectVictimsOnNode: remove every lower-priority pod, check the pod fits,
         then reprieve pods back — PDB-violating ones first — while it still fits."""
         fwk = self.framework
-        priority = pod.pod.effective_priority
-        potential = [p for p in node.pods if p.pod.effective_priority < priority]
+        potential = lower_priority_pods(pod, node)
         if not potential:
-            return None, unresolvable(NO_VICTIMS)
+            return None, _NO_VICTIMS
         for victim in potential:
             node.remove_pod(victim.key)
             fwk.run_remove_pod(state, pod, victim, node)
@@ -137,7 +148,10 @@ class Evaluator:
         dry_run_statuses = NodeToStatus(absent=unresolvable(NOT_HELPFUL))
         for node in potential_nodes(statuses, self.snapshot):
             report.potential.append(node.name)
-            found = self.select_victims(state.clone(), pod, node.clone())
+            if lower_priority_pods(pod, node):
+                found = self.select_victims(state.clone(), pod, node.clone())
+            else:  # select_victims' first answer, without copying the node and the state for it
+                found = None, _NO_VICTIMS
             if found[0] is not None:
                 report.candidates.append(found[0])
                 continue

@@ -28,6 +28,7 @@ class NodeInfo:
     pods_with_required_anti_affinity: int = 0
     pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # `namespace/claim` -> pods using it (types.go:NodeInfo.update)
     generation: int = 0
+    _lowest: tuple[int, int | None] = field(default=(-1, None), repr=False)
 
     @classmethod
     def of(cls, node: Node) -> NodeInfo:
@@ -88,6 +89,16 @@ class NodeInfo:
             else:
                 self.pvc_ref_counts.pop(key, None)
         self.generation += 1
+
+    def lowest_priority(self) -> int | None:
+        """The lowest priority of the node's pods (None without pods), kept until its pods
+        change: each failing pod's preemption asks it of every node, and the pods that fail
+        one after another (their peers, of the same priority) bind nowhere in between."""
+        at, lowest = self._lowest
+        if at != self.generation:
+            lowest = min((p.pod.effective_priority for p in self.pods), default=None)
+            self._lowest = (self.generation, lowest)
+        return lowest
 
     def port_conflicts(self, wanted: HostPort) -> bool:
         """node_ports.go:fitsPorts: 0.0.0.0 conflicts with any use of (protocol, port); a specific ip conflicts with

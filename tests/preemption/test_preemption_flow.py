@@ -19,6 +19,7 @@ from kwhatif.framework.status import Code, Status
 from kwhatif.preemption.evaluator import potential_nodes
 from kwhatif.render.results import simulation_data
 from kwhatif.api.cluster import Cluster
+from kwhatif.snapshot.pod_info import PodInfo
 from tests.builders import make_node, make_pod, make_taint
 from tests.preemption import NOW, Env
 
@@ -440,3 +441,22 @@ def test_potential_nodes(case, statuses, expected):
     assert sorted(n.name for n in potential_nodes(statuses, env.snapshot)) == sorted(expected)
     if statuses.absent.code == Code.UNSCHEDULABLE:
         assert [n.name for n in potential_nodes(statuses, env.snapshot)] == expected
+
+
+def test_a_lower_priority_pod_come_to_a_node_is_a_victim_at_the_next_dry_run():
+    """A node's lowest pod priority is kept until its pods change (`NodeInfo.lowest_priority`),
+    and a dry run reads it first. n1 (4 cpu) holds hi (priority 200, 2 cpu); p (priority 100,
+    2 cpu) is said not to fit there (the statuses given), and hi (200 ≥ 100) is no victim: no
+    candidate. Then lo (priority 0, 2 cpu) comes to n1: 4 cpu used, and without lo p fits
+    (2 + 2 ≤ 4), so lo is the victim (§9.4)."""
+    env = Env([make_node("n1", cpu="4")], [bound("n1", "hi", cpu="2", priority=200)])
+    p = make_pod("p", cpu="2", priority=100)
+    statuses = NodeToStatus()
+    statuses.set("n1", Status(Code.UNSCHEDULABLE, ("Insufficient cpu",), "NodeResourcesFit"))
+    node, status, report = env.preempt(p, statuses)
+    assert (node, report.node_results["n1"]) == ("", Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                                              ("No preemption victims found for incoming pod",)))
+    env.snapshot.by_name["n1"].add_pod(PodInfo.of(bound("n1", "lo", cpu="2", priority=0)))
+    node, status, report = env.preempt(p, statuses)
+    assert (node, status.code, [v.pod.name for v in report.chosen.victims]) == ("n1", Code.SUCCESS, ["lo"])
+    assert [i.pod.name for i in env.snapshot.by_name["n1"].pods] == ["hi", "lo"]  # the dry runs worked on copies
