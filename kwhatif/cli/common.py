@@ -296,6 +296,13 @@ def emit_json_results(sim: Simulation, node_detail: bool, tail: dict[str, Any]) 
     sys.stdout.buffer.flush()
 
 
+def detail_kept(output: str, node_detail: bool) -> bool:
+    """Whether a run keeps each attempt's per-node detail: only JSON and YAML with `--node-detail`
+    show it, and kept while the run goes it is some 300 KB a pod at 5,000 nodes — a zone lost
+    from a full cluster (100,000 pods to place again, 38,000 left pending) held 7.8 GB of it."""
+    return node_detail and output in ("json", "yaml")
+
+
 def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True,
                     color: bool = False) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, color_option, config_option, emit_simulation, examples, exit_code, html_output_option,
+    cluster_option, color_option, config_option, detail_kept, emit_simulation, examples, exit_code, html_output_option,
     load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
     quiet_option, run, sample_option, strict_option, use_color,
 )
@@ -38,7 +38,8 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
-                       progress=Progress("scheduling", quiet), for_the_run=True)
+                       progress=Progress("scheduling", quiet), for_the_run=True,
+                       node_detail=detail_kept(output, node_detail))
         inputs.finish(sim.warnings)
         emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim)
@@ -81,7 +82,8 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         cluster, pods = placing((*pod_files, *filenames), inputs, namespace)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
-                       sample=sample, progress=Progress("scheduling", quiet), for_the_run=True)
+                       sample=sample, progress=Progress("scheduling", quiet), for_the_run=True,
+                       node_detail=detail_kept(output, node_detail))
         inputs.finish(sim.warnings)
         emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
         return exit_code(sim, {p.key for p in pods})

@@ -70,19 +70,26 @@ def eligibility(pod: PodInfo, nominated: str, statuses: NodeToStatus, snapshot: 
 def potential_nodes(statuses: NodeToStatus, snapshot: Snapshot) -> list[NodeInfo]:
     """Nodes whose status is exactly Unschedulable: only there can evictions help
     (preemption.go:nodesWherePreemptionMightHelp)."""
+    known = statuses.statuses
     if statuses.absent.code == Code.UNSCHEDULABLE:
-        return [n for n in snapshot.node_infos if statuses.get(n.name).code == Code.UNSCHEDULABLE]
-    return [snapshot.by_name[name] for name, s in statuses.statuses.items()
+        absent = statuses.absent
+        return [n for n in snapshot.node_infos if known.get(n.name, absent).code == Code.UNSCHEDULABLE]
+    return [snapshot.by_name[name] for name, s in known.items()
             if s.code == Code.UNSCHEDULABLE and name in snapshot.by_name]
 
 
-def lower_priority_pods(pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
-    """The pods a preemption on `node` could evict: those of lower priority than the preemptor.
-    Most nodes of a failing pod have none (its peers share its priority), and then the dry run
-    ends before it starts, on the node's lowest priority alone."""
-    priority = pod.pod.effective_priority
+def has_lower_priority_pods(priority: int, node: NodeInfo) -> bool:
+    """Whether `node` holds a pod a preemptor of `priority` could evict, on the node's lowest pod
+    priority alone: most nodes of a failing pod have none (its peers share its priority), and
+    then the dry run ends before it starts."""
     lowest = node.lowest_priority()
-    if lowest is None or lowest >= priority:
+    return lowest is not None and lowest < priority
+
+
+def lower_priority_pods(pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
+    """The pods a preemption on `node` could evict: those of lower priority than the preemptor."""
+    priority = pod.pod.effective_priority
+    if not has_lower_priority_pods(priority, node):
         return []
     return [p for p in node.pods if p.pod.effective_priority < priority]
 
@@ -145,26 +152,26 @@ class Evaluator:
         if report.not_eligible:
             return None, Status(Code.UNSCHEDULABLE, (report.not_eligible,)), report
         errors: list[str] = []
-        dry_run_statuses = NodeToStatus(absent=unresolvable(NOT_HELPFUL))
-        for node in potential_nodes(statuses, self.snapshot):
-            report.potential.append(node.name)
-            if lower_priority_pods(pod, node):
-                found = self.select_victims(state.clone(), pod, node.clone())
-            else:  # select_victims' first answer, without copying the node and the state for it
-                found = None, _NO_VICTIMS
-            if found[0] is not None:
-                report.candidates.append(found[0])
+        potential = potential_nodes(statuses, self.snapshot)
+        priority = pod.pod.effective_priority
+        for node in potential:
+            if not has_lower_priority_pods(priority, node):  # select_victims' first answer, without copies
+                report.node_results[node.name] = _NO_VICTIMS
                 continue
-            status = found[1]
+            candidate, status = self.select_victims(state.clone(), pod, node.clone())
+            if candidate is not None:
+                report.candidates.append(candidate)
+                continue
+            assert status is not None
             report.node_results[node.name] = status
-            dry_run_statuses.set(node.name, status)
             if status.code == Code.ERROR and status.message not in errors:
                 errors.append(status.message)
+        report.potential = [n.name for n in potential]
         if not report.candidates:
             if errors:
                 text = errors[0] if len(errors) == 1 else f"[{', '.join(errors)}]"
                 return None, Status(Code.ERROR, (text,)), report
-            diagnosis = Diagnosis(node_to_status=dry_run_statuses)
+            diagnosis = Diagnosis(node_to_status=NodeToStatus(dict(report.node_results), unresolvable(NOT_HELPFUL)))
             return "", Status(Code.UNSCHEDULABLE, (fit_error_message(self.snapshot.num_nodes, diagnosis),)), report
         report.chosen, report.decided_by, report.tied = pick_candidate(report.candidates, self.now)
         return report.chosen.node, Status(Code.SUCCESS), report

@@ -367,3 +367,30 @@ def test_json_is_written_pod_by_pod_as_one_document(cli, args):
     assert result.stdout == whole
     if args:
         assert all("scores" not in r and "filter" not in r for r in json.loads(whole)["results"])
+
+
+@pytest.mark.parametrize("args,kept", [
+    ([], False),                                    # the table shows one line a pod
+    (["-o", "wide"], False),
+    (["-o", "json", "--no-node-detail"], False),
+    (["-o", "yaml", "--no-node-detail"], False),
+    (["-o", "json"], True),                         # only these print each pod's per-node detail
+    (["-o", "yaml"], True),
+], ids=["table", "wide", "json without detail", "yaml without detail", "json", "yaml"])
+def test_the_run_keeps_per_node_detail_only_for_an_output_that_shows_it(cli, monkeypatch, args, kept):
+    """Per-node detail is ~300 KB a pod at 5,000 nodes: a run keeps it only when the output
+    prints it (`cli.common.detail_kept`), for `schedule` and `place` alike."""
+    import kwhatif.engine as engine
+
+    asked: list[bool] = []
+    prepare = engine.prepare
+
+    def spy(*a, **kw):
+        asked.append(kw.get("node_detail", True))
+        return prepare(*a, **kw)
+
+    monkeypatch.setattr(engine, "prepare", spy)
+    for command in (["schedule"], ["place", str(DATA / "place" / "web.yaml")]):
+        result = cli([*command, "-c", str(CLUSTER), "--now", NOW, "-q", *args])
+        assert result.exit_code in (0, 1), result.output
+    assert asked == [kept, kept]

@@ -460,3 +460,22 @@ def test_a_lower_priority_pod_come_to_a_node_is_a_victim_at_the_next_dry_run():
     node, status, report = env.preempt(p, statuses)
     assert (node, status.code, [v.pod.name for v in report.chosen.victims]) == ("n1", Code.SUCCESS, ["lo"])
     assert [i.pod.name for i in env.snapshot.by_name["n1"].pods] == ["hi", "lo"]  # the dry runs worked on copies
+
+
+@pytest.mark.parametrize("node_detail", [True, False], ids=["node detail", "no node detail"])
+def test_without_node_detail_a_preemption_keeps_its_victims_not_its_report_on_every_node(node_detail):
+    """The cluster of the single-victim example above: n1 [low, prio 0] and n2 [mid, prio 50]
+    are both dry-run candidates for hi (100), n1 is chosen. Without node detail (`schedule
+    --no-node-detail`, every scenario run) the attempt keeps its nomination and victims — all
+    that its record and a check's summary read — but not the dry runs' report on each node."""
+    cluster = Cluster(nodes=[make_node("n1", cpu="2"), make_node("n2", cpu="2")],
+                      pods=[bound("n1", "low", cpu="2", priority=0), bound("n2", "mid", cpu="2", priority=50),
+                            pending("hi", cpu="2")], priority_classes=dict(CLASSES))
+    sim = simulate(cluster, NOW, node_detail=node_detail)
+    first = next(r for r in sim.results if r.pod.name == "hi").attempts[0]
+    assert (first.preemption.nominated_node, [v.key for v in first.preemption.victims]) == ("n1", ["default/low"])
+    report = first.preemption.explanation
+    if node_detail:
+        assert (report.potential, [c.node for c in report.candidates]) == (["n1", "n2"], ["n1", "n2"])
+    else:
+        assert report is None
