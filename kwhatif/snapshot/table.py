@@ -110,7 +110,6 @@ class NodeTable:
         self.req_eph = np.zeros(n, dtype=np.int64)
         self.nz_cpu = np.zeros(n, dtype=np.int64)
         self.nz_mem = np.zeros(n, dtype=np.int64)
-        self.num_pods = np.zeros(n, dtype=np.int64)
         # What is left of each node (allocatable − requested; pod slots): Fit's checks read one column each.
         self.free_cpu = np.zeros(n, dtype=np.int64)
         self.free_mem = np.zeros(n, dtype=np.int64)
@@ -171,7 +170,6 @@ class NodeTable:
         self.req_eph[row] = req.ephemeral_storage
         self.nz_cpu[row] = info.non_zero_cpu
         self.nz_mem[row] = info.non_zero_mem
-        self.num_pods[row] = len(info.pods)
         self.free_cpu[row] = self.alloc_cpu[row] - req.milli_cpu
         self.free_mem[row] = self.alloc_mem[row] - req.memory
         self.free_eph[row] = self.alloc_eph[row] - req.ephemeral_storage

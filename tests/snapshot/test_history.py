@@ -20,7 +20,8 @@ def _snapshot() -> Snapshot:
 
 
 def _state(snap: Snapshot) -> Any:
-    rows = [(int(snap.table.req_cpu[r]), int(snap.table.num_pods[r])) for r in range(len(snap.table))]
+    rows = [(int(snap.table.req_cpu[r]), int(snap.table.free_cpu[r]), int(snap.table.free_pods[r]))
+            for r in range(len(snap.table))]
     groups = sorted((ns, key, tuple(sorted(g.per_row.items())))
                     for ns, by_key in snap.groups.by_namespace.items() for key, g in by_key.items() if g.per_row)
     nodes = [([p.key for p in n.pods], n.requested.milli_cpu) for n in snap.node_infos]
