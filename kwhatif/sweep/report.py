@@ -1,7 +1,7 @@
 """A sweep's rows as data (`json`) and as flat tables (`table`, `csv`, `markdown`, `html`).
 
-Every format shows the same columns (`flat`); the table cuts long messages to one line, the
-others keep them whole. The rows carry no timing, so two runs of a sweep give the same bytes."""
+Every format shows the same columns (`flat`); the terminal table keeps a scenario on one line
+by moving the texts to notes below it. The rows carry no timing, so two runs of a sweep give the same bytes."""
 
 from __future__ import annotations
 
@@ -35,29 +35,30 @@ def resources(rows: Sequence[Row]) -> list[str]:
 def flat(rows: Sequence[Row]) -> tuple[list[str], list[list[Any]]]:
     names = resources(rows)
     header = ["scenario", "snapshot", "workloads", "node_template", "node_count", "remove", "config", "nodes",
-              "bound", "pending", "evicted", "verdict", "policies", *[f"{n} %" for n in names], "message", "warnings",
-              "error"]
+              "bound", "pending", "evicted", "verdict", "failed_workloads", "policies", *[f"{n} %" for n in names],
+              "message", "warnings", "error"]
     body = []
     for row in rows:
         policies = " ".join(f"{p['policy']}={'ok' if p['ok'] else 'fail'}" for p in row["policies"])
-        body.append([*(row[k] for k in header[:12]), policies, *(row["utilisation"].get(n) for n in names),
-                     row["message"], "; ".join(row["warnings"]) or None, row["error"]])
+        body.append([*(row[k] for k in header[:12]), " ".join(row["failed_workloads"]) or None, policies,
+                     *(row["utilisation"].get(n) for n in names), row["message"], "; ".join(row["warnings"]) or None,
+                     row["error"]])
     return header, body
 
 
 AXES = ("snapshot", "workloads", "node_template", "remove", "config")
 TEXTS = ("message", "warnings", "error")
-MIN_TEXT_WIDTH = 24
+MIN_TEXT_WIDTH = 40
 
 
 def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], str] | None = None,
              width: int | None = None) -> str:
     """The rows for a terminal `width` columns wide: the axes every row shares said once above
     the table, the columns empty in every row left out, and the texts (message, warnings, error)
-    wrapped into what the other columns leave them. `width` None (`-o wide`): every column, one
-    line a row, texts whole. Without the header and the shared axes when not
-    `headers` (`--no-headers`); `paint` colours the verdict (`--color`: the CLI hands in the
-    renderer's painter, as this layer sits below render/)."""
+    as references to notes below the table, each distinct text once and whole (one line a
+    scenario). `width` None (`-o wide`): every column, one line a row, texts whole. Without the
+    header and the shared axes when not `headers` (`--no-headers`); `paint` colours the verdict
+    (`--color`: the CLI hands in the renderer's painter, as this layer sits below render/)."""
     header, body = flat(data["rows"])
     shared: list[str] = []
     keep = list(range(len(header)))
@@ -74,13 +75,15 @@ def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], 
         verdict = names.index("verdict")
         for line in cells:
             line[verdict] = paint(line[verdict]) if paint and line[verdict] else line[verdict]
+    notes: list[str] = []
     if width is not None:
-        cells = _wrapped(cells, names, width)
+        cells, notes = _footnoted(cells, names)
     # kubectl's look: upper-case headers, no rule; '-' for a value a row lacks.
     table = tabulate(cells, headers=[n.upper() for n in names], tablefmt="plain", missingval="-")
+    below = "\n" + _notes(notes, width) if width is not None and notes else ""
     if not headers:
-        return "\n".join(table.split("\n")[1:]) + "\n"
-    return "".join(f"{line}\n" for line in shared) + table + "\n"
+        return "\n".join(table.split("\n")[1:]) + "\n" + below
+    return "".join(f"{line}\n" for line in shared) + table + "\n" + below
 
 
 SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "evicted": "evicts", "cpu %": "cpu%",
@@ -89,31 +92,45 @@ SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "e
 
 def _compact(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
     """Short headers for a terminal (an extended resource by its last name segment, when that
-    is unambiguous), and the policies as the failing ones only."""
+    is unambiguous), and one `failing` column: the workloads that do not fit, then the policies
+    that fail."""
     ends = [n.rsplit("/", 1)[-1].replace(" %", "%") for n in names]
     short = [SHORT.get(n) or (ends[i] if n.endswith(" %") and ends.count(ends[i]) == 1 else n)
              for i, n in enumerate(names)]
-    if "policies" in names:
-        at = names.index("policies")
-        short[at] = "failing"
+    parts = [names.index(n) for n in ("failed_workloads", "policies") if n in names]
+    if parts:
         for line in cells:
-            failing = [p.removesuffix("=fail") for p in str(line[at] or "").split() if p.endswith("=fail")]
-            line[at] = " ".join(failing) or None
+            failing = [w for at in parts for w in str(line[at] or "").split()
+                       if names[at] == "failed_workloads" or w.endswith("=fail")]
+            line[parts[0]] = " ".join(w.removesuffix("=fail") for w in failing) or None
+        short[parts[0]] = "failing"
+        for at in reversed(parts[1:]):
+            del short[at]
+            for line in cells:
+                del line[at]
     return cells, short
 
 
-def _wrapped(cells: list[list[Any]], names: list[str], width: int) -> list[list[Any]]:
-    """The text columns wrapped, sharing what the others leave of `width` (at least
-    MIN_TEXT_WIDTH each)."""
-    texts = [i for i, name in enumerate(names) if name in TEXTS]
-    if not texts:
-        return cells
-    others = [[v for i, v in enumerate(line) if i not in texts] for line in cells]
-    drawn = tabulate(others, headers=[n.upper() for i, n in enumerate(names) if i not in texts], tablefmt="plain")
-    left = width - max(len(line) for line in drawn.split("\n")) - 2 * len(texts)
-    column = max(MIN_TEXT_WIDTH, left // len(texts))
-    return [[textwrap.fill(v, column, break_long_words=False, break_on_hyphens=False)
-             if i in texts and isinstance(v, str) else v for i, v in enumerate(line)] for line in cells]
+def _footnoted(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
+    """The texts (message, warnings, error) as references `[n]` to notes below the table, each
+    distinct text once: a scenario stays one line, so a sweep of hundreds reads down a screen,
+    and every text is still whole (a FailedScheduling message is matched against events)."""
+    texts = {i for i, name in enumerate(names) if name in TEXTS}
+    notes: dict[str, int] = {}
+    out = [[f"[{notes.setdefault(v, len(notes) + 1)}]" if i in texts and isinstance(v, str) else v
+            for i, v in enumerate(line)] for line in cells]
+    return out, list(notes)
+
+
+def _notes(texts: Sequence[str], width: int) -> str:
+    """`[n] text`, wrapped to `width` under its first line."""
+    out = []
+    for n, text in enumerate(texts, 1):
+        mark = f"[{n}] "
+        out.append(textwrap.fill(text, max(width, MIN_TEXT_WIDTH), initial_indent=mark,
+                                 subsequent_indent=" " * len(mark), break_long_words=False,
+                                 break_on_hyphens=False))
+    return "".join(f"{line}\n" for line in out)
 
 
 def as_markdown(data: dict[str, Any]) -> str:

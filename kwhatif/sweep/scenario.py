@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.check import run_check
+from kwhatif.check import CheckResult, run_check
 from kwhatif.engine import Scenarios, Simulation, simulate
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
@@ -73,21 +73,31 @@ def figures(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]
     profiles = plan.configs.get(scenario.config)
     if scenario.workloads is None:
         sim = simulate(changed, plan.now, profiles=profiles, scenarios=engine)
-        return {**simulation_row(sim), "verdict": None, "policies": [], "warnings": engine.own_warnings(sim.warnings)}
+        return {**simulation_row(sim), "verdict": None, "failed_workloads": [], "policies": [],
+                "warnings": engine.own_warnings(sim.warnings)}
     options = plan.check
     result = run_check(changed, plan.workloads[scenario.workloads], plan.now, profiles,
                        replicas_mode=options.replicas_mode, as_new=options.as_new,
                        no_evictions=options.no_evictions, headroom=options.headroom, node_loss=options.node_loss,
                        zone_loss=options.zone_loss, scenarios=engine)
-    return {**simulation_row(result.simulation), "verdict": "pass" if result.ok else "fail",
+    return {**simulation_row(result.simulation), **verdict_row(result), "warnings": engine.own_warnings(result.warnings)}
+
+
+def verdict_row(result: CheckResult) -> dict[str, Any]:
+    """The check's verdict and what decides it: the workloads that do not fit (or evict, or
+    stall their rollout) and the policies that fail. The message is the reason of the first of
+    them — the first failing workload's (its FailedScheduling text when a pod stays pending),
+    else the first failing policy's — never that of a pod the snapshot already had pending: a
+    passing row has none."""
+    failed = [w for w in result.workloads if not w.ok]
+    reasons = [w.message for w in failed] + [m for p in result.policies if not p.ok for m in p.messages]
+    return {"verdict": "pass" if result.ok else "fail", "failed_workloads": [w.ref for w in failed],
             "policies": [{"policy": p.policy, "ok": p.ok} for p in result.policies],
-            "warnings": engine.own_warnings(result.warnings)}
+            "message": next((r for r in reasons if r), None)}
 
 
-
-EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted": None, "utilisation": {}, "message": None,
-         "warnings": [],
-         "verdict": None, "policies": []}
+EMPTY: dict[str, Any] = {"nodes": None, "bound": None, "pending": None, "evicted": None, "utilisation": {},
+                         "message": None, "warnings": [], "verdict": None, "failed_workloads": [], "policies": []}
 
 
 def run_scenario(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:

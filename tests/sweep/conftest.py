@@ -59,8 +59,9 @@ def sweep_json(file: Path, *args: str) -> dict[str, Any]:
 
 def figures_of_command(data: dict[str, Any]) -> dict[str, Any]:
     """What a row must say, read from a `schedule`/`check -o json` of the same scenario: pods
-    bound / not bound by their final outcome, the distinct preemption victims, the first
-    FailedScheduling message in queue order, the check's verdict and policies."""
+    bound / not bound by their final outcome, the distinct preemption victims; for `schedule`
+    the first FailedScheduling message in queue order, for `check` the verdict, the workloads
+    not ok, the policies, and the message of the first failing workload (else policy)."""
     results = data["results"]
     bound = sum(1 for r in results if r["outcome"] == "bound")
     victims = {v for r in results for a in r.get("attempts", [r]) if a.get("preemption")
@@ -69,8 +70,12 @@ def figures_of_command(data: dict[str, Any]) -> dict[str, Any]:
     out = {"nodes": data["cluster"]["nodes"], "bound": bound, "pending": len(results) - bound,
            "evicted": len(victims), "message": first}
     if "ok" in data:
+        failed = [w for w in data["workloads"] if not w["ok"]]
+        reasons = [w["message"] for w in failed] + [m for p in data["policies"] if not p["ok"] for m in p["messages"]]
         out["verdict"] = "pass" if data["ok"] else "fail"
+        out["failed_workloads"] = [f"{w['kind']}/{w['namespace']}/{w['name']}" for w in failed]
         out["policies"] = [{"policy": p["policy"], "ok": p["ok"]} for p in data["policies"]]
+        out["message"] = next((r for r in reasons if r), None)
     return out
 
 

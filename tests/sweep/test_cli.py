@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 from kwhatif.cli.sweep import SweepProgress
 from tests.cli.conftest import single_error_line
-from tests.sweep.conftest import SAMPLES, kwhatif
+from tests.sweep.conftest import SAMPLES, kwhatif, sweep_json
 
 SAMPLE_SWEEP = str(SAMPLES / "sweep.yaml")
 
@@ -73,9 +74,10 @@ def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path)
 def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     """samples/sweep.yaml at 150 columns: the axes every row shares (one snapshot, one workload
     set, one template, one config) are said once above the table; columns empty in every row
-    (warnings, error) are left out; the messages wrap, so each line fits but for a word longer
-    than the message column (a taint key) — compared with `-o wide`, one line a scenario with
-    every column and each message whole."""
+    (warnings, error) are left out; a scenario is one line, its message a reference `[n]` to a
+    note below the table that holds it whole, wrapped to the width but for a word longer than a
+    line (none here) — compared with `-o json`; `-o wide`: one line a scenario with every column
+    and each message whole."""
     env = {"COLUMNS": "150"}
     table = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", env=env).stdout.splitlines()
     assert table[:4] == ["snapshot: cluster.yaml", "workloads: api", "node_template: sweep/node-m5.2xlarge.yaml",
@@ -83,8 +85,19 @@ def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     header = table[4].split()
     assert header[:3] == ["#", "ADDED", "REMOVE"] and header[-1] == "MESSAGE"
     assert not {"WARNINGS", "ERROR", "SNAPSHOT", "WORKLOADS", "CONFIG"} & set(header)
-    for line in table[5:]:
-        assert len(line) <= 150 or " " not in line.strip(), line
+    rows, notes = table[5:5 + 9], table[5 + 9:]
+    assert [line.split()[0] for line in rows] == [str(i) for i in range(9)]
+    assert notes[0] == "" and all(len(line) <= 150 for line in notes)
+    texts: dict[str, str] = {}
+    for line in notes[1:]:
+        if line.startswith("["):
+            ref, _, text = line.partition(" ")
+            texts[ref] = text
+        else:
+            texts[ref] += " " + line.strip()
+    messages = [r["message"] for r in sweep_json(Path(SAMPLE_SWEEP), "--jobs", "1")["rows"]]
+    assert [texts.get(line.split()[-1]) for line in rows] == messages
+    assert len(texts) == len({m for m in messages if m})  # each distinct message once
     wide = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "-o", "wide", env=env).stdout.splitlines()
     assert wide[0].split()[:3] == ["SCENARIO", "SNAPSHOT", "WORKLOADS"] and wide[0].split()[-2:] == ["WARNINGS", "ERROR"]
     assert len(wide) == 1 + 9  # the header, a line each of the 9 scenarios

@@ -105,6 +105,24 @@ def test_a_failing_scenario_reports_its_error_in_its_row(two_nodes: Path) -> Non
     # the sweep went on: the pod (100m) binds beside urgent and small; big still does not.
     assert second["error"] is None and second["verdict"] == "pass"
     assert (second["bound"], second["pending"]) == (3, 1)
+    # big stays pending, but it was pending before: a passing check's row names no failure.
+    assert second["failed_workloads"] == [] and second["message"] is None
+
+
+def test_a_failing_checks_row_says_which_workload_and_why(two_nodes: Path) -> None:
+    """A 5-cpu pod on node-a (2 cpu) and node-b (4 cpu): the request alone exceeds each node, so
+    Fit rejects both as unresolvable and preemption cannot help (reference 8.1, 9.6). The row's
+    message is that pod's, not big's (pending before, and first in the queue)."""
+    (two_nodes / "huge.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: huge, namespace: default}\n"
+        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '5'}}}]}\n")
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n"
+                    "- {name: huge, files: [huge.yaml]}\n")
+    (row,) = sweep_json(file, "--jobs", "1")["rows"]
+    assert row["verdict"] == "fail" and row["failed_workloads"] == ["Pod/default/huge"]
+    assert row["message"] == ("0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, "
+                              "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
 
 
 def test_a_listed_scenario_with_a_config_equals_schedule_with_that_config(two_nodes: Path) -> None:
