@@ -47,6 +47,8 @@ class WorkloadSummary:
     victims: list[str] = field(default_factory=list)
     rollout: Rollout | None = None
     """The update of a workload that already runs; None for a new one."""
+    keys: list[str] = field(default_factory=list)
+    """Its pods (`namespace/name`), in queue order: the rows of the check's table."""
 
     @property
     def change(self) -> str:
@@ -56,7 +58,7 @@ class WorkloadSummary:
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "change": self.change,
                 "pods": self.pods, "bound": self.bound, "pending": self.pending, "evictions": self.evictions,
                 "ok": self.ok, "message": self.message, "victims": self.victims,
-                "rollout": self.rollout.data() if self.rollout is not None else None}
+                "rollout": self.rollout.data() if self.rollout is not None else None, "pod_keys": self.keys}
 
     @property
     def ref(self) -> str:
@@ -158,7 +160,7 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
         if not keys and rollout is None and w.kind == "DaemonSet":
             message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
-                                   len(victims), ok, message, w.source, victims, rollout))
+                                   len(victims), ok, message, w.source, victims, rollout, keys))
     return out
 
 

@@ -82,15 +82,25 @@ def result_word(w: dict[str, Any]) -> str:
 
 
 def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, headers: bool = True) -> str:
-    """The pods' table, then a row a workload; `color` paints outcomes and results (`--color`);
-    `headers=False` (`--no-headers`): the pods' rows then the workloads' rows alone."""
+    """The workloads' pods, then a row a workload; `color` paints outcomes and results (`--color`);
+    `headers=False` (`--no-headers`): the pods' rows then the workloads' rows alone. The other pods
+    of the queue (pending in the snapshot, recreated by a what-if) are scheduled too but only
+    counted: on a big cluster they are a thousand rows above the verdict. `wide` lists them all."""
     rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
              painted(result_word(w), color)] for w in data["workloads"]]
     columns = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
     workloads = plain_table(rows, columns, headers)
+    own = {key for w in data["workloads"] for key in w["pod_keys"]}
+    listed = data if wide else {**data, "results": [r for r in data["results"] if r["pod"] in own]}
     if not headers:
-        return rows_alone(results_table(data, wide, headers=False, color=color), workloads)
-    out = [results_table(data, wide, color=color), workloads]
+        return rows_alone(results_table(listed, wide, headers=False, color=color), workloads)
+    pods = results_table(listed, wide, color=color)
+    others = [r["outcome"] for r in data["results"] if r["pod"] not in own]
+    if others and not wide:
+        counts = ", ".join(f"{others.count(o)} {o}" for o in dict.fromkeys(sorted(others)))
+        pods += (f"not listed: the {len(others)} other pod(s) of the queue ({counts}); "
+                 "-o wide lists every pod\n")
+    out = [pods, workloads]
     lines = rollout_lines(data)
     if lines:
         out.append("\n".join(lines))

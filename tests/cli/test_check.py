@@ -147,6 +147,23 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     assert re.search(r"^Deployment/shop/web\s+new\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
 
 
+def test_table_lists_the_workloads_pods_and_counts_the_rest_of_the_queue(cli):
+    """The queue is urgent, big, small (the cluster's: two bound, big pending) then web's pod and
+    api's two; the table lists the workloads' three pods and counts the other three, which
+    `-o wide` lists too; JSON names each workload's pods."""
+    result = cli(["check", WEB, API, *ARGS])
+    pods = [line.split()[0] for line in result.stdout.split("\n\n")[0].splitlines()[1:] if line[:1] != " "]
+    assert [p.rsplit("-", 2)[0] for p in pods] == ["shop/web", "default/api", "default/api"]
+    assert ("not listed: the 3 other pod(s) of the queue (2 bound, 1 unschedulable); -o wide lists every pod"
+            in result.stdout.splitlines())
+    wide = cli(["check", WEB, API, *ARGS, "-o", "wide"])
+    rows = [line.split()[0] for line in wide.stdout.split("\n\n")[0].splitlines()[1:] if line[:1] != " "]
+    assert rows[:3] == ["default/urgent", "default/big", "default/small"] and rows[3:] == pods
+    assert "not listed" not in wide.stdout
+    _, data = _check(cli, WEB, API)
+    assert [k for w in data["workloads"] for k in w["pod_keys"]] == pods
+
+
 def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
     result = cli(["check", WEB, API, *ARGS, "-o", "junit", "--no-evictions"])
     assert result.exit_code == 1
