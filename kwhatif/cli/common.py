@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -305,14 +305,15 @@ def detail_kept(output: str, node_detail: bool) -> bool:
 
 
 def emit_simulation(sim: Simulation, output: str, node_detail: bool, headers: bool = True,
-                    color: bool = False) -> None:
+                    color: bool = False, only: Collection[str] | None = None) -> None:
     """Tables show one line a pod: the per-node detail is built for JSON and YAML alone, and JSON
     is written one pod at a time (with node detail, 1,000 pods on 5,000 nodes are 1.4 GB).
-    `headers=False`: the table's rows alone (`--no-headers`)."""
+    `headers=False`: the table's rows alone (`--no-headers`); `only`: the pods the table lists
+    (`place`: those placed; the rest of the queue is counted)."""
     if output == "json":
         emit_json_results(sim, node_detail, {"warnings": sim.warnings})
     else:
         data = with_whatif(simulation_data(sim, node_detail=node_detail and output == "yaml"))
         if output == "html":
             data = with_utilisation(data, sim)
-        emit(writer(output, partial(results_table, headers=headers, color=color))(data))
+        emit(writer(output, partial(results_table, headers=headers, color=color, only=only))(data))

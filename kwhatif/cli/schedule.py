@@ -85,6 +85,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
                        sample=sample, progress=Progress("scheduling", quiet), for_the_run=True,
                        node_detail=detail_kept(output, node_detail))
         inputs.finish(sim.warnings)
-        emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color))
-        return exit_code(sim, {p.key for p in pods})
+        placed = {p.key for p in pods}
+        emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color), only=placed)
+        return exit_code(sim, placed)
     run(action)

@@ -91,16 +91,9 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
     columns = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
     workloads = plain_table(rows, columns, headers)
     own = {key for w in data["workloads"] for key in w["pod_keys"]}
-    listed = data if wide else {**data, "results": [r for r in data["results"] if r["pod"] in own]}
     if not headers:
-        return rows_alone(results_table(listed, wide, headers=False, color=color), workloads)
-    pods = results_table(listed, wide, color=color)
-    others = [r["outcome"] for r in data["results"] if r["pod"] not in own]
-    if others and not wide:
-        counts = ", ".join(f"{others.count(o)} {o}" for o in dict.fromkeys(sorted(others)))
-        pods += (f"not listed: the {len(others)} other pod(s) of the queue ({counts}); "
-                 "-o wide lists every pod\n")
-    out = [pods, workloads]
+        return rows_alone(results_table(data, wide, headers=False, color=color, only=own), workloads)
+    out = [results_table(data, wide, color=color, only=own), workloads]
     lines = rollout_lines(data)
     if lines:
         out.append("\n".join(lines))

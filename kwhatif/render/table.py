@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -64,23 +64,40 @@ def terminal_width() -> int:
 
 
 def results_table(data: dict[str, Any], wide: bool = False, width: int | None = None, headers: bool = True,
-                  color: bool = False) -> str:
+                  color: bool = False, only: Collection[str] | None = None) -> str:
     """One row per pending pod in scheduling order, then the counts. Columns empty in every row
     (no ties, no evictions) are left out, and the messages wrap into what the terminal (`width`)
     leaves them, at least MIN_MESSAGE_WIDTH columns; `wide` keeps each message on one line.
     `headers=False` (`--no-headers`, for scripts, as kubectl's) prints the rows alone, aligned as
-    with the header. `color` paints the outcomes (`--color`)."""
+    with the header. `color` paints the outcomes (`--color`). `only`: the pods the user asked
+    about (`place`, `check`); the rest of the queue is counted, not listed — on a big cluster it
+    is a thousand rows above the answer — unless `wide`."""
+    results = data["results"]
+    if only is not None and not wide:
+        results = [r for r in results if r["pod"] in only]
     columns = ["POD", "PRIORITY", "OUTCOME", "NODE", "TIED", "EVICTS"]
-    cells = [_result_cells(r, wide, color) for r in data["results"]]
+    cells = [_result_cells(r, wide, color) for r in results]
     keep = [i for i, h in enumerate(columns) if h in _ALWAYS or any(row[i] != "" for row in cells)]
     shown = [columns[i] for i in keep] + ["MESSAGE"]
-    rows = with_text_column([[row[i] for i in keep] for row in cells], shown, [r.get("message") for r in data["results"]],
+    rows = with_text_column([[row[i] for i in keep] for row in cells], shown, [r.get("message") for r in results],
                             None if wide else width or terminal_width())
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
     table = plain_table(rows, shown, headers)
-    return table + "\n\n" + summary + "\n" if headers else rows_alone(table)
+    if not headers:
+        return rows_alone(table)
+    return table + "\n\n" + summary + "\n" + _not_listed(data["results"], results)
+
+
+def _not_listed(every: list[dict[str, Any]], listed: list[dict[str, Any]]) -> str:
+    """A line counting, by outcome, the pods of the queue left out of the table."""
+    if len(listed) == len(every):
+        return ""
+    shown = {r["pod"] for r in listed}
+    others = [r["outcome"] for r in every if r["pod"] not in shown]
+    counts = ", ".join(f"{others.count(o)} {o}" for o in sorted(set(others)))
+    return f"not listed: the {len(others)} other pod(s) of the queue ({counts}); -o wide lists every pod\n"
 
 
 def rows_alone(*tables: str) -> str:

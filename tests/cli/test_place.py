@@ -126,6 +126,20 @@ def test_place_table_and_yaml(cli):
     assert yaml.safe_load(as_yaml.stdout) == json.loads(as_json.stdout)
 
 
+def test_the_table_lists_the_placed_pods_and_counts_the_rest_of_the_queue(cli):
+    """Queue: urgent (bound), big (pending), small (bound), then web: the table answers for web
+    and counts the other three; `-o wide` and `--no-headers` keep to their own rules (every pod;
+    the placed pod's row alone)."""
+    table = cli(["place", WEB, *CLUSTER_ARGS]).stdout.splitlines()
+    assert [line.split()[0] for line in table[1:] if line and line[0] != " "][:1] == ["default/web"]
+    assert table[-1] == "not listed: the 3 other pod(s) of the queue (2 bound, 1 unschedulable); -o wide lists every pod"
+    wide = cli(["place", WEB, *CLUSTER_ARGS, "-o", "wide"]).stdout.splitlines()
+    assert [line.split()[0] for line in wide[1:5]] == ["default/urgent", "default/big", "default/small", "default/web"]
+    assert not any(line.startswith("not listed") for line in wide)
+    bare = cli(["place", WEB, *CLUSTER_ARGS, "--no-headers"]).stdout.splitlines()
+    assert [line.split()[:4] for line in bare] == [["default/web", "0", "bound", "node-a"]]
+
+
 def test_wide_shows_the_admission_message(cli):
     result = cli(["place", BATCH, *CLUSTER_ARGS, "-o", "wide"])
     assert result.exit_code == 1
