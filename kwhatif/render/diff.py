@@ -21,11 +21,19 @@ def usage(record: dict[str, int] | None, resource: str) -> str:
     return f"{format_amount(resource, used, exact=False)}/{format_amount(resource, offered, exact=False)}{share}"
 
 
+SEVERITY = ("becomes pending", "evicted", "still pending", "placed", "moved")
+"""The order of the pods' table: what an operator must act on first. A drain on 5,000 nodes
+also moves hundreds of pending pods between nodes they were only going to land on; listed by
+name, those came first."""
+
+
 def pod_rows(data: dict[str, Any], color: bool = False, width: int | None = None) -> list[list[str]]:
-    """A row a changed pod; `color` paints the change (`--color`); the reasons wrap into a
-    terminal `width` columns wide (None: each on one line)."""
-    rows = [[c["pod"], painted(c["change"], color), c["before"] or "-", c["after"] or "-"] for c in data["pods"]]
-    return with_text_column(rows, POD_HEADERS, [c["reason"] for c in data["pods"]], width)
+    """A row a changed pod, the worst changes first (SEVERITY; by name within one, as in the
+    data); `color` paints the change (`--color`); the reasons wrap into a terminal `width`
+    columns wide (None: each on one line)."""
+    changes = sorted(data["pods"], key=lambda c: SEVERITY.index(c["change"]))
+    rows = [[c["pod"], painted(c["change"], color), c["before"] or "-", c["after"] or "-"] for c in changes]
+    return with_text_column(rows, POD_HEADERS, [c["reason"] for c in changes], width)
 
 
 def node_rows(data: dict[str, Any]) -> list[list[str]]:

@@ -134,3 +134,10 @@ def test_a_drain_of_the_samples_names_each_pod_and_wraps_reasons_to_the_terminal
     assert all(len(line) <= 120 or " " not in line.strip() for line in table if not line.startswith("what-if"))
     wide = invoke([*args, "-o", "wide"]).stdout.splitlines()
     assert sum(1 for line in wide if "removed by --drain worker-a1" in line) == len(drain["removed_pods"])
+    # the table lists the worst changes first (JSON keeps the pods by name)
+    order = ["becomes pending", "evicted", "still pending", "placed", "moved"]
+    start = next(i for i, line in enumerate(wide) if line.startswith("POD ")) + 1
+    rows = wide[start:wide.index("", start)]
+    kinds = [next(k for k in order if f"  {k}  " in line) for line in rows]
+    assert kinds == sorted(kinds, key=order.index) and len(kinds) == len(changes)
+    assert [p["pod"] for p in data["pods"]] == sorted(p["pod"] for p in data["pods"])
