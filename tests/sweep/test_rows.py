@@ -88,12 +88,16 @@ def test_rows_equal_individual_check_runs(tmp_path: Path) -> None:
         assert row_figures(row, expected) == expected
 
 
+def _pod(name: str, cpu: str) -> str:
+    """A bare pod of the default namespace requesting `cpu`."""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\n"
+            f"spec: {{containers: [{{name: c, image: x, resources: {{requests: {{cpu: {cpu}}}}}}}]}}\n")
+
+
 def test_a_failing_scenario_reports_its_error_in_its_row(two_nodes: Path) -> None:
     (two_nodes / "service.yaml").write_text(
         "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {ports: [{port: 80}]}\n")
-    (two_nodes / "pod.yaml").write_text(
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: one, namespace: default}\n"
-        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}\n")
+    (two_nodes / "pod.yaml").write_text(_pod("one", "100m"))
     file = two_nodes / "sweep.yaml"
     file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n"
                     "- {name: nothing, files: [service.yaml]}\n- {name: one, files: [pod.yaml]}\n")
@@ -113,9 +117,7 @@ def test_a_failing_checks_row_says_which_workload_and_why(two_nodes: Path) -> No
     """A 5-cpu pod on node-a (2 cpu) and node-b (4 cpu): the request alone exceeds each node, so
     Fit rejects both as unresolvable and preemption cannot help (reference 8.1, 9.6). The row's
     message is that pod's, not big's (pending before, and first in the queue)."""
-    (two_nodes / "huge.yaml").write_text(
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: huge, namespace: default}\n"
-        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '5'}}}]}\n")
+    (two_nodes / "huge.yaml").write_text(_pod("huge", "'5'"))
     file = two_nodes / "sweep.yaml"
     file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n"
                     "- {name: huge, files: [huge.yaml]}\n")
