@@ -1,7 +1,8 @@
 """A sweep's rows as data (`json`) and as flat tables (`table`, `csv`, `markdown`, `html`).
 
 Every format shows the same columns (`flat`); the terminal table keeps a scenario on one line
-by moving the texts to notes below it. The rows carry no timing, so two runs of a sweep give the same bytes."""
+by moving the texts to notes below it. The rows carry no timing, so two runs of a sweep give
+the same bytes."""
 
 from __future__ import annotations
 

@@ -53,7 +53,9 @@ def utilisation(snapshot: Snapshot) -> dict[str, float]:
 
 def simulation_row(sim: Simulation) -> dict[str, Any]:
     """bound / pending count the queue's pods by outcome (a pod bound, then evicted by a later
-    preemption, stays counted as bound, as `schedule` counts it); evicted: distinct victims."""
+    preemption, stays counted as bound, as `schedule` counts it); evicted: distinct victims;
+    message: the queue's first FailedScheduling text (a check's row says its verdict's reason
+    instead: `verdict_row`)."""
     bound = sum(1 for r in sim.results if outcome(r) == Outcome.BOUND)
     first = next((message(r) for r in sim.results if outcome(r) != Outcome.BOUND and message(r)), None)
     return {"nodes": sim.snapshot.num_nodes, "bound": bound, "pending": len(sim.results) - bound,
