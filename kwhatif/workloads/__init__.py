@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import InputError, Source
-from kwhatif.load.cluster import add_object, decode_docs
+from kwhatif.load.cluster import Named, apply_object, decode_docs, typed_ref
 from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
@@ -51,7 +51,7 @@ __all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "e
 @dataclass
 class Expansion:
     groups: list[Expanded] = field(default_factory=list)
-    others: list[object] = field(default_factory=list)
+    others: list[Named] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -127,7 +127,7 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
             out.groups.append(Expanded(Workload("Pod", "v1", obj.namespace, obj.name, obj.uid, {}, obj.source),
                                        pods=[obj]))
         else:
-            out.others.append(obj)
+            out.others.append(cast(Named, obj))  # decoded by the cluster decoder: every kind is named
     return out
 
 
@@ -138,11 +138,13 @@ def expand(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01
 
 
 def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
-    """Add to `cluster` the objects that come with the workloads; returns warnings (namespaces
-    created on the fly)."""
+    """Add to `cluster` the objects that come with the workloads, as `kubectl apply` would (one
+    the snapshot has by that kind and name is replaced); returns warnings (objects replaced,
+    namespaces created on the fly)."""
     warnings: list[str] = []
     for obj in expansion.others:
-        add_object(cluster, obj)
+        if apply_object(cluster, obj):
+            warnings.append(f"{typed_ref(obj)}: the workload files' replaces the snapshot's (as kubectl apply would)")
     for group in expansion.groups:
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller

@@ -251,3 +251,19 @@ def test_jobs_runs_the_loss_scenarios_on_workers_with_the_same_answer() -> None:
     one, two = invoke([*args, "--jobs", "1"]), invoke([*args, "--jobs", "2"])
     assert one.exit_code == two.exit_code
     assert json.loads(two.stdout)["policies"] == json.loads(one.stdout)["policies"]
+
+
+def test_an_object_the_cluster_has_is_replaced_as_kubectl_apply_would(cli, tmp_path):
+    """api's second replica (600m) fits nowhere (MSG_API); a workload file that also carries
+    node-a with 8 cpu replaces the cluster's node-a (2 cpu) instead of adding a second node of
+    that name: 3 nodes still, node-a has 8000-1500 = 6500m free, so both replicas fit."""
+    bigger = tmp_path / "node-a.yaml"
+    bigger.write_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n"
+                      "  labels: {kubernetes.io/hostname: node-a, kubernetes.io/os: linux}\n"
+                      "status:\n  allocatable: {cpu: '8', memory: 16Gi, pods: '110'}\n")
+    result, data = _check(cli, API, str(bigger))
+    assert result.exit_code == 0, result.stderr
+    assert data["cluster"]["nodes"] == 3
+    assert "Node/node-a: the workload files' replaces the snapshot's (as kubectl apply would)" in data["warnings"]
+    assert _workloads(data) == [{"kind": "Deployment", "namespace": "default", "name": "api", "pods": 2, "bound": 2,
+                                 "pending": 0, "evictions": 0, "ok": True}]
