@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from kwhatif.api.objects import Node
 from kwhatif.api.timestamps import parse_rfc3339
@@ -30,6 +29,7 @@ from kwhatif.config.scheduler_config import load_scheduler_config
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import load_cluster, load_objects
 from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, read_header
+from kwhatif.load.yaml_text import parse_yaml
 from kwhatif.workloads import load_workloads
 
 SCHEMA_PATH = Path(__file__).with_name("sweep.schema.json")
@@ -113,20 +113,24 @@ def validate_sweep(doc: Any, file: str) -> None:
 
 
 def read_sweep_file(file: str) -> dict[str, Any]:
+    """The one document of a sweep file, read as every input is (`parse_yaml`: duplicate keys,
+    deep nesting and alias bombs refused) and validated against the schema."""
     try:
         with open(file, "rb") as stream:
-            doc = yaml.safe_load(stream)
+            text = stream.read()
     except FileNotFoundError:
         raise InputError("no such file or directory", Source(file)) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", Source(file)) from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise InputError(f"not YAML: {getattr(err, 'problem', None) or err}",
-                         Source(file, line=mark.line + 1 if mark else None)) from None
-    validate_sweep(doc, file)
-    assert isinstance(doc, dict)
-    return doc
+    docs = [value for _, value, _, _ in parse_yaml(text, file) if value is not None]
+    if not docs:
+        raise InputError("the file is empty: a Sweep names at least its snapshots (schemas/sweep.schema.json)",
+                         Source(file))
+    if len(docs) > 1:
+        raise InputError(f"{len(docs)} YAML documents: a sweep file holds one Sweep", Source(file))
+    validate_sweep(docs[0], file)
+    assert isinstance(docs[0], dict)
+    return docs[0]
 
 
 class SweepPaths:
