@@ -1,0 +1,32 @@
+"""`kwhatif capacity`'s table: the nodes the copies land on, cut to the busiest past NODES_LISTED."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kwhatif.render.capacity import NODES_LISTED, capacity_table
+
+
+def _workload(distribution: dict[str, int]) -> dict[str, Any]:
+    total = sum(distribution.values())
+    return {"workload": "Deployment/default/web", "replicas": 1, "copies": total, "more": total - 1,
+            "reached_max": False, "max": 1000, "distribution": distribution, "evictions": [], "stop_reason": None}
+
+
+def test_a_few_nodes_are_all_listed_by_name() -> None:
+    lines = capacity_table({"workloads": [_workload({"n-b": 1, "n-a": 2})]}).splitlines()
+    assert lines == ["Deployment/default/web: 2 more fit (3 in total)", "", "NODE      COPIES",
+                     "n-a            2", "n-b            1"]
+
+
+def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
+    # 25 nodes: n-00..n-04 hold 3 copies, n-05..n-14 hold 2, n-15..n-24 hold 1 (15 + 20 + 10 = 45).
+    distribution = {f"n-{i:02d}": 3 if i < 5 else 2 if i < 15 else 1 for i in range(25)}
+    assert NODES_LISTED == 20
+    lines = capacity_table({"workloads": [_workload(distribution)]}).splitlines()
+    listed = [line.split() for line in lines[3:3 + NODES_LISTED]]
+    # the busiest first, by name within a count: all of 3 and 2, then n-15..n-19 of the 1s
+    assert listed == [[f"n-{i:02d}", "3" if i < 5 else "2" if i < 15 else "1"] for i in range(20)]
+    assert lines[3 + NODES_LISTED:] == [
+        "... and 5 more node(s) with 5 copies (-o json lists every node)",
+        "45 copies on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]
