@@ -110,11 +110,13 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]
     results = []
+    engine = Scenarios(cluster)  # one snapshot built; each workload's run derives its own from it
     for group in copied:
         others = [p for g in groups if g is not group and not running[id(g)] for p in g.pods]
-        prepared = prepare(cluster, now, new_pods=others, profiles=profiles)
-        prepared.scheduler.run(prepared.queue)
-        results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
+        with engine.one():
+            prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
+            prepared.scheduler.run(prepared.queue)
+            results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
         warnings += [w for w in prepared.warnings if w not in warnings]
     return CapacityResult(results, warnings)
 
