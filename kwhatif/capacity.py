@@ -117,7 +117,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
             results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
-        warnings += [w for w in prepared.warnings if w not in warnings]
+            warnings += [w for w in prepared.warnings if w not in warnings]
+            del prepared  # the released scenario's snapshot goes now, not at the next workload
     return CapacityResult(results, warnings)
 
 

@@ -451,16 +451,10 @@ def prepare(
 
 def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod]) -> list[tuple[Pod, str | None]]:
     """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
-    `new_pods` created now, charged against the ResourceQuotas in that order; a new pod named as
-    one the cluster has is refused as the API server refuses it (AlreadyExists), not run twice."""
+    `new_pods` created now, charged against the ResourceQuotas in that order."""
     quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
-    existing = {p.key for p in pods}
-    created = [as_created(p, now) for p in new_pods]
-    fresh = [p for p in created if p.key not in existing]
-    admitted = iter(admit(fresh, cluster, created=True, quotas=quotas))
-    return queue + [(p, f'admission: pods "{p.name}" already exists') if p.key in existing else next(admitted)
-                    for p in created]
+    return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
 
 
 def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulation:

@@ -91,7 +91,9 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
               strict: bool = False) -> None:
     """Run every scenario of SWEEP_FILE (snapshots × workloads × node templates × counts × node
     removals × scheduler configs, or a list) and print one row each: pods bound / pending /
-    evicted, the check's verdict and policies, utilisation, the first FailedScheduling message."""
+    evicted, the check's verdict, failing workloads and policies, utilisation, and a message:
+    why the check fails (the first failing workload's FailedScheduling text), or without
+    workloads the queue's first FailedScheduling message."""
     def action() -> int:
         if dask is not None and jobs is not None:
             raise InputError("--jobs and --dask are exclusive (Dask's workers are the jobs)")

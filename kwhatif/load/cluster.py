@@ -229,28 +229,21 @@ def add_object(cluster: Cluster, obj: object) -> None:
         target[key(obj)] = obj
 
 
-def apply_object(cluster: Cluster, obj: Named) -> bool:
-    """`add_object` as `kubectl apply` treats an object that exists: one of the same kind,
-    namespace and name is replaced, not doubled (two PodDisruptionBudgets of one name would
-    both count disruptions; two Nodes of one name are no cluster). Whether one was replaced."""
+def apply_object(cluster: Cluster, obj: Named) -> None:
+    """`add_object` for an object that may exist already: one of the same kind, namespace and
+    name is replaced, not doubled (two PodDisruptionBudgets of one name would both count
+    disruptions; two Nodes of one name are no cluster)."""
     field_name, key = _PLACES[type(obj)]
     target = getattr(cluster, field_name)
     if key is not None:
-        found = key(obj) in target
         target[key(obj)] = obj
-        return found
+        return
     identity = _identity(obj)
     for index, old in enumerate(target):
         if _identity(old) == identity:
             target[index] = obj
-            return True
+            return
     target.append(obj)
-    return False
-
-
-def typed_ref(obj: Named) -> str:
-    """`Kind/namespace/name` (`Kind/name` when cluster-scoped) of a decoded object."""
-    return "/".join(part for part in _identity(obj) if part)
 
 
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:

@@ -84,10 +84,11 @@ def results_table(data: dict[str, Any], wide: bool = False, width: int | None = 
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "no pending pods"
     cluster = data["cluster"]
     summary = f"{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, {cluster['pending_pods']} pods to place: {counts}"
-    table = plain_table(rows, shown, headers)
+    # asked about pods that have none (a workload of 0 replicas): no lone header
+    table = plain_table(rows, shown, headers) if results or only is None else ""
     if not headers:
         return rows_alone(table)
-    return table + "\n\n" + summary + "\n" + _not_listed(data["results"], results)
+    return (table + "\n\n" if table else "") + summary + "\n" + _not_listed(data["results"], results)
 
 
 def _not_listed(every: list[dict[str, Any]], listed: list[dict[str, Any]]) -> str:

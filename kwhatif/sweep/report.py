@@ -1,7 +1,7 @@
 """A sweep's rows as data (`json`) and as flat tables (`table`, `csv`, `markdown`, `html`).
 
-Every format shows the same columns (`flat`); the terminal table keeps a scenario on one line
-by moving the texts to notes below it. The rows carry no timing, so two runs of a sweep give
+Every format shows the same fields (`flat`; the terminal table merges the failing workloads and
+policies into one column) and keeps a scenario on one line by moving the texts to notes below. The rows carry no timing, so two runs of a sweep give
 the same bytes."""
 
 from __future__ import annotations
@@ -54,12 +54,13 @@ MIN_TEXT_WIDTH = 40
 
 def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], str] | None = None,
              width: int | None = None) -> str:
-    """The rows for a terminal `width` columns wide: the axes every row shares said once above
-    the table, the columns empty in every row left out, and the texts (message, warnings, error)
-    as references to notes below the table, each distinct text once and whole (one line a
-    scenario). `width` None (`-o wide`): every column, one line a row, texts whole. Without the
-    header and the shared axes when not `headers` (`--no-headers`); `paint` colours the verdict
-    (`--color`: the CLI hands in the renderer's painter, as this layer sits below render/)."""
+    """The rows for a terminal (`width`: its columns, to wrap the notes): the axes every row
+    shares said once above the table, the columns empty in every row left out, and the texts
+    (message, warnings, error) as references to notes below the table, each distinct text once
+    and whole (one line a scenario). `width` None (`-o wide`): every column, one line a row,
+    texts whole. `headers` False (`--no-headers`, for scripts): the rows alone, one line each,
+    texts whole in their cells; `paint` colours the verdict (`--color`: the CLI hands in the
+    renderer's painter, as this layer sits below render/)."""
     header, body = flat(data["rows"])
     shared: list[str] = []
     keep = list(range(len(header)))
@@ -77,13 +78,13 @@ def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], 
         for line in cells:
             line[verdict] = paint(line[verdict]) if paint and line[verdict] else line[verdict]
     notes: list[str] = []
-    if width is not None:
+    if width is not None and headers:
         cells, notes = _footnoted(cells, names)
     # kubectl's look: upper-case headers, no rule; '-' for a value a row lacks.
     table = tabulate(cells, headers=[n.upper() for n in names], tablefmt="plain", missingval="-")
-    below = "\n" + _notes(notes, width) if width is not None and notes else ""
     if not headers:
-        return "\n".join(table.split("\n")[1:]) + "\n" + below
+        return "\n".join(table.split("\n")[1:]) + "\n"
+    below = "\n" + _notes(notes, width) if width is not None and notes else ""
     return "".join(f"{line}\n" for line in shared) + table + "\n" + below
 
 

@@ -15,7 +15,7 @@ from typing import BinaryIO, cast
 
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import InputError, Source
-from kwhatif.load.cluster import Named, apply_object, decode_docs, typed_ref
+from kwhatif.load.cluster import Named, apply_object, decode_docs
 from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
@@ -138,13 +138,13 @@ def expand(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01
 
 
 def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
-    """Add to `cluster` the objects that come with the workloads, as `kubectl apply` would (one
-    the snapshot has by that kind and name is replaced); returns warnings (objects replaced,
-    namespaces created on the fly)."""
+    """Add to `cluster` the objects that come with the workloads: one the snapshot has by kind,
+    namespace and name is replaced, never doubled (rendered manifests of an app that runs carry
+    its Namespace, Service and PDB again: that is no news, so no warning); returns warnings
+    (namespaces created on the fly)."""
     warnings: list[str] = []
     for obj in expansion.others:
-        if apply_object(cluster, obj):
-            warnings.append(f"{typed_ref(obj)}: the workload files' replaces the snapshot's (as kubectl apply would)")
+        apply_object(cluster, obj)
     for group in expansion.groups:
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller

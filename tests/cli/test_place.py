@@ -226,19 +226,3 @@ def test_a_pod_for_a_namespace_the_cluster_lacks_is_refused(cli, tmp_path):
     assert (stray["outcome"], stray["message"]) == ("skipped", 'admission: namespaces "nowhere" not found')
     assert result.exit_code == 1
 
-
-def test_a_pod_named_as_one_the_cluster_has_is_refused_not_run_twice(cli, tmp_path):
-    # The API server refuses to create a pod whose name its namespace already holds
-    # (AlreadyExists: `pods "<name>" already exists`), bound or pending; the other placed pod and
-    # the cluster's own queue go on. bound-a runs on node-a; big is pending in the cluster.
-    pods = tmp_path / "pods.yaml"
-    pods.write_text("".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\n"
-                            "spec:\n  containers: [{name: c, image: nginx}]\n" for name in ("bound-a", "big", "fresh")))
-    result, data = _place(cli, str(pods))
-    outcomes = [(r["pod"], r["outcome"], r["message"] if r["outcome"] == "skipped" else None) for r in data["results"]]
-    assert outcomes[:3] == [("default/urgent", "bound", None), ("default/big", "unschedulable", None),
-                            ("default/small", "bound", None)]  # the cluster's queue, as without the file
-    assert outcomes[3:] == [("default/bound-a", "skipped", 'admission: pods "bound-a" already exists'),
-                            ("default/big", "skipped", 'admission: pods "big" already exists'),
-                            ("default/fresh", "bound", None)]
-    assert result.exit_code == 1

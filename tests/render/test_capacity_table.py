@@ -29,4 +29,4 @@ def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
     assert listed == [[f"n-{i:02d}", "3" if i < 5 else "2" if i < 15 else "1"] for i in range(20)]
     assert lines[3 + NODES_LISTED:] == [
         "... and 5 more node(s) with 5 copies (-o json lists every node)",
-        "45 copies on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]
+        "the 45 placed here on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]

@@ -98,6 +98,9 @@ def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     messages = [r["message"] for r in sweep_json(Path(SAMPLE_SWEEP), "--jobs", "1")["rows"]]
     assert [texts.get(line.split()[-1]) for line in rows] == messages
     assert len(texts) == len({m for m in messages if m})  # each distinct message once
+    bare = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "--no-headers", env=env).stdout.splitlines()
+    assert len(bare) == 9  # for scripts: a line a scenario, each text whole in its cell, no notes
+    assert all(line.rstrip().endswith(m or "-") for line, m in zip(bare, messages))
     wide = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "-o", "wide", env=env).stdout.splitlines()
     assert wide[0].split()[:3] == ["SCENARIO", "SNAPSHOT", "WORKLOADS"] and wide[0].split()[-2:] == ["WARNINGS", "ERROR"]
     assert len(wide) == 1 + 9  # the header, a line each of the 9 scenarios
