@@ -142,6 +142,15 @@ class Stepper:
         self.pending = [p for p in queue if not self.bound(p)]
         self.steps.append(Step(len(self.steps) + 1, action, len(delete), len(create), len(self.pending), available))
 
+    def adopt(self, pods: Sequence[Pod]) -> None:
+        """Pods of the workload the snapshot had pending, scheduled by the run where they were
+        in the queue: its own (as if created), bound or still pending; not running before."""
+        for pod in pods:
+            self.old.pop(pod.key, None)
+        self.running = len(self.old)
+        self.created.extend(pods)
+        self.pending = [p for p in pods if not self.bound(p)]
+
     def rollout(self, change: str, update: Update, done: bool, note: str = "") -> Rollout:
         return Rollout(change, update.strategy.kind, len(update.new), self.running, self.steps, self.created,
                        done and not self.pending, note)

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, listed, names
 from kwhatif.api.objects import Pod
+from kwhatif.engine import is_pending
 from kwhatif.workloads.statefulset import POD_INDEX_LABEL
 
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
 REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
 JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
+POD_NOTE = "a pod's spec cannot change but for a few fields (kubectl apply refuses the rest): the pod is kept as it is"
 
 
 def scale(s: Stepper, u: Update, change: str, note: str = "") -> Rollout:
@@ -178,10 +180,17 @@ def roll_replicaset(s: Stepper, u: Update) -> Rollout:
     return scale(s, u, change, REPLICA_SET_NOTE.format(kind=u.workload.kind) if u.changed else "")
 
 
-def keep_job(s: Stepper, u: Update) -> Rollout:
-    """A running Job is left alone (its template is immutable)."""
-    return s.rollout("unchanged", u, True, JOB_NOTE if u.changed else "")
+def keep_running(s: Stepper, u: Update) -> Rollout:
+    """A running Job or bare Pod is left alone (a Job's template cannot change, nor most of a
+    Pod's spec); its pods the snapshot had pending stayed in the queue (KEPT) and count as its
+    own: one that does not fit fails the check, as it would stay pending."""
+    s.adopt([p for p in u.old if is_pending(p)])
+    note = (JOB_NOTE if u.workload.kind == "Job" else POD_NOTE) if u.changed else ""
+    return s.rollout("unchanged", u, True, note)
 
 
 ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
-           "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": keep_job}
+           "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": keep_running,
+           "Pod": keep_running}
+KEPT = ("Job", "Pod")
+"""Kinds whose pending pods stay in the queue where they are: nothing replaces them."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.check.rollout import Rollout, Stepper, Update
-from kwhatif.check.strategies import ROLLERS
+from kwhatif.check.strategies import KEPT, ROLLERS
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Scenarios, Simulation, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
@@ -60,7 +60,7 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
     comes later has no higher priority, so it can neither take their place nor evict them).
     `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail)."""
-    stale = {id(p) for u in updates.values() for p in u.old if is_pending(p)}
+    stale = {id(p) for u in updates.values() if u.workload.kind not in KEPT for p in u.old if is_pending(p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
     fresh = [p for i, g in enumerate(expansion.groups) if i not in updates for p in g.pods]

@@ -29,7 +29,7 @@ CONTROLLER_LABELS = frozenset({
 })
 # Tolerations the DefaultTolerationSeconds admission plugin adds to every pod without them.
 ADMISSION_TOLERATIONS = frozenset({"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"})
-UPDATABLE = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController", "Job")
+UPDATABLE = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController", "Job", "Pod")
 
 
 @dataclass(frozen=True)
@@ -49,22 +49,31 @@ class Strategy:
 @dataclass
 class PodIndex:
     """The snapshot's live pods by controller: (namespace, controller kind, controller name),
-    built once so that finding a workload's pods does not walk every pod again."""
+    and by `namespace/name` (a bare Pod of the manifests is the pod of that name), built once so
+    that finding a workload's pods does not walk every pod again."""
 
     by_owner: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)
+    by_key: dict[str, Pod] = field(default_factory=dict)
 
     @classmethod
     def of(cls, cluster: Cluster) -> PodIndex:
         index = cls()
         for pod in cluster.pods:
+            if pod.phase in ("Succeeded", "Failed") or pod.deletion_timestamp:
+                continue
+            index.by_key[pod.key] = pod
             ref = pod.controller_ref
-            if ref is not None and pod.phase not in ("Succeeded", "Failed") and not pod.deletion_timestamp:
+            if ref is not None:
                 index.by_owner.setdefault((pod.namespace, ref.kind, ref.name), []).append(pod)
         return index
 
     def pods_of(self, w: Workload) -> list[Pod]:
         """The workload's running (or pending) pods: a Deployment's through its ReplicaSets
-        (`<deployment>-<pod-template-hash>`), every other kind's directly."""
+        (`<deployment>-<pod-template-hash>`), a bare Pod's by its name, every other kind's
+        directly."""
+        if w.kind == "Pod":
+            found = self.by_key.get(f"{w.namespace}/{w.name}")
+            return [found] if found is not None else []
         if w.kind != "Deployment":
             return list(self.by_owner.get((w.namespace, w.kind, w.name), []))
         prefix = f"{w.name}-"

@@ -279,3 +279,62 @@ def test_an_object_the_cluster_has_is_replaced_not_doubled(cli, tmp_path):
     assert data["cluster"]["nodes"] == 3
     assert _workloads(data) == [{"kind": "Deployment", "namespace": "default", "name": "api", "pods": 2, "bound": 2,
                                  "pending": 0, "evictions": 0, "ok": True}]
+
+
+def _manifest_of(file: str, name: str) -> str:
+    """The document of pod `name` in one of the cluster's files, as a manifest of its own."""
+    [doc] = [d for d in yaml.safe_load_all((CLUSTER / file).read_text()) if d and d["metadata"]["name"] == name]
+    return yaml.safe_dump(doc)
+
+
+def test_a_bare_pod_that_runs_is_unchanged_not_placed_again(cli, tmp_path):
+    """bound-a's own manifest (kubectl apply: unchanged): nothing to place, the check passes.
+    Placed again, the copy (nodeName node-a, 1500m) would not fit beside the original."""
+    pod = tmp_path / "bound-a.yaml"
+    pod.write_text(_manifest_of("bound.yaml", "bound-a"))
+    result, data = _check(cli, str(pod))
+    assert result.exit_code == 0, result.stdout
+    [w] = data["workloads"]
+    assert (w["change"], w["pods"], w["ok"]) == ("unchanged", 0, True)
+    assert "default/bound-a" not in [r["pod"] for r in data["results"]]
+
+
+def test_a_bare_pod_the_snapshot_has_pending_counts_once_and_fails_as_it_stays_pending(cli, tmp_path):
+    """big's own manifest: big is the cluster's pending pod, scheduled once where it is in the
+    queue (after urgent, before small), and it does not fit (MSG_BIG_3)."""
+    pod = tmp_path / "big.yaml"
+    pod.write_text(_manifest_of("pending.yaml", "big"))
+    result, data = _check(cli, str(pod))
+    assert result.exit_code == 1
+    assert [r["pod"] for r in data["results"]] == ["default/urgent", "default/big", "default/small"]
+    [w] = data["workloads"]
+    assert (w["change"], w["pods"], w["pending"], w["ok"], w["message"]) == ("unchanged", 1, 1, False, MSG_BIG_3)
+
+
+def test_a_job_that_runs_with_a_pending_pod_fails_the_check(cli, tmp_path):
+    """A Job's template cannot change, so its manifest applied again is `unchanged`; its pod the
+    snapshot has pending (3 cpu) is still its own. After urgent and small: node-a (2 cpu) is too
+    small for it whatever runs (preemption not helpful), node-b has 800m free and no pod of lower
+    priority than 0 to evict, node-c is tainted (not helpful)."""
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    for file in CLUSTER.iterdir():
+        (cluster / file.name).write_text(file.read_text())
+    job = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: crunch, namespace: default}\nspec:\n  template:\n"
+           "    metadata: {labels: {app: crunch}}\n    spec:\n      restartPolicy: Never\n"
+           "      containers: [{name: c, image: crunch:1, resources: {requests: {cpu: '3'}}}]\n")
+    (tmp_path / "job.yaml").write_text(job)
+    (cluster / "job-pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: crunch-abcde\n  namespace: default\n"
+        "  creationTimestamp: '2025-06-03T00:00:00Z'\n  labels: {app: crunch, job-name: crunch}\n"
+        "  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: crunch, uid: u-1, controller: true}]\n"
+        "spec:\n  restartPolicy: Never\n"
+        "  containers: [{name: c, image: crunch:1, resources: {requests: {cpu: '3'}}}]\nstatus: {phase: Pending}\n")
+    result = cli(["check", str(tmp_path / "job.yaml"), "-c", str(cluster), "--now", NOW, "-q", "-o", "json"])
+    assert result.exit_code == 1, result.stdout
+    [w] = json.loads(result.stdout)["workloads"]
+    assert (w["kind"], w["change"], w["pods"], w["pending"], w["ok"]) == ("Job", "unchanged", 1, 1, False)
+    assert w["message"] == (
+        "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. "
+        "no new claims to deallocate, preemption: 0/3 nodes are available: "
+        "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
