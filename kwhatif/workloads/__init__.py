@@ -169,7 +169,20 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str,
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
-    warnings += expansion.warnings + apply_to_cluster(cluster, controlled)
+    warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + _namesakes(cluster, expansion.pods)
     if not expansion.pods:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     return cluster, expansion.pods, warnings
+
+
+def _namesakes(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:
+    """A warning for pods to place named as pods the snapshot has (a running pod's own manifest,
+    a StatefulSet that runs): placed as copies beside them, which the API server would refuse."""
+    taken = {p.key for p in cluster.pods}
+    same = [p.key for p in pods if p.key in taken]
+    if not same:
+        return []
+    shown = ", ".join(same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
+    return [f"{len(same)} pod(s) to place are named as pods the snapshot has ({shown}): placed as copies beside "
+            "them (creating them, the API server would refuse: AlreadyExists); `kwhatif explain NAMESPACE/NAME` "
+            "explains a pod of the snapshot as it is"]

@@ -226,3 +226,16 @@ def test_a_pod_for_a_namespace_the_cluster_lacks_is_refused(cli, tmp_path):
     assert (stray["outcome"], stray["message"]) == ("skipped", 'admission: namespaces "nowhere" not found')
     assert result.exit_code == 1
 
+
+
+def test_a_pod_named_as_one_the_snapshot_has_is_placed_as_a_copy_with_a_warning(cli, tmp_path):
+    # bound-a's name: the copy is placed beside the running pod (as `place` adds pods), and the
+    # warning says the API server would refuse to create it.
+    pod = tmp_path / "bound-a.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bound-a, namespace: default}\n"
+                   "spec:\n  containers: [{name: c, image: nginx}]\n")
+    result = cli(["place", str(pod), *CLUSTER_ARGS])
+    assert ("kwhatif: warning: 1 pod(s) to place are named as pods the snapshot has (default/bound-a): placed as "
+            "copies beside them (creating them, the API server would refuse: AlreadyExists); `kwhatif explain "
+            "NAMESPACE/NAME` explains a pod of the snapshot as it is") in result.stderr.splitlines()
+    assert result.exit_code == 0
