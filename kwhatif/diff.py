@@ -23,10 +23,11 @@ EVICTED = "evicted"  # a preemption victim of the run
 
 
 def score_on(attempt: Attempt | None) -> int | None:
-    """The chosen node's total score (None when the scheduler did not score: one feasible node)."""
-    if attempt is None or attempt.scores is None or attempt.node is None or not attempt.scored_by_scheduler:
+    """The chosen node's total score (None when the scheduler did not score: one feasible node),
+    kept by runs without per-node detail: a diff reads nothing else of a pod's attempt."""
+    if attempt is None or attempt.node is None or not attempt.scored_by_scheduler:
         return None
-    return attempt.scores.totals.get(attempt.node)
+    return attempt.node_score
 
 
 def pod_records(sim: Simulation) -> dict[str, dict[str, Any]]:

@@ -73,8 +73,9 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
     cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
     before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
     inputs.warnings.check(before_cluster.warnings if against else [])
-    before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config))
-    after = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(after_config))
+    # A diff reads each pod's outcome, node, its score and message: no per-node detail is kept.
+    before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config), node_detail=False)
+    after = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(after_config), node_detail=False)
     inputs.finish(after.warnings)
     done = applied_scenario()
     labels = (label(against or clusters, against_config),

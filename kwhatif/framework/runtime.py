@@ -112,6 +112,10 @@ class Scores:
         self.per_plugin[plugin] = weighted
         self.total += weighted
 
+    def best(self) -> int:
+        """The highest total (that of every node `top` names)."""
+        return int(self.total.max())
+
     def top(self) -> list[str]:
         """Every node sharing the highest total, sorted by name."""
         if not self.names:

@@ -48,6 +48,9 @@ class Attempt:
     num_feasible: int = 0
     """len(feasible), kept when the run keeps no per-node detail (`Scheduler.keep_detail`)."""
     scored_by_scheduler: bool = False
+    node_score: int | None = None
+    """The chosen node's total score when the scheduler scored (more than one feasible node):
+    kept when the run keeps no per-node detail, as `num_feasible` is."""
     nominated_fast_path: bool = False
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
     scores: Scores | None = None
@@ -434,6 +437,7 @@ class Scheduler:
             attempt.tied_nodes = [feasible[0].name]
         else:
             attempt.tied_nodes = attempt.scores.top()
+            attempt.node_score = attempt.scores.best()
         attempt.node = attempt.tied_nodes[0]
         status = fwk.run_reserve(state, pod, attempt.node)
         if status is not None:
