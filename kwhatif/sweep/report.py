@@ -94,23 +94,32 @@ SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "e
 
 def _compact(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
     """Short headers for a terminal (an extended resource by its last name segment, when that
-    is unambiguous), and one `failing` column: the workloads that do not fit, then the policies
-    that fail."""
+    is unambiguous), and one `failing` column: the workloads that do not fit (by name, when no
+    two of the sweep's share one), then the policies that fail."""
     ends = [n.rsplit("/", 1)[-1].replace(" %", "%") for n in names]
     short = [SHORT.get(n) or (ends[i] if n.endswith(" %") and ends.count(ends[i]) == 1 else n)
              for i, n in enumerate(names)]
     parts = [names.index(n) for n in ("failed_workloads", "policies") if n in names]
     if parts:
+        workloads = names.index("failed_workloads") if "failed_workloads" in names else None
+        policies = names.index("policies") if "policies" in names else None
+        refs = {w for line in cells for w in _words(line, workloads)}
+        by_name = len({r.rsplit("/", 1)[-1] for r in refs}) == len(refs)
         for line in cells:
-            failing = [w for at in parts for w in str(line[at] or "").split()
-                       if names[at] == "failed_workloads" or w.endswith("=fail")]
-            line[parts[0]] = " ".join(w.removesuffix("=fail") for w in failing) or None
+            failing = [w.rsplit("/", 1)[-1] if by_name else w for w in _words(line, workloads)]
+            failing += [w.removesuffix("=fail") for w in _words(line, policies) if w.endswith("=fail")]
+            line[parts[0]] = " ".join(failing) or None
         short[parts[0]] = "failing"
         for at in reversed(parts[1:]):
             del short[at]
             for line in cells:
                 del line[at]
     return cells, short
+
+
+def _words(line: list[Any], at: int | None) -> list[str]:
+    """The space-separated words of a cell (none when the column is not there)."""
+    return str(line[at] or "").split() if at is not None else []
 
 
 def _footnoted(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
