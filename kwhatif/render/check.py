@@ -100,5 +100,17 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
     for p in data["policies"]:
         out.append(f"policy {p['policy']}: {'ok' if p['ok'] else 'FAIL'}"
                    + "".join(f"\n  {m}" for m in p["messages"] if m))
-    out.append(verdict(data))
+    out.append(verdict(data) + next_step(data))
     return "\n\n".join(o.rstrip("\n") for o in out) + "\n"
+
+
+def next_step(data: dict[str, Any]) -> str:
+    """For the first new workload with a pod left pending, the command that says why and what
+    would make it fit (explain places the same files' pods, as new; `-c` as for the check; an
+    update says where its rollout got stuck instead). Empty when none."""
+    stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["pending"] and not w["ok"]), None)
+    if stuck is None:
+        return ""
+    files = f" -f {stuck['source']['file']}" if stuck.get("source") else ""
+    return (f"\nkwhatif: why {workload_ref(stuck)} does not fit, and what would make it fit: "
+            f"kwhatif explain {workload_ref(stuck)}{files} (with the same -c)")

@@ -142,7 +142,12 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     result = cli(["check", WEB, API, *ARGS])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[-1] == "FAIL: 1/2 workloads fit"
+    assert lines[-2:] == ["FAIL: 1/2 workloads fit",
+                          f"kwhatif: why Deployment/default/api does not fit, and what would make it fit: "
+                          f"kwhatif explain Deployment/default/api -f {API} (with the same -c)"]
+    # the command it gives explains api's replica that stays pending, with the check's message
+    explained = cli(["explain", "Deployment/default/api", "-f", API, *ARGS]).stdout.splitlines()
+    assert re.fullmatch(r"Pod default/api-\w+-\w+: unschedulable", explained[0]), explained[0]
     assert re.search(r"^Deployment/default/api\s+new\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
     assert re.search(r"^Deployment/shop/web\s+new\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
 
