@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
@@ -49,6 +50,9 @@ class WorkloadSummary:
     """The update of a workload that already runs; None for a new one."""
     keys: list[str] = field(default_factory=list)
     """Its pods (`namespace/name`), in queue order: the rows of the check's table."""
+    suggestion: dict[str, Any] | None = None
+    """For a new workload left pending: what would make its first pending pod fit, verified by a
+    re-run (`explain`'s first suggestion, with `pod`), when the caller asked for it."""
 
     @property
     def change(self) -> str:
@@ -58,7 +62,8 @@ class WorkloadSummary:
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name, "change": self.change,
                 "pods": self.pods, "bound": self.bound, "pending": self.pending, "evictions": self.evictions,
                 "ok": self.ok, "message": self.message, "victims": self.victims,
-                "rollout": self.rollout.data() if self.rollout is not None else None, "pod_keys": self.keys}
+                "rollout": self.rollout.data() if self.rollout is not None else None, "pod_keys": self.keys,
+                "suggestion": self.suggestion}
 
     @property
     def ref(self) -> str:
@@ -81,6 +86,13 @@ class CheckResult:
     workloads: list[WorkloadSummary]
     policies: list[PolicyResult]
     warnings: list[str]
+    run: Scheduled | None = None
+    """The check's own run (its cluster and new pods), to explain a workload left pending."""
+
+    def first_pending(self, workload: WorkloadSummary) -> str | None:
+        """The workload's first pod, in queue order, that the run left unbound."""
+        bound = {r.pod.key for r in self.simulation.results if r.outcome == Outcome.BOUND}
+        return next((k for k in workload.keys if k not in bound), None)
 
     @property
     def ok(self) -> bool:
@@ -123,7 +135,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only,
                                      node_detail)
-    return Scheduled(sim, expansion, warnings, rollouts)
+    return Scheduled(sim, expansion, warnings, rollouts, cluster)
 
 
 def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
@@ -299,4 +311,4 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
                                     now, profiles, replicas_mode, as_new, progress, jobs))
     idle = [f"{w.ref}: {NO_NODE}" for w in workloads if w.message == NO_NODE]
-    return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle)
+    return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle, run)

@@ -26,11 +26,19 @@ class Scheduled:
     expansion: Expansion
     warnings: list[str]
     rollouts: dict[int, Rollout] = field(default_factory=dict)
+    cluster: Cluster | None = None
+    """The cluster the first run scheduled (the manifests' objects added): with `fresh`, the run
+    an explanation of a new workload's pod replays."""
 
     def pods_of(self, index: int) -> list[Pod]:
         """The pods a workload brought: all of a new one's, those an update created."""
         rollout = self.rollouts.get(index)
         return rollout.pods if rollout is not None else self.expansion.groups[index].pods
+
+    @property
+    def fresh(self) -> list[Pod]:
+        """The new workloads' pods: those the first run scheduled beside the cluster's queue."""
+        return [p for i, g in enumerate(self.expansion.groups) if i not in self.rollouts for p in g.pods]
 
     @property
     def new_pods(self) -> list[Pod]:

@@ -105,12 +105,15 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
 
 
 def next_step(data: dict[str, Any]) -> str:
-    """For the first new workload with a pod left pending, the command that says why and what
-    would make it fit (explain places the same files' pods, as new; `-c` as for the check; an
-    update says where its rollout got stuck instead). Empty when none."""
+    """For each new workload left pending, its verified fix when one was found (`--suggest`);
+    for the first of them, the command that says why, and more (explain places the same files'
+    pods, as new; `-c` as for the check; an update says where its rollout got stuck instead).
+    Empty when none."""
     stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["pending"] and not w["ok"]), None)
     if stuck is None:
         return ""
     files = f" -f {stuck['source']['file']}" if stuck.get("source") else ""
-    return (f"\nkwhatif: why {workload_ref(stuck)} does not fit, and what would make it fit: "
-            f"kwhatif explain {workload_ref(stuck)}{files} (with the same -c)")
+    fixes = [f"\nkwhatif: fix {workload_ref(w)} (verified for {w['suggestion']['pod']}): {w['suggestion']['summary']}"
+             for w in data["workloads"] if w.get("suggestion")]
+    return "".join(fixes) + (f"\nkwhatif: why {workload_ref(stuck)} does not fit, and more: "
+                             f"kwhatif explain {workload_ref(stuck)}{files} (with the same -c)")

@@ -142,9 +142,13 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     result = cli(["check", WEB, API, *ARGS])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[-2:] == ["FAIL: 1/2 workloads fit",
-                          f"kwhatif: why Deployment/default/api does not fit, and what would make it fit: "
-                          f"kwhatif explain Deployment/default/api -f {API} (with the same -c)"]
+    # web (200m) goes first, to node-a (500m free -> 300m); api's first replica (600m) to node-b
+    # (800m -> 200m); its second fits nowhere, and would on node-a at 300m: the fix a re-run proves.
+    assert lines[-3] == "FAIL: 1/2 workloads fit"
+    assert re.fullmatch(r"kwhatif: fix Deployment/default/api \(verified for default/api-\w+-\w+\): lower container "
+                        r"api's cpu request to 300m \(by 300m\): it then fits on node-a", lines[-2]), lines[-2]
+    assert lines[-1] == (f"kwhatif: why Deployment/default/api does not fit, and more: "
+                         f"kwhatif explain Deployment/default/api -f {API} (with the same -c)")
     # the command it gives explains api's replica that stays pending, with the check's message
     explained = cli(["explain", "Deployment/default/api", "-f", API, *ARGS]).stdout.splitlines()
     assert re.fullmatch(r"Pod default/api-\w+-\w+: unschedulable", explained[0]), explained[0]
@@ -180,6 +184,22 @@ def test_a_workload_of_no_pods_prints_no_empty_pod_table(cli, tmp_path):
     assert lines[:2] == ["3 nodes, 2 bound pods, 3 pods to place: 2 bound, 1 unschedulable",
                          "not listed: the 3 other pod(s) of the queue (2 bound, 1 unschedulable); -o wide lists every pod"]
     assert lines[-1] == "PASS: 1/1 workloads fit"
+
+
+def test_a_new_workload_left_pending_gets_a_verified_fix_unless_no_suggest(cli):
+    """api alone: its first replica (600m) goes to node-b (800m free -> 200m), the second fits
+    neither node-a (500m free) nor node-b: at 500m it would fit node-a (MSG_API's pod)."""
+    _, data = _check(cli, API)
+    [api] = data["workloads"]
+    assert api["suggestion"]["summary"] == "lower container api's cpu request to 500m (by 100m): it then fits on node-a"
+    assert api["suggestion"]["pod"] in api["pod_keys"] and api["suggestion"]["verified"] is True
+    markdown = cli(["check", API, *ARGS, "-o", "markdown"]).stdout
+    assert f"- 🔧 `Deployment/default/api`: {api['suggestion']['summary']} (verified for `{api['suggestion']['pod']}` " \
+           "by a re-run)" in markdown.splitlines()
+    _, plain = _check(cli, API, "--no-suggest")
+    assert plain["workloads"][0]["suggestion"] is None
+    _, passing = _check(cli, WEB)
+    assert passing["workloads"][0]["suggestion"] is None
 
 
 def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
