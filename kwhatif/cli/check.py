@@ -63,8 +63,8 @@ replicas_option = click.option(
                    "controller would, step by step, following its strategy (the default); --as-new adds every "
                    "workload beside what runs.")
 @click.option("--suggest/--no-suggest", default=True, show_default=True,
-              help="For each new workload left pending, the first change a re-run proves makes its first "
-                   "pending pod fit (as `kwhatif explain` finds them; seconds a failing workload at 5,000 nodes).")
+              help="For the first 3 new workloads left pending, the first change a re-run proves makes their "
+                   "first pending pod fit (as `kwhatif explain` finds them; seconds each at 5,000 nodes).")
 @now_option
 @quiet_option
 @config_option
@@ -101,15 +101,21 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
     run(action)
 
 
+MAX_FIXES = 3
+"""New workloads left pending that get a fix: each costs re-runs (~8 s at 5,000 nodes), and more
+failing at once usually share one cause."""
+
+
 def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig] | None) -> None:
-    """Each new workload left pending gets the first verified suggestion for its first pending
-    pod, explained on the check's own first run (the cluster's queue and the new workloads'
-    pods; an update's rollout says where it got stuck instead)."""
+    """The first MAX_FIXES new workloads left pending get the first verified suggestion for their
+    first pending pod, explained on the check's own first run (the cluster's queue and the new
+    workloads' pods; an update's rollout says where it got stuck instead)."""
     run = result.run
     if run is None or run.cluster is None:
         return
-    for workload in result.workloads:
-        key = result.first_pending(workload) if workload.change == "new" and not workload.ok else None
+    stuck = [w for w in result.workloads if w.change == "new" and not w.ok and result.first_pending(w)]
+    for workload in stuck[:MAX_FIXES]:
+        key = result.first_pending(workload)
         done = explain_pod(run.cluster, now, key, run.fresh, chosen) if key is not None else None
         if done is not None and done.explanation.suggestions:
             workload.suggestion = {"pod": key, **done.explanation.suggestions[0].data()}

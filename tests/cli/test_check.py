@@ -202,6 +202,20 @@ def test_a_new_workload_left_pending_gets_a_verified_fix_unless_no_suggest(cli):
     assert passing["workloads"][0]["suggestion"] is None
 
 
+def test_fixes_are_sought_for_the_first_three_workloads_left_pending(cli, tmp_path):
+    """Four Deployments of one 5-cpu replica: none fits (node-a 2 cpu, node-b 4 cpu, node-c
+    tainted); fixes (each a few re-runs) for the first three only (cli/check.py MAX_FIXES)."""
+    files = tmp_path / "big.yaml"
+    files.write_text("".join(
+        f"---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}, namespace: default}}\n"
+        f"spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: d{i}}}}}\n  template:\n"
+        f"    metadata: {{labels: {{app: d{i}}}}}\n"
+        f"    spec: {{containers: [{{name: c, image: x, resources: {{requests: {{cpu: '5'}}}}}}]}}\n" for i in range(4)))
+    _, data = _check(cli, str(files))
+    assert [w["ok"] for w in data["workloads"]] == [False] * 4
+    assert [w["suggestion"] is not None for w in data["workloads"]] == [True, True, True, False]
+
+
 def test_junit_has_one_testcase_per_workload_failing_with_the_scheduler_message(cli):
     result = cli(["check", WEB, API, *ARGS, "-o", "junit", "--no-evictions"])
     assert result.exit_code == 1
