@@ -95,8 +95,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
     """For each workload of `objects` (in input order): place the pods of the others, then copies
     of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
-    placed. A workload that already runs counts its running pods as its first copies (they are
-    not placed again). A DaemonSet runs one pod per node: it is placed with the others, never
+    placed. A workload that already runs counts its bound pods as its first copies (they are
+    not placed again; its pending ones are scheduled with the queue). A DaemonSet runs one pod per node: it is placed with the others, never
     copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
@@ -105,7 +105,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     if not copied:
         raise InputError("capacity: no pod to copy (the manifests expand to no pod but a DaemonSet's)")
     index = PodIndex.of(cluster)
-    running = {id(g): len(exists(cluster, index, g.workload)[1]) for g in groups}
+    # running: bound; a pod the snapshot has pending is scheduled with the queue, not counted as fitting
+    running = {id(g): sum(1 for p in exists(cluster, index, g.workload)[1] if p.node_name) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]

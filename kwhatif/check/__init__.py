@@ -53,6 +53,8 @@ class WorkloadSummary:
     suggestion: dict[str, Any] | None = None
     """For a new workload left pending: what would make its first pending pod fit, verified by a
     re-run (`explain`'s first suggestion, with `pod`), when the caller asked for it."""
+    first_pending: str | None = None
+    """Its first pod, in queue order, not bound at the end (pending, or bound then evicted)."""
 
     @property
     def change(self) -> str:
@@ -63,7 +65,7 @@ class WorkloadSummary:
                 "pods": self.pods, "bound": self.bound, "pending": self.pending, "evictions": self.evictions,
                 "ok": self.ok, "message": self.message, "victims": self.victims,
                 "rollout": self.rollout.data() if self.rollout is not None else None, "pod_keys": self.keys,
-                "suggestion": self.suggestion}
+                "first_pending": self.first_pending, "suggestion": self.suggestion}
 
     @property
     def ref(self) -> str:
@@ -88,11 +90,6 @@ class CheckResult:
     warnings: list[str]
     run: Scheduled | None = None
     """The check's own run (its cluster and new pods), to explain a workload left pending."""
-
-    def first_pending(self, workload: WorkloadSummary) -> str | None:
-        """The workload's first pod, in queue order, that the run left unbound."""
-        bound = {r.pod.key for r in self.simulation.results if r.outcome == Outcome.BOUND}
-        return next((k for k in workload.keys if k not in bound), None)
 
     @property
     def ok(self) -> bool:
@@ -148,9 +145,11 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
     evicted = {v for r in sim.results for v in _victims(r)}
     out = []
     for index, group in enumerate(run.expansion.groups):
-        keys = [p.key for p in run.pods_of(index)]
+        keys = [p.key for p in run.judged(index)]
+        brought = {p.key for p in run.pods_of(index)}
         placed = [k for k in keys if k in results and results[k].outcome == Outcome.BOUND and k not in evicted]
-        victims = sorted({v for k in keys if k in results for v in _victims(results[k]) if v not in new_keys})
+        victims = sorted({v for k in keys if k in brought and k in results for v in _victims(results[k])
+                          if v not in new_keys})
         unplaced = [k for k in keys if k not in placed]
         message = None
         if unplaced:
@@ -172,7 +171,8 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
         if not keys and rollout is None and w.kind == "DaemonSet":
             message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
-                                   len(victims), ok, message, w.source, victims, rollout, keys))
+                                   len(victims), ok, message, w.source, victims, rollout, keys,
+                                   first_pending=unplaced[0] if unplaced else None))
     return out
 
 

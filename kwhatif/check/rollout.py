@@ -77,6 +77,10 @@ class Rollout:
     pods: list[Pod] = field(default_factory=list)
     done: bool = True
     note: str = ""
+    adopted: list[Pod] = field(default_factory=list)
+    """Its pods the snapshot had pending (a Job's, a bare Pod's), judged with `pods` but not new:
+    what they evict or where they land would happen without the manifests, so no policy of the
+    check counts it."""
 
     @property
     def label(self) -> str:
@@ -116,6 +120,7 @@ class Stepper:
         self.old: dict[str, Pod] = {p.key: p for p in update.old if p.key in placed}
         self.running = len(self.old)
         self.created: list[Pod] = []
+        self.adopted: list[Pod] = []
         self.pending: list[Pod] = []
         self.steps: list[Step] = []
 
@@ -144,16 +149,16 @@ class Stepper:
 
     def adopt(self, pods: Sequence[Pod]) -> None:
         """Pods of the workload the snapshot had pending, scheduled by the run where they were
-        in the queue: its own (as if created), bound or still pending; not running before."""
+        in the queue: its own, bound or still pending; not running before, not created now."""
         for pod in pods:
             self.old.pop(pod.key, None)
         self.running = len(self.old)
-        self.created.extend(pods)
+        self.adopted.extend(pods)
         self.pending = [p for p in pods if not self.bound(p)]
 
     def rollout(self, change: str, update: Update, done: bool, note: str = "") -> Rollout:
         return Rollout(change, update.strategy.kind, len(update.new), self.running, self.steps, self.created,
-                       done and not self.pending, note)
+                       done and not self.pending, note, self.adopted)
 
 
 def listed(items: Sequence[str], limit: int = 3) -> str:

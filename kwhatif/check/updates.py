@@ -35,6 +35,11 @@ class Scheduled:
         rollout = self.rollouts.get(index)
         return rollout.pods if rollout is not None else self.expansion.groups[index].pods
 
+    def judged(self, index: int) -> list[Pod]:
+        """The pods a workload is judged by: those it brought, and its pending ones it kept."""
+        rollout = self.rollouts.get(index)
+        return self.pods_of(index) + (rollout.adopted if rollout is not None else [])
+
     @property
     def fresh(self) -> list[Pod]:
         """The new workloads' pods: those the first run scheduled beside the cluster's queue."""

@@ -21,6 +21,7 @@ from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.explain.run import explain_pod
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table, check_tail
@@ -62,9 +63,10 @@ replicas_option = click.option(
               help="A workload that already runs (its object or its pods are in the snapshot) is updated as its "
                    "controller would, step by step, following its strategy (the default); --as-new adds every "
                    "workload beside what runs.")
-@click.option("--suggest/--no-suggest", default=True, show_default=True,
-              help="For the first 3 new workloads left pending, the first change a re-run proves makes their "
-                   "first pending pod fit (as `kwhatif explain` finds them; seconds each at 5,000 nodes).")
+@click.option("--suggest", is_flag=True,
+              help="table, markdown, json, yaml: for the first 3 new workloads left pending, the first change a "
+                   "re-run proves makes their first pending pod fit, that pod alone (as `kwhatif explain` finds "
+                   "them: re-runs, ~8 s and 0.5 GB each at 5,000 nodes; policies not re-checked).")
 @now_option
 @quiet_option
 @config_option
@@ -88,7 +90,7 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
                            headroom=limits, node_loss=node_loss, zone_loss=zone_loss, warnings=found,
                            progress=Progress("losing nodes: scenarios", quiet), jobs=jobs, node_detail=detail)
         inputs.finish(result.warnings)
-        if suggest:
+        if suggest and output in SUGGESTING:
             suggest_fixes(result, inputs.now, profiles(inputs.config))
         if output == "json":  # streamed, as `schedule -o json`: with node detail, gigabytes at 5,000 nodes
             emit_json_results(result.simulation, detail, check_tail(result))
@@ -101,6 +103,8 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
     run(action)
 
 
+SUGGESTING = ("table", "wide", "markdown", "json", "yaml")
+"""The outputs that show `--suggest`'s fixes (junit, github, html do not: not worth the re-runs)."""
 MAX_FIXES = 3
 """New workloads left pending that get a fix: each costs re-runs (~8 s at 5,000 nodes), and more
 failing at once usually share one cause."""
@@ -113,9 +117,10 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
     run = result.run
     if run is None or run.cluster is None:
         return
-    stuck = [w for w in result.workloads if w.change == "new" and not w.ok and result.first_pending(w)]
+    unbound = {r.pod.key for r in result.simulation.results if r.outcome != Outcome.BOUND}
+    stuck = [w for w in result.workloads if w.change == "new" and w.first_pending in unbound]
     for workload in stuck[:MAX_FIXES]:
-        key = result.first_pending(workload)
+        key = workload.first_pending
         done = explain_pod(run.cluster, now, key, run.fresh, chosen) if key is not None else None
         if done is not None and done.explanation.suggestions:
             workload.suggestion = {"pod": key, **done.explanation.suggestions[0].data()}

@@ -9,6 +9,7 @@ from typing import Any
 
 from kwhatif.check import NO_NODE, CheckResult
 from kwhatif.errors import Source
+from kwhatif.load.reader import STDIN_NAME
 from kwhatif.render.results import pod_result_data, simulation_head
 from kwhatif.render.table import painted, plain_table, results_table, rows_alone
 
@@ -105,15 +106,18 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
 
 
 def next_step(data: dict[str, Any]) -> str:
-    """For each new workload left pending, its verified fix when one was found (`--suggest`);
-    for the first of them, the command that says why, and more (explain places the same files'
-    pods, as new; `-c` as for the check; an update says where its rollout got stuck instead).
-    Empty when none."""
-    stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["pending"] and not w["ok"]), None)
-    if stuck is None:
-        return ""
-    files = f" -f {stuck['source']['file']}" if stuck.get("source") else ""
-    fixes = [f"\nkwhatif: fix {workload_ref(w)} (verified for {w['suggestion']['pod']}): {w['suggestion']['summary']}"
+    """The verified fixes `--suggest` found, each for one pod alone; then, for the first new
+    workload with a pod left pending, the `explain` of that pod on the same queue (every
+    workload file, as the check read them; none when one came from stdin). Empty when none."""
+    unbound = {r["pod"] for r in data["results"] if r["outcome"] != "bound"}
+    fixes = [f"\nkwhatif: {w['suggestion']['pod']} ({workload_ref(w)}) would fit if: {w['suggestion']['summary']} "
+             "(verified for that pod alone: re-run the check after the change)"
              for w in data["workloads"] if w.get("suggestion")]
-    return "".join(fixes) + (f"\nkwhatif: why {workload_ref(stuck)} does not fit, and more: "
-                             f"kwhatif explain {workload_ref(stuck)}{files} (with the same -c)")
+    stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["first_pending"] in unbound), None)
+    sources = [w.get("source") for w in data["workloads"]]
+    files = list(dict.fromkeys(source["file"] for source in sources if source))
+    if stuck is None or not all(sources) or STDIN_NAME in files:
+        return "".join(fixes)
+    return "".join(fixes) + (f"\nkwhatif: why {stuck['first_pending']} stays pending, and what would make it fit: "
+                             f"kwhatif explain {stuck['first_pending']} {' '.join(f'-f {f}' for f in files)} "
+                             "(with the check's -c and -n)")

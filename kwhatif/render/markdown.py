@@ -25,8 +25,9 @@ def to_markdown(data: dict[str, Any]) -> str:
     for w in data["workloads"]:
         lines.append(f"| `{workload_ref(w)}` | {w['change']} | {w['pods']} | {w['bound']} | {w['pending']} | "
                      f"{w['evictions']} | {_result(w)} |")
-    fixes = [f"- 🔧 `{workload_ref(w)}`: {_cell(w['suggestion']['summary'])} (verified for "
-             f"`{w['suggestion']['pod']}` by a re-run)" for w in data["workloads"] if w.get("suggestion")]
+    fixes = [f"- 🔧 `{w['suggestion']['pod']}` (`{workload_ref(w)}`) would fit if: {_cell(w['suggestion']['summary'])} "
+             "(verified for that pod alone by a re-run: re-run the check after the change)"
+             for w in data["workloads"] if w.get("suggestion")]
     if fixes:
         lines += ["", *fixes]
     rollouts = rollout_lines(data)

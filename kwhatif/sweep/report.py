@@ -72,7 +72,7 @@ def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], 
     cells = [[line[i] for i in keep] for line in body]
     names = [header[i] for i in keep]
     if width is not None:
-        cells, names = _compact(cells, names)
+        cells, names = _compact(cells, names, by_name=headers)
     if "verdict" in names:
         verdict = names.index("verdict")
         for line in cells:
@@ -92,10 +92,11 @@ SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "e
          "memory %": "mem%", "pods %": "pods%"}
 
 
-def _compact(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]], list[str]]:
+def _compact(cells: list[list[Any]], names: list[str], by_name: bool) -> tuple[list[list[Any]], list[str]]:
     """Short headers for a terminal (an extended resource by its last name segment, when that
-    is unambiguous), and one `failing` column: the workloads that do not fit (by name, when no
-    two of the sweep's share one), then the policies that fail."""
+    is unambiguous), and one `failing` column: the workloads that do not fit (`by_name`, for a
+    person: by name when no two of the sweep's share one; else `Kind/namespace/name`, as
+    scripts read them), then the policies that fail."""
     ends = [n.rsplit("/", 1)[-1].replace(" %", "%") for n in names]
     short = [SHORT.get(n) or (ends[i] if n.endswith(" %") and ends.count(ends[i]) == 1 else n)
              for i, n in enumerate(names)]
@@ -104,7 +105,7 @@ def _compact(cells: list[list[Any]], names: list[str]) -> tuple[list[list[Any]],
         workloads = names.index("failed_workloads") if "failed_workloads" in names else None
         policies = names.index("policies") if "policies" in names else None
         refs = {w for line in cells for w in _words(line, workloads)}
-        by_name = len({r.rsplit("/", 1)[-1] for r in refs}) == len(refs)
+        by_name = by_name and len({r.rsplit("/", 1)[-1] for r in refs}) == len(refs)
         for line in cells:
             failing = [w.rsplit("/", 1)[-1] if by_name else w for w in _words(line, workloads)]
             failing += [w.removesuffix("=fail") for w in _words(line, policies) if w.endswith("=fail")]

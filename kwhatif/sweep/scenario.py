@@ -89,8 +89,8 @@ def verdict_row(result: CheckResult) -> dict[str, Any]:
     """The check's verdict and what decides it: the workloads that do not fit (or evict, or
     stall their rollout) and the policies that fail. The message is the reason of the first of
     them — the first failing workload's (its FailedScheduling text when a pod stays pending),
-    else the first failing policy's — never that of a pod the snapshot already had pending: a
-    passing row has none."""
+    else the first failing policy's — never that of a pod the snapshot had pending that no
+    workload of the check owns: a passing row has none."""
     failed = [w for w in result.workloads if not w.ok]
     reasons = [w.message for w in failed] + [m for p in result.policies if not p.ok for m in p.messages]
     return {"verdict": "pass" if result.ok else "fail", "failed_workloads": [w.ref for w in failed],

@@ -150,3 +150,14 @@ def test_bad_input_exits_2(cli, args, error):
     result = cli(["capacity", *args, *ARGS])
     assert result.exit_code == 2
     assert error in single_error_line(result.stderr)
+
+
+def test_a_pod_the_snapshot_has_pending_is_no_copy_that_fits(cli, tmp_path):
+    # big's own manifest (1800m; pending in the cluster, which schedules it with the queue): it is
+    # not running, so it is not counted as a first copy; its copy fits nowhere either (MSG_NO_CPU:
+    # node-a 500m free, node-b 800m after urgent and small).
+    [big] = [d for d in yaml.safe_load_all((CLUSTER / "pending.yaml").read_text()) if d and d["metadata"]["name"] == "big"]
+    (tmp_path / "big.yaml").write_text(yaml.safe_dump(big))
+    _, data = _capacity(cli, str(tmp_path / "big.yaml"))
+    [w] = data["workloads"]
+    assert (w["running"], w["copies"], w["more"], w["stop_reason"]) == (0, 0, 0, MSG_NO_CPU)

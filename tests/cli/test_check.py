@@ -139,21 +139,24 @@ def test_without_node_detail_only_the_per_node_parts_are_left_out(cli):
 
 
 def test_table_lists_pods_then_workloads_then_the_verdict(cli):
-    result = cli(["check", WEB, API, *ARGS])
+    result = cli(["check", WEB, API, *ARGS, "--suggest"])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     # web (200m) goes first, to node-a (500m free -> 300m); api's first replica (600m) to node-b
     # (800m -> 200m); its second fits nowhere, and would on node-a at 300m: the fix a re-run proves.
-    assert lines[-3] == "FAIL: 1/2 workloads fit"
-    assert re.fullmatch(r"kwhatif: fix Deployment/default/api \(verified for default/api-\w+-\w+\): lower container "
-                        r"api's cpu request to 300m \(by 300m\): it then fits on node-a", lines[-2]), lines[-2]
-    assert lines[-1] == (f"kwhatif: why Deployment/default/api does not fit, and more: "
-                         f"kwhatif explain Deployment/default/api -f {API} (with the same -c)")
-    # the command it gives explains api's replica that stays pending, with the check's message
-    explained = cli(["explain", "Deployment/default/api", "-f", API, *ARGS]).stdout.splitlines()
-    assert re.fullmatch(r"Pod default/api-\w+-\w+: unschedulable", explained[0]), explained[0]
+    pending = re.fullmatch(r"kwhatif: (default/api-\w+-\w+) \(Deployment/default/api\) would fit if: lower "
+                           r"container api's cpu request to 300m \(by 300m\): it then fits on node-a \(verified "
+                           r"for that pod alone: re-run the check after the change\)", lines[-2])
+    assert lines[-3] == "FAIL: 1/2 workloads fit" and pending, lines[-2]
+    pod = pending.group(1)
+    assert lines[-1] == (f"kwhatif: why {pod} stays pending, and what would make it fit: "
+                         f"kwhatif explain {pod} -f {WEB} -f {API} (with the check's -c and -n)")
     assert re.search(r"^Deployment/default/api\s+new\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
     assert re.search(r"^Deployment/shop/web\s+new\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
+    # the command it gives explains that pod on the same queue: the same fix first
+    explained = cli(["explain", pod, "-f", WEB, "-f", API, *ARGS]).stdout
+    assert explained.splitlines()[0] == f"Pod {pod}: unschedulable"
+    assert "  - lower container api's cpu request to 300m (by 300m): it then fits on node-a" in explained.splitlines()
 
 
 def test_table_lists_the_workloads_pods_and_counts_the_rest_of_the_queue(cli):
@@ -186,19 +189,19 @@ def test_a_workload_of_no_pods_prints_no_empty_pod_table(cli, tmp_path):
     assert lines[-1] == "PASS: 1/1 workloads fit"
 
 
-def test_a_new_workload_left_pending_gets_a_verified_fix_unless_no_suggest(cli):
+def test_a_new_workload_left_pending_gets_a_verified_fix_with_suggest(cli):
     """api alone: its first replica (600m) goes to node-b (800m free -> 200m), the second fits
     neither node-a (500m free) nor node-b: at 500m it would fit node-a (MSG_API's pod)."""
-    _, data = _check(cli, API)
+    _, data = _check(cli, API, "--suggest")
     [api] = data["workloads"]
     assert api["suggestion"]["summary"] == "lower container api's cpu request to 500m (by 100m): it then fits on node-a"
-    assert api["suggestion"]["pod"] in api["pod_keys"] and api["suggestion"]["verified"] is True
-    markdown = cli(["check", API, *ARGS, "-o", "markdown"]).stdout
-    assert f"- 🔧 `Deployment/default/api`: {api['suggestion']['summary']} (verified for `{api['suggestion']['pod']}` " \
-           "by a re-run)" in markdown.splitlines()
-    _, plain = _check(cli, API, "--no-suggest")
+    assert api["suggestion"]["pod"] == api["first_pending"] and api["suggestion"]["verified"] is True
+    markdown = cli(["check", API, *ARGS, "-o", "markdown", "--suggest"]).stdout
+    assert (f"- 🔧 `{api['first_pending']}` (`Deployment/default/api`) would fit if: {api['suggestion']['summary']} "
+            "(verified for that pod alone by a re-run: re-run the check after the change)") in markdown.splitlines()
+    _, plain = _check(cli, API)  # without --suggest: no re-runs
     assert plain["workloads"][0]["suggestion"] is None
-    _, passing = _check(cli, WEB)
+    _, passing = _check(cli, WEB, "--suggest")
     assert passing["workloads"][0]["suggestion"] is None
 
 
@@ -211,7 +214,7 @@ def test_fixes_are_sought_for_the_first_three_workloads_left_pending(cli, tmp_pa
         f"spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: d{i}}}}}\n  template:\n"
         f"    metadata: {{labels: {{app: d{i}}}}}\n"
         f"    spec: {{containers: [{{name: c, image: x, resources: {{requests: {{cpu: '5'}}}}}}]}}\n" for i in range(4)))
-    _, data = _check(cli, str(files))
+    _, data = _check(cli, str(files), "--suggest")
     assert [w["ok"] for w in data["workloads"]] == [False] * 4
     assert [w["suggestion"] is not None for w in data["workloads"]] == [True, True, True, False]
 
@@ -377,3 +380,31 @@ def test_a_job_that_runs_with_a_pending_pod_fails_the_check(cli, tmp_path):
         "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. "
         "no new claims to deallocate, preemption: 0/3 nodes are available: "
         "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
+
+
+def test_a_pending_pod_kept_unchanged_does_not_make_its_evictions_the_checks(cli, tmp_path):
+    """urgent at 3 cpu (priority 1000): it fits nowhere free (node-a 2 cpu, node-b 1500m free,
+    node-c tainted) and preempts bound-b (priority 0) on node-b, with or without the check. Its
+    own manifest applied again is `unchanged`: urgent binds (the workload fits), and the eviction
+    it causes is the cluster's, not the change's: --no-evictions holds, as for any other check."""
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    for file in CLUSTER.iterdir():
+        text = file.read_text()
+        if file.name == "pending.yaml":
+            text = text.replace("image: registry.example/urgent:1\n    resources:\n      requests: {cpu: 300m",
+                                "image: registry.example/urgent:1\n    resources:\n      requests: {cpu: '3'")
+        (cluster / file.name).write_text(text)
+    [urgent] = [d for d in yaml.safe_load_all((cluster / "pending.yaml").read_text()) if d and
+                d["metadata"]["name"] == "urgent"]
+    assert urgent["spec"]["containers"][0]["resources"]["requests"]["cpu"] == "3"
+    (tmp_path / "urgent.yaml").write_text(yaml.safe_dump(urgent))
+    args = ["-c", str(cluster), "--now", NOW, "-q", "-o", "json", "--no-evictions"]
+    result = cli(["check", str(tmp_path / "urgent.yaml"), *args])
+    data = json.loads(result.stdout)
+    [w] = data["workloads"]
+    assert (w["change"], w["pods"], w["bound"], w["evictions"], w["ok"]) == ("unchanged", 1, 1, 0, True)
+    assert any(r["pod"] == "default/urgent" and (r.get("preemption") or {}).get("victims") == ["default/bound-b"]
+               for r in data["results"])
+    assert data["policies"] == [{"policy": "no-evictions", "ok": True, "messages": []}]
+    assert result.exit_code == 0

@@ -101,6 +101,7 @@ def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     bare = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "--no-headers", env=env).stdout.splitlines()
     assert len(bare) == 9  # for scripts: a line a scenario, each text whole in its cell, no notes
     assert all(line.rstrip().endswith(m or "-") for line, m in zip(bare, messages))
+    assert bare[0].split()[8:10] == ["Deployment/shop/api", "no-evictions"]  # whole references for scripts
     wide = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "-o", "wide", env=env).stdout.splitlines()
     assert wide[0].split()[:3] == ["SCENARIO", "SNAPSHOT", "WORKLOADS"] and wide[0].split()[-2:] == ["WARNINGS", "ERROR"]
     assert len(wide) == 1 + 9  # the header, a line each of the 9 scenarios
