@@ -25,7 +25,7 @@ from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.pods import Names, pod_names
-from kwhatif.workloads import apply_to_cluster, expand_objects
+from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
 
 HEADROOM_RESOURCES = ("cpu", "memory")
 NO_NODE = ("matches no node: its nodeSelector, node affinity or tolerations exclude every node, so no pod "
@@ -129,7 +129,8 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     updates = {} if as_new else plan_updates(cluster, expansion)
-    warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
+    copies = namesake_warnings(cluster, expansion.pods) if as_new else []
+    warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion)
     sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only,
                                      node_detail)
     return Scheduled(sim, expansion, warnings, rollouts, cluster)

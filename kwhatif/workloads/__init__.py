@@ -45,7 +45,7 @@ NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
 
 __all__ = ["Expanded", "Expansion", "Workload", "apply_to_cluster", "expand", "expand_objects", "load_workloads",
-           "pods_to_place"]
+           "namesake_warnings", "pods_to_place"]
 
 
 @dataclass
@@ -169,15 +169,16 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str,
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
-    warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + _namesakes(cluster, expansion.pods)
+    warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     if not expansion.pods:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     return cluster, expansion.pods, warnings
 
 
-def _namesakes(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:
+def namesake_warnings(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:
     """A warning for pods to place named as pods the snapshot has (a running pod's own manifest,
-    a StatefulSet that runs): placed as copies beside them, which the API server would refuse."""
+    a StatefulSet that runs; `place`, `check --as-new`): placed as copies beside them, which the
+    API server would refuse."""
     taken = {p.key for p in cluster.pods}
     same = [p.key for p in pods if p.key in taken]
     if not same:

@@ -408,3 +408,15 @@ def test_a_pending_pod_kept_unchanged_does_not_make_its_evictions_the_checks(cli
                for r in data["results"])
     assert data["policies"] == [{"policy": "no-evictions", "ok": True, "messages": []}]
     assert result.exit_code == 0
+
+
+def test_as_new_says_a_pod_named_as_one_the_snapshot_has_is_placed_as_a_copy(cli, tmp_path):
+    """--as-new adds every workload beside what runs: bound-a's own manifest is a second pod of
+    that name, which the warning says (the API server would refuse to create it)."""
+    pod = tmp_path / "bound-a.yaml"
+    pod.write_text(_manifest_of("bound.yaml", "bound-a"))
+    _, data = _check(cli, str(pod), "--as-new")
+    assert ("1 pod(s) to place are named as pods the snapshot has (default/bound-a): placed as copies beside them "
+            "(creating them, the API server would refuse: AlreadyExists); `kwhatif explain NAMESPACE/NAME` explains "
+            "a pod of the snapshot as it is") in data["warnings"]
+    assert data["workloads"][0]["change"] == "new"
