@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
@@ -214,7 +214,16 @@ def without_nodes(cluster: Cluster, lost: set[str], now: str, names: Names | Non
     return out
 
 
-def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]]], objects: Sequence[object],
+class LossScenario(NamedTuple):
+    """Nodes lost at once: how the report names them, the nodes, and the what-if flags that give
+    the same cluster to any command (`--remove-node`), to look at the scenario on its own."""
+
+    label: str
+    lost: set[str]
+    flags: str
+
+
+def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], objects: Sequence[object],
                 now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
                 as_new: bool = False, progress: Callable[[int, int], None] | None = None,
                 jobs: int = 1) -> PolicyResult:
@@ -228,7 +237,7 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
     def outcome(index: int) -> tuple[int, int, str | None]:
         """(new pods left pending, new pods, the first pending workload's message)."""
         with engine.one():
-            lost = without_nodes(cluster, scenarios[index][1], now, names)
+            lost = without_nodes(cluster, scenarios[index].lost, now, names)
             summaries = summarise(schedule_workloads(lost, objects, now, profiles,
                                                      replicas_mode, as_new, engine, workloads_only=True), False)
         first = next((w for w in summaries if w.pending), None)
@@ -237,27 +246,27 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[tuple[str, set[str]
 
     if jobs > 1 and len(scenarios) > 1:
         engine.build_now()
-    worst: tuple[int, str, int, str | None] | None = None
+    worst: tuple[int, LossScenario, int, str | None] | None = None
     failing = 0
-    for (label, _), (pending, total, detail) in zip(scenarios, each(outcome, len(scenarios), jobs, progress)):
+    for scenario, (pending, total, detail) in zip(scenarios, each(outcome, len(scenarios), jobs, progress)):
         if pending:
             failing += 1
             if worst is None or pending > worst[0]:
-                worst = (pending, label, total, detail)
+                worst = (pending, scenario, total, detail)
     if not scenarios:
         return PolicyResult(name, True, ["no scenario to try (no node, or no zone label)"])
     if worst is None:
         return PolicyResult(name, True, [f"every workload still fits in each of {len(scenarios)} scenarios"])
-    pending, label, total, detail = worst
+    pending, scenario, total, detail = worst
     return PolicyResult(name, False, [
-        f"{failing} of {len(scenarios)} scenarios fail; worst: {label}: {pending} of {total} new pods stay pending",
-        detail or ""])
+        f"{failing} of {len(scenarios)} scenarios fail; worst: {scenario.label}: {pending} of {total} new pods stay "
+        "pending", detail or "", f"the same check with {scenario.flags} shows that scenario"])
 
 
 MAX_LOSS_SCENARIOS = 1000
 
 
-def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[tuple[str, set[str]]]:
+def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[LossScenario]:
     """Every set of `count` nodes, in name order (C(n, count) scenarios, at most
     MAX_LOSS_SCENARIOS)."""
     names = sorted(n.name for n in nodes)
@@ -267,17 +276,27 @@ def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[tuple[str, se
     if total > MAX_LOSS_SCENARIOS:
         raise InputError(f"--tolerate-node-loss {count}: {total} combinations of {len(names)} nodes to try; "
                          f"kwhatif tries at most {MAX_LOSS_SCENARIOS}")
-    return [(f"without node{'s' if count > 1 else ''} {', '.join(lost)}", set(lost))
+    return [LossScenario(f"without node{'s' if count > 1 else ''} {', '.join(lost)}", set(lost), _removing(lost))
             for lost in itertools.combinations(names, count)]
 
 
-def zone_loss_scenarios(nodes: Sequence[Node]) -> list[tuple[str, set[str]]]:
+def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
+    """A scenario a zone (the first of ZONE_LABELS a node has): its flags select it by that
+    label when all its nodes carry the same one, else name its nodes."""
     zones: dict[str, set[str]] = {}
+    keys: dict[str, set[str]] = {}
     for node in nodes:
-        zone = next((node.labels[k] for k in ZONE_LABELS if node.labels.get(k)), "")
-        if zone:
-            zones.setdefault(zone, set()).add(node.name)
-    return [(f"without zone {z} ({len(names)} nodes)", names) for z, names in sorted(zones.items())]
+        key = next((k for k in ZONE_LABELS if node.labels.get(k)), None)
+        if key is not None:
+            zones.setdefault(node.labels[key], set()).add(node.name)
+            keys.setdefault(node.labels[key], set()).add(key)
+    return [LossScenario(f"without zone {z} ({len(names)} nodes)", names,
+                         f"--remove-node {next(iter(keys[z]))}={z}" if len(keys[z]) == 1 else _removing(sorted(names)))
+            for z, names in sorted(zones.items())]
+
+
+def _removing(names: Sequence[str]) -> str:
+    return " ".join(f"--remove-node {n}" for n in names)
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,

@@ -87,7 +87,8 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
     # solo (700m) only fits node-b; losing node-a or node-c changes nothing.
     ([SOLO], ["--tolerate-node-loss", "1"], 1, [{"policy": "tolerate-node-loss=1", "ok": False, "messages": [
         "1 of 3 scenarios fail; worst: without node node-b: 1 of 1 new pods stay pending",
-        f"StatefulSet/default/solo: {MSG_WITHOUT_B}"]}]),
+        f"StatefulSet/default/solo: {MSG_WITHOUT_B}",
+        "the same check with --remove-node node-b shows that scenario"]}]),
     ([WEB], ["--tolerate-node-loss", "1"], 0, [{"policy": "tolerate-node-loss=1", "ok": True, "messages": [
         "every workload still fits in each of 3 scenarios"]}]),
     # Any 2 of the 3 nodes: {a, b} leaves only the tainted node-c (web pending); {a, c} leaves
@@ -97,7 +98,7 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
         "1 of 3 scenarios fail; worst: without nodes node-a, node-b: 1 of 1 new pods stay pending",
         ("Deployment/shop/web: 0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. "
         "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
-        "scheduling.")]}]),
+        "scheduling."), "the same check with --remove-node node-a --remove-node node-b shows that scenario"]}]),
     ([WEB], ["--tolerate-zone-loss"], 0, [{"policy": "tolerate-zone-loss", "ok": True, "messages": [
         "no scenario to try (no node, or no zone label)"]}]),
 ])
@@ -116,7 +117,14 @@ def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
     assert json.loads(result.stdout)["policies"] == [{"policy": "tolerate-zone-loss", "ok": False, "messages": [
         "1 of 2 scenarios fail; worst: without zone zone-b (2 nodes): 1 of 2 new pods stay pending",
         ("Deployment/default/pair: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
-        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")]}]
+        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."),
+        "the same check with --remove-node topology.kubernetes.io/zone=zone-b shows that scenario"]}]
+    # and it does: the check of that cluster leaves the same replica pending, with that message
+    again = cli(["check", str(CHECK / "zonal" / "pair.yaml"), "-c", str(CHECK / "zonal" / "nodes.yaml"),
+                 "--now", NOW, "--remove-node", "topology.kubernetes.io/zone=zone-b", "-o", "json"])
+    [pair] = json.loads(again.stdout)["workloads"]
+    assert (pair["pending"], pair["pods"], f"Deployment/default/pair: {pair['message']}") == (
+        1, 2, json.loads(result.stdout)["policies"][0]["messages"][1])
 
 
 def test_yaml_is_the_json_document(cli):

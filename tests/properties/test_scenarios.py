@@ -125,17 +125,19 @@ def test_loss_policies_decide_as_every_scenario_run_from_nothing(clusters: list[
     objects = [_spread_out(6, "100m", min(cluster.namespaces, default="default"))]
     scenarios = zone_loss_scenarios(cluster.nodes) + node_loss_scenarios(cluster.nodes, 1)[:4]
     pending = []
-    for label, lost in scenarios:
-        summaries = summarise(schedule_workloads(without_nodes(cluster, lost, NOW), objects, NOW, None), False)
-        pending.append((sum(w.pending for w in summaries), label))
+    for scenario in scenarios:
+        summaries = summarise(schedule_workloads(without_nodes(cluster, scenario.lost, NOW), objects, NOW, None),
+                              False)
+        pending.append((sum(w.pending for w in summaries), scenario))
     policy = loss_policy("probe", cluster, scenarios, objects, NOW, None, "spec")
-    failing = [(n, label) for n, label in pending if n]
+    failing = [(n, scenario) for n, scenario in pending if n]
     assert policy.ok == (not failing)
     if failing:
         most = max(n for n, _ in failing)
-        worst = next(label for n, label in failing if n == most)
-        assert policy.messages[0] == (f"{len(failing)} of {len(scenarios)} scenarios fail; worst: {worst}: "
+        worst = next(scenario for n, scenario in failing if n == most)
+        assert policy.messages[0] == (f"{len(failing)} of {len(scenarios)} scenarios fail; worst: {worst.label}: "
                                       f"{most} of 6 new pods stay pending")
+        assert policy.messages[2] == f"the same check with {worst.flags} shows that scenario"
 
 
 def test_a_loss_policy_on_two_workers_is_the_policy_run_here(clusters: list[Cluster]) -> None:
