@@ -96,8 +96,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     """For each workload of `objects` (in input order): place the pods of the others, then copies
     of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
     placed. A workload that already runs counts its bound pods as its first copies (they are
-    not placed again; its pending ones are scheduled with the queue). A DaemonSet runs one pod per node: it is placed with the others, never
-    copied."""
+    not placed again; its pending ones are scheduled with the queue). A DaemonSet runs one pod
+    per node: it is placed with the others, never copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
     groups = [g for g in expansion.groups if g.pods]

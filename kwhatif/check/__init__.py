@@ -54,7 +54,8 @@ class WorkloadSummary:
     """For a new workload left pending: what would make its first pending pod fit, verified by a
     re-run (`explain`'s first suggestion, with `pod`), when the caller asked for it."""
     first_pending: str | None = None
-    """Its first pod, in queue order, not bound at the end (pending, or bound then evicted)."""
+    """Its first pod, in queue order, that the run left pending (one bound, then evicted, is not:
+    explained, it reads as bound): the pod a fix or an explanation is about."""
 
     @property
     def change(self) -> str:
@@ -173,7 +174,8 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
             message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
                                    len(victims), ok, message, w.source, victims, rollout, keys,
-                                   first_pending=unplaced[0] if unplaced else None))
+                                   first_pending=next((k for k in unplaced if k in results and
+                                                       results[k].outcome != Outcome.BOUND), None)))
     return out
 
 

@@ -3,7 +3,7 @@ rolls out the existing ones on the same snapshot (see `kwhatif.check.rollout`)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from kwhatif.api.cluster import Cluster
@@ -43,11 +43,16 @@ class Scheduled:
     @property
     def fresh(self) -> list[Pod]:
         """The new workloads' pods: those the first run scheduled beside the cluster's queue."""
-        return [p for i, g in enumerate(self.expansion.groups) if i not in self.rollouts for p in g.pods]
+        return fresh_pods(self.expansion, self.rollouts.keys())
 
     @property
     def new_pods(self) -> list[Pod]:
         return [p for i in range(len(self.expansion.groups)) for p in self.pods_of(i)]
+
+
+def fresh_pods(expansion: Expansion, updated: Collection[int]) -> list[Pod]:
+    """The pods of the groups that are not updates of running workloads, in input order."""
+    return [p for i, g in enumerate(expansion.groups) if i not in updated for p in g.pods]
 
 
 def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
@@ -76,7 +81,7 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     stale = {id(p) for u in updates.values() if u.workload.kind not in KEPT for p in u.old if is_pending(p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
-    fresh = [p for i, g in enumerate(expansion.groups) if i not in updates for p in g.pods]
+    fresh = fresh_pods(expansion, updates.keys())
     prepared = prepare(cluster, now, new_pods=fresh, profiles=profiles, scenarios=scenarios, node_detail=node_detail)
     first = prepared.run(until=frozenset(p.key for p in fresh) if workloads_only and not updates else None)
     results: dict[str, PodResult] = {r.pod.key: r for r in first.results}

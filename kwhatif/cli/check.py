@@ -12,16 +12,15 @@ from kwhatif.api.objects import Node
 from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import CheckResult, parse_headroom, run_check
 from kwhatif.cli.common import (
-    CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, emit, emit_json_results,
-    examples, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, profiles, quiet_option,
-    run, strict_option, use_color,
+    CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, detail_kept, emit,
+    emit_json_results, examples, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option,
+    profiles, quiet_option, run, strict_option, use_color,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.explain.run import explain_pod
-from kwhatif.framework.scheduler import Outcome
 from kwhatif.whatif.ops import template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table, check_tail
@@ -80,7 +79,7 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
     def action() -> int:
         limits = parse_headroom(headroom) if headroom is not None else None
-        detail = node_detail and output in ("json", "yaml")  # the only formats that show it
+        detail = detail_kept(output, node_detail)
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         objects, found = load_workloads(workload_files, namespace=namespace)
         objects = scaled(objects)
@@ -117,8 +116,7 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
     run = result.run
     if run is None or run.cluster is None:
         return
-    unbound = {r.pod.key for r in result.simulation.results if r.outcome != Outcome.BOUND}
-    stuck = [w for w in result.workloads if w.change == "new" and w.first_pending in unbound]
+    stuck = [w for w in result.workloads if w.change == "new" and w.first_pending is not None]
     for workload in stuck[:MAX_FIXES]:
         key = workload.first_pending
         done = explain_pod(run.cluster, now, key, run.fresh, chosen) if key is not None else None

@@ -235,15 +235,13 @@ def apply_object(cluster: Cluster, obj: Named) -> None:
     disruptions; two Nodes of one name are no cluster)."""
     field_name, key = _PLACES[type(obj)]
     target = getattr(cluster, field_name)
-    if key is not None:
-        target[key(obj)] = obj
-        return
-    identity = _identity(obj)
-    for index, old in enumerate(target):
-        if _identity(old) == identity:
-            target[index] = obj
-            return
-    target.append(obj)
+    if key is None:  # kept in a list: look for its namesake (a keyed one replaces its own)
+        identity = _identity(obj)
+        for index, old in enumerate(target):
+            if _identity(old) == identity:
+                target[index] = obj
+                return
+    add_object(cluster, obj)
 
 
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:

@@ -109,11 +109,10 @@ def next_step(data: dict[str, Any]) -> str:
     """The verified fixes `--suggest` found, each for one pod alone; then, for the first new
     workload with a pod left pending, the `explain` of that pod on the same queue (every
     workload file, as the check read them; none when one came from stdin). Empty when none."""
-    unbound = {r["pod"] for r in data["results"] if r["outcome"] != "bound"}
     fixes = [f"\nkwhatif: {w['suggestion']['pod']} ({workload_ref(w)}) would fit if: {w['suggestion']['summary']} "
              "(verified for that pod alone: re-run the check after the change)"
              for w in data["workloads"] if w.get("suggestion")]
-    stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["first_pending"] in unbound), None)
+    stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["first_pending"]), None)
     sources = [w.get("source") for w in data["workloads"]]
     files = list(dict.fromkeys(source["file"] for source in sources if source))
     if stuck is None or not all(sources) or STDIN_NAME in files:
