@@ -25,6 +25,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.errors import located
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.text import listed
 
 _VOLUME_PLUGINS = ("VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone")
 
@@ -103,8 +104,7 @@ def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
                       if _unbound(cluster, p.namespace, name)})
     if not waiting:
         return []
-    shown = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
-    return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({shown}) and the snapshot has no "
+    return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({listed(waiting)}) and the snapshot has no "
             "StorageClass nor PersistentVolume: it was probably taken without them, so these claims cannot bind "
             "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities "
             "-A -o json (or kwhatif snapshot)"]

@@ -27,6 +27,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.engine import Prepared, admit, as_created, needs_missing_plugin
 from kwhatif.framework.scheduler import PodResult
+from kwhatif.text import listed
 from kwhatif.workloads.common import Workload
 from kwhatif.workloads.existing import Strategy
 
@@ -159,12 +160,6 @@ class Stepper:
     def rollout(self, change: str, update: Update, done: bool, note: str = "") -> Rollout:
         return Rollout(change, update.strategy.kind, len(update.new), self.running, self.steps, self.created,
                        done and not self.pending, note, self.adopted)
-
-
-def listed(items: Sequence[str], limit: int = 3) -> str:
-    """`a, b, c` or `a, b, c and 7 more`: actions stay one line at 5,000 nodes."""
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 def names(pods: Sequence[Pod]) -> str:

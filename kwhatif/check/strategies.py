@@ -24,9 +24,10 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
 
 from __future__ import annotations
 
-from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, listed, names
+from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, names
 from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
+from kwhatif.text import listed
 from kwhatif.workloads.statefulset import POD_INDEX_LABEL
 
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"

@@ -40,6 +40,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source
 from kwhatif.load.reader import expand_path
 from kwhatif.memory import collector_paused
+from kwhatif.text import listed
 
 SUFFIX = ".kws"
 MAGIC = b"KWHATIF-PREPARED "
@@ -146,7 +147,7 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
 
 def _inputs_named(header: dict[str, Any]) -> str:
     files = header.get("input", {}).get("files") or ["?"]
-    return ", ".join(map(str, files[:3])) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return listed([str(f) for f in files])
 
 
 def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:

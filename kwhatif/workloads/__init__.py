@@ -34,6 +34,7 @@ from kwhatif.workloads import (
 from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
 from kwhatif.workloads.existing import strategy_of
 from kwhatif.workloads.operators import operated, operated_warning
+from kwhatif.text import listed
 
 CONTROLLERS: dict[str, ModuleType] = {
     "Deployment": deployment, "ReplicaSet": replicaset, "StatefulSet": statefulset, "DaemonSet": daemonset,
@@ -183,7 +184,6 @@ def namesake_warnings(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:
     same = [p.key for p in pods if p.key in taken]
     if not same:
         return []
-    shown = ", ".join(same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
-    return [f"{len(same)} pod(s) to place are named as pods the snapshot has ({shown}): placed as copies beside "
+    return [f"{len(same)} pod(s) to place are named as pods the snapshot has ({listed(same)}): placed as copies beside "
             "them (creating them, the API server would refuse: AlreadyExists); `kwhatif explain NAMESPACE/NAME` "
             "explains a pod of the snapshot as it is"]

@@ -7,6 +7,7 @@ from typing import Sequence
 from kwhatif.api.objects import Pod, PriorityClass
 from kwhatif.explain.pod import Explanation
 from kwhatif.explain.suggest.model import Rerun, Size, Suggestion, Variant, binds, pod_change
+from kwhatif.text import listed
 
 MAX_PRIORITY_TRIES = 4  # PriorityClasses tried, lowest first
 
@@ -26,7 +27,7 @@ def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass],
         victims = [v.pod.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         change = pod_change(pod, [{"op": "add", "path": "/spec/priorityClassName", "value": cls.name},
                                   {"op": "add", "path": "/spec/priority", "value": cls.value}])
-        shown = ", ".join(victims[:2]) + (f" and {len(victims) - 2} more" if len(victims) > 2 else "")
+        shown = listed(victims, 2)
         evicts = f", evicting {shown}" if victims else ""
         return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
                            f"room on {result.final.node}{evicts}", [change], size=Size.PRIORITY)]

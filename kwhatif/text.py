@@ -1,0 +1,11 @@
+"""Wording shared by every layer's messages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def listed(items: Sequence[str], limit: int = 3) -> str:
+    """`a, b, c` or `a, b, c and 7 more`: a message naming thousands of objects stays one line."""
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
