@@ -35,6 +35,7 @@ from kwhatif.api.storage import (
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source, located
 from kwhatif.memory import collector_paused
+from kwhatif.load.applied import applied
 from kwhatif.load.decode import decode
 from kwhatif.load.forked import both
 from kwhatif.load.raw_pods import PodReader
@@ -232,15 +233,18 @@ def add_object(cluster: Cluster, obj: object) -> None:
 def apply_object(cluster: Cluster, obj: Named) -> None:
     """`add_object` for an object that may exist already: one of the same kind, namespace and
     name is replaced, not doubled (two PodDisruptionBudgets of one name would both count
-    disruptions; two Nodes of one name are no cluster)."""
+    disruptions; two Nodes of one name are no cluster), as `kubectl apply` replaces it: what
+    the server and the controllers own stays (`kwhatif.load.applied`)."""
     field_name, key = _PLACES[type(obj)]
     target = getattr(cluster, field_name)
-    if key is None:  # kept in a list: look for its namesake (a keyed one replaces its own)
+    if key is None:  # kept in a list: look for its namesake
         identity = _identity(obj)
         for index, old in enumerate(target):
             if _identity(old) == identity:
-                target[index] = obj
+                target[index] = applied(old, obj)
                 return
+    elif key(obj) in target:
+        obj = applied(target[key(obj)], obj)
     add_object(cluster, obj)
 
 

@@ -428,3 +428,65 @@ def test_as_new_says_a_pod_named_as_one_the_snapshot_has_is_placed_as_a_copy(cli
             "(creating them, the API server would refuse: AlreadyExists); `kwhatif explain NAMESPACE/NAME` explains "
             "a pod of the snapshot as it is") in data["warnings"]
     assert data["workloads"][0]["change"] == "new"
+
+
+BOUND_CLAIM = """\
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: manual}
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: Immediate
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-data, annotations: {pv.kubernetes.io/bound-by-controller: "yes"}}
+spec:
+  storageClassName: manual
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /data}
+  claimRef: {namespace: default, name: data, uid: u-data}
+status: {phase: Bound}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default, uid: u-data, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+spec: {storageClassName: manual, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: pv-data}
+status: {phase: Bound}
+"""
+CHART_WITH_CLAIM = """\
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default}
+spec: {storageClassName: manual, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: store, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: store}}
+  template:
+    metadata: {labels: {app: store}}
+    spec:
+      containers: [{name: store, image: store:1, resources: {requests: {cpu: 100m}}}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+"""
+
+
+def test_a_claim_the_chart_carries_again_stays_bound(cli, tmp_path):
+    """A rendered chart carries its claim `data` without volumeName, uid or status; the snapshot
+    has it Bound to pv-data. Applied, the claim keeps its binding (kubectl apply never writes
+    status, and keeps the binder's volumeName), so store's pod (100m, node-a has 500m free)
+    fits; taken as written, the claim would be an unbound claim of an Immediate class and the
+    pod would fail VolumeBinding ("pod has unbound immediate PersistentVolumeClaims")."""
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    for file in CLUSTER.iterdir():
+        (cluster / file.name).write_text(file.read_text())
+    (cluster / "storage.yaml").write_text(BOUND_CLAIM)
+    (tmp_path / "chart.yaml").write_text(CHART_WITH_CLAIM)
+    result = cli(["check", str(tmp_path / "chart.yaml"), "-c", str(cluster), "--now", NOW, "-q", "-o", "json"])
+    assert result.exit_code == 0, result.stdout
+    [w] = json.loads(result.stdout)["workloads"]
+    assert (w["name"], w["pods"], w["bound"], w["ok"]) == ("store", 1, 1, True)

@@ -1,0 +1,80 @@
+"""What `kubectl apply` of a manifest leaves of an object the cluster has: the manifest's spec,
+and what the server and the controllers own kept from the object that runs.
+
+Workload files (`check`, `place`) are manifests to apply. Rendered charts carry the app's
+PersistentVolumeClaim, PodDisruptionBudget or Node without status, uid or the fields a controller
+fills in; taken as they are, a Bound claim would turn unbound (its pods then fail
+VolumeBinding), a PDB would allow no disruption and a Node would hold nothing: a CI gate that
+fails for what the pull request never changed. The API server never lets apply write status
+(it is a subresource) and keeps the fields a manifest does not name; so does this, except
+where a manifest states a status kwhatif reads: a Node's `status.allocatable`, a claim's or a
+volume's `status.phase` — a what-if someone wrote on purpose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, TypeVar
+
+from kwhatif.api.dra import ResourceClaim
+from kwhatif.api.objects import Node, PodDisruptionBudget
+from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim
+
+T = TypeVar("T")
+
+
+def applied(old: T, new: T) -> T:
+    """`new` applied over `old` (same kind, namespace and name)."""
+    keep = _KEEPERS.get(type(new))
+    return new if keep is None else keep(old, new)
+
+
+def _node(old: Node, new: Node) -> Node:
+    """A Node's status (allocatable, images) is the kubelet's."""
+    if new.allocatable:
+        return new
+    return replace(new, allocatable=old.allocatable, images=old.images)
+
+
+def _claim(old: PersistentVolumeClaim, new: PersistentVolumeClaim) -> PersistentVolumeClaim:
+    """The binder's `spec.volumeName` and bind annotations, the class admission defaulted, and
+    the claim's identity stay: the volume's claimRef names that uid."""
+    if new.phase:
+        return new
+    return new.evolve(uid=new.uid or old.uid, creation_timestamp=new.creation_timestamp or old.creation_timestamp,
+                      annotations={**old.annotations, **new.annotations}, volume_name=new.volume_name or old.volume_name,
+                      storage_class_name=old.storage_class_name if new.storage_class_name is None
+                      else new.storage_class_name,
+                      phase=old.phase)
+
+
+def _volume(old: PersistentVolume, new: PersistentVolume) -> PersistentVolume:
+    """The binder's `spec.claimRef` and annotations stay with the volume's phase."""
+    if new.phase:
+        return new
+    return new.evolve(creation_timestamp=new.creation_timestamp or old.creation_timestamp,
+                      annotations={**old.annotations, **new.annotations}, claim_ref=new.claim_ref or old.claim_ref,
+                      phase=old.phase)
+
+
+def _budget(old: PodDisruptionBudget, new: PodDisruptionBudget) -> PodDisruptionBudget:
+    """What a PDB allows is the disruption controller's count of the pods that run: no manifest
+    can know it."""
+    return replace(new, disruptions_allowed=old.disruptions_allowed, disrupted_pods=old.disrupted_pods)
+
+
+def _resource_claim(old: ResourceClaim, new: ResourceClaim) -> ResourceClaim:
+    """A claim's allocation and reservations are the scheduler's status; its spec cannot change."""
+    if new.allocation is not None or new.reserved_for:
+        return new
+    return new.evolve(uid=new.uid or old.uid, allocation=old.allocation, reserved_for=old.reserved_for,
+                      deleting=old.deleting)
+
+
+_KEEPERS: dict[type, Callable[[Any, Any], Any]] = {
+    Node: _node,
+    PersistentVolumeClaim: _claim,
+    PersistentVolume: _volume,
+    PodDisruptionBudget: _budget,
+    ResourceClaim: _resource_claim,
+}

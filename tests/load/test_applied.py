@@ -1,0 +1,65 @@
+"""`kwhatif.load.applied`: a workload file's object applied over the snapshot's, as `kubectl
+apply` leaves it — the manifest's spec; the status, uid and controller-set fields of the object
+that runs, unless the manifest states a status itself. Expected values: the rules of the API
+server (status is a subresource apply never writes; a three-way merge keeps fields the manifest
+does not name) beside each case."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
+from kwhatif.api.objects import ImageState, Node, PodDisruptionBudget, Service
+from kwhatif.api.storage import ClaimRef, PersistentVolume, PersistentVolumeClaim
+from kwhatif.load.applied import applied
+
+BIND = {"pv.kubernetes.io/bind-completed": "yes"}
+RUNNING_CLAIM = PersistentVolumeClaim("default", "data", uid="u-data", annotations=BIND, storage_class_name="standard",
+                                      volume_name="pv-data", requested_storage=Fraction(2**30), phase="Bound")
+CHART_CLAIM = PersistentVolumeClaim("default", "data", annotations={"owner": "chart"},
+                                    requested_storage=Fraction(2**30))
+RUNNING_VOLUME = PersistentVolume("pv-data", annotations={"pv.kubernetes.io/bound-by-controller": "yes"},
+                                  claim_ref=ClaimRef("default", "data", "u-data"), phase="Bound")
+WRITTEN_VOLUME = PersistentVolume("pv-data", capacity=Fraction(2**31))
+RUNNING_NODE = Node("node-a", {"zone": "a"}, allocatable={"cpu": Fraction(2)},
+                    images=(ImageState(("nginx:1",), 100),))
+GRANTED = Allocation(())
+RUNNING_RESOURCE_CLAIM = ResourceClaim("default", "gpu", uid="u-gpu", allocation=GRANTED,
+                                       reserved_for=(ConsumerRef("pods", "p", "u-p"),))
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    # The claim keeps its binding (volumeName, the bind annotation, the uid the volume's claimRef
+    # names, its phase) and the class admission defaulted; the chart's own annotation is added.
+    (RUNNING_CLAIM, CHART_CLAIM,
+     CHART_CLAIM.evolve(uid="u-data", annotations={**BIND, "owner": "chart"}, storage_class_name="standard",
+                        volume_name="pv-data", phase="Bound")),
+    # A claim written with a status is a what-if: as written.
+    (RUNNING_CLAIM, CHART_CLAIM.evolve(phase="Pending"), CHART_CLAIM.evolve(phase="Pending")),
+    # A class the manifest names is the manifest's ("" is "no class", not unset).
+    (RUNNING_CLAIM, CHART_CLAIM.evolve(storage_class_name=""),
+     CHART_CLAIM.evolve(uid="u-data", annotations={**BIND, "owner": "chart"}, storage_class_name="",
+                        volume_name="pv-data", phase="Bound")),
+    # The volume keeps the binder's claimRef, annotation and phase; its spec is the manifest's.
+    (RUNNING_VOLUME, WRITTEN_VOLUME,
+     WRITTEN_VOLUME.evolve(annotations=RUNNING_VOLUME.annotations, claim_ref=RUNNING_VOLUME.claim_ref, phase="Bound")),
+    # A Node without status keeps the kubelet's (allocatable, images); its labels are the manifest's.
+    (RUNNING_NODE, Node("node-a", {"zone": "b"}),
+     Node("node-a", {"zone": "b"}, allocatable={"cpu": Fraction(2)}, images=RUNNING_NODE.images)),
+    # A Node written with allocatable is a what-if of another size: as written.
+    (RUNNING_NODE, Node("node-a", allocatable={"cpu": Fraction(8)}), Node("node-a", allocatable={"cpu": Fraction(8)})),
+    # A PDB allows what the disruption controller counted, whatever the manifest says.
+    (PodDisruptionBudget("default", "web", None, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"})),
+     PodDisruptionBudget("default", "web", None),
+     PodDisruptionBudget("default", "web", None, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"}))),
+    # A ResourceClaim keeps the scheduler's allocation and reservations.
+    (RUNNING_RESOURCE_CLAIM, ResourceClaim("default", "gpu"),
+     ResourceClaim("default", "gpu", uid="u-gpu", allocation=GRANTED, reserved_for=RUNNING_RESOURCE_CLAIM.reserved_for)),
+    # Kinds without server-owned fields kwhatif reads: as written.
+    (Service("default", "web", {"app": "old"}), Service("default", "web", {"app": "web"}),
+     Service("default", "web", {"app": "web"})),
+])
+def test_applied_keeps_what_the_server_owns(old, new, expected):
+    assert applied(old, new) == expected
