@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from kwhatif.api.objects import Node, Pod, node_copies
+from kwhatif.api.objects import Node, Pod
 from kwhatif.check import schedule_workloads, summarise
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Prepared, Scenarios, admit, as_created, prepare
@@ -20,6 +20,7 @@ from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
 from kwhatif.workloads.existing import PodIndex, exists
+from kwhatif.whatif.nodes import add_nodes
 
 _GENERATED = ("ReplicaSet", "Deployment", "ReplicationController", "Job", "CronJob", "DaemonSet")
 
@@ -169,7 +170,6 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
     """The smallest k (0..max_nodes) such that every pod of the workloads is bound with k nodes of
     `template` added: try 0, 1, 2, 4, ... until it fits, then binary search below (adding nodes
     is assumed not to make a fitting set stop fitting)."""
-    taken = {n.name for n in cluster.nodes}
     tried: dict[int, int] = {}
     warnings: dict[str, None] = {}  # insertion-ordered set: the runs repeat most of them
     engine = Scenarios(cluster)
@@ -178,7 +178,7 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
         if k not in tried:
             with engine.one():
                 grown = cluster.copy()
-                grown.nodes = list(cluster.nodes) + node_copies(template, k, taken)
+                add_nodes(grown, template, k, now)
                 run = schedule_workloads(grown, objects, now, profiles, replicas_mode, scenarios=engine)
                 warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
                 tried[k] = sum(w.pending for w in summarise(run, False))

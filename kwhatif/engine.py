@@ -179,10 +179,12 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
                profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
-               removed: Collection[str] = (), scenarios: Scenarios | None = None) -> PodResult | None:
+               removed: Collection[str] = (), scenarios: Scenarios | None = None,
+               added_pods: Sequence[Pod] = ()) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
     the input pod of the same key, each of `nodes` in place of the node of its name (or added),
-    and the pods of the `removed` keys deleted: how a suggestion is proven before it is shown."""
+    the pods of the `removed` keys deleted and `added_pods` (the DaemonSet pods of added nodes)
+    pending at the end of the cluster's queue: how a suggestion is proven before it is shown."""
     key = variant.key
     base, pods = cluster.copy(), list(new_pods)
     if any(p.key == key for p in new_pods):
@@ -191,6 +193,7 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
         base.pods = [variant if is_pending(p) and p.key == key else p for p in cluster.pods]
     if removed:
         base.pods = [p for p in base.pods if p.key not in removed]
+    base.pods += added_pods
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.
@@ -227,15 +230,17 @@ class PodTrials:
         self.result = next((r for r in self.sim.results if r.pod.key == key), None)
         self.scenarios = Scenarios(cluster, scheduler.snapshot)
 
-    def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = ()) -> PodResult | None:
+    def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = (),
+              added_pods: Sequence[Pod] = ()) -> PodResult | None:
         """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
-        beside) the nodes of their names, the bound pods of `removed` deleted."""
+        beside) the nodes of their names (added ones with `added_pods`: `rerun_with`), the bound
+        pods of `removed` deleted."""
         scheduler = self.prepared.scheduler
         if nodes:  # derived from this run's snapshot as it started
             scheduler.restore(self.start)
             try:
                 return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
-                                  scenarios=self.scenarios)
+                                  scenarios=self.scenarios, added_pods=added_pods)
             finally:
                 self.scenarios.release()
                 scheduler.restore(self.after)

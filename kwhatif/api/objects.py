@@ -234,6 +234,20 @@ class Controller:
 
 
 @dataclass(frozen=True, slots=True)
+class DaemonSet(Namespaced):
+    """A DaemonSet of the snapshot, kept as its manifest (`manifest`): its pods are in the snapshot
+    already; what it is kept for is the pod it would create on each node a what-if adds
+    (`kwhatif.whatif.daemons`, through the workload expansion), as its controller would — the
+    per-node overhead (CNI, kube-proxy, log and metrics agents) that a capacity question must
+    not forget."""
+
+    namespace: str
+    name: str
+    manifest: Mapping[str, object]
+    source: Source | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LimitRangeItem:
     type: str
     default: ResourceList = field(default_factory=dict)

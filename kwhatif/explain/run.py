@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Node, Pod
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import PodTrials, Simulation, input_pod, placed_again, simulate
 from kwhatif.explain.pod import Explanation, explain
 from kwhatif.explain.suggest import suggestions
 from kwhatif.framework.scheduler import PodResult
+from kwhatif.whatif.daemons import daemon_pods
 
 
 @dataclass
@@ -38,6 +39,15 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     exp = explain(result, [n.name for n in sim.snapshot.node_infos])
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
-        exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed),
+        exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,
+                                                                          _daemons_for(cluster, v.nodes, now)),
                                       sim.snapshot, list(cluster.priority_classes.values()))
     return Explained(sim, result, exp, again is not None)
+
+
+def _daemons_for(cluster: Cluster, nodes: Sequence[Node], now: str) -> list[Pod]:
+    """The DaemonSet pods a suggestion's added nodes come with (`kwhatif.whatif.daemons`): an
+    "add a node" fix is proven on a node as it would join, never on an empty one."""
+    known = {n.name for n in cluster.nodes}
+    added = [n for n in nodes if n.name not in known]
+    return daemon_pods(cluster.copy(), added, now) if added else []

@@ -11,7 +11,9 @@ warning into an error):
   prunes unknown fields before it stores an object, so a dump cannot hold any; checking a
   150,000-pod dump would take minutes. Pods given to `place`/`explain -f` are always checked in full.
 - Duplicates (same kind/namespace/name): the last one wins, with a warning naming both places.
-- Kinds kwhatif does not read (custom resources...) are ignored, with one warning counting them.
+- Kinds kwhatif does not read (custom resources...) are ignored, with one warning counting them;
+  kinds whose scheduling is all in what they made (Deployments, Jobs: `decode.SHOWN_BY_WHAT_THEY_MADE`)
+  are skipped without one.
 - A pod bound to a node missing from the snapshot: one warning per pod naming the pod and the node
   (its usage is set aside, as the scheduler's cache would).
 - A node whose bound pods request more than its allocatable: kept (the dump says they run there),
@@ -25,7 +27,7 @@ import operator
 from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
-    Controller, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.quota import ResourceQuota
@@ -36,7 +38,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source, located
 from kwhatif.memory import collector_paused
 from kwhatif.load.applied import applied
-from kwhatif.load.decode import decode
+from kwhatif.load.decode import SHOWN_BY_WHAT_THEY_MADE, decode
 from kwhatif.load.forked import both
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
@@ -155,7 +157,8 @@ def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Sai
     for index, (doc, obj) in enumerate(zip(docs, decoded)):
         if obj is None:
             kind = str(doc.kind)
-            unknown[kind] = unknown.get(kind, 0) + 1
+            if kind not in SHOWN_BY_WHAT_THEY_MADE:
+                unknown[kind] = unknown.get(kind, 0) + 1
             continue
         ident = _identity(obj)
         if ident in seen:
@@ -183,6 +186,7 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     PodDisruptionBudget: ("pdbs", None),
     Service: ("services", None),
     Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
+    DaemonSet: ("daemonsets", lambda o: (o.namespace, o.name)),
     LimitRange: ("limit_ranges", None),
     ResourceQuota: ("resource_quotas", None),
     PersistentVolumeClaim: ("pvcs", lambda o: (o.namespace, o.name)),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
-    Controller, ImageState, LimitRange, LimitRangeItem, Namespace, Node, PodDisruptionBudget, PriorityClass,
+    Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node, PodDisruptionBudget, PriorityClass,
     RuntimeClass, Service,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
@@ -105,6 +105,12 @@ def decode_service(obj: dict, source: Source | None) -> Service:
     return Service(namespace, name, selector, source)
 
 
+def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
+    """Kept whole: its template is read when a what-if gives it a node (`kwhatif.whatif.daemons`)."""
+    _, _, namespace, name = object_fields(obj, source)
+    return DaemonSet(namespace, name, obj, source)
+
+
 def decode_controller(obj: dict, source: Source | None) -> Controller:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
@@ -178,6 +184,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "ReplicaSet": decode_controller,
     "StatefulSet": decode_controller,
     "ReplicationController": decode_controller,
+    "DaemonSet": decode_daemonset,
     "LimitRange": decode_limit_range,
     "ResourceQuota": decode_resource_quota,
     "PersistentVolumeClaim": decode_pvc,
@@ -189,6 +196,13 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "VolumeAttachment": decode_volume_attachment,
     **DRA_DECODERS,
 }
+
+
+SHOWN_BY_WHAT_THEY_MADE = frozenset({"Deployment", "Job", "CronJob", "HorizontalPodAutoscaler", "ControllerRevision"})
+"""Kinds a snapshot holds (`kwhatif snapshot` captures Deployments and Jobs, `kubectl get all`
+prints the rest) whose scheduling is all in what they made — the ReplicaSets and pods, which are
+read: not read, and not counted among the ignored kinds either (`--strict` would refuse every
+live snapshot)."""
 
 
 def decode(obj: dict, source: Source | None) -> Any | None:

@@ -27,11 +27,11 @@ def remove_labelled(cluster: Cluster, labels: Mapping[str, str], now: str) -> Cl
     return without_nodes(cluster, lost, now) if lost else cluster
 
 
-def add_nodes(cluster: Cluster, template: Node | None, count: int) -> Cluster:
+def add_nodes(cluster: Cluster, template: Node | None, count: int, now: str) -> Cluster:
     """The cluster with `count` nodes like `template` (named `<template>-1`, `-2`... as
-    `capacity --add-node` names them)."""
+    `capacity --add-node` names them), each with the pods of the DaemonSets that run on it."""
     if template is None or count == 0:
         return cluster
     grown = cluster.copy()
-    node_ops.add_nodes(grown, template, count)
+    node_ops.add_nodes(grown, template, count, now)
     return grown

@@ -65,7 +65,7 @@ def simulation_row(sim: Simulation) -> dict[str, Any]:
 def scenario_cluster(cluster: Cluster, scenario: Scenario, plan: Plan) -> Cluster:
     removed = remove_labelled(cluster, plan.removals.get(scenario.remove or "", {}), plan.now)
     template = plan.templates.get(scenario.template) if scenario.template is not None else None
-    return add_nodes(removed, template, scenario.count)
+    return add_nodes(removed, template, scenario.count, plan.now)
 
 
 def figures(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:

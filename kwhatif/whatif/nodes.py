@@ -11,9 +11,10 @@ from dataclasses import replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.names import is_qualified_name, is_valid_label_value
-from kwhatif.api.objects import Node, node_copies
+from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
+from kwhatif.whatif.daemons import daemon_pods
 
 CORDON_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -80,8 +81,9 @@ def drop_node_objects(cluster: Cluster, names: set[str]) -> None:
         cluster.csi_nodes.pop(name, None)
 
 
-def add_nodes(cluster: Cluster, template: Node, count: int) -> list[Node]:
-    """`count` nodes like `template` with fresh names (`api.objects.node_copies`), appended."""
+def add_nodes(cluster: Cluster, template: Node, count: int, now: str) -> tuple[list[Node], list[Pod]]:
+    """`count` nodes like `template` with fresh names (`api.objects.node_copies`), appended, with
+    the pods the snapshot's DaemonSets create on them (`daemons.daemon_pods`). (nodes, pods)."""
     added = node_copies(template, count, {n.name for n in cluster.nodes})
     cluster.nodes.extend(added)
-    return added
+    return added, daemon_pods(cluster, added, now)

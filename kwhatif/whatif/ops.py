@@ -163,7 +163,7 @@ def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[s
         return Applied(operation, "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes),
                        tuple(n.name for n in nodes))
     if operation.op == "add-node":
-        return add_node(cluster, operation, warnings)
+        return add_node(cluster, operation, now, warnings)
     if operation.op == "delete-pod":
         return delete_pod(cluster, operation, now)
     summary, gone, new = scale(cluster, operation.args[0], now)
@@ -247,7 +247,7 @@ def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(gone), keys(new))
 
 
-def add_node(cluster: Cluster, operation: Operation, warnings: list[str]) -> Applied:
+def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
     spec = operation.args[0]
     base, sep, count_text = spec.rpartition(":")
     if not (sep and count_text.isdigit()):
@@ -256,9 +256,11 @@ def add_node(cluster: Cluster, operation: Operation, warnings: list[str]) -> App
     if count < 1:
         raise InputError(f"--add-node {spec}: COUNT must be at least 1")
     template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings)
-    added = node_ops.add_nodes(cluster, template, count)
-    return Applied(operation, f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}",
-                   tuple(n.name for n in added))
+    added, daemons = node_ops.add_nodes(cluster, template, count, now)
+    summary = f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}"
+    if daemons:
+        summary += f" (and {len(daemons)} DaemonSet pod(s) created pending for them)"
+    return Applied(operation, summary, tuple(n.name for n in added), (), keys(daemons))
 
 
 def like_node(cluster: Cluster, base: str) -> Node:

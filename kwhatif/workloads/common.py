@@ -200,11 +200,13 @@ class Expanded:
 @dataclass
 class Context:
     """What expansion may read: the cluster's nodes (DaemonSets), the simulation clock (CronJob
-    job names), and the replica counts HorizontalPodAutoscalers impose."""
+    job names), the replica counts HorizontalPodAutoscalers impose, and the pod names the
+    namespace has taken (a DaemonSet's pods on nodes added to a running cluster avoid them)."""
 
     nodes: list[Node]
     now: str = "1970-01-01T00:00:00Z"
     replicas_override: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    taken_names: AbstractSet[str] = frozenset()
 
 
 def replica_pods(w: Workload, ctx: Context, template: dict[str, Any], labels: dict[str, str],

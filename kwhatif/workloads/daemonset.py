@@ -105,7 +105,7 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     owner = owner_reference("apps/v1", KIND, w.name, w.uid)
     # The pod as NewPod builds it, before pinning: what the controller's predicates read.
     probe = make_pod(w, template, "spec.template", f"{w.name}-", pod_labels, owner, spec=base_spec)
-    names = NameSet()
+    names = NameSet(ctx.taken_names)
     out = Expanded(w)
     for node in sorted(ctx.nodes, key=lambda n: n.name):
         if not should_run(probe, node):

@@ -161,3 +161,69 @@ def test_a_pod_the_snapshot_has_pending_is_no_copy_that_fits(cli, tmp_path):
     _, data = _capacity(cli, str(tmp_path / "big.yaml"))
     [w] = data["workloads"]
     assert (w["running"], w["copies"], w["more"], w["stop_reason"]) == (0, 0, 0, MSG_NO_CPU)
+
+
+AGENT_CLUSTER = """\
+apiVersion: v1
+kind: Node
+metadata: {name: full, labels: {kubernetes.io/hostname: full}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: kube-system, uid: uid-agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      priorityClassName: system-node-critical
+      containers: [{name: agent, image: agent:1, resources: {requests: {cpu: 200m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: agent-full
+  namespace: kube-system
+  labels: {app: agent}
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: uid-agent, controller: true}]
+spec:
+  nodeName: full
+  priorityClassName: system-node-critical
+  containers: [{name: agent, image: agent:1, resources: {requests: {cpu: 200m}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: busy, namespace: default}
+spec:
+  nodeName: full
+  containers: [{name: c, image: c, resources: {requests: {cpu: 800m}}}]
+status: {phase: Running}
+"""
+TWO_OF_ONE_CPU = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: pair, namespace: default}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: pair}}
+  template:
+    metadata: {labels: {app: pair}}
+    spec:
+      containers: [{name: c, image: c, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_added_nodes_come_with_the_daemonsets_pods(cli, tmp_path):
+    """node `full` has no cpu left (agent 200m + busy 800m of 1 cpu). A pool node (2 cpu) joins
+    with the agent DaemonSet's pod (200m, system-node-critical: first in the queue), leaving
+    1800m: one replica of 1 cpu per node, so the pair needs 2 nodes (on empty nodes, 1 would do)."""
+    (tmp_path / "cluster.yaml").write_text(AGENT_CLUSTER)
+    (tmp_path / "pair.yaml").write_text(TWO_OF_ONE_CPU)
+    result = cli(["capacity", str(tmp_path / "pair.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--add-node", POOL,
+                  "--now", NOW, "-q", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["nodes_to_add"], data["tried"]) == (2, [{"nodes": 0, "pending": 2}, {"nodes": 1, "pending": 1},
+                                                         {"nodes": 2, "pending": 0}])

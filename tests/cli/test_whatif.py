@@ -202,16 +202,60 @@ def test_remove_node_recreates_only_controller_pods(same: Callable[..., None]) -
     same(["--remove-node", "n1"], edited)
 
 
+def agent_daemonset() -> Doc:
+    """agent-n1's DaemonSet: its template as agent-n1 runs it."""
+    return {"apiVersion": "apps/v1", "kind": "DaemonSet",
+            "metadata": {"name": "agent", "namespace": "kube-system", "uid": "uid-agent"},
+            "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                     "template": {"metadata": {"labels": {"app": "agent"}},
+                                  "spec": {"containers": [{"name": "c", "image": "app",
+                                                           "resources": {"requests": {"cpu": "100m"}}}]}}}}
+
+
+DAEMON_TOLERATIONS = [  # AddOrUpdateDaemonPodTolerations
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
+]
+
+
+def daemon_pod(name: str, node_name: str) -> Doc:
+    """The pending pod the agent DaemonSet creates for a new node, pinned to it
+    (ReplaceDaemonSetPodNodeNameNodeAffinity), created at the simulation clock."""
+    doc = pod(name, "kube-system", "100m", owner=("DaemonSet", "agent"), labels={"app": "agent"})
+    doc["metadata"]["creationTimestamp"] = NOW
+    doc["spec"]["tolerations"] = DAEMON_TOLERATIONS
+    doc["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}}}
+    return doc
+
+
 def test_add_node_like_an_existing_one(same: Callable[..., None], tmp_path: Path) -> None:
-    # Copies of n3 named n3-1, n3-2, each its own hostname label; no pods come along.
-    edited = cluster_x()
+    # Copies of n3 named n3-1, n3-2, each its own hostname label; the agent DaemonSet's pod comes
+    # along on each, pending at the end of the queue (100m: bound there).
+    x = cluster_x() + [agent_daemonset()]
+    edited = copy.deepcopy(x)
     for name in ("n3-1", "n3-2"):
         edited.insert(3, node(name, "b"))
     edited.sort(key=lambda d: d["kind"] != "Node")
-    same(["--add-node", "like:n3:2"], edited)
+    edited += [daemon_pod("agent-aaaa1", "n3-1"), daemon_pod("agent-aaaa2", "n3-2")]
+    same(["--add-node", "like:n3:2"], edited, x)
     template = write(tmp_path, "template.yaml", [node("big-node", "c")])
-    with_file = cluster_x() + [node("big-node-1", "c")]
-    same(["--add-node", template], with_file)
+    same(["--add-node", template], x + [node("big-node-1", "c"), daemon_pod("agent-aaaa1", "big-node-1")], x)
+
+
+def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp_path: Path) -> None:
+    """X has agent-n1, a DaemonSet's pod, but not the DaemonSet: the added node gets no agent pod,
+    and the run says so."""
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--add-node", "like:n3",
+                     "-o", "json", "--now", NOW])
+    data = json.loads(result.stdout)
+    assert "DaemonSet pods of kube-system/agent run in the snapshot, but not their DaemonSet objects: the added " \
+           "nodes get none of their pods (kwhatif snapshot captures them)" in data["warnings"]
+    assert not any(r["pod"].startswith("kube-system/agent-") for r in data["results"])
 
 
 def test_delete_pod_of_a_controller_is_recreated(same: Callable[..., None]) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import ContainerPort, Pod
+from kwhatif.api.objects import ContainerPort, DaemonSet, Pod
 from kwhatif.engine import input_pod, rerun_with, simulate
+from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
 from kwhatif.explain.suggest import Size, Variant, suggestions
 from kwhatif.explain.suggest.nodes import CORDON_TAINT
@@ -81,3 +82,21 @@ def test_suggestions_are_ranked_by_the_size_of_the_change_and_cut_at_five() -> N
     assert [s.summary.split(" ")[0] for s in made] == ["lower", "tolerate", "change", "label", "uncordon"]
     assert [s.size for s in made] == [Size.POD_FIELD] * 3 + [Size.ONE_NODE] * 2
     assert len(reruns) == 5
+
+
+def test_added_nodes_are_tried_with_the_pods_of_the_daemonsets() -> None:
+    """A system-node-critical DaemonSet taking 500m on each node: a node like node-a (2 cpu) joins
+    with 1500m left, short of big's 1800m, whatever the number added — no add-node suggestion.
+    Without the DaemonSet, two such nodes fit big (test above). The other fixes stand."""
+    cluster = load_cluster([str(CLUSTER)])
+    template = {"metadata": {"labels": {"app": "agent"}},
+                "spec": {"priorityClassName": "system-node-critical",
+                         "containers": [{"name": "agent", "image": "agent:1", "resources": {"requests": {"cpu": "500m"}}}]}}
+    manifest = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "kube-system"},
+                "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": template}}
+    cluster.daemonsets[("kube-system", "agent")] = DaemonSet("kube-system", "agent", manifest)
+    explained = explain_pod(cluster, NOW, "default/big", [], None)
+    assert explained is not None
+    summaries = [s.summary for s in explained.explanation.suggestions]
+    assert "lower container app's cpu request to 1200m (by 600m): it then fits on node-b" in summaries
+    assert not any(s.startswith("add ") for s in summaries)

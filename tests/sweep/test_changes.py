@@ -52,8 +52,14 @@ def test_losing_a_zone_requeues_controller_pods_and_drops_the_others() -> None:
 def test_added_nodes_are_named_after_the_template_and_skip_taken_names() -> None:
     before = cluster()
     template = make_node("a1", labels={ZONE: "c"})  # a1 is taken: copies are a1-1, a1-2
-    after = add_nodes(before, template, 2)
+    after = add_nodes(before, template, 2, NOW)
     assert [n.name for n in after.nodes] == ["a1", "a2", "b1", "a1-1", "a1-2"]
     assert after.nodes[3].labels == {ZONE: "c", "kubernetes.io/hostname": "a1-1"}
     assert len(before.nodes) == 3
-    assert add_nodes(before, template, 0) is before
+    assert add_nodes(before, template, 0, NOW) is before
+    # logs-a1's DaemonSet object is not in the snapshot: the new nodes get no pod of it, and the
+    # scenario's runs say so (kwhatif.whatif.daemons).
+    assert len(after.pods) == len(before.pods)
+    assert after.warnings == ["DaemonSet pods of default/logs run in the snapshot, but not their DaemonSet objects: "
+                              "the added nodes get none of their pods (kwhatif snapshot captures them)"]
+    assert before.warnings == []

@@ -70,19 +70,18 @@ def test_rows_equal_individual_schedule_runs(two_nodes: Path) -> None:
         assert row_figures(row, expected) == expected
 
 
-def test_rows_equal_individual_check_runs(tmp_path: Path) -> None:
-    """samples/sweep.yaml's scenarios that lose no node, against `kwhatif check` of the same inputs;
-    the added node written out as node_copies names it (general-c-1, its own hostname label)."""
+def test_rows_equal_individual_check_runs() -> None:
+    """samples/sweep.yaml's scenarios that lose no node, against `kwhatif check` of the same inputs
+    with the same node added by the what-if (`--add-node`: general-c-1, with the pods of the
+    snapshot's DaemonSets that should run on it)."""
     rows = sweep_json(SAMPLES / "sweep.yaml", "--jobs", "2")["rows"]
-    template = (SAMPLES / "sweep" / "node-m5.2xlarge.yaml").read_text()
-    added = tmp_path / "general-c-1.yaml"
-    added.write_text(template.replace("name: general-c", "name: general-c-1").replace(
-        "    node-pool: general\n", "    node-pool: general\n    kubernetes.io/hostname: general-c-1\n"))
+    template = str(SAMPLES / "sweep" / "node-m5.2xlarge.yaml")
     base = ["check", str(SAMPLES / "sweep" / "api.yaml"), "-c", str(SAMPLES / "cluster.yaml"), "--no-evictions",
             "--now", NOW, "-o", "json"]
     untouched = [r for r in rows if r["remove"] == "none"]
     assert [r["node_count"] for r in untouched] == [0, 1, 2]
-    for row, extra in ((untouched[0], []), (untouched[1], ["-c", str(added)])):
+    for row, extra in ((untouched[0], []), (untouched[1], ["--add-node", template]),
+                       (untouched[2], ["--add-node", f"{template}:2"])):
         done = kwhatif(*base, *extra)
         expected = figures_of_command(json.loads(done.stdout))
         assert row_figures(row, expected) == expected

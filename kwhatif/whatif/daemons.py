@@ -1,0 +1,54 @@
+"""The pods the snapshot's DaemonSets create on the nodes a what-if adds (`--add-node`, a sweep's
+node templates, `capacity --add-node`): a new node is never empty — its CNI, kube-proxy, log and
+metrics agents take their share before any workload, and cluster-autoscaler and Karpenter count
+that overhead when they size a node group. Without it, "3 more nodes fit" could be a false pass.
+
+Each DaemonSet the snapshot holds (`Cluster.daemonsets`) is expanded by the workload expansion
+(`kwhatif.workloads.daemonset`: its controller's NodeShouldRunDaemonPod, default tolerations and
+node pinning) over the added nodes. Its pods are pending, created `now`, at the end of the queue:
+queue order (priority first; these agents are usually system-node-critical) decides whether they
+reach their node before the workloads do, as on a real cluster. A snapshot without DaemonSet
+objects (a `kubectl get pods,nodes` dump) has their pods but not their templates: its added
+nodes get none, and a warning says so."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Node, Pod
+from kwhatif.text import listed
+from kwhatif.whatif.pods import DAEMONSET, owner_kind, pod_names
+from kwhatif.workloads import daemonset
+from kwhatif.workloads.common import Context, decode_workload, deterministic_uid
+
+
+def daemon_pods(cluster: Cluster, added: Sequence[Node], now: str) -> list[Pod]:
+    """Each DaemonSet's pod on each added node that should run it (DaemonSets in namespace/name
+    order, nodes in name order), appended to the cluster's pods; DaemonSets whose pods run but
+    whose objects the snapshot lacks, named in a warning of the cluster's (every run of it says
+    it). Returns the pods."""
+    if not added:
+        return []
+    missing = templates_missing(cluster)
+    if missing:
+        cluster.warnings.append(f"DaemonSet pods of {listed(missing)} run in the snapshot, but not their DaemonSet "
+                                "objects: the added nodes get none of their pods (kwhatif snapshot captures them)")
+    taken = pod_names(cluster.pods, {namespace for namespace, _ in cluster.daemonsets})
+    new: list[Pod] = []
+    for (namespace, _), kept in sorted(cluster.daemonsets.items()):
+        workload = decode_workload(dict(kept.manifest), kept.source)
+        context = Context(list(added), now, taken_names=taken.get(namespace, set()))
+        for pod in daemonset.expand(workload, context).pods:
+            taken.setdefault(namespace, set()).add(pod.name)
+            new.append(pod.evolve(uid=deterministic_uid("Pod", namespace, pod.name), creation_timestamp=now))
+    cluster.pods.extend(new)
+    return new
+
+
+def templates_missing(cluster: Cluster) -> list[str]:
+    """The DaemonSets whose pods run in the snapshot but whose objects it lacks, as
+    `namespace/name`: the nodes a what-if adds get none of their pods."""
+    found = {(p.namespace, p.controller_ref.name) for p in cluster.pods
+             if owner_kind(p) == DAEMONSET and p.controller_ref is not None}
+    return sorted(f"{namespace}/{name}" for namespace, name in found - set(cluster.daemonsets))
