@@ -83,7 +83,12 @@ def drop_node_objects(cluster: Cluster, names: set[str]) -> None:
 
 def add_nodes(cluster: Cluster, template: Node, count: int, now: str) -> tuple[list[Node], list[Pod]]:
     """`count` nodes like `template` with fresh names (`api.objects.node_copies`), appended, with
-    the pods the snapshot's DaemonSets create on them (`daemons.daemon_pods`). (nodes, pods)."""
+    the pods the snapshot's DaemonSets create on them (`daemons.daemon_pods`) and, copies of a
+    node of the cluster, its CSINode (the kubelet of a node of the same kind registers the same
+    drivers and attach limits). (nodes, pods)."""
     added = node_copies(template, count, {n.name for n in cluster.nodes})
+    csi_node = cluster.csi_nodes.get(template.name) if template in cluster.nodes else None
     cluster.nodes.extend(added)
+    if csi_node is not None:
+        cluster.csi_nodes.update((n.name, replace(csi_node, name=n.name, source=None)) for n in added)
     return added, daemon_pods(cluster, added, now)

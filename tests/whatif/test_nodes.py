@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.storage import CSINode, CSINodeDriver
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
-from kwhatif.whatif.nodes import CORDON_TAINT, cordoned, labelled, parse_taint, tainted, uncordoned, untainted
+from kwhatif.whatif.nodes import CORDON_TAINT, add_nodes, cordoned, labelled, parse_taint, tainted, uncordoned, untainted
 from kwhatif.whatif.targets import target_nodes
 from tests.builders import make_node
 
@@ -68,3 +69,15 @@ NODES = [make_node("n1", labels={"zone": "a", "gpu": "yes"}), make_node("n2", la
 ], ids=["a name", "equality", "double equals", "inequality", "exists (beside another requirement: a bare word is a node name)", "exists alone", "does not exist", "ANDed"])
 def test_targets(target: str, names: list[str]) -> None:
     assert [n.name for n in target_nodes(Cluster(nodes=list(NODES)), target, "cordon")] == names
+
+
+def test_copies_of_a_node_of_the_cluster_register_its_csi_drivers():
+    """A copy of node `a` gets `a`'s CSINode (same drivers, same attach limits), under its own
+    name; nodes from a template that is not a node of the cluster get none (their kubelet's
+    drivers are unknown)."""
+    grown = Cluster(nodes=[make_node("a")])
+    grown.csi_nodes["a"] = CSINode("a", (CSINodeDriver("ebs.csi.aws.com", 25),))
+    add_nodes(grown, grown.nodes[0], 1, "2026-01-01T00:00:00Z")
+    assert grown.csi_nodes["a-1"] == CSINode("a-1", (CSINodeDriver("ebs.csi.aws.com", 25),))
+    add_nodes(grown, make_node("b"), 1, "2026-01-01T00:00:00Z")
+    assert "b-1" not in grown.csi_nodes
