@@ -202,12 +202,18 @@ class RuntimeClass:
 
 @dataclass(frozen=True, slots=True)
 class PodDisruptionBudget(Namespaced):
+    """A PDB as preemption and drains read it: the disruption controller's count
+    (`status.disruptionsAllowed`, 0 until counted: `counted`) and the spec it counted for."""
+
     namespace: str
     name: str
     selector: LabelSelector | None
     disruptions_allowed: int = 0
     disrupted_pods: frozenset[str] = frozenset()
     source: Source | None = None
+    min_available: int | str | None = None
+    max_unavailable: int | str | None = None
+    counted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ VolumeBinding), a PDB would allow no disruption and a Node would hold nothing: a
 fails for what the pull request never changed. The API server never lets apply write status
 (it is a subresource) and keeps the fields a manifest does not name; so does this, except
 where a manifest states a status kwhatif reads: a Node's `status.allocatable`, a claim's or a
-volume's `status.phase` — a what-if someone wrote on purpose.
+volume's `status.phase`, a PDB's `status.disruptionsAllowed` — a what-if someone wrote on
+purpose.
 """
 
 from __future__ import annotations
@@ -30,10 +31,14 @@ def applied(old: T, new: T) -> T:
 
 
 def _node(old: Node, new: Node) -> Node:
-    """A Node's status (allocatable, images) is the kubelet's."""
+    """A Node's status (allocatable, images) is the kubelet's; its labels are merged (the
+    kubelet's and the cloud's hostname, zone, os... stay beside the manifest's) and its taints
+    and cordon stay unless the manifest names some."""
     if new.allocatable:
         return new
-    return replace(new, allocatable=old.allocatable, images=old.images)
+    return replace(new, labels={**old.labels, **new.labels}, taints=new.taints or old.taints,
+                   unschedulable=new.unschedulable or old.unschedulable, allocatable=old.allocatable,
+                   images=old.images)
 
 
 def _claim(old: PersistentVolumeClaim, new: PersistentVolumeClaim) -> PersistentVolumeClaim:
@@ -58,9 +63,16 @@ def _volume(old: PersistentVolume, new: PersistentVolume) -> PersistentVolume:
 
 
 def _budget(old: PodDisruptionBudget, new: PodDisruptionBudget) -> PodDisruptionBudget:
-    """What a PDB allows is the disruption controller's count of the pods that run: no manifest
-    can know it."""
-    return replace(new, disruptions_allowed=old.disruptions_allowed, disrupted_pods=old.disrupted_pods)
+    """What a PDB allows is the disruption controller's count of the pods that run: kept while
+    the spec it counted for stays. A changed spec (another selector, minAvailable or
+    maxUnavailable) is counted again by the controller, which kwhatif does not do: the
+    manifest's count, 0 unless it states one — no disruption allowed, the cautious reading."""
+    same_spec = (new.selector, new.min_available, new.max_unavailable) == \
+        (old.selector, old.min_available, old.max_unavailable)
+    if new.counted or not same_spec:
+        return new
+    return replace(new, disruptions_allowed=old.disruptions_allowed, disrupted_pods=old.disrupted_pods,
+                   counted=old.counted)
 
 
 def _resource_claim(old: ResourceClaim, new: ResourceClaim) -> ResourceClaim:

@@ -13,7 +13,8 @@ warning into an error):
 - Duplicates (same kind/namespace/name): the last one wins, with a warning naming both places.
 - Kinds kwhatif does not read (custom resources...) are ignored, with one warning counting them;
   kinds whose scheduling is all in what they made (Deployments, Jobs: `decode.SHOWN_BY_WHAT_THEY_MADE`)
-  are skipped without one.
+  are skipped without one — but a Deployment, Job or CronJob without status (a manifest no
+  controller has run: its pods are in no snapshot) gets a warning of its own.
 - A pod bound to a node missing from the snapshot: one warning per pod naming the pod and the node
   (its usage is set aside, as the scheduler's cache would).
 - A node whose bound pods request more than its allocatable: kept (the dump says they run there),
@@ -38,7 +39,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source, located
 from kwhatif.memory import collector_paused
 from kwhatif.load.applied import applied
-from kwhatif.load.decode import SHOWN_BY_WHAT_THEY_MADE, decode
+from kwhatif.load.decode import decode, never_run, shown_by_what_it_made
 from kwhatif.load.forked import both
 from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
@@ -75,7 +76,7 @@ def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: P
         pod = pods.read(doc.raw, doc.source)
         if pod is not None:
             return pod
-    if full_validation:
+    if full_validation or (isinstance(doc.kind, str) and doc.kind in KEPT_WHOLE):
         warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
     else:
         validate_light(doc)
@@ -83,6 +84,11 @@ def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: P
             warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in unknown_field_warnings(doc))
     return decode(doc.obj, doc.source)
 
+
+KEPT_WHOLE = frozenset({"DaemonSet"})
+"""Kinds decoded as their manifest, read later (a DaemonSet's template, when a what-if adds a
+node): checked in full here, so that a bad field is an input error of the load, not of the
+what-if that reads it (nor a crash of one that tries a node for a suggestion)."""
 
 Said = list[tuple[int, str]]
 """Warnings with the index of the document they are about."""
@@ -157,8 +163,12 @@ def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Sai
     for index, (doc, obj) in enumerate(zip(docs, decoded)):
         if obj is None:
             kind = str(doc.kind)
-            if kind not in SHOWN_BY_WHAT_THEY_MADE:
+            if not shown_by_what_it_made(doc.obj):
                 unknown[kind] = unknown.get(kind, 0) + 1
+            elif never_run(doc.obj):
+                warnings.append((index, f"{doc.source}: {object_ref(doc.obj)}: a workload manifest among the cluster "
+                                        "inputs (no status: no controller has run it), so none of its pods is in the "
+                                        "snapshot; give it to check, place or explain -f to schedule them"))
             continue
         ident = _identity(obj)
         if ident in seen:

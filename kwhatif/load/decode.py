@@ -95,7 +95,15 @@ def decode_pdb(obj: dict, source: Source | None) -> PodDisruptionBudget:
         namespace=namespace, name=name, selector=label_selector(f, spec, "selector", "spec"),
         disruptions_allowed=f.int(status, "disruptionsAllowed", "status", 0) or 0,
         disrupted_pods=frozenset(f.map(status, "disruptedPods", "status")), source=source,
+        min_available=_int_or_percent(spec.get("minAvailable")),
+        max_unavailable=_int_or_percent(spec.get("maxUnavailable")),
+        counted="disruptionsAllowed" in status,
     )
+
+
+def _int_or_percent(value: object) -> int | str | None:
+    """An IntOrString as written, only compared (a spec changed or not): not interpreted here."""
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
 
 def decode_service(obj: dict, source: Source | None) -> Service:
@@ -198,11 +206,24 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
 }
 
 
-SHOWN_BY_WHAT_THEY_MADE = frozenset({"Deployment", "Job", "CronJob", "HorizontalPodAutoscaler", "ControllerRevision"})
-"""Kinds a snapshot holds (`kwhatif snapshot` captures Deployments and Jobs, `kubectl get all`
-prints the rest) whose scheduling is all in what they made — the ReplicaSets and pods, which are
-read: not read, and not counted among the ignored kinds either (`--strict` would refuse every
-live snapshot)."""
+SHOWN_BY_WHAT_THEY_MADE = {"Deployment": "apps", "Job": "batch", "CronJob": "batch",
+                           "HorizontalPodAutoscaler": "autoscaling", "ControllerRevision": "apps"}
+"""Kinds (and their API groups) a snapshot holds — `kwhatif snapshot` captures Deployments and
+Jobs, `kubectl get all` prints the rest — whose scheduling is all in what they made: the
+ReplicaSets and pods, which are read. Not read, and not counted among the ignored kinds either
+(`--strict` would refuse every live snapshot); a custom kind of the same name in another group
+is ignored as any other."""
+
+
+def shown_by_what_it_made(obj: dict) -> bool:
+    group = str(obj.get("apiVersion") or "").rpartition("/")[0]
+    return SHOWN_BY_WHAT_THEY_MADE.get(str(obj.get("kind"))) == group
+
+
+def never_run(obj: dict) -> bool:
+    """A workload written by hand (no status: no controller has run it) among cluster inputs:
+    its pods are in no snapshot; `check`, `place` and `explain -f` are where they get made."""
+    return str(obj.get("kind")) in ("Deployment", "Job", "CronJob") and "status" not in obj
 
 
 def decode(obj: dict, source: Source | None) -> Any | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Node, Pod
+from kwhatif.api.objects import DaemonSet, Node, Pod
 from kwhatif.text import listed
 from kwhatif.whatif.pods import DAEMONSET, owner_kind, pod_names
 from kwhatif.workloads import daemonset
@@ -37,6 +37,8 @@ def daemon_pods(cluster: Cluster, added: Sequence[Node], now: str) -> list[Pod]:
     taken = pod_names(cluster.pods, {namespace for namespace, _ in cluster.daemonsets})
     new: list[Pod] = []
     for (namespace, _), kept in sorted(cluster.daemonsets.items()):
+        if _being_deleted(kept):
+            continue
         workload = decode_workload(dict(kept.manifest), kept.source)
         context = Context(list(added), now, taken_names=taken.get(namespace, set()))
         for pod in daemonset.expand(workload, context).pods:
@@ -44,6 +46,12 @@ def daemon_pods(cluster: Cluster, added: Sequence[Node], now: str) -> list[Pod]:
             new.append(pod.evolve(uid=deterministic_uid("Pod", namespace, pod.name), creation_timestamp=now))
     cluster.pods.extend(new)
     return new
+
+
+def _being_deleted(kept: DaemonSet) -> bool:
+    """A DaemonSet with a deletionTimestamp creates no pod (daemon controller syncDaemonSet)."""
+    meta = kept.manifest.get("metadata")
+    return isinstance(meta, dict) and bool(meta.get("deletionTimestamp"))
 
 
 def templates_missing(cluster: Cluster) -> list[str]:

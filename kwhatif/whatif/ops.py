@@ -17,7 +17,7 @@ from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import drain_pods
 from kwhatif.whatif.pods import (
-    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pod_names, recreate, remove_pods,
+    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
 )
 from kwhatif.whatif.scale import scale, scales_workload_file
 from kwhatif.whatif.targets import replace_node, target_nodes
@@ -188,12 +188,14 @@ def changed_node(op: str, node: Node, value: str) -> Node:
 
 
 def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
-    """The pods bound to each of `nodes`, in input order: one pass over the pods, whatever the
-    number of nodes a selector matched."""
+    """The pods bound to each of `nodes` — and the DaemonSet pods pinned to it, not bound yet
+    (the node's own: its DaemonSet controller deletes them with it) — in input order: one pass
+    over the pods, whatever the number of nodes a selector matched."""
     out: dict[str, list[Pod]] = {n.name: [] for n in nodes}
     for pod in cluster.pods:
-        if pod.node_name in out:
-            out[pod.node_name].append(pod)
+        node = pinned_node(pod)
+        if node in out:
+            out[node].append(pod)
     return out
 
 

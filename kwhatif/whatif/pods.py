@@ -34,6 +34,20 @@ def owner_kind(pod: Pod) -> str | None:
     return ref.kind if ref is not None else None
 
 
+def pinned_node(pod: Pod) -> str:
+    """The node a pod is bound to or, a DaemonSet's pod not bound yet, the node its controller
+    pinned it to (`matchFields metadata.name In [node]`, its only required term); else ''."""
+    if pod.node_name or owner_kind(pod) != DAEMONSET:
+        return pod.node_name
+    required = pod.affinity.node_affinity.required if pod.affinity and pod.affinity.node_affinity else None
+    terms = required.terms if required is not None else ()
+    if len(terms) == 1 and len(terms[0].match_fields) == 1 and not terms[0].match_expressions:
+        field = terms[0].match_fields[0]
+        if field.key == "metadata.name" and field.operator == "In" and len(field.values) == 1:
+            return str(field.values[0])
+    return ""
+
+
 def is_replaced(pod: Pod) -> bool:
     """Whether a controller creates a new pod when this one goes: not a finished one (it stays
     done), nor one already terminating (its controller stopped counting it when it was deleted

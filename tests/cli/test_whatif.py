@@ -247,6 +247,13 @@ def test_add_node_like_an_existing_one(same: Callable[..., None], tmp_path: Path
     same(["--add-node", template], x + [node("big-node-1", "c"), daemon_pod("agent-aaaa1", "big-node-1")], x)
 
 
+def test_an_added_node_removed_again_takes_its_daemonset_pods_along(same: Callable[..., None]) -> None:
+    """The agent pod created pending for n3-1 is pinned to it: its DaemonSet controller deletes it
+    with the node (getUnscheduledPodsWithoutNode), so nothing of the added node is left."""
+    x = cluster_x() + [agent_daemonset()]
+    same(["--add-node", "like:n3", "--remove-node", "n3-1"], x, x)
+
+
 def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp_path: Path) -> None:
     """X has agent-n1, a DaemonSet's pod, but not the DaemonSet: the added node gets no agent pod,
     and the run says so."""

@@ -12,7 +12,9 @@ import pytest
 
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import ImageState, Node, PodDisruptionBudget, Service
+from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.api.storage import ClaimRef, PersistentVolume, PersistentVolumeClaim
+from kwhatif.api.tolerations import Taint
 from kwhatif.load.applied import applied
 
 BIND = {"pv.kubernetes.io/bind-completed": "yes"}
@@ -23,8 +25,12 @@ CHART_CLAIM = PersistentVolumeClaim("default", "data", annotations={"owner": "ch
 RUNNING_VOLUME = PersistentVolume("pv-data", annotations={"pv.kubernetes.io/bound-by-controller": "yes"},
                                   claim_ref=ClaimRef("default", "data", "u-data"), phase="Bound")
 WRITTEN_VOLUME = PersistentVolume("pv-data", capacity=Fraction(2**31))
-RUNNING_NODE = Node("node-a", {"zone": "a"}, allocatable={"cpu": Fraction(2)},
-                    images=(ImageState(("nginx:1",), 100),))
+CONTROL_PLANE = Taint("node-role.kubernetes.io/control-plane", "", "NoSchedule")
+RUNNING_NODE = Node("node-a", {"zone": "a", "kubernetes.io/hostname": "node-a"}, taints=(CONTROL_PLANE,),
+                    allocatable={"cpu": Fraction(2)}, images=(ImageState(("nginx:1",), 100),))
+WEB = LabelSelector((Requirement("app", "In", ("web",)),))
+COUNTED = PodDisruptionBudget("default", "web", WEB, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"}),
+                              min_available=2, counted=True)
 GRANTED = Allocation(())
 RUNNING_RESOURCE_CLAIM = ResourceClaim("default", "gpu", uid="u-gpu", allocation=GRANTED,
                                        reserved_for=(ConsumerRef("pods", "p", "u-p"),))
@@ -45,15 +51,27 @@ RUNNING_RESOURCE_CLAIM = ResourceClaim("default", "gpu", uid="u-gpu", allocation
     # The volume keeps the binder's claimRef, annotation and phase; its spec is the manifest's.
     (RUNNING_VOLUME, WRITTEN_VOLUME,
      WRITTEN_VOLUME.evolve(annotations=RUNNING_VOLUME.annotations, claim_ref=RUNNING_VOLUME.claim_ref, phase="Bound")),
-    # A Node without status keeps the kubelet's (allocatable, images); its labels are the manifest's.
+    # A Node without status keeps the kubelet's (allocatable, images); labels merge (the manifest's
+    # zone wins, the hostname label it does not name stays), taints it does not name stay.
     (RUNNING_NODE, Node("node-a", {"zone": "b"}),
-     Node("node-a", {"zone": "b"}, allocatable={"cpu": Fraction(2)}, images=RUNNING_NODE.images)),
+     Node("node-a", {"zone": "b", "kubernetes.io/hostname": "node-a"}, taints=(CONTROL_PLANE,),
+          allocatable={"cpu": Fraction(2)}, images=RUNNING_NODE.images)),
+    # Taints the manifest names are its own.
+    (RUNNING_NODE, Node("node-a", taints=(Taint("gpu", "", "NoSchedule"),)),
+     Node("node-a", RUNNING_NODE.labels, taints=(Taint("gpu", "", "NoSchedule"),), allocatable={"cpu": Fraction(2)},
+          images=RUNNING_NODE.images)),
     # A Node written with allocatable is a what-if of another size: as written.
     (RUNNING_NODE, Node("node-a", allocatable={"cpu": Fraction(8)}), Node("node-a", allocatable={"cpu": Fraction(8)})),
-    # A PDB allows what the disruption controller counted, whatever the manifest says.
-    (PodDisruptionBudget("default", "web", None, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"})),
-     PodDisruptionBudget("default", "web", None),
-     PodDisruptionBudget("default", "web", None, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"}))),
+    # The same PDB spec: what the disruption controller counted for it stays.
+    (COUNTED, PodDisruptionBudget("default", "web", WEB, min_available=2), COUNTED),
+    # Another spec (minAvailable, or the selector): counted again upstream, not here — 0 allowed.
+    (COUNTED, PodDisruptionBudget("default", "web", WEB, min_available=3),
+     PodDisruptionBudget("default", "web", WEB, min_available=3)),
+    (COUNTED, PodDisruptionBudget("default", "web", LabelSelector((Requirement("app", "In", ("api",)),)), min_available=2),
+     PodDisruptionBudget("default", "web", LabelSelector((Requirement("app", "In", ("api",)),)), min_available=2)),
+    # A count the manifest states is a what-if: as written.
+    (COUNTED, PodDisruptionBudget("default", "web", WEB, min_available=2, counted=True),
+     PodDisruptionBudget("default", "web", WEB, min_available=2, counted=True)),
     # A ResourceClaim keeps the scheduler's allocation and reservations.
     (RUNNING_RESOURCE_CLAIM, ResourceClaim("default", "gpu"),
      ResourceClaim("default", "gpu", uid="u-gpu", allocation=GRANTED, reserved_for=RUNNING_RESOURCE_CLAIM.reserved_for)),

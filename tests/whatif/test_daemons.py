@@ -74,6 +74,13 @@ def test_each_daemonset_gets_a_pod_on_each_added_node_that_should_run_it(sets, a
     assert len({p.uid for p in new}) == len(new)
 
 
+def test_a_daemonset_being_deleted_creates_no_pod():
+    deleted = daemonset("logs")
+    deleted.manifest["metadata"]["deletionTimestamp"] = "2025-12-31T00:00:00Z"
+    assert daemon_pods(cluster(deleted, daemonset("cni")), [make_node("n1")], NOW)[0].controller_ref.name == "cni"
+    assert len(daemon_pods(cluster(deleted), [make_node("n1")], NOW)) == 0
+
+
 def test_nothing_is_added_without_nodes_or_daemonsets():
     assert daemon_pods(cluster(daemonset("logs")), [], NOW) == []
     empty = cluster()

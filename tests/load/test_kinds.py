@@ -1,0 +1,75 @@
+"""Kinds of a cluster input that are not scheduled objects themselves: DaemonSets kept whole (for
+the nodes a what-if adds) and checked in full when read; Deployments, Jobs, CronJobs, HPAs and
+ControllerRevisions shown by what they made (no "ignored kinds" count, which --strict refuses) —
+unless written by hand (no status: no pod of theirs is in any snapshot), or a custom kind of
+the same name in another API group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kwhatif.errors import InputError
+from kwhatif.load.cluster import load_cluster
+
+NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}\n"
+DAEMONSET = """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: kube-system}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      tolerations: TOLERATIONS
+      containers: [{name: a, image: a}]
+"""
+DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}\n"
+
+
+def load(tmp_path: Path, *docs: str) -> tuple[object, list[str]]:
+    (tmp_path / "c.yaml").write_text("---\n".join((NODE, *docs)))
+    cluster = load_cluster([str(tmp_path / "c.yaml")])
+    return cluster, cluster.warnings
+
+
+def test_a_daemonset_is_kept_whole(tmp_path: Path) -> None:
+    cluster, warnings = load(tmp_path, DAEMONSET.replace("TOLERATIONS", "[]"))
+    assert list(cluster.daemonsets) == [("kube-system", "agent")]
+    assert cluster.daemonsets[("kube-system", "agent")].manifest["spec"]["template"]["spec"]["tolerations"] == []
+    assert warnings == []
+
+
+@pytest.mark.parametrize("tolerations, message", [
+    ("5", "spec.template.spec.tolerations: expected array, got an integer 5"),
+    ('"abc"', 'spec.template.spec.tolerations: expected array, got a string "abc"'),
+])
+def test_a_bad_field_of_a_daemonset_is_an_error_of_the_load(tmp_path: Path, tolerations: str, message: str) -> None:
+    with pytest.raises(InputError) as err:
+        load(tmp_path, DAEMONSET.replace("TOLERATIONS", tolerations))
+    assert str(err.value).endswith(f"DaemonSet/kube-system/agent: {message}")
+
+
+@pytest.mark.parametrize("doc", [
+    DEPLOYMENT + "status: {replicas: 2}\n",
+    "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: shop}\nstatus: {succeeded: 1}\n",
+    "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: shop}\nstatus: {}\n",
+    "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h, namespace: shop}\n",
+    "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r, namespace: shop}\n",
+], ids=["Deployment", "Job", "CronJob", "HPA", "ControllerRevision"])
+def test_kinds_shown_by_what_they_made_are_skipped_without_a_word(tmp_path: Path, doc: str) -> None:
+    assert load(tmp_path, doc)[1] == []
+
+
+def test_a_workload_written_by_hand_is_said_to_have_made_nothing(tmp_path: Path) -> None:
+    [warning] = load(tmp_path, DEPLOYMENT)[1]
+    assert warning.endswith("Deployment/shop/web: a workload manifest among the cluster inputs (no status: no "
+                            "controller has run it), so none of its pods is in the snapshot; give it to check, "
+                            "place or explain -f to schedule them")
+
+
+def test_a_custom_kind_of_the_same_name_is_ignored_as_any_other(tmp_path: Path) -> None:
+    volcano = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v, namespace: shop}\n"
+    assert load(tmp_path, volcano)[1] == ["ignored kinds kwhatif does not read: Job (1)"]
