@@ -26,6 +26,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.pods import Names, pod_names
 from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
+from kwhatif.workloads.existing import PodIndex, kept_replicas
 
 HEADROOM_RESOURCES = ("cpu", "memory")
 NO_NODE = ("matches no node: its nodeSelector, node affinity or tolerations exclude every node, so no pod "
@@ -128,7 +129,8 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     engine's scenarios (its snapshot derived, outcomes only); `workloads_only`, `node_detail`: see
     `run_with_updates`."""
     cluster = cluster.copy()
-    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode)
+    kept = {} if as_new else kept_replicas(objects, PodIndex.of(cluster))
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept)
     updates = {} if as_new else plan_updates(cluster, expansion)
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion)

@@ -8,7 +8,7 @@ Deployment creates, StatefulSets, claims, Services, PDBs, missing namespaces).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import BinaryIO, cast
@@ -113,10 +113,12 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) ->
 
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
-                   replicas_mode: str = "spec") -> Expansion:
-    """Workloads and bare Pods → pods, grouped per workload in input order."""
+                   replicas_mode: str = "spec", kept: Mapping[tuple[str, str, str], int] | None = None) -> Expansion:
+    """Workloads and bare Pods → pods, grouped per workload in input order. `kept`: replica
+    counts of workloads that run and leave spec.replicas unset (`existing.kept_replicas`); an
+    HorizontalPodAutoscaler of the files decides over them."""
     out = Expansion()
-    ctx = Context(list(nodes), now, _hpa_overrides(objects, replicas_mode, out.warnings))
+    ctx = Context(list(nodes), now, {**(kept or {}), **_hpa_overrides(objects, replicas_mode, out.warnings)})
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:

@@ -82,6 +82,24 @@ class PodIndex:
                 for p in pods if name == prefix + p.labels.get("pod-template-hash", "")]
 
 
+SCALED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
+
+
+def kept_replicas(objects: Sequence[object], index: PodIndex) -> dict[tuple[str, str, str], int]:
+    """The replica counts that stay when workloads that run are applied without `spec.replicas`:
+    `kubectl apply` leaves a field the manifest never set as it is (how the Deployments an
+    autoscaler scales are written), so the live count stays — taken as the pods the workload
+    runs. (Defaulting it to 1 would roll out one pod where eight run: a gate that passes
+    falsely.)"""
+    out: dict[tuple[str, str, str], int] = {}
+    for o in objects:
+        if isinstance(o, Workload) and o.kind in SCALED and "replicas" not in o.spec:
+            count = len(index.pods_of(o))
+            if count:
+                out[(o.kind, o.namespace, o.name)] = count
+    return out
+
+
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []

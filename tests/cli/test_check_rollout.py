@@ -104,3 +104,31 @@ def test_the_operator_managed_prometheus_and_alertmanager_are_named_in_one_warni
         "kwhatif: warning: not expanded, their operator creates the pods: Prometheus/monitoring/k8s "
         "(StatefulSet prometheus-k8s), Alertmanager/monitoring/main (StatefulSet alertmanager-main); check the "
         "StatefulSets they become once rendered (kubectl get statefulset -o yaml)") in result.stderr.splitlines()
+
+
+def _frontend(tmp_path: Path, replicas: int | None) -> str:
+    """shop/frontend (8 replicas run: samples/README.md) at a new image, written from its ReplicaSet."""
+    items = yaml.safe_load((SAMPLES / "cluster.yaml").read_text())["items"]
+    [rs] = [o for o in items if o["kind"] == "ReplicaSet" and o["metadata"]["name"].startswith("frontend-")
+            and o["spec"]["replicas"]]
+    template = rs["spec"]["template"]
+    template["metadata"]["labels"].pop("pod-template-hash")
+    template["spec"]["containers"][0]["image"] += "-next"
+    spec = {"selector": {"matchLabels": dict(template["metadata"]["labels"])}, "template": template}
+    if replicas is not None:
+        spec["replicas"] = replicas
+    path = tmp_path / "frontend.yaml"
+    path.write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment",
+                                    "metadata": {"name": "frontend", "namespace": "shop"}, "spec": spec}))
+    return str(path)
+
+
+def test_a_deployment_applied_without_replicas_keeps_the_replicas_that_run(cli, tmp_path):
+    """kubectl apply leaves spec.replicas as it is when the manifest never sets it (the autoscaled
+    way): the 8 frontends that run are rolled, not 1. A manifest that says 1 scales to 1."""
+    code, data = _json(cli, _frontend(tmp_path, None))
+    (w,) = data["workloads"]
+    assert (w["pods"], w["rollout"]["desired"], w["rollout"]["running"]) == (8, 8, 8)
+    code, data = _json(cli, _frontend(tmp_path, 1))
+    (w,) = data["workloads"]
+    assert (w["pods"], w["rollout"]["desired"], w["rollout"]["running"]) == (1, 1, 8)
