@@ -109,8 +109,9 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
 def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
     lines = wrap(head, width, "", hanging=" " * 8)
-    # The plugin's own sentence only where no spread already says how far the nodes are.
-    detail = [spread_text(s) for s in group.spreads] or group.insight[:1]
+    # The plugin's own sentences when every node of the group shares them ("node has 0 free of 0
+    # allocatable": these nodes have none at all); else how far the nodes are, as spreads.
+    detail = group.insight or [spread_text(s) for s in group.spreads]
     shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
     examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))

@@ -126,5 +126,5 @@ def _group_data(group: ReasonGroup) -> dict[str, Any]:
     """One group of rejected nodes (kwhatif's summary): who stopped them, how many, examples and
     how far they are from fitting."""
     return {"plugin": group.plugin, "code": group.code, "reasons": list(group.reasons), "count": len(group.nodes),
-            "examples": group.examples, "spreads": [asdict(s) for s in group.spreads],
+            "examples": group.examples, "spreads": [asdict(s) for s in group.spreads], "insight": group.insight,
             "also_fails": [{"filter": text, "count": count} for text, count in group.also_fails]}

@@ -105,9 +105,9 @@ def test_json_carries_the_groups(cli):
     assert groups == [
         {"plugin": "NodeResourcesFit", "code": "Unschedulable", "reasons": ["Insufficient cpu"], "count": 2,
          "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300}],
-         "also_fails": []},
+         "insight": [], "also_fails": []},
         {"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "reasons": [TAINT_REASON], "count": 1,
-         "examples": ["node-c"], "spreads": [], "also_fails": []},
+         "examples": ["node-c"], "spreads": [], "insight": [], "also_fails": []},
     ]
 
 
@@ -254,3 +254,17 @@ def test_real_executable_explain():
                           capture_output=True, text=True, cwd=DATA, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "1  TaintToleration (UnschedulableAndUnresolvable)" in proc.stdout
+
+
+def test_a_group_that_shares_the_plugins_sentence_says_it(cli, tmp_path, monkeypatch):
+    """trainer asks for 2 nvidia.com/gpu (its limit, defaulted as the request) and tolerates every
+    taint: no node of the cluster has any. Every node of the one group has the same shortfall, so
+    the summary says it in NodeResourcesFit's words — none at all — rather than "short by 2"."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    pod = tmp_path / "trainer.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: trainer, namespace: default}\nspec:\n"
+                   "  tolerations: [{operator: Exists}]\n"
+                   "  containers: [{name: t, image: t, resources: {limits: {nvidia.com/gpu: 2}}}]\n")
+    out = cli(["explain", "default/trainer", "-f", str(pod), *CLUSTER_ARGS]).stdout
+    assert ("        e.g. node-a, node-b, node-c; nvidia.com/gpu: pod requests 2, node has 0 free of 0 allocatable "
+            "(more than the whole node: no eviction can help)") in out.splitlines()
