@@ -13,6 +13,7 @@ from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
+from kwhatif.text import listed
 
 MAX_GROUPS = 8
 MAX_LINES = 60  # the summary's budget (issue 13): one screen at any cluster size
@@ -135,7 +136,7 @@ def _ranking_lines(attempt: AttemptExplanation) -> list[str]:
     best = ranked[0]
     lines = [f"best score: {best.node}, total {best.total} ({_scores(best.scores)})"]
     if len(attempt.tied_nodes) > 1:
-        lines.append(f"{len(attempt.tied_nodes)} nodes tie at the top ({_names(attempt.tied_nodes)}); "
+        lines.append(f"{len(attempt.tied_nodes)} nodes tie at the top ({listed(attempt.tied_nodes)}); "
                      "kube-scheduler picks one at random, kwhatif the smallest name")
     elif len(ranked) > 1:
         second = ranked[1]
@@ -148,17 +149,13 @@ def _scores(scores: dict[str, int]) -> str:
     return ", ".join(f"{plugin} {score}" for plugin, score in sorted(scores.items()))
 
 
-def _names(names: list[str]) -> str:
-    return ", ".join(names[:3]) + (f", ... ({len(names)})" if len(names) > 3 else "")
-
-
 def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
     lines = ["kwhatif: preemption (DefaultPreemption):"]
     if pre.get("not_eligible"):
         return lines + wrap(f"not eligible: {pre['not_eligible']}", width, "  ")
     potential = pre.get("potential_nodes", [])
     lines.append(f"  potential nodes (status Unschedulable): {len(potential)}"
-                 + (f" ({_names(sorted(potential))})" if potential else ""))
+                 + (f" ({listed(sorted(potential))})" if potential else ""))
     candidates = pre.get("candidates", [])
     lines.append(f"  candidates (nodes where evictions make room): {len(candidates)}")
     chosen = next((c for c in candidates if c["node"] == pre.get("chosen")), None)
