@@ -98,7 +98,8 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
     return objects, warnings + more
 
 
-def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) -> dict[tuple[str, str, str], int]:
+def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
+                   kept: Mapping[tuple[str, str, str], int]) -> dict[tuple[str, str, str], int]:
     by_key = {(o.kind, o.namespace, o.name): o for o in objects if isinstance(o, Workload)}
     out = {}
     for o in objects:
@@ -108,7 +109,7 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str]) ->
             if target is None or key[0] not in ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"):
                 warnings.append(f"{o.ref}: its target {key[0]}/{key[1]}/{key[2]} is not among the workloads; ignored")
                 continue
-            out[key] = hpa.replicas_for(o, target, mode)
+            out[key] = hpa.replicas_for(o, target, mode, kept.get(key))
     return out
 
 
@@ -118,7 +119,8 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
     counts of workloads that run and leave spec.replicas unset (`existing.kept_replicas`); an
     HorizontalPodAutoscaler of the files decides over them."""
     out = Expansion()
-    ctx = Context(list(nodes), now, {**(kept or {}), **_hpa_overrides(objects, replicas_mode, out.warnings)})
+    kept = kept or {}
+    ctx = Context(list(nodes), now, {**kept, **_hpa_overrides(objects, replicas_mode, out.warnings, kept)})
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:

@@ -34,9 +34,11 @@ def bounds(w: Workload) -> tuple[int, int]:
     return low, high
 
 
-def replicas_for(hpa: Workload, workload: Workload, mode: str) -> int:
+def replicas_for(hpa: Workload, workload: Workload, mode: str, running: int | None = None) -> int:
+    """`running`: the count that stays when the workload runs and its manifest leaves
+    spec.replicas unset (`existing.kept_replicas`): the autoscaler scales from there."""
     low, high = bounds(hpa)
-    current = replicas(workload)
+    current = replicas(workload) if running is None else running
     if current == 0:
         return 0
     if mode == "max":

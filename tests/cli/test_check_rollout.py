@@ -106,8 +106,9 @@ def test_the_operator_managed_prometheus_and_alertmanager_are_named_in_one_warni
         "StatefulSets they become once rendered (kubectl get statefulset -o yaml)") in result.stderr.splitlines()
 
 
-def _frontend(tmp_path: Path, replicas: int | None) -> str:
-    """shop/frontend (8 replicas run: samples/README.md) at a new image, written from its ReplicaSet."""
+def _frontend(tmp_path: Path, replicas: int | None, hpa: bool = False) -> str:
+    """shop/frontend (8 replicas run: samples/README.md) at a new image, written from its
+    ReplicaSet; `hpa`: with an HPA of 2 to 20 replicas beside it."""
     items = yaml.safe_load((SAMPLES / "cluster.yaml").read_text())["items"]
     [rs] = [o for o in items if o["kind"] == "ReplicaSet" and o["metadata"]["name"].startswith("frontend-")
             and o["spec"]["replicas"]]
@@ -118,8 +119,14 @@ def _frontend(tmp_path: Path, replicas: int | None) -> str:
     if replicas is not None:
         spec["replicas"] = replicas
     path = tmp_path / "frontend.yaml"
-    path.write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment",
-                                    "metadata": {"name": "frontend", "namespace": "shop"}, "spec": spec}))
+    docs = [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "frontend", "namespace": "shop"},
+             "spec": spec}]
+    if hpa:
+        docs.append({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                     "metadata": {"name": "frontend", "namespace": "shop"},
+                     "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "frontend"},
+                              "minReplicas": 2, "maxReplicas": 20}})
+    path.write_text(yaml.safe_dump_all(docs))
     return str(path)
 
 
@@ -132,3 +139,7 @@ def test_a_deployment_applied_without_replicas_keeps_the_replicas_that_run(cli, 
     code, data = _json(cli, _frontend(tmp_path, 1))
     (w,) = data["workloads"]
     assert (w["pods"], w["rollout"]["desired"], w["rollout"]["running"]) == (1, 1, 8)
+    # With an HPA (2..20): it scales from the 8 that stay (clamped to 2..20: 8), not from 1.
+    code, data = _json(cli, _frontend(tmp_path, None, hpa=True))
+    (w,) = [w for w in data["workloads"] if w["kind"] == "Deployment"]
+    assert (w["pods"], w["rollout"]["desired"]) == (8, 8)
