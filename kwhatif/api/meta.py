@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import Field, fields, replace
 from operator import attrgetter
@@ -74,3 +75,13 @@ def _layout(cls: type) -> _Layout | None:
     if frozen or any(not f.init or f.kw_only for f in fields(cls)) or len(names) < 2:
         return None
     return attrgetter(*names), {name: i for i, name in enumerate(names)}
+
+
+DIGEST_PREFIX = "sha256:"
+
+
+def value_digest(value: str) -> str:
+    """What a redacted snapshot keeps of an annotation value of a pod or pod template
+    (`kwhatif.live.redact`): enough to tell that a template changed (a Helm `checksum/config`,
+    a `kubectl rollout restart`), not the value."""
+    return DIGEST_PREFIX + hashlib.sha256(value.encode()).hexdigest()

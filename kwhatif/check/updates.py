@@ -11,7 +11,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.check.rollout import Rollout, Stepper, Update
 from kwhatif.check.strategies import KEPT, ROLLERS
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Scenarios, Simulation, is_pending, prepare
+from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import PodIndex, exists, same_template, strategy_of
@@ -65,8 +65,18 @@ def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
         if not found:
             continue
         strategy = strategy_of(w, len(group.pods))
-        out[i] = Update(w, group.pods, old, not same_template(old, group.pods, w.kind), strategy, group.pinned)
+        changed = not same_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
+        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned)
     return out
+
+
+def _as_admitted(pod: Pod, cluster: Cluster) -> Pod:
+    """The template's pod as admission stores it — priority class defaulted, LimitRange defaults
+    filled in, label keys merged — which is how the running pods carry it: compared raw, a
+    manifest re-applied unchanged would read as a new template (and roll out, surge and all).
+    Refused (a class only the files add): as written."""
+    [(admitted, refused)] = admit([pod], cluster, created=True)
+    return admitted if refused is None else pod
 
 
 def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],

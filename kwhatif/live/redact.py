@@ -3,7 +3,7 @@ the scheduler never looks at must not leave the cluster.
 
 Removed from every object: `metadata.managedFields` and every annotation but `KEPT_ANNOTATIONS`
 (`kubectl.kubernetes.io/last-applied-configuration` holds the whole manifest as applied, env
-values included). Removed from every container of a pod spec (a Pod's own, and the pod template
+values included) — those of pods and pod templates are kept as digests of their values instead. Removed from every container of a pod spec (a Pod's own, and the pod template
 of each workload kind): the fields in `DROPPED_CONTAINER_FIELDS` — values, commands and probe or
 hook commands may carry credentials, and no scheduler plugin reads them. Secrets and ConfigMaps
 are never captured at all (`capture.py` does not list them)."""
@@ -11,6 +11,8 @@ are never captured at all (`capture.py` does not list them)."""
 from __future__ import annotations
 
 from typing import Any
+
+from kwhatif.api.meta import value_digest
 
 KEPT_ANNOTATIONS = frozenset({
     # Volume binding (volume_binding.go and the PV controller's annotations it honours).
@@ -31,6 +33,8 @@ KEPT_ANNOTATIONS = frozenset({
 })
 """Annotations kwhatif reads (the scheduler reads no other)."""
 
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
 DROPPED_CONTAINER_FIELDS = ("env", "envFrom", "command", "args", "lifecycle", "livenessProbe",
                             "readinessProbe", "startupProbe")
 
@@ -49,31 +53,36 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 """Where each kind keeps the pod (or pod template: metadata and spec) whose containers are redacted."""
 
 REDACTION_NOTE = ("only what scheduling reads: container env, envFrom, command, args, probes and lifecycle "
-                  "hooks, managedFields and annotations the scheduler never reads were removed; Secrets and "
-                  "ConfigMaps are never captured")
+                  "hooks, managedFields and annotations the scheduler never reads were removed (those of pods "
+                  "and pod templates kept as sha256 digests of their values); Secrets and ConfigMaps are never "
+                  "captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
 
 def redact(obj: dict[str, Any]) -> dict[str, Any]:
-    """The object with what scheduling never reads removed (changed in place, and returned)."""
-    strip_metadata(obj.get("metadata"))
+    """The object with what scheduling never reads removed (changed in place, and returned). A
+    pod's and a pod template's other annotations keep their keys with their values' digests
+    (`api.meta.value_digest`): `check` tells a template that changed by them."""
     path = POD_TEMPLATE_PATHS.get(str(obj.get("kind")))
+    strip_metadata(obj.get("metadata"), digests=path == ())
     pod = _walk(obj, path) if path is not None else None
     if pod is not None:
         if path:
-            strip_metadata(pod.get("metadata"))
+            strip_metadata(pod.get("metadata"), digests=True)
         strip_containers(pod.get("spec"))
     return obj
 
 
-def strip_metadata(meta: Any) -> None:
-    """managedFields and the annotations kwhatif does not read, gone."""
+def strip_metadata(meta: Any, digests: bool = False) -> None:
+    """managedFields and the annotations kwhatif does not read, gone — or, with `digests`, their
+    values replaced by digests (last-applied-configuration, a whole manifest, always gone)."""
     if not isinstance(meta, dict):
         return
     meta.pop("managedFields", None)
     annotations = meta.get("annotations")
     if isinstance(annotations, dict):
-        kept = {k: v for k, v in annotations.items() if k in KEPT_ANNOTATIONS}
+        kept = {k: v if k in KEPT_ANNOTATIONS else value_digest(str(v)) for k, v in annotations.items()
+                if k in KEPT_ANNOTATIONS or (digests and k != LAST_APPLIED)}
         if kept:
             meta["annotations"] = kept
         else:

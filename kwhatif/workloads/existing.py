@@ -8,17 +8,24 @@ reproduced offline. kwhatif compares instead what the running pods carry that th
 sets: containers (image, requests, limits, ports), labels (minus the ones controllers add),
 nodeSelector, affinity (a DaemonSet's per-node pinning aside), tolerations (minus the ones the
 DefaultTolerationSeconds admission plugin adds), spread constraints, priority class, runtime
-class, scheduler and hostNetwork. Equal: the template is "unchanged"."""
+class, scheduler and hostNetwork — the template as admission stores it (`check.updates`), with
+label keys merged into selectors left out — and the template's annotations the running pods
+carry (values, or their digests in a redacted snapshot). Equal: the template is "unchanged".
+Not seen: container env, command, args and probes (a redacted snapshot drops them, and the
+model keeps only what scheduling reads): a change there alone reads as "unchanged"."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
+from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import Pod
+from kwhatif.api.selectors import LabelSelector
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 
 # Labels a controller adds to the pods it creates, never part of the template.
@@ -110,17 +117,44 @@ def _tolerations(pod: Pod) -> tuple[Any, ...]:
     return tuple(t for t in pod.tolerations if not (t.key in ADMISSION_TOLERATIONS and t.effect == "NoExecute"))
 
 
+def _without_merged_keys(selector: LabelSelector | None, match: tuple[str, ...],
+                         mismatch: tuple[str, ...] = ()) -> LabelSelector | None:
+    """A selector without what the create strategy merged into it from the pod's own labels
+    (`key In [value]` for matchLabelKeys, `NotIn` for mismatchLabelKeys): those values differ
+    from one revision to the next (pod-template-hash) while the template does not."""
+    if selector is None or not (match or mismatch):
+        return selector
+    return LabelSelector(tuple(r for r in selector.requirements if not (
+        (r.key in match and r.operator == "In") or (r.key in mismatch and r.operator == "NotIn"))))
+
+
+def _term(term: PodAffinityTerm) -> PodAffinityTerm:
+    return replace(term, label_selector=_without_merged_keys(term.label_selector, term.match_label_keys,
+                                                             term.mismatch_label_keys))
+
+
+def _rules(rules: PodAffinityRules | None) -> PodAffinityRules | None:
+    if rules is None:
+        return None
+    return PodAffinityRules(tuple(map(_term, rules.required)),
+                            tuple(replace(w, term=_term(w.term)) for w in rules.preferred))
+
+
 def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
-    """What of a pod its template decides (see the module docstring)."""
+    """What of a pod its template decides (see the module docstring), label-key merges aside."""
     affinity = pod.affinity
     if kind == "DaemonSet" and affinity is not None:  # the node affinity is the controller's pinning
         affinity = affinity.__class__(None, affinity.pod_affinity, affinity.pod_anti_affinity)
+    if affinity is not None:
+        affinity = replace(affinity, pod_affinity=_rules(affinity.pod_affinity),
+                           pod_anti_affinity=_rules(affinity.pod_anti_affinity))
+    spread = tuple(replace(c, label_selector=_without_merged_keys(c.label_selector, c.match_label_keys))
+                   for c in pod.topology_spread_constraints)
     containers = tuple((c.name, c.image, sorted(c.requests.items()), sorted(c.limits.items()), c.ports,
                         c.restart_policy) for c in (*pod.init_containers, *pod.containers))
     labels = sorted((k, v) for k, v in pod.labels.items() if k not in CONTROLLER_LABELS)
     return (containers, labels, sorted((pod.node_selector or {}).items()), affinity, _tolerations(pod),
-            pod.topology_spread_constraints, pod.priority_class_name, pod.runtime_class_name or "",
-            pod.scheduler_name, pod.host_network)
+            spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name, pod.host_network)
 
 
 def same_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> bool:
@@ -128,7 +162,20 @@ def same_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> bool:
     if not new:
         return True
     wanted = template_signature(new[0], kind)
-    return all(template_signature(p, kind) == wanted for p in old)
+    annotations = new[0].annotations
+    return all(template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations) for p in old)
+
+
+def _same_annotations(running: Mapping[str, str], template: Mapping[str, str]) -> bool:
+    """The template's annotations that the running pod carries have the same values (or their
+    digests, in a redacted snapshot): a Helm `checksum/config` or a `kubectl rollout restart`
+    stamp changes the template, and its controller rolls the pods. One the pod does not carry
+    is taken as unknown (a snapshot redacted by an older kwhatif kept none), not as a change."""
+    for key, value in template.items():
+        have = running.get(key)
+        if have is not None and have != value and have != value_digest(value):
+            return False
+    return True
 
 
 def scaled(w: Workload, parent: dict[str, Any], key: str, path: str, default: object, total: int,

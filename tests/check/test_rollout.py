@@ -195,3 +195,36 @@ def test_a_parallel_statefulset_creates_its_missing_ordinals_at_once():
     spec = {"replicas": 5, "podManagementPolicy": "Parallel"}
     summary = only(check(_db_cluster(), workload("StatefulSet", "db", "500m", "app:v1", spec)))
     assert (summary.change, _steps(summary)) == ("scale", [("create db-3, db-4", 0, 2, 0, 3)])
+
+
+def _admitted(doc: dict, **spec: object) -> dict:
+    """A running pod as admission stored it: `spec` fields set (a defaulted priority class,
+    LimitRange limits, merged label keys)."""
+    doc["spec"].update(spec)
+    return doc
+
+
+def test_a_template_reapplied_unchanged_stays_unchanged_whatever_admission_added():
+    """The running pods carry what admission set when they were created — the globalDefault
+    class and its priority, the namespace's LimitRange default limit, a matchLabelKeys merge of
+    their own pod-template-hash — and the manifest does not: compared as admission stores the
+    template (the Deployment controller's hash is that of the template, unchanged), nothing rolls."""
+    default_class = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "standard"},
+                     "value": 0, "globalDefault": True}
+    limits = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
+              "spec": {"limits": [{"type": "Container", "default": {"cpu": "1"}}]}}
+    spread = [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+               "labelSelector": {"matchLabels": API_LABELS}, "matchLabelKeys": ["pod-template-hash"]}]
+    merged = [{**spread[0], "labelSelector": {"matchLabels": API_LABELS, "matchExpressions": [
+        {"key": "pod-template-hash", "operator": "In", "values": ["h1"]}]}}]
+    pods = []
+    for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-01-02T00:00:00Z")):
+        doc = running(name, ("ReplicaSet", "api-h1"), "n1", "400m", labels={**API_LABELS, "pod-template-hash": "h1"},
+                      created=created)
+        doc["spec"]["containers"][0]["resources"]["limits"] = {"cpu": "1"}
+        pods.append(_admitted(doc, priorityClassName="standard", priority=0, topologySpreadConstraints=merged))
+    state = cluster(node("n1", "1"), default_class, limits, *pods)
+    manifest = workload("Deployment", "api", "400m", "app:v1", {"replicas": 2})
+    manifest.obj["spec"]["template"]["spec"]["topologySpreadConstraints"] = spread
+    summary = only(check(state, manifest))
+    assert (summary.change, summary.pods, summary.ok, _steps(summary)) == ("unchanged", 0, True, [])

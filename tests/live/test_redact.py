@@ -4,6 +4,7 @@ Each case: an object in, the object out (written by hand from the rule in kwhati
 from __future__ import annotations
 
 import copy
+import hashlib
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ NOISY_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": "x"}], 
                        command=["run"], args=["--token=x"], lifecycle={"preStop": {"exec": {"command": ["x"]}}},
                        livenessProbe={"exec": {"command": ["x"]}}, readinessProbe={"httpGet": {"path": "/"}},
                        startupProbe={"tcpSocket": {"port": 80}})
+
+
+X_DIGEST = "sha256:" + hashlib.sha256(b"x").hexdigest()  # what a value "x" leaves: its digest
 
 
 def pod_spec(container: dict[str, Any]) -> dict[str, Any]:
@@ -33,9 +37,16 @@ CASES = [
     pytest.param({"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(NOISY_CONTAINER)},
                  {"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(SCHEDULING_CONTAINER)},
                  id="a pod's containers, init and ephemeral containers lose env, command, args, probes and hooks"),
-    *[pytest.param(template(kind, NOISY_CONTAINER, {"vault/token": "x"}), template(kind, SCHEDULING_CONTAINER, None),
-                   id=f"a {kind}'s pod template loses them too, and its template annotations")
+    *[pytest.param(template(kind, NOISY_CONTAINER, {"checksum/config": "x"}),
+                   template(kind, SCHEDULING_CONTAINER, {"checksum/config": X_DIGEST}),
+                   id=f"a {kind}'s pod template loses them too; its template annotations keep digests of their values")
       for kind in ("ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Deployment", "Job")],
+    pytest.param({"kind": "Pod", "metadata": {"name": "p", "annotations": {
+                     "kubectl.kubernetes.io/last-applied-configuration": "{}", "checksum/config": "x"}},
+                  "spec": pod_spec(SCHEDULING_CONTAINER)},
+                 {"kind": "Pod", "metadata": {"name": "p", "annotations": {"checksum/config": X_DIGEST}},
+                  "spec": pod_spec(SCHEDULING_CONTAINER)},
+                 id="a pod's annotations keep digests of their values, but the last applied manifest goes"),
     pytest.param({"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(NOISY_CONTAINER)}}}}},
                  {"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(SCHEDULING_CONTAINER)}}}}},
                  id="a CronJob's job template's pod template too"),

@@ -3,6 +3,8 @@ change told from the running pods, and a workload's pods found through its contr
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from kwhatif.errors import InputError
@@ -78,3 +80,24 @@ def test_a_template_is_unchanged_whatever_labels_and_tolerations_the_controller_
     old = cluster(running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)).pods
     new = expand([workload("Deployment", "web", cpu, image)], [])
     assert same_template(old, new, "Deployment") is same
+
+
+CHECKSUM = "checksum/config"
+A_DIGEST = "sha256:" + hashlib.sha256(b"a").hexdigest()  # what a redacted snapshot keeps of "a"
+
+
+@pytest.mark.parametrize("running_annotations, template_annotations, same", [
+    ({CHECKSUM: "a"}, {CHECKSUM: "a"}, True),
+    ({CHECKSUM: "a"}, {CHECKSUM: "b"}, False),  # Helm's config checksum changed: the controller rolls
+    ({CHECKSUM: A_DIGEST}, {CHECKSUM: "a"}, True),  # a redacted snapshot: the digest of the same value
+    ({CHECKSUM: A_DIGEST}, {CHECKSUM: "b"}, False),
+    ({}, {CHECKSUM: "b"}, True),  # the pod carries no such annotation: unknown, not taken as a change
+    ({CHECKSUM: "a", "cni.example/ip": "10.0.0.1"}, {CHECKSUM: "a"}, True),  # others' annotations aside
+])
+def test_a_template_annotation_that_the_running_pods_carry_tells_a_change(running_annotations, template_annotations,
+                                                                         same):
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
+    doc["metadata"]["annotations"] = running_annotations
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    manifest.obj["spec"]["template"]["metadata"]["annotations"] = template_annotations
+    assert same_template(cluster(doc).pods, expand([manifest], []), "Deployment") is same
