@@ -338,6 +338,9 @@ class Prepared:
     missing: list[str]
     warnings: list[str]
     bound: int
+    quotas: QuotaLedger
+    """The ResourceQuotas as the queue's admission left them: pods created later in the run (a
+    rollout's) are charged on, pods deleted released."""
 
     def run(self, progress: Callable[[int, int], None] | None = None,
             checkpoint_before: frozenset[str] = frozenset(), until: frozenset[str] | None = None) -> Simulation:
@@ -451,13 +454,17 @@ def prepare(
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
     scheduler.keep_detail = node_detail and scenarios is None
-    return Prepared(scheduler, admit_queue(cluster, now, cluster.pods, new_pods), missing, warnings, len(bound))
-
-
-def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod]) -> list[tuple[Pod, str | None]]:
-    """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
-    `new_pods` created now, charged against the ResourceQuotas in that order."""
     quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
+    queue = admit_queue(cluster, now, cluster.pods, new_pods, quotas)
+    return Prepared(scheduler, queue, missing, warnings, len(bound), quotas)
+
+
+def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod],
+                quotas: QuotaLedger | None = None) -> list[tuple[Pod, str | None]]:
+    """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
+    `new_pods` created now, charged against the ResourceQuotas in that order (on `quotas`, when
+    the run goes on charging)."""
+    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods) if quotas is None else quotas
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
     return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
 

@@ -114,6 +114,8 @@ class Stepper:
                  results: dict[str, PodResult]) -> None:
         self.scheduler = prepared.scheduler
         self.missing = prepared.missing
+        self.quotas = prepared.quotas
+        self.admitted: dict[str, Pod] = {}
         self.cluster = cluster
         self.now = now
         self.results = results
@@ -138,15 +140,31 @@ class Stepper:
         for pod in delete:
             self.scheduler.snapshot.forget(pod.key)
             self.old.pop(pod.key, None)
+            self.quotas.release(pod)
         available = self.available()
         queue = [*self.pending, *create]
-        admitted = admit([as_created(p, self.now) for p in queue], self.cluster, created=True)
-        for result in self.scheduler.run(admitted):
+        for result in self.scheduler.run(self._admitted(queue)):
             result.incomplete = needs_missing_plugin(result, self.missing)
             self.results[result.pod.key] = result
         self.created.extend(create)
         self.pending = [p for p in queue if not self.bound(p)]
         self.steps.append(Step(len(self.steps) + 1, action, len(delete), len(create), len(self.pending), available))
+
+    def _admitted(self, pods: Sequence[Pod]) -> list[tuple[Pod, str | None]]:
+        """Each pod through admission once, charged against the ResourceQuotas; one refused (an
+        exceeded quota) is tried again at each step, as its controller retries creating it —
+        deleted pods may have made room."""
+        out: list[tuple[Pod, str | None]] = []
+        for pod in pods:
+            done = self.admitted.get(pod.key)
+            if done is None:
+                [(done, refused)] = admit([as_created(pod, self.now)], self.cluster, created=True, quotas=self.quotas)
+                if refused is not None:
+                    out.append((done, refused))
+                    continue
+                self.admitted[pod.key] = done
+            out.append((done, None))
+        return out
 
     def adopt(self, pods: Sequence[Pod]) -> None:
         """Pods of the workload the snapshot had pending, scheduled by the run where they were

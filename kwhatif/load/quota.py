@@ -181,6 +181,18 @@ class QuotaLedger:
             quotas[i] = quota
 
 
+    def release(self, pod: Pod) -> None:
+        """A pod deleted: its usage leaves every quota that matches it (the quota controller
+        counts what is left), so a rollout's deleted pods make room for its new ones."""
+        quotas = self._sync(pod.namespace)
+        usage = {n: q for n, q in pod_usage(pod).items() if q.value}
+        for i, quota in enumerate(quotas):
+            if _matches(quota, pod):
+                hard = quota.status_hard or {}
+                minus = {n: Amount(-q.value, q.fmt) for n, q in usage.items() if n in hard}
+                quotas[i] = replace(quota, status_used=_add(quota.status_used or {}, minus))
+
+
 def _matches(quota: ResourceQuota, pod: Pod) -> bool:
     """generic.Matches: the quota limits some pod resource and every scope holds for the pod."""
     return bool(matching_resources(quota.status_hard or {})) and all(scope_matches(s, pod) for s in quota.scopes)

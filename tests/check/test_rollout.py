@@ -228,3 +228,25 @@ def test_a_template_reapplied_unchanged_stays_unchanged_whatever_admission_added
     manifest.obj["spec"]["template"]["spec"]["topologySpreadConstraints"] = spread
     summary = only(check(state, manifest))
     assert (summary.change, summary.pods, summary.ok, _steps(summary)) == ("unchanged", 0, True, [])
+
+
+QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "compute", "namespace": "default"},
+         "spec": {"hard": {"requests.cpu": "1"}},
+         "status": {"hard": {"requests.cpu": "1"}, "used": {"requests.cpu": "800m"}}}
+
+
+def test_a_rollouts_pods_are_charged_against_the_quota_and_deleted_ones_make_room():
+    """api's two 400m pods use 800m of the namespace's 1 cpu quota (n1 is roomy here: 2 cpu).
+    A third replica would make 1200m: refused at creation (exceeded quota), the scale-up stuck.
+    A new image with maxSurge 0 / maxUnavailable 1 deletes an old pod first (400m back), then
+    its new pod fits the quota (800m again): the rollout goes through, pod by pod."""
+    state = cluster(node("n1", "2"), QUOTA,
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                    running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
+                            created="2025-01-02T00:00:00Z"))
+    up = only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 3})))
+    assert (up.change, up.ok, up.pending) == ("scale", False, 1)
+    assert "exceeded quota: compute" in (up.message or "")
+    rolled = only(check(state, workload("Deployment", "api", "400m", "app:v2", {
+        "replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}})))
+    assert (rolled.change, rolled.ok, rolled.pods, rolled.pending) == ("update (RollingUpdate)", True, 2, 0)
