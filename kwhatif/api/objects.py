@@ -153,6 +153,10 @@ class Node(ClusterScoped):
     allocatable: ResourceList = field(default_factory=dict)
     images: tuple[ImageState, ...] = ()
     source: Source | None = None
+    written: frozenset[str] = frozenset()
+    """Which of `spec.taints` and `spec.unschedulable` the manifest names ("taints",
+    "unschedulable"): applied over a node that runs, one it leaves out stays as it is
+    (`kwhatif.load.applied`), one it names — even empty or false — is its own."""
 
 
 HOSTNAME_LABEL = "kubernetes.io/hostname"

@@ -129,9 +129,10 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     engine's scenarios (its snapshot derived, outcomes only); `workloads_only`, `node_detail`: see
     `run_with_updates`."""
     cluster = cluster.copy()
-    kept = {} if as_new else kept_replicas(objects, PodIndex.of(cluster))
+    index = None if as_new else PodIndex.of(cluster)  # one pass over the pods, for both
+    kept = {} if index is None else kept_replicas(objects, index)
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept)
-    updates = {} if as_new else plan_updates(cluster, expansion)
+    updates = {} if index is None else plan_updates(cluster, expansion, index)
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion)
     sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only,

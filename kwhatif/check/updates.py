@@ -55,9 +55,9 @@ def fresh_pods(expansion: Expansion, updated: Collection[int]) -> list[Pod]:
     return [p for i, g in enumerate(expansion.groups) if i not in updated for p in g.pods]
 
 
-def plan_updates(cluster: Cluster, expansion: Expansion) -> dict[int, Update]:
-    """The groups whose workload already runs (read before the manifests' objects are added)."""
-    index = PodIndex.of(cluster)
+def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dict[int, Update]:
+    """The groups whose workload already runs (read before the manifests' objects are added;
+    `index`: the cluster's pods, `PodIndex.of(cluster)`)."""
     out = {}
     for i, group in enumerate(expansion.groups):
         w = group.workload

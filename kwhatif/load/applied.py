@@ -19,6 +19,7 @@ from typing import Any, Callable, TypeVar
 
 from kwhatif.api.dra import ResourceClaim
 from kwhatif.api.objects import Node, PodDisruptionBudget
+from kwhatif.api.selectors import LabelSelector
 from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim
 
 T = TypeVar("T")
@@ -33,12 +34,14 @@ def applied(old: T, new: T) -> T:
 def _node(old: Node, new: Node) -> Node:
     """A Node's status (allocatable, images) is the kubelet's; its labels are merged (the
     kubelet's and the cloud's hostname, zone, os... stay beside the manifest's) and its taints
-    and cordon stay unless the manifest names some."""
+    and cordon stay unless the manifest names them (`Node.written`: `unschedulable: false` or
+    `taints: []` uncordons or clears, as apply does)."""
     if new.allocatable:
         return new
-    return replace(new, labels={**old.labels, **new.labels}, taints=new.taints or old.taints,
-                   unschedulable=new.unschedulable or old.unschedulable, allocatable=old.allocatable,
-                   images=old.images)
+    return replace(new, labels={**old.labels, **new.labels},
+                   taints=new.taints if "taints" in new.written else old.taints,
+                   unschedulable=new.unschedulable if "unschedulable" in new.written else old.unschedulable,
+                   allocatable=old.allocatable, images=old.images)
 
 
 def _claim(old: PersistentVolumeClaim, new: PersistentVolumeClaim) -> PersistentVolumeClaim:
@@ -67,12 +70,19 @@ def _budget(old: PodDisruptionBudget, new: PodDisruptionBudget) -> PodDisruption
     the spec it counted for stays. A changed spec (another selector, minAvailable or
     maxUnavailable) is counted again by the controller, which kwhatif does not do: the
     manifest's count, 0 unless it states one — no disruption allowed, the cautious reading."""
-    same_spec = (new.selector, new.min_available, new.max_unavailable) == \
-        (old.selector, old.min_available, old.max_unavailable)
+    same_spec = (_canonical(new.selector), new.min_available, new.max_unavailable) == \
+        (_canonical(old.selector), old.min_available, old.max_unavailable)
     if new.counted or not same_spec:
         return new
     return replace(new, disruptions_allowed=old.disruptions_allowed, disrupted_pods=old.disrupted_pods,
                    counted=old.counted)
+
+
+def _canonical(selector: LabelSelector | None) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """A selector's requirements in one order (the API server keeps them as written)."""
+    if selector is None:
+        return None
+    return sorted((r.key, r.operator, tuple(sorted(r.values))) for r in selector.requirements)
 
 
 def _resource_claim(old: ResourceClaim, new: ResourceClaim) -> ResourceClaim:

@@ -54,7 +54,13 @@ def decode_node(obj: dict, source: Source | None) -> Node:
         name=name, labels=f.str_map(meta, "labels", "metadata"),
         taints=f.items(spec, "taints", "spec", lambda e, p: _taint(f, e, p)),
         unschedulable=f.bool(spec, "unschedulable", "spec"), allocatable=allocatable, images=images, source=source,
+        written=_WRITTEN[("taints" in spec, "unschedulable" in spec)],
     )
+
+
+_WRITTEN = {(taints, cordon): frozenset(name for name, named in (("taints", taints), ("unschedulable", cordon)) if named)
+            for taints in (False, True) for cordon in (False, True)}
+"""The four `Node.written` values, shared by every node of a dump."""
 
 
 def decode_namespace(obj: dict, source: Source | None) -> Namespace:

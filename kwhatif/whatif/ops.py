@@ -208,7 +208,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     summaries = []
     for node in nodes:
         replace_node(cluster, node_ops.cordoned(node))
-        done = drain_pods(cluster, by_node[node.name], operation.force)
+        done = drain_pods(cluster, [p for p in by_node[node.name] if p.node_name], operation.force)  # spec.nodeName
         evicted += done.evicted
         blocked += done.blocked
         summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s), "

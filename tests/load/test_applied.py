@@ -6,6 +6,7 @@ does not name) beside each case."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -28,6 +29,7 @@ WRITTEN_VOLUME = PersistentVolume("pv-data", capacity=Fraction(2**31))
 CONTROL_PLANE = Taint("node-role.kubernetes.io/control-plane", "", "NoSchedule")
 RUNNING_NODE = Node("node-a", {"zone": "a", "kubernetes.io/hostname": "node-a"}, taints=(CONTROL_PLANE,),
                     allocatable={"cpu": Fraction(2)}, images=(ImageState(("nginx:1",), 100),))
+TAINTS, CORDON = frozenset({"taints"}), frozenset({"unschedulable"})
 WEB = LabelSelector((Requirement("app", "In", ("web",)),))
 COUNTED = PodDisruptionBudget("default", "web", WEB, disruptions_allowed=1, disrupted_pods=frozenset({"web-1"}),
                               min_available=2, counted=True)
@@ -56,14 +58,21 @@ RUNNING_RESOURCE_CLAIM = ResourceClaim("default", "gpu", uid="u-gpu", allocation
     (RUNNING_NODE, Node("node-a", {"zone": "b"}),
      Node("node-a", {"zone": "b", "kubernetes.io/hostname": "node-a"}, taints=(CONTROL_PLANE,),
           allocatable={"cpu": Fraction(2)}, images=RUNNING_NODE.images)),
-    # Taints the manifest names are its own.
-    (RUNNING_NODE, Node("node-a", taints=(Taint("gpu", "", "NoSchedule"),)),
+    # Taints the manifest names are its own, and so is `taints: []` or `unschedulable: false`.
+    (RUNNING_NODE, Node("node-a", taints=(Taint("gpu", "", "NoSchedule"),), written=TAINTS),
      Node("node-a", RUNNING_NODE.labels, taints=(Taint("gpu", "", "NoSchedule"),), allocatable={"cpu": Fraction(2)},
-          images=RUNNING_NODE.images)),
+          images=RUNNING_NODE.images, written=TAINTS)),
+    (replace(RUNNING_NODE, unschedulable=True), Node("node-a", written=TAINTS | CORDON),
+     Node("node-a", RUNNING_NODE.labels, allocatable={"cpu": Fraction(2)}, images=RUNNING_NODE.images,
+          written=TAINTS | CORDON)),
     # A Node written with allocatable is a what-if of another size: as written.
     (RUNNING_NODE, Node("node-a", allocatable={"cpu": Fraction(8)}), Node("node-a", allocatable={"cpu": Fraction(8)})),
-    # The same PDB spec: what the disruption controller counted for it stays.
+    # The same PDB spec: what the disruption controller counted for it stays (whatever the order
+    # of a selector's values).
     (COUNTED, PodDisruptionBudget("default", "web", WEB, min_available=2), COUNTED),
+    (replace(COUNTED, selector=LabelSelector((Requirement("app", "In", ("web", "api")),))),
+     PodDisruptionBudget("default", "web", LabelSelector((Requirement("app", "In", ("api", "web")),)), min_available=2),
+     replace(COUNTED, selector=LabelSelector((Requirement("app", "In", ("api", "web")),)))),
     # Another spec (minAvailable, or the selector): counted again upstream, not here — 0 allowed.
     (COUNTED, PodDisruptionBudget("default", "web", WEB, min_available=3),
      PodDisruptionBudget("default", "web", WEB, min_available=3)),
