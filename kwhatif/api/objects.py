@@ -14,6 +14,7 @@ from typing import Mapping
 
 from kwhatif.api.affinity import Affinity, TopologySpreadConstraint
 from kwhatif.api.meta import ClusterScoped, Evolving, Namespaced
+from kwhatif.api.quota import Amount
 from kwhatif.api.selectors import LabelSelector, Labels
 from kwhatif.api.tolerations import Taint, Toleration
 from kwhatif.errors import Source
@@ -259,9 +260,17 @@ class DaemonSet(Namespaced):
 
 @dataclass(frozen=True, slots=True)
 class LimitRangeItem:
+    """One `spec.limits` entry, defaulted as the API server defaults it (a Container item's
+    default limit from its max, its default request from its default limit, then its min).
+    `min`, `max`, `max_limit_request_ratio`: each quantity with the format it was written in,
+    as the LimitRanger's refusals print it."""
+
     type: str
     default: ResourceList = field(default_factory=dict)
     default_request: ResourceList = field(default_factory=dict)
+    min: Mapping[str, Amount] = field(default_factory=dict)
+    max: Mapping[str, Amount] = field(default_factory=dict)
+    max_limit_request_ratio: Mapping[str, Amount] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,14 @@ and the create strategy's matchLabelKeys merging. A pod the API server would ref
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from fractions import Fraction
 from typing import Mapping
 
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint
-from kwhatif.api.objects import Container, LimitRange, Pod, PriorityClass, RuntimeClass
+from kwhatif.api.objects import Container, LimitRange, LimitRangeItem, Pod, PriorityClass, RuntimeClass
+from kwhatif.api.quota import Amount, pod_amount
 from kwhatif.api.tolerations import Toleration
 
 SYSTEM_PRIORITY_CLASSES = {
@@ -125,9 +128,27 @@ def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
     return replace(pod, overhead=overhead, node_selector=selector, tolerations=tolerations)
 
 
-def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
-    """LimitRanger: container defaults for missing limits and requests (limitranger admission.go:Admit, approximate)."""
-    items = [item for lr in ranges if lr.namespace == pod.namespace for item in lr.items if item.type == "Container"]
+def admit_limit_ranges(pod: Pod, ranges: list[LimitRange], created: bool = True) -> Pod:
+    """LimitRanger (limitranger admission.go): the namespace's Container defaults for missing
+    limits and requests; then, for a pod being created, the API server's validation of the
+    result (a request above the limit a default set: the pod is invalid) and each range's min,
+    max and maxLimitRequestRatio per Container and per Pod — the first range violated refuses
+    the pod, with all its violations. (A pod the snapshot has passed them when it was created.)"""
+    here = [lr for lr in ranges if lr.namespace == pod.namespace]
+    if not here:
+        return pod
+    pod = _with_container_defaults(pod, [item for lr in here for item in lr.items if item.type == "Container"])
+    if not created:
+        return pod
+    _refuse_requests_above_limits(pod)
+    for lr in here:
+        violations = [v for item in lr.items for v in _violations(item, pod)]
+        if violations:
+            raise forbidden(pod, violations[0] if len(violations) == 1 else f"[{', '.join(violations)}]")
+    return pod
+
+
+def _with_container_defaults(pod: Pod, items: list[LimitRangeItem]) -> Pod:
     if not items:
         return pod
 
@@ -136,12 +157,97 @@ def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
         for item in items:
             for name, q in item.default.items():
                 limits.setdefault(name, q)
-            for name, q in (item.default_request or item.default).items():
+            for name, q in item.default_request.items():
                 requests.setdefault(name, q)
         return replace(c, limits=limits, requests=requests)
 
     return replace(pod, containers=tuple(map(fill, pod.containers)),
                    init_containers=tuple(map(fill, pod.init_containers)))
+
+
+def _refuse_requests_above_limits(pod: Pod) -> None:
+    """validation.go:ValidateResourceRequirements on what the defaults made (the manifest's own
+    pairs were checked when it was read): the first request above its limit, in the API's words."""
+    for field_name, containers in (("containers", pod.containers), ("initContainers", pod.init_containers)):
+        for i, c in enumerate(containers):
+            for name in sorted(c.requests):
+                if name in c.limits and c.requests[name] > c.limits[name]:
+                    raise AdmissionRejected(
+                        f'Pod "{pod.name}" is invalid: spec.{field_name}[{i}].resources.requests: Invalid value: '
+                        f'"{pod_amount(name, c.requests[name])}": must be less than or equal to {name} limit of '
+                        f"{pod_amount(name, c.limits[name])}")
+
+
+def _violations(item: LimitRangeItem, pod: Pod) -> list[str]:
+    """limitranger PodValidateLimitFunc for one item: per Container (init containers too), or
+    per Pod (the containers' sums, each raised to an init container's if larger). Resources in
+    name order (Go ranges over a map)."""
+    if item.type == "Container":
+        pairs = [(c.requests, c.limits) for c in (*pod.containers, *pod.init_containers)]
+    elif item.type == "Pod":
+        pairs = [_pod_totals(pod)]
+    else:
+        return []
+    out: list[str] = []
+    for requests, limits in pairs:
+        out += [v for name, q in sorted(item.min.items()) if (v := _below_min(item.type, name, q, requests))]
+        out += [v for name, q in sorted(item.max.items()) if (v := _above_max(item.type, name, q, requests, limits))]
+        out += [v for name, q in sorted(item.max_limit_request_ratio.items())
+                if (v := _above_ratio(item.type, name, q, requests, limits))]
+    return out
+
+
+def _pod_totals(pod: Pod) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    """limitranger `sum` (a resource some container lacks is left out), then max with each init
+    container's."""
+    totals = []
+    for part in ("requests", "limits"):
+        lists = [getattr(c, part) for c in pod.containers]
+        total = {name: sum((r[name] for r in lists), Fraction(0)) for name in set().union(*lists)
+                 if all(name in r for r in lists)}
+        for c in pod.init_containers:
+            for name, q in getattr(c, part).items():
+                total[name] = max(total.get(name, q), q)
+        totals.append(total)
+    return totals[0], totals[1]
+
+
+def _below_min(kind: str, name: str, enforced: Amount, requests: Mapping[str, Fraction]) -> str | None:
+    if name not in requests:
+        return f"minimum {name} usage per {kind} is {enforced}.  No request is specified."
+    if requests[name] < enforced.value:
+        return f"minimum {name} usage per {kind} is {enforced}, but request is {pod_amount(name, requests[name])}."
+    return None
+
+
+def _above_max(kind: str, name: str, enforced: Amount, requests: Mapping[str, Fraction],
+               limits: Mapping[str, Fraction]) -> str | None:
+    if name not in limits:
+        return f"maximum {name} usage per {kind} is {enforced}.  No limit is specified."
+    if limits[name] > enforced.value:
+        return f"maximum {name} usage per {kind} is {enforced}, but limit is {pod_amount(name, limits[name])}."
+    if name in requests and requests[name] > enforced.value:
+        return f"maximum {name} usage per {kind} is {enforced}, but request is {pod_amount(name, requests[name])}."
+    return None
+
+
+def _above_ratio(kind: str, name: str, enforced: Amount, requests: Mapping[str, Fraction],
+                 limits: Mapping[str, Fraction]) -> str | None:
+    """limitRequestRatioConstraint, in its float arithmetic over milli-values."""
+    request, limit = _milli(requests.get(name, Fraction(0))), _milli(limits.get(name, Fraction(0)))
+    if not request:
+        return f"{name} max limit to request ratio per {kind} is {enforced}, but no request is specified or request is 0."
+    if not limit:
+        return f"{name} max limit to request ratio per {kind} is {enforced}, but no limit is specified or limit is 0."
+    ratio = float(limit) / float(request)
+    if ratio * 1000 > float(_milli(enforced.value)):
+        return f"{name} max limit to request ratio per {kind} is {enforced}, but provided ratio is {ratio:f}."
+    return None
+
+
+def _milli(value: Fraction) -> int:
+    """Quantity.MilliValue(): rounded up."""
+    return math.ceil(value * 1000)
 
 
 def _merge_term_keys(term: PodAffinityTerm, labels: Mapping[str, str]) -> PodAffinityTerm:
@@ -186,7 +292,7 @@ def admit_pod(
 ) -> Pod:
     """Run the admission chain in kube-apiserver order. `created` marks pods read from manifests
     (not yet through the API server), whose create-strategy merges must also be applied."""
-    pod = admit_limit_ranges(pod, limit_ranges)
+    pod = admit_limit_ranges(pod, limit_ranges, created)
     pod = admit_priority(pod, priority_classes)
     pod = admit_default_tolerations(pod)
     pod = admit_runtime_class(pod, runtime_classes)

@@ -141,9 +141,24 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
 def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
-    items = f.items(spec, "limits", "spec", lambda e, p: LimitRangeItem(
-        f.str(e, "type", p), f.resources(e, "default", p), f.resources(e, "defaultRequest", p)))
+    items = f.items(spec, "limits", "spec", lambda e, p: _limit_range_item(f, e, p))
     return LimitRange(namespace, name, items, source)
+
+
+def _limit_range_item(f: Fields, raw: dict, path: str) -> LimitRangeItem:
+    """core v1 defaults.go:SetDefaults_LimitRangeItem for a Container item: a default limit from
+    the max, a default request from the default limit, else from the min."""
+    kind = f.str(raw, "type", path)
+    default, request = dict(f.resources(raw, "default", path)), dict(f.resources(raw, "defaultRequest", path))
+    low, high = _amounts(f, raw, "min", path) or {}, _amounts(f, raw, "max", path) or {}
+    if kind == "Container":
+        for name, q in high.items():
+            default.setdefault(name, q.value)
+        for name, value in default.items():
+            request.setdefault(name, value)
+        for name, q in low.items():
+            request.setdefault(name, q.value)
+    return LimitRangeItem(kind, default, request, low, high, _amounts(f, raw, "maxLimitRequestRatio", path) or {})
 
 
 def _amounts(f: Fields, parent: dict, key: str, path: str) -> dict[str, Amount] | None:
