@@ -212,22 +212,12 @@ def agent_daemonset() -> Doc:
                                                            "resources": {"requests": {"cpu": "100m"}}}]}}}}
 
 
-DAEMON_TOLERATIONS = [  # AddOrUpdateDaemonPodTolerations
-    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
-    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
-    {"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
-    {"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule"},
-    {"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": "NoSchedule"},
-    {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
-]
-
-
 def daemon_pod(name: str, node_name: str) -> Doc:
     """The pending pod the agent DaemonSet creates for a new node, pinned to it
-    (ReplaceDaemonSetPodNodeNameNodeAffinity), created at the simulation clock."""
+    (ReplaceDaemonSetPodNodeNameNodeAffinity), created at the simulation clock. (Its default
+    tolerations are left out: the copies of n3 have no taint, so they decide nothing here.)"""
     doc = pod(name, "kube-system", "100m", owner=("DaemonSet", "agent"), labels={"app": "agent"})
     doc["metadata"]["creationTimestamp"] = NOW
-    doc["spec"]["tolerations"] = DAEMON_TOLERATIONS
     doc["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
         "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}}}
     return doc

@@ -12,20 +12,10 @@ import pytest
 
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_cluster
+from tests.workloads.test_daemonset import AGENT
 
 NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}\n"
-DAEMONSET = """\
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent, namespace: kube-system}
-spec:
-  selector: {matchLabels: {app: agent}}
-  template:
-    metadata: {labels: {app: agent}}
-    spec:
-      tolerations: TOLERATIONS
-      containers: [{name: a, image: a}]
-"""
+DAEMONSET = AGENT.replace("EXTRA", "tolerations: TOLERATIONS")
 DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}\n"
 
 
