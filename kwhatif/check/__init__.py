@@ -130,7 +130,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     `run_with_updates`."""
     cluster = cluster.copy()
     index = None if as_new else PodIndex.of(cluster)  # one pass over the pods, for both
-    kept = {} if index is None else kept_replicas(objects, index)
+    kept = {} if index is None else kept_replicas(objects, cluster, index)
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept)
     updates = {} if index is None else plan_updates(cluster, expansion, index)
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []

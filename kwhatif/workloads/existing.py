@@ -24,7 +24,7 @@ from typing import Any
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Controller, Pod
 from kwhatif.api.selectors import LabelSelector
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 
@@ -92,19 +92,39 @@ class PodIndex:
 SCALED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
 
 
-def kept_replicas(objects: Sequence[object], index: PodIndex) -> dict[tuple[str, str, str], int]:
+def kept_replicas(objects: Sequence[object], cluster: Cluster, index: PodIndex) -> dict[tuple[str, str, str], int]:
     """The replica counts that stay when workloads that run are applied without `spec.replicas`:
     `kubectl apply` leaves a field the manifest never set as it is (how the Deployments an
     autoscaler scales are written), so the live count stays — taken as the pods the workload
-    runs. (Defaulting it to 1 would roll out one pod where eight run: a gate that passes
-    falsely.)"""
+    runs, or 0 for one the snapshot has scaled to zero (its ReplicaSet or StatefulSet is there,
+    without pods: KEDA scales to zero). (Defaulting it to 1 would roll out one pod where eight
+    run: a gate that passes falsely.)"""
     out: dict[tuple[str, str, str], int] = {}
     for o in objects:
         if isinstance(o, Workload) and o.kind in SCALED and "replicas" not in o.spec:
             count = len(index.pods_of(o))
-            if count:
+            if count or _scaled_to_zero(cluster, o):
                 out[(o.kind, o.namespace, o.name)] = count
     return out
+
+
+def _scaled_to_zero(cluster: Cluster, w: Workload) -> bool:
+    """The workload's controller object is in the snapshot (its pods are not): a Deployment's
+    ReplicaSet `<name>-<hash>` whose selector holds that pod-template-hash, the others' own."""
+    if w.kind != "Deployment":
+        return (w.kind, w.namespace, w.name) in cluster.controllers
+    prefix = f"{w.name}-"
+    return any(kind == "ReplicaSet" and namespace == w.namespace and name.startswith(prefix)
+               and _selected_hash(rs) == name[len(prefix):]
+               for (kind, namespace, name), rs in cluster.controllers.items())
+
+
+def _selected_hash(rs: Controller) -> str | None:
+    """The pod-template-hash a ReplicaSet's selector requires (a Deployment's ReplicaSets all do)."""
+    for r in rs.selector.requirements if rs.selector is not None else ():
+        if r.key == "pod-template-hash" and r.operator == "In" and len(r.values) == 1:
+            return r.values[0]
+    return None
 
 
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:

@@ -9,7 +9,7 @@ import pytest
 
 from kwhatif.errors import InputError
 from kwhatif.workloads import expand
-from kwhatif.workloads.existing import PodIndex, Strategy, exists, same_template, strategy_of
+from kwhatif.workloads.existing import PodIndex, Strategy, exists, kept_replicas, same_template, strategy_of
 from tests.check.conftest import cluster, running, workload
 
 
@@ -101,3 +101,28 @@ def test_a_template_annotation_that_the_running_pods_carry_tells_a_change(runnin
     manifest = workload("Deployment", "web", "100m", "app:v1")
     manifest.obj["spec"]["template"]["metadata"]["annotations"] = template_annotations
     assert same_template(cluster(doc).pods, expand([manifest], []), "Deployment") is same
+
+
+def _replica_set(name: str, template_hash: str) -> dict:
+    """A ReplicaSet a Deployment made, as a dump has it: its selector holds the pod-template-hash."""
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "web", "pod-template-hash": template_hash}},
+                     "template": {"metadata": {"labels": {"app": "web", "pod-template-hash": template_hash}},
+                                  "spec": {"containers": [{"name": "app", "image": "app:v1"}]}}}}
+
+
+def test_replicas_left_unset_keep_the_count_that_runs_or_zero() -> None:
+    """web runs 2 pods: 2 are kept. A Deployment scaled to zero (its ReplicaSet web-h1 is there,
+    with pod-template-hash h1, no pod) keeps 0; web-api-h2 is another Deployment's ReplicaSet
+    (its selector's hash is h2, not "api-h2"): no evidence for `web` there. A manifest that sets
+    replicas keeps its own count."""
+    web = workload("Deployment", "web", "100m", "app:v1")
+    running_two = cluster(running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS),
+                          running("web-h1-b", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS))
+    assert kept_replicas([web], running_two, PodIndex.of(running_two)) == {("Deployment", "default", "web"): 2}
+    to_zero = cluster(_replica_set("web-h1", "h1"))
+    assert kept_replicas([web], to_zero, PodIndex.of(to_zero)) == {("Deployment", "default", "web"): 0}
+    other = cluster(_replica_set("web-api-h2", "h2"))
+    assert kept_replicas([web], other, PodIndex.of(other)) == {}
+    pinned = workload("Deployment", "web", "100m", "app:v1", {"replicas": 3})
+    assert kept_replicas([pinned], running_two, PodIndex.of(running_two)) == {}
