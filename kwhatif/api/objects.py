@@ -163,11 +163,29 @@ class Node(ClusterScoped):
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 
 
+NODE_STATE_TAINT_PREFIX = "node.kubernetes.io/"
+"""Taints the node lifecycle controller and the kubelet set for one node's state (cordoned,
+not ready, unreachable, under pressure, out of service)."""
+NODE_STATE_TAINTS = frozenset({
+    "node.cloudprovider.kubernetes.io/uninitialized",  # the cloud controller, until it initialises the node
+    "ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler",  # a node being scaled down
+    "karpenter.sh/disrupted", "karpenter.sh/disruption",
+})
+
+
+def is_node_state_taint(taint: Taint) -> bool:
+    """A taint about one node's state or lifecycle, not its pool's."""
+    return taint.key.startswith(NODE_STATE_TAINT_PREFIX) or taint.key in NODE_STATE_TAINTS
+
+
 def node_copies(template: Node, count: int, taken: set[str]) -> list[Node]:
     """`count` nodes like `template`, named `<template>-1`, `-2`... (skipping taken names), each
     with its own kubernetes.io/hostname label and no images pulled yet: what adding nodes of a
-    pool looks like."""
+    pool looks like. A new node joins schedulable and healthy: the template's cordon and its
+    state taints (`is_node_state_taint`) are its own, not the pool's (`--drain X --add-node
+    like:X` replaces X with a node that takes pods); the pool's taints stay."""
     out: list[Node] = []
+    taints = tuple(t for t in template.taints if not is_node_state_taint(t))
     i = 0
     while len(out) < count:
         i += 1
@@ -175,7 +193,7 @@ def node_copies(template: Node, count: int, taken: set[str]) -> list[Node]:
         if name in taken:
             continue
         labels = {**template.labels, HOSTNAME_LABEL: name}
-        out.append(replace(template, name=name, labels=labels, images=()))
+        out.append(replace(template, name=name, labels=labels, images=(), unschedulable=False, taints=taints))
     return out
 
 

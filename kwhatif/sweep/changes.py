@@ -22,9 +22,17 @@ def labelled(nodes: list[Node], labels: Mapping[str, str]) -> set[str]:
 
 def remove_labelled(cluster: Cluster, labels: Mapping[str, str], now: str) -> Cluster:
     """The cluster after losing the labelled nodes, as `check --tolerate-zone-loss` loses a
-    zone (`without_nodes`)."""
+    zone (`without_nodes`). Labels that match no node lose nothing, and the scenario's rows say
+    so (a typo would otherwise read as a zone that is survived)."""
     lost = labelled(cluster.nodes, labels)
-    return without_nodes(cluster, lost, now) if lost else cluster
+    if lost:
+        return without_nodes(cluster, lost, now)
+    if not labels:
+        return cluster
+    same = cluster.copy()
+    selector = ",".join(f"{k}={v}" for k, v in labels.items())
+    same.warnings.append(f"remove {selector}: no node has these labels, so no node is removed")
+    return same
 
 
 def add_nodes(cluster: Cluster, template: Node | None, count: int, now: str) -> Cluster:

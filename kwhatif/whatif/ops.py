@@ -287,6 +287,9 @@ def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:
     pod = next((p for p in cluster.pods if p.key == key), None)
     if pod is None:
         raise InputError(f"--delete-pod {key}: no such pod in the cluster")
+    if is_mirror(pod):  # the static pod runs on; the kubelet posts its mirror again, bound to its node
+        return Applied(operation, f"delete-pod {key}: a static pod's mirror: its kubelet creates it again on "
+                                  f"{pod.node_name or 'its node'}, nothing changes")
     new = remove_pods(cluster, [pod], now, "delete-pod")
     summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else "")
     return Applied(operation, summary, (key,), keys(new))

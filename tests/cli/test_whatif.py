@@ -255,6 +255,12 @@ def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp
     assert not any(r["pod"].startswith("kube-system/agent-") for r in data["results"])
 
 
+def test_delete_pod_of_a_static_pods_mirror_changes_nothing(same: Callable[..., None]) -> None:
+    # kube-proxy-n1 is a mirror (kubernetes.io/config.mirror): its kubelet runs the static pod on
+    # and creates the mirror again, bound to n1; the scheduler never sees it.
+    same(["--delete-pod", "kube-system/kube-proxy-n1"], cluster_x())
+
+
 def test_delete_pod_of_a_controller_is_recreated(same: Callable[..., None]) -> None:
     x = cluster_x()
     edited = without(x, "web-abc12-bbbbb") + [recreated(x, "web-abc12-bbbbb", "web-abc12-xxxx1")]

@@ -63,3 +63,11 @@ def test_added_nodes_are_named_after_the_template_and_skip_taken_names() -> None
     assert after.warnings == ["DaemonSet pods of default/logs run in the snapshot, but not their DaemonSet objects: "
                               "the added nodes get none of their pods (kwhatif snapshot captures them)"]
     assert before.warnings == []
+
+
+def test_labels_that_match_no_node_lose_nothing_and_say_so() -> None:
+    before = cluster()
+    after = remove_labelled(before, {ZONE: "x"}, NOW)
+    assert ([n.name for n in after.nodes], after.pods) == ([n.name for n in before.nodes], before.pods)
+    assert after.warnings == [f"remove {ZONE}=x: no node has these labels, so no node is removed"]
+    assert before.warnings == []

@@ -81,3 +81,13 @@ def test_copies_of_a_node_of_the_cluster_register_its_csi_drivers():
     assert grown.csi_nodes["a-1"] == CSINode("a-1", (CSINodeDriver("ebs.csi.aws.com", 25),))
     add_nodes(grown, make_node("b"), 1, "2026-01-01T00:00:00Z")
     assert "b-1" not in grown.csi_nodes
+
+
+def test_copies_join_schedulable_with_the_pools_taints_only():
+    """A copy of a cordoned, not-ready GPU node: a new node is neither (`kubectl cordon` and the
+    node lifecycle controller's taints are about that node), but it is a GPU node like it."""
+    gpu = Taint("nvidia.com/gpu", "present", "NoSchedule")
+    sick = make_node("g1", unschedulable=True, taints=(gpu, CORDON_TAINT, Taint("node.kubernetes.io/not-ready", "",
+                                                                                 "NoExecute")))
+    [copy] = add_nodes(Cluster(nodes=[sick]), sick, 1, "2026-01-01T00:00:00Z")[0]
+    assert (copy.name, copy.unschedulable, copy.taints) == ("g1-1", False, (gpu,))
