@@ -12,6 +12,7 @@ import yaml
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Node, Pod
+from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
@@ -160,8 +161,13 @@ def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[s
         value = operation.args[1] if len(operation.args) > 1 else ""
         for node in nodes:
             replace_node(cluster, changed_node(operation.op, node, value))
-        return Applied(operation, "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes),
-                       tuple(n.name for n in nodes))
+        summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes)
+        if operation.op == "taint":
+            evicted, new = evict_untolerating(cluster, nodes, node_ops.parse_taint(value), now)
+            if evicted:
+                summary += f": {len(evicted)} pod(s) not tolerating it evicted, {len(new)} recreated pending"
+            return Applied(operation, summary, tuple(n.name for n in nodes), keys(evicted), keys(new))
+        return Applied(operation, summary, tuple(n.name for n in nodes))
     if operation.op == "add-node":
         return add_node(cluster, operation, now, warnings)
     if operation.op == "delete-pod":
@@ -185,6 +191,24 @@ def changed_node(op: str, node: Node, value: str) -> Node:
     if op == "untaint":
         return node_ops.untainted(node, value)
     return node_ops.labelled(node, value)
+
+
+def evict_untolerating(cluster: Cluster, nodes: Sequence[Node], taint: Taint, now: str) -> tuple[list[Pod], list[Pod]]:
+    """A NoExecute taint: the taint-eviction controller deletes the pods on the nodes that do not
+    tolerate it for good (a toleration with tolerationSeconds only delays it); a controller
+    recreates its pods pending — not a DaemonSet, which no longer runs on a node whose NoExecute
+    taint it does not tolerate. Static pods' mirrors stay: their kubelet runs them on. (evicted, new)."""
+    if taint.effect != "NoExecute":
+        return [], []
+    evicted = [p for pods in pods_on(cluster, nodes).values() for p in pods
+               if p.node_name and not is_mirror(p) and not _tolerates_for_good(p, taint)]
+    daemons = [p for p in evicted if owner_kind(p) == DAEMONSET]
+    remove_pods(cluster, daemons, now, "", replace=False)
+    return evicted, remove_pods(cluster, [p for p in evicted if owner_kind(p) != DAEMONSET], now, "taint")
+
+
+def _tolerates_for_good(pod: Pod, taint: Taint) -> bool:
+    return any(t.tolerates(taint) and t.toleration_seconds is None for t in pod.tolerations)
 
 
 def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:

@@ -202,6 +202,25 @@ def test_remove_node_recreates_only_controller_pods(same: Callable[..., None]) -
     same(["--remove-node", "n1"], edited)
 
 
+def test_a_noexecute_taint_evicts_the_pods_that_do_not_tolerate_it(same: Callable[..., None]) -> None:
+    # None of n1's pods tolerates maint=true:NoExecute: the taint-eviction controller deletes them
+    # all but the static pod's mirror (its kubelet runs it on); the ReplicaSet and StatefulSet pods
+    # come back pending (and cannot return to n1), the DaemonSet pod does not (its controller no
+    # longer runs it there), the bare pod is gone. Evicted in input order, recreated in that order.
+    x = cluster_x()
+    edited = without(x, "web-abc12-aaaaa", "web-abc12-ccccc", "db-0", "agent-n1", "bare")
+    named(edited, "n1")["spec"]["taints"] = [{"key": "maint", "value": "true", "effect": "NoExecute"}]
+    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2"),
+               recreated(x, "db-0", "db-0")]
+    same(["--taint", "n1", "maint=true:NoExecute"], edited)
+
+
+def test_a_noschedule_taint_evicts_nothing(same: Callable[..., None]) -> None:
+    edited = cluster_x()
+    named(edited, "n1")["spec"]["taints"] = [{"key": "maint", "value": "true", "effect": "NoSchedule"}]
+    same(["--taint", "n1", "maint=true:NoSchedule"], edited)
+
+
 def agent_daemonset() -> Doc:
     """agent-n1's DaemonSet: its template as agent-n1 runs it."""
     return {"apiVersion": "apps/v1", "kind": "DaemonSet",

@@ -10,7 +10,8 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.whatif.nodes import CORDON_TAINT, add_nodes, cordoned, labelled, parse_taint, tainted, uncordoned, untainted
 from kwhatif.whatif.targets import target_nodes
-from tests.builders import make_node
+from kwhatif.whatif.ops import evict_untolerating
+from tests.builders import make_node, make_pod, make_toleration
 
 NO_EXEC = Taint("k", "v", "NoExecute")
 
@@ -91,3 +92,21 @@ def test_copies_join_schedulable_with_the_pools_taints_only():
                                                                                  "NoExecute")))
     [copy] = add_nodes(Cluster(nodes=[sick]), sick, 1, "2026-01-01T00:00:00Z")[0]
     assert (copy.name, copy.unschedulable, copy.taints) == ("g1-1", False, (gpu,))
+
+
+MAINT = Taint("maint", "true", "NoExecute")
+
+
+@pytest.mark.parametrize("tolerations, evicted", [
+    ((), True),
+    ((make_toleration("maint", "Equal", "true", "NoExecute"),), False),  # tolerated for good
+    ((make_toleration("maint", "Exists", seconds=300),), True),  # tolerated for 300 s: then evicted
+    ((make_toleration(operator="Exists"),), False),  # tolerates every taint
+    ((make_toleration("maint", "Exists", effect="NoSchedule"),), True),  # another effect
+])
+def test_a_noexecute_taint_evicts_a_pod_unless_it_tolerates_it_for_good(tolerations, evicted):
+    node = make_node("n1")
+    pod = make_pod("p", node_name="n1", phase="Running", tolerations=tolerations)
+    cluster = Cluster(nodes=[node], pods=[pod])
+    gone, _ = evict_untolerating(cluster, [node], MAINT, "2026-01-01T00:00:00Z")
+    assert (gone == [pod], cluster.pods == [pod]) == (evicted, not evicted)
