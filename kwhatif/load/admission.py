@@ -128,27 +128,10 @@ def admit_runtime_class(pod: Pod, classes: Mapping[str, RuntimeClass]) -> Pod:
     return replace(pod, overhead=overhead, node_selector=selector, tolerations=tolerations)
 
 
-def admit_limit_ranges(pod: Pod, ranges: list[LimitRange], created: bool = True) -> Pod:
-    """LimitRanger (limitranger admission.go): the namespace's Container defaults for missing
-    limits and requests; then, for a pod being created, the API server's validation of the
-    result (a request above the limit a default set: the pod is invalid) and each range's min,
-    max and maxLimitRequestRatio per Container and per Pod — the first range violated refuses
-    the pod, with all its violations. (A pod the snapshot has passed them when it was created.)"""
-    here = [lr for lr in ranges if lr.namespace == pod.namespace]
-    if not here:
-        return pod
-    pod = _with_container_defaults(pod, [item for lr in here for item in lr.items if item.type == "Container"])
-    if not created:
-        return pod
-    _refuse_requests_above_limits(pod)
-    for lr in here:
-        violations = [v for item in lr.items for v in _violations(item, pod)]
-        if violations:
-            raise forbidden(pod, violations[0] if len(violations) == 1 else f"[{', '.join(violations)}]")
-    return pod
-
-
-def _with_container_defaults(pod: Pod, items: list[LimitRangeItem]) -> Pod:
+def admit_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> Pod:
+    """LimitRanger's mutating half (limitranger admission.go): the namespace's Container
+    defaults for missing limits and requests."""
+    items = [item for lr in ranges if lr.namespace == pod.namespace for item in lr.items if item.type == "Container"]
     if not items:
         return pod
 
@@ -163,6 +146,22 @@ def _with_container_defaults(pod: Pod, items: list[LimitRangeItem]) -> Pod:
 
     return replace(pod, containers=tuple(map(fill, pod.containers)),
                    init_containers=tuple(map(fill, pod.init_containers)))
+
+
+def validate_limit_ranges(pod: Pod, ranges: list[LimitRange]) -> None:
+    """After every mutating plugin, for a pod being created: the API server's validation of what
+    the defaults made (a request above the limit a default set: the pod is invalid), then
+    LimitRanger's validating half — each range's min, max and maxLimitRequestRatio per Container
+    and per Pod; the first range violated refuses the pod, with all its violations. (A pod the
+    snapshot has passed them when it was created.)"""
+    here = [lr for lr in ranges if lr.namespace == pod.namespace]
+    if not here:
+        return
+    _refuse_requests_above_limits(pod)
+    for lr in here:
+        violations = [v for item in lr.items for v in _violations(item, pod)]
+        if violations:
+            raise forbidden(pod, violations[0] if len(violations) == 1 else f"[{', '.join(violations)}]")
 
 
 def _refuse_requests_above_limits(pod: Pod) -> None:
@@ -292,11 +291,14 @@ def admit_pod(
 ) -> Pod:
     """Run the admission chain in kube-apiserver order. `created` marks pods read from manifests
     (not yet through the API server), whose create-strategy merges must also be applied."""
-    pod = admit_limit_ranges(pod, limit_ranges, created)
+    pod = admit_limit_ranges(pod, limit_ranges)
     pod = admit_priority(pod, priority_classes)
     pod = admit_default_tolerations(pod)
     pod = admit_runtime_class(pod, runtime_classes)
-    return merge_label_keys(pod) if created else pod
+    if not created:
+        return pod
+    validate_limit_ranges(pod, limit_ranges)
+    return merge_label_keys(pod)
 
 
 def admit_existing(pod: Pod, priority_classes: Mapping[str, PriorityClass],

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from kwhatif.api.objects import LimitRange, Pod
-from kwhatif.load.admission import AdmissionRejected, admit_limit_ranges
+from kwhatif.load.admission import AdmissionRejected, admit_limit_ranges, admit_pod, validate_limit_ranges
 from kwhatif.load.decode import decode
 from tests.builders import make_container, make_pod
 
@@ -70,8 +70,9 @@ def test_defaults_fill_what_a_container_leaves_out() -> None:
 ])
 def test_a_container_outside_the_range_is_refused_in_the_api_servers_words(item: dict[str, Any], container: Any,
                                                                           text: str) -> None:
+    ranges = [limit_range(item)]
     with pytest.raises(AdmissionRejected) as refused:
-        admit_limit_ranges(pod(container), [limit_range(item)])
+        validate_limit_ranges(admit_limit_ranges(pod(container), ranges), ranges)
     assert str(refused.value) == text
 
 
@@ -79,15 +80,28 @@ def test_a_pod_item_bounds_the_sum_of_the_containers_raised_to_an_init_container
     """Two containers of 1 cpu limit each: 2 for the pod; an init container of 3 raises it to 3."""
     item = {"type": "Pod", "max": {"cpu": "2"}}
     two = pod(make_container("a", cpu="1", limits={"cpu": "1"}), make_container("b", cpu="1", limits={"cpu": "1"}))
-    assert admit_limit_ranges(two, [limit_range(item)]) == two
+    validate_limit_ranges(two, [limit_range(item)])  # 2 of 2: no refusal
     with_init = pod(make_container("a", cpu="1", limits={"cpu": "1"}), make_container("b", cpu="1", limits={"cpu": "1"}),
                     init=(make_container("i", cpu="3", limits={"cpu": "3"}),))
     with pytest.raises(AdmissionRejected) as refused:
-        admit_limit_ranges(with_init, [limit_range(item)])
+        validate_limit_ranges(with_init, [limit_range(item)])
     assert str(refused.value) == 'pods "p" is forbidden: maximum cpu usage per Pod is 2, but limit is 3.'
 
 
-def test_a_pod_the_snapshot_has_gets_the_defaults_but_is_not_refused_again() -> None:
+def test_a_pod_the_snapshot_has_is_not_refused_again() -> None:
     """It passed the LimitRanger when it was created (the range may be newer than the pod)."""
     over = pod(make_container(cpu="1", limits={"cpu": "4"}))
-    assert admit_limit_ranges(over, [limit_range({"type": "Container", "max": {"cpu": "2"}})], created=False) == over
+    ranges = [limit_range({"type": "Container", "max": {"cpu": "2"}})]
+    assert admit_pod(over, {}, {}, ranges, created=False).containers == over.containers  # admitted, not refused
+    with pytest.raises(AdmissionRejected):
+        admit_pod(over, {}, {}, ranges, created=True)
+
+
+def test_a_missing_priority_class_is_said_before_the_limit_range() -> None:
+    """Priority admission is a mutating plugin: its refusal comes before LimitRanger's validating
+    half (kube-apiserver runs every mutating plugin first)."""
+    over = pod(make_container(cpu="1", limits={"cpu": "4"}))
+    over = over.evolve(priority_class_name="missing")
+    with pytest.raises(AdmissionRejected) as refused:
+        admit_pod(over, {}, {}, [limit_range({"type": "Container", "max": {"cpu": "2"}})], created=True)
+    assert "PriorityClass" in str(refused.value) and "limit" not in str(refused.value)
