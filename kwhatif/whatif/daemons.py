@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import DaemonSet, Node, Pod
 from kwhatif.text import listed
-from kwhatif.whatif.pods import DAEMONSET, owner_kind, pod_names
+from kwhatif.whatif.pods import DAEMONSET, owner_kind, pinned_node, pod_names, remove_pods
 from kwhatif.workloads import daemonset
 from kwhatif.workloads.common import Context, decode_workload, deterministic_uid
 
@@ -34,18 +34,45 @@ def daemon_pods(cluster: Cluster, added: Sequence[Node], now: str) -> list[Pod]:
     if missing:
         cluster.warnings.append(f"DaemonSet pods of {listed(missing)} run in the snapshot, but not their DaemonSet "
                                 "objects: the added nodes get none of their pods (kwhatif snapshot captures them)")
+    return resync_daemon_pods(cluster, added, now)[0]
+
+
+def resync_daemon_pods(cluster: Cluster, nodes: Sequence[Node], now: str) -> tuple[list[Pod], list[Pod]]:
+    """The daemon controller's answer to nodes that were added or changed (labels, taints): each
+    DaemonSet's pod created, pending, on each node that should run it and has none, and its pods
+    deleted from each node that no longer keeps them (`daemonset.keeps_running`: a label it
+    selects gone). (created, deleted)."""
     taken = pod_names(cluster.pods, {namespace for namespace, _ in cluster.daemonsets})
-    new: list[Pod] = []
-    for (namespace, _), kept in sorted(cluster.daemonsets.items()):
+    on_nodes = _daemon_pods_by_node(cluster)
+    created: list[Pod] = []
+    deleted: list[Pod] = []
+    for key, kept in sorted(cluster.daemonsets.items()):
         if _being_deleted(kept):
             continue
+        namespace = key[0]
         workload = decode_workload(dict(kept.manifest), kept.source)
-        context = Context(list(added), now, taken_names=taken.get(namespace, set()))
-        for pod in daemonset.expand(workload, context).pods:
+        running = on_nodes.get(key, {})
+        lacking = [n for n in nodes if n.name not in running]
+        context = Context(lacking, now, taken_names=taken.get(namespace, set()))
+        for pod in daemonset.expand(workload, context).pods if lacking else []:
             taken.setdefault(namespace, set()).add(pod.name)
-            new.append(pod.evolve(uid=deterministic_uid("Pod", namespace, pod.name), creation_timestamp=now))
-    cluster.pods.extend(new)
-    return new
+            created.append(pod.evolve(uid=deterministic_uid("Pod", namespace, pod.name), creation_timestamp=now))
+        template = daemonset.probe(workload)
+        deleted += [p for n in nodes if n.name in running and not daemonset.keeps_running(template, n)
+                    for p in running[n.name]]
+    remove_pods(cluster, deleted, now, "", replace=False)
+    cluster.pods.extend(created)
+    return created, deleted
+
+
+def _daemon_pods_by_node(cluster: Cluster) -> dict[tuple[str, str], dict[str, list[Pod]]]:
+    """Each DaemonSet's pods by the node they run on or are pinned to."""
+    out: dict[tuple[str, str], dict[str, list[Pod]]] = {}
+    for pod in cluster.pods:
+        ref = pod.controller_ref
+        if ref is not None and ref.kind == DAEMONSET:
+            out.setdefault((pod.namespace, ref.name), {}).setdefault(pinned_node(pod), []).append(pod)
+    return out
 
 
 def _being_deleted(kept: DaemonSet) -> bool:

@@ -17,6 +17,7 @@ from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import drain_pods
+from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
 )
@@ -158,16 +159,7 @@ def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[s
             return drain(cluster, operation, nodes, now)
         if operation.op == "remove-node":
             return remove_nodes(cluster, operation, nodes, now)
-        value = operation.args[1] if len(operation.args) > 1 else ""
-        for node in nodes:
-            replace_node(cluster, changed_node(operation.op, node, value))
-        summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes)
-        if operation.op == "taint":
-            evicted, new = evict_untolerating(cluster, nodes, node_ops.parse_taint(value), now)
-            if evicted:
-                summary += f": {len(evicted)} pod(s) not tolerating it evicted, {len(new)} recreated pending"
-            return Applied(operation, summary, tuple(n.name for n in nodes), keys(evicted), keys(new))
-        return Applied(operation, summary, tuple(n.name for n in nodes))
+        return change_nodes(cluster, operation, nodes, now)
     if operation.op == "add-node":
         return add_node(cluster, operation, now, warnings)
     if operation.op == "delete-pod":
@@ -191,6 +183,27 @@ def changed_node(op: str, node: Node, value: str) -> Node:
     if op == "untaint":
         return node_ops.untainted(node, value)
     return node_ops.labelled(node, value)
+
+
+def change_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
+    """cordon, uncordon, taint, untaint or label each node; then what the controllers do about it:
+    a NoExecute taint evicts (`evict_untolerating`), and DaemonSets start or stop running on the
+    nodes (`daemons.resync_daemon_pods`: a label one selects, a taint one does not tolerate)."""
+    value = operation.args[1] if len(operation.args) > 1 else ""
+    changed = [changed_node(operation.op, node, value) for node in nodes]
+    for node in changed:
+        replace_node(cluster, node)
+    summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes)
+    evicted: list[Pod] = []
+    new: list[Pod] = []
+    if operation.op == "taint":
+        evicted, new = evict_untolerating(cluster, changed, node_ops.parse_taint(value), now)
+        if evicted:
+            summary += f": {len(evicted)} pod(s) not tolerating it evicted, {len(new)} recreated pending"
+    started, stopped = resync_daemon_pods(cluster, changed, now)
+    if started or stopped:
+        summary += f" (DaemonSet pods: {len(started)} created pending, {len(stopped)} deleted)"
+    return Applied(operation, summary, tuple(n.name for n in nodes), keys([*evicted, *stopped]), keys([*new, *started]))
 
 
 def evict_untolerating(cluster: Cluster, nodes: Sequence[Node], taint: Taint, now: str) -> tuple[list[Pod], list[Pod]]:

@@ -11,7 +11,7 @@ Nodes are taken in name order."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, NamedTuple
 
 from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.tolerations import tolerates
@@ -77,19 +77,42 @@ def pin_to_node(spec: dict[str, Any], node_name: str) -> None:
     spec["affinity"] = affinity
 
 
+def _selects(pod: Pod, node: Node) -> bool:
+    """The node matches the pod's nodeSelector and required node affinity."""
+    if pod.node_selector and any(node.labels.get(k) != v for k, v in pod.node_selector.items()):
+        return False
+    required = pod.affinity.node_affinity.required if pod.affinity and pod.affinity.node_affinity else None
+    return required is None or required.matches(node.labels, node.name)
+
+
+def _tolerated(pod: Pod, node: Node, effects: tuple[str, ...]) -> bool:
+    return all(tolerates(pod.tolerations, t) for t in node.taints if t.effect in effects)
+
+
 def should_run(pod: Pod, node: Node) -> bool:
     """NodeShouldRunDaemonPod's predicates for a node without a pod of the set."""
     if pod.node_name and pod.node_name != node.name:
         return False
-    if pod.node_selector and any(node.labels.get(k) != v for k, v in pod.node_selector.items()):
-        return False
-    required = pod.affinity.node_affinity.required if pod.affinity and pod.affinity.node_affinity else None
-    if required is not None and not required.matches(node.labels, node.name):
-        return False
-    return all(tolerates(pod.tolerations, t) for t in node.taints if t.effect in ("NoSchedule", "NoExecute"))
+    return _selects(pod, node) and _tolerated(pod, node, ("NoSchedule", "NoExecute"))
 
 
-def expand(w: Workload, ctx: Context) -> Expanded:
+def keeps_running(pod: Pod, node: Node) -> bool:
+    """NodeShouldRunDaemonPod's shouldContinueRunning: the node still matches the pod's selector
+    and affinity, and the pod tolerates its NoExecute taints (a NoSchedule taint added later
+    keeps a running daemon pod)."""
+    return _selects(pod, node) and _tolerated(pod, node, ("NoExecute",))
+
+
+class _Template(NamedTuple):
+    template: dict[str, Any]
+    labels: dict[str, str]
+    owner: dict[str, Any]
+    spec: dict[str, Any]
+    probe: Pod
+    """The pod as NewPod builds it, before pinning: what the controller's predicates read."""
+
+
+def _template(w: Workload) -> _Template:
     f = w.fields
     spec = w.spec
     template = template_of(w, spec, "spec")
@@ -103,17 +126,26 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     if isinstance(base_spec, dict):
         with_default_tolerations(base_spec)
     owner = owner_reference("apps/v1", KIND, w.name, w.uid)
-    # The pod as NewPod builds it, before pinning: what the controller's predicates read.
     probe = make_pod(w, template, "spec.template", f"{w.name}-", pod_labels, owner, spec=base_spec)
+    return _Template(template, pod_labels, owner, base_spec, probe)
+
+
+def probe(w: Workload) -> Pod:
+    """The DaemonSet's pod before it is pinned to a node (`should_run`, `keeps_running` read it)."""
+    return _template(w).probe
+
+
+def expand(w: Workload, ctx: Context) -> Expanded:
+    t = _template(w)
     names = NameSet(ctx.taken_names)
     out = Expanded(w)
     for node in sorted(ctx.nodes, key=lambda n: n.name):
-        if not should_run(probe, node):
+        if not should_run(t.probe, node):
             continue
-        pod_spec = copy.deepcopy(base_spec)
+        pod_spec = copy.deepcopy(t.spec)
         pin_to_node(pod_spec, node.name)
         name = names.generate(f"{w.name}-", f"{w.uid}/{node.name}")
-        pod = make_pod(w, template, "spec.template", name, pod_labels, owner, spec=pod_spec)
+        pod = make_pod(w, t.template, "spec.template", name, t.labels, t.owner, spec=pod_spec)
         out.pods.append(pod)
         out.pinned[pod.key] = node.name
     return out

@@ -263,6 +263,27 @@ def test_an_added_node_removed_again_takes_its_daemonset_pods_along(same: Callab
     same(["--add-node", "like:n3", "--remove-node", "n3-1"], x, x)
 
 
+def _agents_on_role_nodes() -> list[Doc]:
+    """X with the agent DaemonSet selecting nodes labelled role=agent: n1 (where agent-n1 runs)."""
+    x = cluster_x()
+    named(x, "n1")["metadata"]["labels"]["role"] = "agent"
+    ds = agent_daemonset()
+    ds["spec"]["template"]["spec"]["nodeSelector"] = {"role": "agent"}
+    return x + [ds]
+
+
+def test_a_label_a_daemonset_selects_starts_or_stops_its_pod(same: Callable[..., None]) -> None:
+    # n3 gets role=agent: the DaemonSet controller creates its pod there (pending, pinned to n3).
+    # n1 loses it: agent-n1 is deleted (shouldContinueRunning: the node no longer matches).
+    x = _agents_on_role_nodes()
+    gains = copy.deepcopy(x)
+    named(gains, "n3")["metadata"]["labels"]["role"] = "agent"
+    same(["--label", "n3", "role=agent"], gains + [daemon_pod("agent-aaaa1", "n3")], x)
+    loses = without(x, "agent-n1")
+    del named(loses, "n1")["metadata"]["labels"]["role"]
+    same(["--label", "n1", "role-"], loses, x)
+
+
 def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp_path: Path) -> None:
     """X has agent-n1, a DaemonSet's pod, but not the DaemonSet: the added node gets no agent pod,
     and the run says so."""
