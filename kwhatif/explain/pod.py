@@ -41,6 +41,7 @@ class AttemptExplanation:
     tied_nodes: list[str]
     verdicts: list[NodeVerdict]
     nominated_fast_path: bool
+    named_node: bool = False
 
 
 @dataclass
@@ -61,8 +62,8 @@ def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
     statuses = attempt.diagnosis.node_to_status
     feasible = set(attempt.feasible_nodes)
     out = []
-    if attempt.nominated_fast_path:
-        node_names = attempt.feasible_nodes  # only the nominated node was evaluated
+    if attempt.nominated_fast_path or attempt.named_node:
+        node_names = attempt.feasible_nodes  # only the nominated (or named) node was evaluated
     for name in node_names:
         if name in feasible:
             v = NodeVerdict(name, True, chosen=name == attempt.node, tied=name in attempt.tied_nodes)
@@ -116,7 +117,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
                            requeue_events(gated), priority=result.pod.effective_priority)
     attempts = [
         AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
-                           a.nominated_fast_path)
+                           a.nominated_fast_path, a.named_node)
         for a in result.attempts
     ]
     pending = result.outcome == Outcome.UNSCHEDULABLE

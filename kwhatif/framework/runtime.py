@@ -17,10 +17,15 @@ from kwhatif.framework.interfaces import (
     PostFilterResult, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
     RowVerdicts, ScorePlugin,
 )
+from kwhatif.api.tolerations import tolerates
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable, RowNames
+
+
+KUBELET_CHECKS = frozenset({"NodeResourcesFit", "NodeName", "NodePorts", "NodeAffinity"})
+"""The filters whose predicates a kubelet's admission runs (scheduler's AdmissionCheck)."""
 
 
 class Nominator(Protocol):
@@ -278,6 +283,23 @@ class Framework:
                     raise SchedulingError(f'running "{pl.name}" filter plugin: {status.message}')
                 return status.with_plugin(pl.name)
         return None
+
+    def kubelet_refusals(self, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """What the node's kubelet refuses a pod that names it (spec.nodeName: kube-scheduler never
+        sees it) for, in the filters' words: its admission runs the scheduler's general
+        predicates — resources, node name, host ports, required node affinity — and of the
+        taints only the NoExecute ones count (lifecycle/predicate.go)."""
+        state = CycleState()
+        for pl in self.plugins.pre_filter:
+            if pl.name in KUBELET_CHECKS:
+                pl.pre_filter(state, pod, [node])
+        out = [reason for pl in self.plugins.filter if pl.name in KUBELET_CHECKS
+               for reason in (pl.filter(state, pod, node) or Status(Code.SUCCESS)).reasons]
+        untolerated = next((t for t in node.node.taints
+                            if t.effect == "NoExecute" and not tolerates(pod.pod.tolerations, t)), None)
+        if untolerated is not None:
+            out.append(f"node(s) had untolerated taint {{{untolerated.key}: {untolerated.value}}}")
+        return out
 
     def later_filter_failures(self, state: CycleState, pod: PodInfo, node: NodeInfo, first: str) -> list[Status]:
         """kwhatif's "also fails": the filters after `first` (the one that rejected the node; those

@@ -52,6 +52,8 @@ class Attempt:
     """The chosen node's total score when the scheduler scored (more than one feasible node):
     kept when the run keeps no per-node detail, as `num_feasible` is."""
     nominated_fast_path: bool = False
+    named_node: bool = False
+    """Bound to the node its spec.nodeName names, by its kubelet: never scheduled (`_named_node`)."""
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
     scores: Scores | None = None
     post_filter_status: Status | None = None
@@ -259,6 +261,8 @@ class Scheduler:
     # One pod ----------------------------------------------------------------------------------
     def schedule_pod(self, info: PodInfo) -> PodResult:
         pod = info.pod
+        if pod.node_name:
+            return self._named_node(info)
         fwk = self.profiles.get(pod.scheduler_name)
         if fwk is None:
             served = ", ".join(self.profiles)
@@ -281,6 +285,24 @@ class Scheduler:
         result.outcome = attempt.outcome
         result.message = attempt.message
         return result
+
+    def _named_node(self, info: PodInfo) -> PodResult:
+        """A pod created with spec.nodeName is never scheduled: it is bound to that node, where
+        its kubelet admits it or refuses it (`Framework.kubelet_refusals`: resources, ports,
+        affinity, NoExecute taints — not a cordon, nor a NoSchedule taint)."""
+        pod, name = info.pod, info.pod.node_name
+        node = self.snapshot.by_name.get(name)
+        if node is None:
+            return PodResult(pod, Outcome.UNSCHEDULABLE, message=f'spec.nodeName is "{name}", a node the snapshot '
+                             f"lacks: the pod waits for it (kube-scheduler never schedules a pod that names its node)")
+        refusals = next(iter(self.profiles.values())).kubelet_refusals(info, node)
+        if refusals:
+            return PodResult(pod, Outcome.SKIPPED, message=f"spec.nodeName is {name}, whose kubelet refuses the pod: "
+                             f"{'; '.join(refusals)} (kube-scheduler never schedules a pod that names its node)")
+        self._assume(info, name)
+        attempt = Attempt(Outcome.BOUND, node=name, tied_nodes=[name], num_nodes=self.snapshot.num_nodes,
+                          feasible=[node], num_feasible=1, named_node=True)
+        return PodResult(pod, Outcome.BOUND, [attempt])
 
     def _carry_out_preemption(self, info: PodInfo, victims: list[PodInfo], node: str) -> PodInfo:
         """Delete the victims, drop lower nominations on the node, nominate the preemptor."""

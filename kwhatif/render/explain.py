@@ -10,6 +10,7 @@ from typing import Any
 
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
@@ -21,6 +22,16 @@ DEALLOCATE = " no new claims to deallocate,"
 NOT_FOUND = ". not found"
 
 
+MESSAGE_HEADS = {
+    Outcome.UNSCHEDULABLE: "kube-scheduler v1.34.1's FailedScheduling message, verbatim:",
+    Outcome.ERROR: "kube-scheduler v1.34.1's FailedScheduling message, verbatim:",
+    Outcome.GATED: "kube-scheduler v1.34.1's PodScheduled condition message, verbatim:",
+}
+"""Whose words a pod's message is: the scheduler's event or condition; a skipped pod's is the API
+server's refusal or kwhatif's account (another scheduler's pod, one being deleted, one naming its
+node)."""
+
+
 def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> str:
     """The summary page of one pod's explanation, wrapped to `width` columns. `rerun`: the pod is
     bound in the snapshot and this is a re-run of its placement (engine.placed_again)."""
@@ -30,7 +41,7 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
                            "other pod where it is, so it says where kube-scheduler would place it now.",
                            width, ""))
     if exp.message:
-        lines.append("kube-scheduler v1.34.1's FailedScheduling message, verbatim:")
+        lines.append(MESSAGE_HEADS.get(exp.outcome, "why it is not scheduled:"))
         lines.extend(wrap(exp.message, width, "  "))
         for note in _quirks(exp.message):
             lines.extend(wrap(note, width, "  ", "kwhatif: "))
@@ -92,6 +103,10 @@ def _quirks(message: str) -> list[str]:
 
 
 def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
+    if attempt.named_node:
+        return wrap(f"kwhatif: its spec.nodeName names {attempt.node}: kube-scheduler never schedules the pod, and "
+                    "that node's kubelet admits it (resources, host ports, node affinity and NoExecute taints "
+                    "pass; a cordon does not count).", width, "")
     groups = reason_groups(attempt)
     rejected = sum(len(g.nodes) for g in groups)
     feasible = len(attempt.verdicts) - rejected

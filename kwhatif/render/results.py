@@ -61,6 +61,8 @@ def attempt_data(attempt: Attempt, node_detail: bool = True) -> dict[str, Any]:
     }
     if attempt.nominated_fast_path:
         data["nominated_node_fast_path"] = True
+    if attempt.named_node:
+        data["named_node"] = True
     if node_detail:
         if attempt.outcome == Outcome.BOUND:
             data["feasible_nodes"] = attempt.feasible_nodes

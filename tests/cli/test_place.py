@@ -239,3 +239,29 @@ def test_a_pod_named_as_one_the_snapshot_has_is_placed_as_a_copy_with_a_warning(
             "copies beside them (creating them, the API server would refuse: AlreadyExists); `kwhatif explain "
             "NAMESPACE/NAME` explains a pod of the snapshot as it is") in result.stderr.splitlines()
     assert result.exit_code == 0
+
+
+def _named(tmp_path, node: str, cpu: str) -> str:
+    path = tmp_path / "named.yaml"
+    path.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: named, namespace: default}\n"
+                    f"spec:\n  nodeName: {node}\n  containers: [{{name: c, image: c, resources: {{requests: {{cpu: {cpu}}}}}}}]\n")
+    return str(path)
+
+
+def test_a_pod_that_names_its_node_is_never_scheduled_but_admitted_by_that_kubelet(cli, tmp_path):
+    """kube-scheduler never sees a pod created with spec.nodeName; the node's kubelet admits it
+    with the general predicates and NoExecute taints only. node-c's dedicated=gpu taint is
+    NoSchedule: the pod runs there without a toleration. 20 cpu is more than node-c's 16: refused
+    (Insufficient cpu). A node the snapshot lacks: the pod waits for it."""
+    result, data = _place(cli, _named(tmp_path, "node-c", "100m"))
+    [named] = [r for r in data["results"] if r["pod"] == "default/named"]
+    assert (named["outcome"], named["node"], named["named_node"]) == ("bound", "node-c", True)
+    result, data = _place(cli, _named(tmp_path, "node-c", "20"))
+    [named] = [r for r in data["results"] if r["pod"] == "default/named"]
+    assert named["outcome"] == "skipped"
+    assert named["message"] == ("spec.nodeName is node-c, whose kubelet refuses the pod: Insufficient cpu "
+                                "(kube-scheduler never schedules a pod that names its node)")
+    result, data = _place(cli, _named(tmp_path, "node-z", "100m"))
+    [named] = [r for r in data["results"] if r["pod"] == "default/named"]
+    assert named["outcome"] == "unschedulable"
+    assert named["message"].startswith('spec.nodeName is "node-z", a node the snapshot lacks')
