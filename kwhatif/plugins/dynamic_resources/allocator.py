@@ -116,7 +116,7 @@ class Allocator:
         return [self._request_data(claim_index, claim, parent, sub) for _, sub in request.alternatives()]
 
     def _request_data(self, claim_index: int, claim: ResourceClaim, parent: str, sub: DeviceSubRequest) -> RequestData:
-        name = f"{parent}/{sub.name}" if parent else sub.name
+        name = sub.name  # request.name(): a subrequest's own name, not parent/sub (deviceSubRequestAccessor)
         device_class = self.index.classes.get(sub.device_class_name)
         if device_class is None:
             raise AllocatorError(f"claim {claim.key}, request {name}: could not retrieve device class "

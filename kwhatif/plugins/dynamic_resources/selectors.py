@@ -1,7 +1,10 @@
 """The DRA CEL environment (dynamic-resource-allocation cel/compile.go) on the
 `common-expression-language` library: `device.driver`, `device.attributes[domain].name`,
-`device.capacity[domain].name`, `quantity(...)` with its comparison and arithmetic methods, and
-`semver(...)` with its comparisons.
+`device.capacity[domain].name`, `quantity(...)` with its comparison and arithmetic methods,
+`semver(...)` with its comparisons, and the base environment's strings extension, lists, regex
+and isSemver functions the library lacks (`lowerAscii`, `split`, `indexOf`, `isSorted`, `find`...).
+Not available: `cel.bind` and optional-field syntax (`.?x`), which the library cannot parse — a
+selector using them is a CEL error here where kube-scheduler evaluates it.
 
 Choices forced by the library, written down:
 - A quantity is an integer count of milli-units (quantity("64Gi") is 64·2^30·1000), so that
@@ -75,7 +78,72 @@ def _compare(a: Any, b: Any) -> int:
     return (a > b) - (a < b)
 
 
+def _split(text: str, separator: str, limit: int = -1) -> list[str]:
+    """Go strings.SplitN: limit 0 is no part, a negative one every part, else at most `limit`."""
+    if limit == 0:
+        return []
+    if separator == "":
+        parts = list(text)
+        return parts if limit < 0 or limit >= len(parts) else parts[:limit - 1] + ["".join(parts[limit - 1:])]
+    return text.split(separator, -1 if limit < 0 else limit - 1)
+
+
+def _char_at(text: str, index: int) -> str:
+    if not 0 <= index <= len(text):
+        raise CelError(f"index out of range: {index}")
+    return text[index:index + 1]
+
+
+def _index_of(receiver: Any, item: Any, offset: int = 0) -> int:
+    """The strings extension's indexOf (a substring from `offset`), or the Kubernetes lists
+    library's (an element; -1 when absent)."""
+    if isinstance(receiver, list):
+        return receiver.index(item) if item in receiver else -1
+    if not 0 <= offset <= len(receiver):
+        raise CelError(f"index out of range: {offset}")
+    return receiver.find(item, offset)
+
+
+def _last_index_of(receiver: Any, item: Any, offset: int | None = None) -> int:
+    if isinstance(receiver, list):
+        return len(receiver) - 1 - receiver[::-1].index(item) if item in receiver else -1
+    end = len(receiver) if offset is None else offset
+    if not 0 <= end <= len(receiver):
+        raise CelError(f"index out of range: {end}")
+    return receiver.rfind(item, 0, end + len(item))
+
+
+def _substring(text: str, start: int, end: int | None = None) -> str:
+    stop = len(text) if end is None else end
+    if not 0 <= start <= stop <= len(text):
+        raise CelError(f"index out of range: {start}, {stop}")
+    return text[start:stop]
+
+
+def _ascii(text: str, upper: bool) -> str:
+    return "".join((c.upper() if upper else c.lower()) if c.isascii() else c for c in text)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
+    # cel-go's strings extension (version 2), the Kubernetes lists and regex libraries, and
+    # isSemver: in the base environment DRA selectors compile against (cel/compile.go newCompiler).
+    "charAt": _char_at,
+    "indexOf": _index_of,
+    "lastIndexOf": _last_index_of,
+    "lowerAscii": lambda text: _ascii(text, upper=False),
+    "upperAscii": lambda text: _ascii(text, upper=True),
+    "replace": lambda text, old, new, limit=-1: text.replace(old, new, limit),
+    "split": _split,
+    "substring": _substring,
+    "trim": lambda text: text.strip(),
+    "join": lambda items, separator="": separator.join(items),
+    "isSorted": lambda items: all(a <= b for a, b in zip(items, items[1:])),
+    "sum": lambda items: sum(items),
+    "find": lambda text, pattern: (m.group(0) if (m := re.search(pattern, text)) else ""),
+    "findAll": lambda text, pattern, limit=-1: [m.group(0) for m in re.finditer(pattern, text)][
+        :None if limit < 0 else limit],
+    "isSemver": lambda text: bool(_SEMVER.match(text)),
+
     "quantity": _quantity,
     "semver": _semver,
     "isQuantity": lambda text: _quantity_ok(text),

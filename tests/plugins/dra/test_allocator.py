@@ -115,6 +115,12 @@ CASES = {
         [claim("claim-0", req("req-0", mode="All", count=0))],
         [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), count=2)],
         "claim default/claim-0, request req-0: asks for all devices, but resource pool driver-a/pool-1 is currently being updated"),
+    # A subrequest is named by its own name (deviceSubRequestAccessor.name()), not parent/sub.
+    "all-devices-of-the-incomplete-pool-in-a-subrequest: the subrequest's own name": Case(
+        [claim("claim-0", first_available("req-0", DeviceSubRequest("every", CLASS_A, (), "All", 0)))],
+        [slice_("slice-1", "pool-1", DRIVER_A, dev("device-1"), count=2)],
+        "claim default/claim-0, request every: asks for all devices, but resource pool driver-a/pool-1 is currently "
+        "being updated"),
     "all-devices-plus-another: All of one driver and one of another": Case(
         [claim("claim-0", req("req-0", mode="All", count=0)), claim("claim-1", req("req-0", CLASS_B))],
         [ONE, slice_("slice-1", "pool-1", DRIVER_B, dev("device-1"))],
@@ -278,9 +284,29 @@ def test_too_many_devices_for_one_claim() -> None:
     pytest.param('device.attributes["other.example.com"].size() == 0', True, id="an unknown domain is an empty map"),
     pytest.param('has(device.attributes["driver-a"].missing)', False, id="has() on a missing name is false"),
     pytest.param('device.attributes["driver-a"].cores >= 120', True, id="int attributes compare as ints"),
+    # The base environment's strings extension, lists and regex libraries (cel/compile.go
+    # newCompiler on MustBaseEnvSet), expected values from their documented semantics:
+    pytest.param('device.attributes["driver-a"].model.lowerAscii() == "a100-sxm"', True, id="lowerAscii"),
+    pytest.param('device.attributes["driver-a"].model.upperAscii() == "A100-SXM"', True, id="upperAscii"),
+    pytest.param('device.attributes["driver-a"].model.split("-") == ["A100", "SXM"]', True, id="split"),
+    pytest.param('device.attributes["driver-a"].model.split("-", 1) == ["A100-SXM"]', True, id="split at most 1"),
+    pytest.param('device.attributes["driver-a"].model.indexOf("SXM") == 5', True, id="indexOf a substring"),
+    pytest.param('device.attributes["driver-a"].model.lastIndexOf("0") == 3', True, id="lastIndexOf"),
+    pytest.param('device.attributes["driver-a"].model.substring(0, 4) == "A100"', True, id="substring"),
+    pytest.param('device.attributes["driver-a"].model.charAt(1) == "1"', True, id="charAt"),
+    pytest.param('device.attributes["driver-a"].model.replace("-", "_") == "A100_SXM"', True, id="replace"),
+    pytest.param('"  x ".trim() == "x"', True, id="trim"),
+    pytest.param('["a", "b"].join("-") == "a-b"', True, id="join"),
+    pytest.param('[1, 2, 2].isSorted() && [3, 1].isSorted() == false', True, id="isSorted"),
+    pytest.param('[1, 2, 3].sum() == 6 && [1, 2, 3].indexOf(2) == 1 && [1].indexOf(5) == -1', True,
+                 id="sum and a list's indexOf"),
+    pytest.param('device.attributes["driver-a"].model.find("[0-9]+") == "100"', True, id="regex find"),
+    pytest.param('"a1b22".findAll("[0-9]+") == ["1", "22"]', True, id="regex findAll"),
+    pytest.param('isSemver("1.2.3") && !isSemver("v1")', True, id="isSemver"),
 ])
 def test_cel_environment(expression: str, expected: bool) -> None:
-    device = Device("gpu-0", {"version": Version("1.10.0"), "cores": 128}, {"memory": Fraction(48 * 2**30)})
+    device = Device("gpu-0", {"version": Version("1.10.0"), "cores": 128, "model": "A100-SXM"},
+                    {"memory": Fraction(48 * 2**30)})
     assert device_matches(compile_selector(expression), DRIVER_A, device) is expected
 
 
