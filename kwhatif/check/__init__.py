@@ -265,8 +265,12 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], obje
     pending, scenario, total, detail = worst
     return PolicyResult(name, False, [
         f"{failing} of {len(scenarios)} scenarios fail; worst: {scenario.label}: {pending} of {total} new pods stay "
-        "pending", detail or "", f"the same check with {scenario.flags} shows that scenario"])
+        "pending", detail or "", f"the same check with {scenario.flags} shows that scenario: {AFTER_THE_LOSS}"])
 
+
+AFTER_THE_LOSS = "the workloads are deployed after the loss, behind the pods it displaced"
+"""How a loss scenario is tried (docs/ci.md): a workload that already ran where the nodes
+survive would keep those pods; the scenario asks whether it can be (re)deployed meanwhile."""
 
 MAX_LOSS_SCENARIOS = 1000
 

@@ -18,6 +18,8 @@ import yaml
 from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, REPO, invoke, single_error_line
 
 CHECK = DATA / "check"
+# How a loss scenario is tried, said after the flags that reproduce it (docs/ci.md).
+AFTER_THE_LOSS = "the workloads are deployed after the loss, behind the pods it displaced"
 ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
 WEB, API, SOLO, VIP = (str(CHECK / f"{n}.yaml") for n in ("web", "api", "solo", "vip"))
 
@@ -88,7 +90,7 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
     ([SOLO], ["--tolerate-node-loss", "1"], 1, [{"policy": "tolerate-node-loss=1", "ok": False, "messages": [
         "1 of 3 scenarios fail; worst: without node node-b: 1 of 1 new pods stay pending",
         f"StatefulSet/default/solo: {MSG_WITHOUT_B}",
-        "the same check with --remove-node node-b shows that scenario"]}]),
+        "the same check with --remove-node node-b shows that scenario: " + AFTER_THE_LOSS]}]),
     ([WEB], ["--tolerate-node-loss", "1"], 0, [{"policy": "tolerate-node-loss=1", "ok": True, "messages": [
         "every workload still fits in each of 3 scenarios"]}]),
     # Any 2 of the 3 nodes: {a, b} leaves only the tainted node-c (web pending); {a, c} leaves
@@ -98,7 +100,8 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
         "1 of 3 scenarios fail; worst: without nodes node-a, node-b: 1 of 1 new pods stay pending",
         ("Deployment/shop/web: 0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. "
         "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
-        "scheduling."), "the same check with --remove-node node-a --remove-node node-b shows that scenario"]}]),
+        "scheduling."),
+        "the same check with --remove-node node-a --remove-node node-b shows that scenario: " + AFTER_THE_LOSS]}]),
     ([WEB], ["--tolerate-zone-loss"], 0, [{"policy": "tolerate-zone-loss", "ok": True, "messages": [
         "no scenario to try (no node, or no zone label)"]}]),
 ])
@@ -118,7 +121,7 @@ def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
         "1 of 2 scenarios fail; worst: without zone zone-b (2 nodes): 1 of 2 new pods stay pending",
         ("Deployment/default/pair: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
         "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."),
-        "the same check with --remove-node topology.kubernetes.io/zone=zone-b shows that scenario"]}]
+        "the same check with --remove-node topology.kubernetes.io/zone=zone-b shows that scenario: " + AFTER_THE_LOSS]}]
     # and it does: the check of that cluster leaves the same replica pending, with that message
     again = cli(["check", str(CHECK / "zonal" / "pair.yaml"), "-c", str(CHECK / "zonal" / "nodes.yaml"),
                  "--now", NOW, "--remove-node", "topology.kubernetes.io/zone=zone-b", "-o", "json"])

@@ -137,7 +137,8 @@ def test_loss_policies_decide_as_every_scenario_run_from_nothing(clusters: list[
         worst = next(scenario for n, scenario in failing if n == most)
         assert policy.messages[0] == (f"{len(failing)} of {len(scenarios)} scenarios fail; worst: {worst.label}: "
                                       f"{most} of 6 new pods stay pending")
-        assert policy.messages[2] == f"the same check with {worst.flags} shows that scenario"
+        assert policy.messages[2] == (f"the same check with {worst.flags} shows that scenario: the workloads are "
+                                      "deployed after the loss, behind the pods it displaced")
 
 
 def test_a_loss_policy_on_two_workers_is_the_policy_run_here(clusters: list[Cluster]) -> None:
