@@ -8,6 +8,7 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   (new pods not available) > 0, by what keeps replicas − maxUnavailable pods available. Old pods
   go in the ReplicaSet controller's order (`deletion_order`).
 - Deployment Recreate (recreate.go): every old pod deleted, then every new pod created.
+- A paused Deployment (spec.paused) is only scaled, with its running template: no new ReplicaSet.
 - DaemonSet RollingUpdate (daemon/update.go rollingUpdate), nodes in name order: with maxSurge 0,
   the old pods of up to maxUnavailable − (new pods not yet available) nodes are deleted and their
   new pods created; with maxSurge > 0, new pods are created beside the old ones on up to
@@ -28,8 +29,10 @@ from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, name
 from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
 from kwhatif.text import listed
+from kwhatif.whatif.pods import recreated, taken_names
 from kwhatif.workloads.statefulset import POD_INDEX_LABEL
 
+PAUSED_NOTE = "paused: the new template waits for `kubectl rollout resume`; the running pods are kept"
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
 REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
 JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
@@ -47,10 +50,13 @@ def scale(s: Stepper, u: Update, change: str, note: str = "") -> Rollout:
 
 
 def roll_deployment(s: Stepper, u: Update) -> Rollout:
-    """An unchanged template scales; Recreate empties then fills; RollingUpdate alternates the
-    controller's scale-up and scale-down until neither can move."""
+    """An unchanged template scales; a paused Deployment only scales, with its old template;
+    Recreate empties then fills; RollingUpdate alternates the controller's scale-up and
+    scale-down until neither can move."""
     if not u.changed:
         return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
+    if u.workload.spec.get("paused") is True:
+        return _paused(s, u)
     if u.strategy.kind == "Recreate":
         if s.old:
             s.step(f"delete the {len(s.old)} old pods", list(s.old.values()), [])
@@ -70,6 +76,21 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
             s.step(f"scale the old pods down to {len(s.old) - down}: delete {names(victims)}", victims, [])
             continue
         return s.rollout("update", u, not unused and not s.old)
+
+
+def _paused(s: Stepper, u: Update) -> Rollout:
+    """deployment_controller.go syncDeployment: a paused Deployment is only synced (scaled); its
+    new template makes no ReplicaSet until `kubectl rollout resume`, so more replicas are copies
+    of the running pods and none is replaced."""
+    have, want = len(s.old), len(u.new)
+    if want > have and s.old:
+        model = next(iter(s.old.values()))
+        taken = taken_names(s.cluster, model.namespace)
+        copies = [recreated(model, s.now, taken, f"paused/{i}") for i in range(want - have)]
+        s.step(f"scale up from {have} to {want} pods (the old template)", [], copies)
+    elif want < have:
+        s.step(f"scale down from {have} to {want} pods", deletion_order(list(s.old.values()))[:have - want], [])
+    return s.rollout("scale" if want != have else "unchanged", u, True, PAUSED_NOTE)
 
 
 def _surge_room(s: Stepper, u: Update, unused: int) -> int:
@@ -132,8 +153,9 @@ def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, P
         if not olds and not batch:
             return s.rollout("update", u, not todo and not surging)
         created = [new_on[n] for n in batch]
-        s.step(f"create {names(created)} beside the old pods" + (f", delete {names(olds)}" if olds else ""),
-               olds, created)
+        parts = [f"create {names(created)} beside the old pods"] if created else []
+        parts += [f"delete {names(olds)}"] if olds else []
+        s.step(", ".join(parts), olds, created)
         surging.extend(batch)
 
 

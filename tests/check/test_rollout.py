@@ -250,3 +250,16 @@ def test_a_rollouts_pods_are_charged_against_the_quota_and_deleted_ones_make_roo
     rolled = only(check(state, workload("Deployment", "api", "400m", "app:v2", {
         "replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}})))
     assert (rolled.change, rolled.ok, rolled.pods, rolled.pending) == ("update (RollingUpdate)", True, 2, 0)
+
+
+def test_a_paused_deployment_only_scales_with_its_running_template():
+    """spec.paused: syncDeployment only scales; the new image (app:v2) makes no ReplicaSet. Same
+    replicas: nothing happens. 3 replicas: one more pod like the running ones (400m, app:v1),
+    which does not fit n1's 200m free."""
+    state = _api_cluster()
+    same = only(check(state, workload("Deployment", "api", "400m", "app:v2", {"replicas": 2, "paused": True})))
+    assert (same.change, same.pods, same.ok, _steps(same)) == ("unchanged", 0, True, [])
+    assert same.rollout is not None and same.rollout.note.startswith("paused")
+    up = only(check(state, workload("Deployment", "api", "400m", "app:v2", {"replicas": 3, "paused": True})))
+    assert (up.change, up.ok, _steps(up)) == ("scale", False, [("scale up from 2 to 3 pods (the old template)", 0, 1, 1, 2)])
+    assert up.rollout is not None and [c.containers[0].image for c in up.rollout.pods] == ["app:v1"]
