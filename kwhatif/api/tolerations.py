@@ -43,10 +43,17 @@ def tolerates(tolerations: tuple[Toleration, ...], taint: Taint) -> bool:
     return False
 
 
-def first_untolerated_taint(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Taint | None:
-    """The first NoSchedule/NoExecute taint no toleration tolerates (upstream's
-    FindMatchingUntoleratedTaint with those two effects), or None."""
+def first_untolerated_taint(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...],
+                            effects: tuple[str, ...] = ("NoSchedule", "NoExecute")) -> Taint | None:
+    """The first taint of `effects` (the scheduler's NoSchedule and NoExecute; a kubelet's
+    admission and a running daemon pod, NoExecute alone) no toleration tolerates (upstream's
+    FindMatchingUntoleratedTaint with that filter), or None."""
     for taint in taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+        if taint.effect in effects and not tolerates(tolerations, taint):
             return taint
     return None
+
+
+def untolerated_taint_reason(taint: Taint) -> str:
+    """TaintToleration's rejection reason for the taint (a kubelet's admission says it alike here)."""
+    return f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"

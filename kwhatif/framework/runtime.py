@@ -17,7 +17,7 @@ from kwhatif.framework.interfaces import (
     PostFilterResult, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
     RowVerdicts, ScorePlugin,
 )
-from kwhatif.api.tolerations import tolerates
+from kwhatif.api.tolerations import first_untolerated_taint, untolerated_taint_reason
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -295,10 +295,9 @@ class Framework:
                 pl.pre_filter(state, pod, [node])
         out = [reason for pl in self.plugins.filter if pl.name in KUBELET_CHECKS
                for reason in (pl.filter(state, pod, node) or Status(Code.SUCCESS)).reasons]
-        untolerated = next((t for t in node.node.taints
-                            if t.effect == "NoExecute" and not tolerates(pod.pod.tolerations, t)), None)
+        untolerated = first_untolerated_taint(node.node.taints, pod.pod.tolerations, ("NoExecute",))
         if untolerated is not None:
-            out.append(f"node(s) had untolerated taint {{{untolerated.key}: {untolerated.value}}}")
+            out.append(untolerated_taint_reason(untolerated))
         return out
 
     def later_filter_failures(self, state: CycleState, pod: PodInfo, node: NodeInfo, first: str) -> list[Status]:

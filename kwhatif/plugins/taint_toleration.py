@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates
+from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates, untolerated_taint_reason
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, RowVerdicts, ScorePlugin
 from kwhatif.framework.status import Status, unresolvable
@@ -23,13 +23,9 @@ NAME = "TaintToleration"
 _PRE_SCORE_KEY = "PreScore" + NAME
 
 
-def untolerated_taint_reason(key: str, value: str) -> str:
-    return f"node(s) had untolerated taint {{{key}: {value}}}"
-
-
 def _first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Status | None:
     taint = first_untolerated_taint(taints, tolerations)
-    return None if taint is None else unresolvable(untolerated_taint_reason(taint.key, taint.value))
+    return None if taint is None else unresolvable(untolerated_taint_reason(taint))
 
 
 def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:

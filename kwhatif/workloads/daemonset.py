@@ -14,7 +14,7 @@ import copy
 from typing import Any, NamedTuple
 
 from kwhatif.api.objects import Controller, Node, Pod
-from kwhatif.api.tolerations import tolerates
+from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import (
     REVISION_LABEL,
@@ -85,22 +85,18 @@ def _selects(pod: Pod, node: Node) -> bool:
     return required is None or required.matches(node.labels, node.name)
 
 
-def _tolerated(pod: Pod, node: Node, effects: tuple[str, ...]) -> bool:
-    return all(tolerates(pod.tolerations, t) for t in node.taints if t.effect in effects)
-
-
 def should_run(pod: Pod, node: Node) -> bool:
     """NodeShouldRunDaemonPod's predicates for a node without a pod of the set."""
     if pod.node_name and pod.node_name != node.name:
         return False
-    return _selects(pod, node) and _tolerated(pod, node, ("NoSchedule", "NoExecute"))
+    return _selects(pod, node) and first_untolerated_taint(node.taints, pod.tolerations) is None
 
 
 def keeps_running(pod: Pod, node: Node) -> bool:
     """NodeShouldRunDaemonPod's shouldContinueRunning: the node still matches the pod's selector
     and affinity, and the pod tolerates its NoExecute taints (a NoSchedule taint added later
     keeps a running daemon pod)."""
-    return _selects(pod, node) and _tolerated(pod, node, ("NoExecute",))
+    return _selects(pod, node) and first_untolerated_taint(node.taints, pod.tolerations, ("NoExecute",)) is None
 
 
 class _Template(NamedTuple):

@@ -14,7 +14,7 @@ from kwhatif.explain.reasons import CATALOGUE, lookup
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE
 from kwhatif.framework.scheduler import GATED_MESSAGE
 from kwhatif.plugins.node_resources.fit import TOO_MANY_PODS, insufficient
-from kwhatif.plugins.taint_toleration import untolerated_taint_reason
+from kwhatif.api.tolerations import Taint, untolerated_taint_reason
 from kwhatif.preemption.evaluator import NO_VICTIMS, NOT_HELPFUL
 
 
@@ -28,8 +28,8 @@ def _plugin_reason_constants() -> list[tuple[str, str]]:
 
 
 CONSTANTS = _plugin_reason_constants()
-TEMPLATED = [insufficient("cpu"), insufficient("nvidia.com/gpu"), TOO_MANY_PODS, untolerated_taint_reason("dedicated", "gpu"),
-             GATED_MESSAGE, NO_NODES_MESSAGE, NO_VICTIMS, NOT_HELPFUL, 'persistentvolumeclaim "data" not found']
+TEMPLATED = [insufficient("cpu"), insufficient("nvidia.com/gpu"), TOO_MANY_PODS,
+             untolerated_taint_reason(Taint("dedicated", "gpu", "NoSchedule")), GATED_MESSAGE, NO_NODES_MESSAGE, NO_VICTIMS, NOT_HELPFUL, 'persistentvolumeclaim "data" not found']
 
 
 def test_the_plugins_have_reason_constants_to_check() -> None:
