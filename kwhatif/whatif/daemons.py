@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import DaemonSet, Node, Pod
 from kwhatif.text import listed
-from kwhatif.whatif.pods import DAEMONSET, owner_kind, pinned_node, pod_names, remove_pods
+from kwhatif.whatif.pods import DAEMONSET, pinned_node, pod_names, remove_pods
 from kwhatif.workloads import daemonset
 from kwhatif.workloads.common import Context, decode_workload, deterministic_uid
 
@@ -30,20 +30,24 @@ def daemon_pods(cluster: Cluster, added: Sequence[Node], now: str) -> list[Pod]:
     it). Returns the pods."""
     if not added:
         return []
-    missing = templates_missing(cluster)
+    on_nodes = _daemon_pods_by_node(cluster)
+    missing = sorted(f"{namespace}/{name}" for namespace, name in set(on_nodes) - set(cluster.daemonsets))
     if missing:
         cluster.warnings.append(f"DaemonSet pods of {listed(missing)} run in the snapshot, but not their DaemonSet "
                                 "objects: the added nodes get none of their pods (kwhatif snapshot captures them)")
-    return resync_daemon_pods(cluster, added, now)[0]
+    return resync_daemon_pods(cluster, added, now, on_nodes)[0]
 
 
-def resync_daemon_pods(cluster: Cluster, nodes: Sequence[Node], now: str) -> tuple[list[Pod], list[Pod]]:
+def resync_daemon_pods(cluster: Cluster, nodes: Sequence[Node], now: str,
+                       on_nodes: dict[tuple[str, str], dict[str, list[Pod]]] | None = None
+                       ) -> tuple[list[Pod], list[Pod]]:
     """The daemon controller's answer to nodes that were added or changed (labels, taints): each
     DaemonSet's pod created, pending, on each node that should run it and has none, and its pods
     deleted from each node that no longer keeps them (`daemonset.keeps_running`: a label it
-    selects gone). (created, deleted)."""
+    selects gone). `on_nodes`: `_daemon_pods_by_node(cluster)`, if the caller has it. (created,
+    deleted)."""
     taken = pod_names(cluster.pods, {namespace for namespace, _ in cluster.daemonsets})
-    on_nodes = _daemon_pods_by_node(cluster)
+    on_nodes = _daemon_pods_by_node(cluster) if on_nodes is None else on_nodes
     created: list[Pod] = []
     deleted: list[Pod] = []
     for key, kept in sorted(cluster.daemonsets.items()):
@@ -79,11 +83,3 @@ def _being_deleted(kept: DaemonSet) -> bool:
     """A DaemonSet with a deletionTimestamp creates no pod (daemon controller syncDaemonSet)."""
     meta = kept.manifest.get("metadata")
     return isinstance(meta, dict) and bool(meta.get("deletionTimestamp"))
-
-
-def templates_missing(cluster: Cluster) -> list[str]:
-    """The DaemonSets whose pods run in the snapshot but whose objects it lacks, as
-    `namespace/name`: the nodes a what-if adds get none of their pods."""
-    found = {(p.namespace, p.controller_ref.name) for p in cluster.pods
-             if owner_kind(p) == DAEMONSET and p.controller_ref is not None}
-    return sorted(f"{namespace}/{name}" for namespace, name in found - set(cluster.daemonsets))
