@@ -25,6 +25,8 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, names
 from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
@@ -39,11 +41,13 @@ JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
 POD_NOTE = "a pod's spec cannot change but for a few fields (kubectl apply refuses the rest): the pod is kept as it is"
 
 
-def scale(s: Stepper, u: Update, change: str, note: str = "") -> Rollout:
-    """A ReplicaSet-like scale: missing replicas created, extra ones deleted in ranked order."""
+def scale(s: Stepper, u: Update, change: str, note: str = "", grown: Sequence[Pod] | None = None,
+          how: str = "") -> Rollout:
+    """A ReplicaSet-like scale: missing replicas created (from the manifest's pods, or `grown`
+    said `how`), extra ones deleted in ranked order."""
     have, want = len(s.old), len(u.new)
     if want > have:
-        s.step(f"scale up from {have} to {want} pods", [], u.new[:want - have])
+        s.step(f"scale up from {have} to {want} pods{how}", [], list(u.new if grown is None else grown)[:want - have])
     elif want < have:
         s.step(f"scale down from {have} to {want} pods", deletion_order(list(s.old.values()))[:have - want], [])
     return s.rollout(change, u, True, note)
@@ -83,14 +87,17 @@ def _paused(s: Stepper, u: Update) -> Rollout:
     new template makes no ReplicaSet until `kubectl rollout resume`, so more replicas are copies
     of the running pods and none is replaced."""
     have, want = len(s.old), len(u.new)
-    if want > have and s.old:
-        model = next(iter(s.old.values()))
-        taken = taken_names(s.cluster, model.namespace)
-        copies = [recreated(model, s.now, taken, f"paused/{i}") for i in range(want - have)]
-        s.step(f"scale up from {have} to {want} pods (the old template)", [], copies)
-    elif want < have:
-        s.step(f"scale down from {have} to {want} pods", deletion_order(list(s.old.values()))[:have - want], [])
-    return s.rollout("scale" if want != have else "unchanged", u, True, PAUSED_NOTE)
+    change = "scale" if want != have else "unchanged"
+    if not s.old:
+        return s.rollout(change, u, True, PAUSED_NOTE)
+    return scale(s, u, change, PAUSED_NOTE, _copies(s, want - have) if want > have else [], " (the old template)")
+
+
+def _copies(s: Stepper, count: int) -> list[Pod]:
+    """`count` new pods like the running ones (their controller's own template)."""
+    model = next(iter(s.old.values()))
+    taken = taken_names(s.cluster, model.namespace)
+    return [recreated(model, s.now, taken, f"paused/{i}") for i in range(count)]
 
 
 def _surge_room(s: Stepper, u: Update, unused: int) -> int:
