@@ -3,9 +3,10 @@ the scheduler never looks at must not leave the cluster.
 
 Removed from every object: `metadata.managedFields` and every annotation but `KEPT_ANNOTATIONS`
 (`kubectl.kubernetes.io/last-applied-configuration` holds the whole manifest as applied, env
-values included) — those of pods and pod templates are kept as digests of their values instead. Removed from every container of a pod spec (a Pod's own, and the pod template
-of each workload kind): the fields in `DROPPED_CONTAINER_FIELDS` — values, commands and probe or
-hook commands may carry credentials, and no scheduler plugin reads them. Secrets and ConfigMaps
+values included) — those of pods and pod templates are kept as digests of their values instead.
+Removed from every container of a pod spec (a Pod's own, and the pod template of each workload
+kind): the fields in `DROPPED_CONTAINER_FIELDS` — values, commands and probe or hook commands may
+carry credentials, and no scheduler plugin reads them. Secrets and ConfigMaps
 are never captured at all (`capture.py` does not list them)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A sweep's rows as data (`json`) and as flat tables (`table`, `csv`, `markdown`, `html`).
 
 Every format shows the same fields (`flat`; the terminal table merges the failing workloads and
-policies into one column) and keeps a scenario on one line by moving the texts to notes below. The rows carry no timing, so two runs of a sweep give
-the same bytes."""
+policies into one column) and keeps a scenario on one line by moving the texts to notes below.
+The rows carry no timing, so two runs of a sweep give the same bytes."""
 
 from __future__ import annotations
 
