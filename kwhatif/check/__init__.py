@@ -134,7 +134,8 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept)
     updates = {} if index is None else plan_updates(cluster, expansion, index)
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
-    warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion)
+    refused = [i for i, u in updates.items() if u.refused]
+    warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)
     sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only,
                                      node_detail)
     return Scheduled(sim, expansion, warnings, rollouts, cluster)
@@ -167,8 +168,11 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
                 message = first.message or first.outcome.value
         rollout = run.rollouts.get(index)
         stuck = rollout.stuck if rollout is not None else None
-        ok = not unplaced and stuck is None and not (no_evictions and victims)
-        if not unplaced and stuck is not None:
+        refused = rollout.refused if rollout is not None else None
+        ok = not unplaced and stuck is None and not refused and not (no_evictions and victims)
+        if refused:
+            message = refused
+        elif not unplaced and stuck is not None:
             message = f"the rollout stops at step {stuck.number}: {stuck.action}"
         elif not unplaced and not ok:
             message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"

@@ -45,6 +45,8 @@ class Update:
     strategy: Strategy
     pinned: dict[str, str] = field(default_factory=dict)
     """DaemonSet: new pod key → its node."""
+    refused: str | None = None
+    """The API server's answer when it refuses the update (`existing.refused_update`): nothing changes."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class Rollout:
     """Its pods the snapshot had pending (a Job's, a bare Pod's), judged with `pods` but not new:
     what they evict or where they land would happen without the manifests, so no policy of the
     check counts it."""
+    refused: str | None = None
+    """Why the API server refuses the update (the workload is left as it runs): the check fails."""
 
     @property
     def label(self) -> str:
@@ -103,7 +107,7 @@ class Rollout:
         return {"change": self.change, "strategy": self.strategy, "desired": self.desired,
                 "running": self.running, "done": self.done, "note": self.note,
                 "worst": worst.data() if worst else None, "stuck_at": stuck.number if stuck else None,
-                "steps": [s.data() for s in self.steps]}
+                "refused": self.refused, "steps": [s.data() for s in self.steps]}
 
 
 class Stepper:

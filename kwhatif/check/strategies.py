@@ -18,8 +18,12 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
 - StatefulSet (stateful_set_control.go updateStatefulSet): missing ordinals created in order (one
   at a time, each bound before the next, unless podManagementPolicy is Parallel), ordinals beyond
   replicas deleted highest first, then RollingUpdate replaces the pods from the highest ordinal
-  down to `partition`, one at a time, each new pod bound before the next. kwhatif creates missing
-  ordinals from the new template (the controller uses the old revision below `partition`).
+  down to `partition`, one at a time, each new pod bound before the next. With OrderedReady, a pod
+  of the set that is not Running (pending in the snapshot and still pending once the queue ran)
+  stops everything at its ordinal (processReplica): it is never replaced, whatever the new
+  template, until someone deletes it (kubernetes/kubernetes#67250) — it stays in the queue and the
+  workload is judged by it. kwhatif creates missing ordinals from the new template (the
+  controller uses the old revision below `partition`).
 - ReplicaSet and ReplicationController never replace running pods: only the replica count
   changes (new pods from the manifest's template). A Job's template cannot change."""
 
@@ -39,6 +43,9 @@ ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they ar
 REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
 JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
 POD_NOTE = "a pod's spec cannot change but for a few fields (kubectl apply refuses the rest): the pod is kept as it is"
+ORDERED_READY_NOTE = ("OrderedReady: the controller waits for {pod} to be Running and Ready before it creates, deletes "
+                      "or replaces any other pod; a pod that never starts is not replaced by the new template until "
+                      "it is deleted by hand (kubectl delete pod {pod}; kubernetes/kubernetes#67250)")
 
 
 def scale(s: Stepper, u: Update, change: str, note: str = "", grown: Sequence[Pod] | None = None,
@@ -175,13 +182,22 @@ def _ordinal(pod: Pod) -> int:
 
 def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     """Scale up, then down, then replace from the highest ordinal to the partition; the
-    controller waits wherever a pod it created is not bound."""
+    controller waits wherever a pod it created is not bound, and (OrderedReady) wherever one of
+    its pods in range is still pending."""
     new_by = {_ordinal(p): p for p in u.new}
     old_by = {_ordinal(p): p for p in s.old.values()}
     missing = [new_by[o] for o in sorted(new_by) if o not in old_by]
     if missing and u.strategy.parallel:
         s.step(f"create {names(missing)}", [], missing)
-    for pod in [] if u.strategy.parallel else missing:
+    waiting = {} if u.strategy.parallel else {o: p for p in u.old if (o := _ordinal(p)) in new_by and not s.bound(p)}
+    for ordinal in [] if u.strategy.parallel else sorted(new_by):
+        if ordinal in waiting:  # processReplica: not Running and Ready, so nothing moves
+            s.adopt([waiting[ordinal]])
+            note = ORDERED_READY_NOTE.format(pod=waiting[ordinal].name)
+            return s.rollout("update" if u.changed else "scale" if missing else "unchanged", u, False, note)
+        if ordinal in old_by:
+            continue
+        pod = new_by[ordinal]
         s.step(f"create {pod.name}", [], [pod])
         if not s.bound(pod):  # OrderedReady: the controller waits for this pod
             return s.rollout("update" if u.changed else "scale", u, False)
@@ -219,8 +235,24 @@ def keep_running(s: Stepper, u: Update) -> Rollout:
     return s.rollout("unchanged", u, True, note)
 
 
+def refuse(s: Stepper, u: Update) -> Rollout:
+    """An update the API server refuses: the running workload is left as it is."""
+    rollout = s.rollout("refused", u, False)
+    rollout.refused = u.refused
+    return rollout
+
+
 ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
            "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": keep_running,
            "Pod": keep_running}
 KEPT = ("Job", "Pod")
 """Kinds whose pending pods stay in the queue where they are: nothing replaces them."""
+
+
+def keeps_pending(u: Update) -> bool:
+    """Whether the workload's pods the snapshot has pending stay in the queue, where they are
+    (`KEPT` kinds, a refused update, and an OrderedReady StatefulSet, whose controller waits for
+    them), instead of
+    being deleted before its rollout as the other controllers delete unavailable old pods first."""
+    return (u.workload.kind in KEPT or u.refused is not None
+            or (u.workload.kind == "StatefulSet" and not u.strategy.parallel))

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.check.rollout import Rollout, Stepper, Update
-from kwhatif.check.strategies import KEPT, ROLLERS
+from kwhatif.check.strategies import ROLLERS, keeps_pending, refuse
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
-from kwhatif.workloads.existing import PodIndex, exists, same_template, strategy_of
+from kwhatif.workloads.existing import PodIndex, exists, refused_update, same_template, strategy_of
 
 
 @dataclass
@@ -66,7 +66,7 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
             continue
         strategy = strategy_of(w, len(group.pods))
         changed = not same_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
-        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned)
+        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused_update(cluster, w))
     return out
 
 
@@ -88,7 +88,7 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
     comes later has no higher priority, so it can neither take their place nor evict them).
     `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail)."""
-    stale = {id(p) for u in updates.values() if u.workload.kind not in KEPT for p in u.old if is_pending(p)}
+    stale = {id(p) for u in updates.values() if not keeps_pending(u) for p in u.old if is_pending(p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
     fresh = fresh_pods(expansion, updates.keys())
@@ -98,5 +98,5 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     rollouts = {}
     for i, update in updates.items():
         stepper = Stepper(prepared, cluster, now, update, results)
-        rollouts[i] = ROLLERS[update.workload.kind](stepper, update)
+        rollouts[i] = (refuse if update.refused else ROLLERS[update.workload.kind])(stepper, update)
     return Simulation(list(results.values()), first.snapshot, first.warnings, first.initial_bound), rollouts

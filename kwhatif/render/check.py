@@ -50,12 +50,14 @@ def verdict(data: dict[str, Any]) -> str:
 
 def rollout_line(w: dict[str, Any]) -> str | None:
     """`<workload>: update (RollingUpdate) in 12 steps; worst: step 3 (...): 11/12 available, 0 pending`,
-    `...; stuck at step 1 (...): <FailedScheduling message>`, and any note; None for a new workload
-    or an unchanged one without a note."""
+    `...; stuck at step 1 (...): <FailedScheduling message>`, and any note; `<workload>: refused;
+    <the API server's answer>`; None for a new workload or an unchanged one without a note."""
     rollout = w.get("rollout")
-    if not rollout or (not rollout["steps"] and not rollout["note"]):
+    if not rollout or (not rollout["steps"] and not rollout["note"] and not rollout["refused"]):
         return None
     parts = [f"{workload_ref(w)}: {w['change']}"]
+    if rollout["refused"]:
+        parts.append(rollout["refused"])
     steps = rollout["steps"]
     if steps:
         parts[0] += f" in {len(steps)} step{'s' if len(steps) != 1 else ''}"

@@ -8,7 +8,7 @@ Deployment creates, StatefulSets, claims, Services, PDBs, missing namespaces).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import BinaryIO, cast
@@ -142,15 +142,18 @@ def expand(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01
     return expand_objects(objects, nodes, now, replicas_mode).pods
 
 
-def apply_to_cluster(cluster: Cluster, expansion: Expansion) -> list[str]:
+def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection[int] = ()) -> list[str]:
     """Add to `cluster` the objects that come with the workloads: one the snapshot has by kind,
     namespace and name is replaced, never doubled (rendered manifests of an app that runs carry
     its Namespace, Service and PDB again: that is no news, so no warning); returns warnings
-    (namespaces created on the fly)."""
+    (namespaces created on the fly). `refused`: the groups whose update the API server refuses,
+    whose objects stay as they run."""
     warnings: list[str] = []
     for obj in expansion.others:
         apply_object(cluster, obj)
-    for group in expansion.groups:
+    for index, group in enumerate(expansion.groups):
+        if index in refused:
+            continue
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
         for claim in group.pvcs:

@@ -12,12 +12,16 @@ class, scheduler and hostNetwork — the template as admission stores it (`check
 label keys merged into selectors left out — and the template's annotations the running pods
 carry (values, or their digests in a redacted snapshot). Equal: the template is "unchanged".
 Not seen: container env, command, args and probes (a redacted snapshot drops them, and the
-model keeps only what scheduling reads): a change there alone reads as "unchanged"."""
+model keeps only what scheduling reads): a change there alone reads as "unchanged".
+
+An update whose selector differs from the running object's is refused by the API server
+(`refused_update`): the running workload stays as it is."""
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,7 +29,9 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import Controller, Pod
-from kwhatif.api.selectors import LabelSelector
+from kwhatif.api.selectors import LabelSelector, Requirement
+from kwhatif.load.decode import decode_controller
+from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 
 # Labels a controller adds to the pods it creates, never part of the template.
@@ -110,13 +116,19 @@ def kept_replicas(objects: Sequence[object], cluster: Cluster, index: PodIndex) 
 
 def _scaled_to_zero(cluster: Cluster, w: Workload) -> bool:
     """The workload's controller object is in the snapshot (its pods are not): a Deployment's
-    ReplicaSet `<name>-<hash>` whose selector holds that pod-template-hash, the others' own."""
+    ReplicaSet, the others' own."""
     if w.kind != "Deployment":
         return (w.kind, w.namespace, w.name) in cluster.controllers
+    return next(_replica_sets(cluster, w), None) is not None
+
+
+def _replica_sets(cluster: Cluster, w: Workload) -> Iterator[Controller]:
+    """A Deployment's ReplicaSets in the snapshot: `<name>-<hash>`, whose selector holds that
+    pod-template-hash."""
     prefix = f"{w.name}-"
-    return any(kind == "ReplicaSet" and namespace == w.namespace and name.startswith(prefix)
-               and _selected_hash(rs) == name[len(prefix):]
-               for (kind, namespace, name), rs in cluster.controllers.items())
+    return (rs for (kind, namespace, name), rs in cluster.controllers.items()
+            if kind == "ReplicaSet" and namespace == w.namespace and name.startswith(prefix)
+            and _selected_hash(rs) == name[len(prefix):])
 
 
 def _selected_hash(rs: Controller) -> str | None:
@@ -125,6 +137,55 @@ def _selected_hash(rs: Controller) -> str | None:
         if r.key == "pod-template-hash" and r.operator == "In" and len(r.values) == 1:
             return r.values[0]
     return None
+
+
+IMMUTABLE_SELECTOR = ("Deployment", "DaemonSet", "ReplicaSet", "StatefulSet")
+STATEFULSET_FORBIDDEN = ("spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', "
+                         "'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' "
+                         "and 'minReadySeconds' are forbidden")
+
+
+def refused_update(cluster: Cluster, w: Workload) -> str | None:
+    """What the API server answers `kubectl apply` of a workload that runs when the manifest
+    changes its selector, immutable in apps/v1 (the Deployment, DaemonSet and ReplicaSet
+    strategies' ValidateUpdate: ValidateImmutableField; ValidateStatefulSetUpdate forbids every
+    spec field but a few) — None when it accepts the update. Refused, the change never reaches
+    the cluster: a gate that judged the pods it would have made would pass a deploy that fails."""
+    if w.kind not in IMMUTABLE_SELECTOR:
+        return None
+    running = _running_selector(cluster, w)
+    wanted = label_selector(w.fields, w.spec, "selector", "spec")
+    if running is None or wanted is None or _same_selector(running, wanted):
+        return None
+    written = json.dumps(w.spec.get("selector"), sort_keys=True, separators=(",", ":"))
+    reason = (STATEFULSET_FORBIDDEN if w.kind == "StatefulSet"
+              else f"spec.selector: Invalid value: {written}: field is immutable")
+    return (f'The {w.kind} "{w.name}" is invalid: {reason} (the running {w.kind} selects {running.describe()}; '
+            "to change its selector, delete it and create it again)")
+
+
+def _running_selector(cluster: Cluster, w: Workload) -> LabelSelector | None:
+    """The selector of the workload that runs, when the snapshot has its object (a Deployment's:
+    its ReplicaSet's, less the pod-template-hash the Deployment controller adds)."""
+    if w.kind == "DaemonSet":
+        kept = cluster.daemonsets.get((w.namespace, w.name))
+        return decode_controller(dict(kept.manifest), kept.source).selector if kept is not None else None
+    if w.kind != "Deployment":
+        found = cluster.controllers.get((w.kind, w.namespace, w.name))
+        return found.selector if found is not None else None
+    rs = next(_replica_sets(cluster, w), None)
+    if rs is None or rs.selector is None:
+        return None
+    return LabelSelector(tuple(r for r in rs.selector.requirements if r.key != "pod-template-hash"))
+
+
+def _same_selector(a: LabelSelector, b: LabelSelector) -> bool:
+    """The same requirements, in any order (matchLabels is a map: its order means nothing)."""
+    return sorted(map(_requirement_key, a.requirements)) == sorted(map(_requirement_key, b.requirements))
+
+
+def _requirement_key(r: Requirement) -> tuple[str, str, tuple[str, ...]]:
+    return r.key, r.operator, tuple(sorted(r.values))
 
 
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:

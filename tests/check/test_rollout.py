@@ -8,7 +8,8 @@ import re
 
 from kwhatif.check import WorkloadSummary
 from tests.workloads.conftest import SUFFIX
-from tests.check.conftest import check, cluster, node, only, running, workload
+from kwhatif.workloads.common import decode_workload
+from tests.check.conftest import check, cluster, container, node, only, running, workload
 
 # One 1-cpu node; every pod 400m and priority 0, so a pending pod has no victims.
 MSG_NO_CPU = ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
@@ -170,6 +171,42 @@ def test_a_statefulset_replica_change_adds_or_removes_the_highest_ordinals():
     assert (shrunk.change, _steps(shrunk)) == ("scale", [("delete db-2, db-1", 2, 0, 0, 1)])
 
 
+def _pending(doc: dict) -> dict:
+    """A pod of a dump that was never scheduled."""
+    del doc["spec"]["nodeName"]
+    doc["status"]["phase"] = "Pending"
+    return doc
+
+
+def _db_with_a_pending_pod():
+    """n1 (4 cpu) runs db-0 and db-1 at 500m; db-2 asks for 5 cpu, more than n1 has: pending."""
+    return cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"})
+                                      for i in range(2)),
+                   _pending(running("db-2", ("StatefulSet", "db"), "n1", "5", labels={"app": "db"})))
+
+
+def test_an_ordered_ready_statefulset_waits_for_its_pending_pod_whatever_the_new_template():
+    # stateful_set_control.go processReplica: db-2 is not Running and Ready, so the controller
+    # stops there (OrderedReady) and never replaces it with the 500m template
+    # (kubernetes/kubernetes#67250). db-2 stays pending: 5 cpu > n1's 4.
+    summary = only(check(_db_with_a_pending_pod(), workload("StatefulSet", "db", "500m", "app:v2", {"replicas": 3})))
+    assert (summary.ok, summary.pods, summary.pending, summary.keys) == (False, 1, 1, ["default/db-2"])
+    # The reference (NodeResourcesFit): a request alone beyond the node's allocatable is unresolvable.
+    assert summary.message == ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
+                               "0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+    assert summary.rollout is not None and (summary.rollout.done, summary.rollout.steps) == (False, [])
+    assert summary.rollout.note.startswith("OrderedReady: the controller waits for db-2 to be Running and Ready")
+    assert "kubectl delete pod db-2" in summary.rollout.note
+
+
+def test_a_parallel_statefulset_replaces_its_pending_pod():
+    # Parallel: nothing waits; db-2 (old, pending) is deleted and the new db-2 (500m) fits beside
+    # db-0 and db-1 (1000m of 4000m); then db-1 and db-0 are replaced one at a time.
+    spec = {"replicas": 3, "podManagementPolicy": "Parallel"}
+    summary = only(check(_db_with_a_pending_pod(), workload("StatefulSet", "db", "500m", "app:v2", spec)))
+    assert (summary.ok, [p.name for p in summary.rollout.pods]) == (True, ["db-2", "db-1", "db-0"])  # type: ignore[union-attr]
+
+
 def test_a_daemonset_first_creates_the_pod_of_a_node_without_one():
     # n1 runs agent-n1; n2 has none. Manage step: create n2's pod; then replace n1's (maxUnavailable 1).
     state = cluster(node("n1", "1"), node("n2", "1"),
@@ -263,3 +300,54 @@ def test_a_paused_deployment_only_scales_with_its_running_template():
     up = only(check(state, workload("Deployment", "api", "400m", "app:v2", {"replicas": 3, "paused": True})))
     assert (up.change, up.ok, _steps(up)) == ("scale", False, [("scale up from 2 to 3 pods (the old template)", 0, 1, 1, 2)])
     assert up.rollout is not None and [c.containers[0].image for c in up.rollout.pods] == ["app:v1"]
+
+
+def _replica_set(name: str, match_labels: dict[str, str]) -> dict:
+    """A ReplicaSet object of the dump (a Deployment's: its selector holds the pod-template-hash)."""
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"replicas": 2, "selector": {"matchLabels": match_labels},
+                     "template": {"metadata": {"labels": match_labels}, "spec": {"containers": [container("400m", "app:v1")]}}}}
+
+
+def _relabelled(kind: str, name: str, labels: dict[str, str], spec: dict) -> object:
+    """A manifest whose selector and template labels are `labels` (not its usual app=<name>)."""
+    w = workload(kind, name, "400m", "app:v1", spec)
+    w.obj["spec"]["selector"] = {"matchLabels": labels}
+    w.obj["spec"]["template"]["metadata"]["labels"] = labels
+    return decode_workload(w.obj, w.source)
+
+
+def test_a_selector_change_is_refused_by_the_api_server_and_nothing_rolls():
+    """apps/v1 selectors are immutable (the strategies' ValidateUpdate: ValidateImmutableField):
+    `kubectl apply` of api with app=api-v2 fails, api keeps its two pods, and the check fails
+    with the server's answer instead of judging pods that will never be made."""
+    state = cluster(node("n1", "1"), _replica_set("api-h1", API_LABELS),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                    running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS))
+    summary = only(check(state, _relabelled("Deployment", "api", {"app": "api-v2"}, {"replicas": 2})))
+    assert (summary.change, summary.ok, summary.pods, _steps(summary)) == ("refused", False, 0, [])
+    assert summary.message == ('The Deployment "api" is invalid: spec.selector: Invalid value: '
+                               '{"matchLabels":{"app":"api-v2"}}: field is immutable (the running Deployment selects '
+                               'app=api; to change its selector, delete it and create it again)')
+
+
+def test_a_statefulset_selector_change_is_a_forbidden_spec_update():
+    # ValidateStatefulSetUpdate: only replicas, ordinals, template, updateStrategy,
+    # revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds may change.
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
+    summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db", "tier": "data"},
+                                                                     {"replicas": 1})))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and summary.message.startswith(
+        'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
+
+
+def test_the_same_selector_written_in_another_order_is_no_change():
+    # matchLabels is a map: {tier, app} and {app, tier} are the same selector.
+    labels = {"app": "api", "tier": "web"}
+    state = cluster(node("n1", "1"), _replica_set("api-h1", {**labels, "pod-template-hash": "h1"}),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels={**labels, "pod-template-hash": "h1"}))
+    summary = only(check(state, _relabelled("Deployment", "api", {"tier": "web", "app": "api"}, {"replicas": 1})))
+    assert (summary.change, summary.ok) == ("unchanged", True)

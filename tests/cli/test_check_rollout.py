@@ -29,6 +29,7 @@ ARGS = ["-c", str(SAMPLES / "cluster.yaml"), "--now", NOW, "-q"]
 MANIFESTS = DATA / "check" / "kube-prometheus"
 NODE_EXPORTER = MANIFESTS / "node-exporter-daemonset.yaml"
 NO_PORT = "1 node(s) didn't have free ports for the requested pod ports"
+NODE_EXPORTER_SELECTOR = yaml.safe_load(NODE_EXPORTER.read_text())["spec"]["selector"]["matchLabels"]
 FIRST_NODE = "cp-1"  # the first of the 12 node names in byte order
 
 
@@ -97,6 +98,27 @@ def test_a_strategy_the_api_server_refuses_is_one_error_line(cli, tmp_path):
     assert 'Unsupported value: \'Rolling\': supported values: "OnDelete", "RollingUpdate"' in line
 
 
+def test_a_selector_change_is_refused_and_every_format_says_so(cli, tmp_path):
+    """A DaemonSet's selector is immutable (daemonset strategy.go ValidateUpdate): the node-exporter
+    manifest with one more selector label is refused by the API server, so the 12 running pods stay
+    and the check fails (exit 1) with the server's answer, not an input error (exit 2)."""
+    manifest = yaml.safe_load(NODE_EXPORTER.read_text())
+    manifest["spec"]["selector"]["matchLabels"]["tier"] = "node"
+    manifest["spec"]["template"]["metadata"]["labels"]["tier"] = "node"
+    path = tmp_path / "relabelled.yaml"
+    path.write_text(yaml.safe_dump(manifest))
+    code, data = _json(cli, str(path))
+    (w,) = data["workloads"]
+    assert (code, w["change"], w["ok"], w["pods"], w["rollout"]["steps"]) == (1, "refused", False, 0, [])
+    assert w["message"] == w["rollout"]["refused"]
+    assert w["message"].startswith('The DaemonSet "node-exporter" is invalid: spec.selector: Invalid value: {"matchLabels":')
+    assert w["message"].endswith("field is immutable (the running DaemonSet selects "
+                                 f"{','.join(f'{k}={v}' for k, v in NODE_EXPORTER_SELECTOR.items())}; to change its "
+                                 "selector, delete it and create it again)")
+    table = cli(["check", str(path), *ARGS]).stdout
+    assert f"DaemonSet/monitoring/node-exporter: refused; {w['message']}" in table.splitlines()
+
+
 def test_the_operator_managed_prometheus_and_alertmanager_are_named_in_one_warning(cli):
     result = cli(["check", str(MANIFESTS), "-c", str(SAMPLES / "cluster.yaml"), "--now", NOW])
     assert result.exit_code == 0
@@ -115,7 +137,8 @@ def _frontend(tmp_path: Path, replicas: int | None, hpa: bool = False) -> str:
     template = rs["spec"]["template"]
     template["metadata"]["labels"].pop("pod-template-hash")
     template["spec"]["containers"][0]["image"] += "-next"
-    spec = {"selector": {"matchLabels": dict(template["metadata"]["labels"])}, "template": template}
+    selector = {k: v for k, v in rs["spec"]["selector"]["matchLabels"].items() if k != "pod-template-hash"}
+    spec = {"selector": {"matchLabels": selector}, "template": template}  # immutable: the running one
     if replicas is not None:
         spec["replicas"] = replicas
     path = tmp_path / "frontend.yaml"
