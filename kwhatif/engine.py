@@ -16,7 +16,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
-from kwhatif.framework.scheduler import NominatedPods, PodResult, Scheduler
+from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger
 from kwhatif.memory import collector_paused
@@ -457,6 +457,14 @@ def prepare(
     quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
     queue = admit_queue(cluster, now, cluster.pods, new_pods, quotas)
     return Prepared(scheduler, queue, missing, warnings, len(bound), quotas)
+
+
+def bound_pending(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | None = None) -> list[Pod]:
+    """The pending pods of `cluster` the scheduler binds, its queue run through (what a drain
+    refused by a budget waits for, `kwhatif.whatif.ops.drain`: a pod the budget counts bound is
+    healthy again — taken as Ready at once, as rollouts take it)."""
+    run = prepare(cluster, now, profiles=profiles, node_detail=False).run()
+    return [r.pod for r in run.results if r.outcome == Outcome.BOUND]
 
 
 def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod],

@@ -222,7 +222,7 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
         cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),
-                                        for_the_run=True), when)
+                                        for_the_run=True), when, profiles(configs[0]) if configs else None)
     keep_for_the_run()  # the loaded cluster is frozen already; this keeps what `scenario` made of it
     inputs = Inputs(configs, when, cluster, Warnings(quiet, strict))
     inputs.warnings.check(inputs.config_warnings + cluster.warnings)

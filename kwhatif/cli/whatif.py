@@ -16,6 +16,8 @@ from typing import Any
 import click
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.config.profile import ProfileConfig
+from kwhatif.engine import bound_pending
 from kwhatif.whatif import Operation, Scenario, apply_operations, operations_from_file, parse_operation
 from kwhatif.whatif.ops import OPERATIONS
 from kwhatif.whatif.scale import scale_workloads
@@ -84,14 +86,16 @@ def whatif_options(command: click.Command) -> click.Command:
     return command
 
 
-def scenario(cluster: Cluster, now: str) -> Cluster:
+def scenario(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | None = None) -> Cluster:
     """The cluster after the command's what-if operations (itself when there are none); a table
-    output gets the `what-if:` lines first."""
+    output gets the `what-if:` lines first. `profiles`: the --config's, which schedule what a drain
+    waits for."""
     ctx = click.get_current_context(silent=True)
     operations = ctx.meta.get(OPERATIONS_KEY) if ctx is not None else None
     if ctx is None or not operations:
         return cluster
-    done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params)
+    done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params,
+                            settle=lambda c: bound_pending(c, now, profiles))
     ctx.meta[SCENARIO_KEY] = done
     ctx.meta[BASELINE_KEY] = cluster
     done.cluster.warnings.extend(done.warnings)

@@ -17,7 +17,14 @@ otherwise the PodDisruptionBudgets of its namespace whose selector matches it (a
 matches nothing) decide: more than one is a 500, one with no disruption allowed a 429 "Cannot
 evict pod as it would violate the pod's disruption budget.", else the budget's allowed
 disruptions go down by one and the pod is deleted. kubectl evicts concurrently; kwhatif evicts in
-input order, so with a budget short of the node's pods the first ones go."""
+input order, so with a budget short of the node's pods the first ones go.
+
+A budget's refusal (429) is not the end: kubectl retries every 5 s (until its --timeout, none by
+default), and the disruption controller allows one more disruption for each pod the budget
+selects that becomes healthy again — typically the replacement of a pod already evicted, once
+it is scheduled. `kwhatif.whatif.ops.drain` schedules the replacements (`credit_budgets`) and
+evicts the refused pods again (`retry_refused`) until every pod is gone or a round frees
+nothing: a drain stops only where the budget never recovers (its replacements stay pending)."""
 
 from __future__ import annotations
 
@@ -97,23 +104,66 @@ def refusal_text(pod: Pod, message: str) -> str:
 
 @dataclass
 class Drained:
+    """A node's drain so far: the pods evicted, those left in place (kept by the filters, or
+    refused), and why the drain stops short, if it does (`refusals`: the latest refusal of each
+    pod not evicted; those a budget refused, 429, kubectl goes on retrying)."""
+
     evicted: list[Pod] = field(default_factory=list)
-    kept: list[Pod] = field(default_factory=list)
-    blocked: list[str] = field(default_factory=list)
+    kept_by_filters: list[Pod] = field(default_factory=list)
+    candidates: list[Pod] = field(default_factory=list)
+    refusals: dict[str, str] = field(default_factory=dict)
+    fatal: list[str] = field(default_factory=list)
+
+    @property
+    def kept(self) -> list[Pod]:
+        gone = {id(p) for p in self.evicted}
+        return self.kept_by_filters + [p for p in self.candidates if id(p) not in gone]
+
+    @property
+    def blocked(self) -> list[str]:
+        return self.fatal + [refusal_text(p, self.refusals[p.key]) for p in self.candidates if p.key in self.refusals]
+
+    @property
+    def refused(self) -> list[Pod]:
+        """The pods a budget refused: evicted on a retry once the budget allows it."""
+        return [p for p in self.candidates if self.refusals.get(p.key) == TOO_MANY_REQUESTS]
 
 
 def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
-    """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent): the
-    evicted pods, the ones left in place, and why the drain stops short, if it does."""
+    """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent)."""
     plan = plan_drain(pods, force)
     if plan.errors:
-        return Drained(kept=plan.kept + plan.evict + plan.errors, blocked=[unmanaged_error(plan.errors)])
-    done = Drained(kept=list(plan.kept))
-    for pod in plan.evict:
+        return Drained(kept_by_filters=plan.kept + plan.evict + plan.errors, fatal=[unmanaged_error(plan.errors)])
+    done = Drained(kept_by_filters=list(plan.kept), candidates=list(plan.evict))
+    _evict_each(cluster, plan.evict, done)
+    return done
+
+
+def retry_refused(cluster: Cluster, done: Drained) -> list[Pod]:
+    """kubectl's retry of the evictions a budget refused, now that budgets may allow more: the
+    pods evicted this time (`done` updated)."""
+    before = len(done.evicted)
+    _evict_each(cluster, done.refused, done)
+    return done.evicted[before:]
+
+
+def _evict_each(cluster: Cluster, pods: list[Pod], done: Drained) -> None:
+    for pod in pods:
         refusal = evict(cluster, pod)
         if refusal is None:
             done.evicted.append(pod)
+            done.refusals.pop(pod.key, None)
         else:
-            done.kept.append(pod)
-            done.blocked.append(refusal_text(pod, refusal))
-    return done
+            done.refusals[pod.key] = refusal
+
+
+def credit_budgets(cluster: Cluster, healthy: list[Pod]) -> int:
+    """disruption.go: each pod a budget selects that becomes healthy (bound, here) raises its
+    currentHealthy, so its disruptionsAllowed, by one. Returns the disruptions given back."""
+    given = 0
+    for pod in healthy:
+        for i in matching_pdbs(cluster.pdbs, pod):
+            pdb = cluster.pdbs[i]
+            cluster.pdbs[i] = replace(pdb, disruptions_allowed=pdb.disruptions_allowed + 1)
+            given += 1
+    return given

@@ -3,7 +3,7 @@ one function that applies them in order to a copy of the cluster."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
-from kwhatif.whatif.drain import drain_pods
+from kwhatif.whatif.drain import Drained, credit_budgets, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
@@ -135,28 +135,36 @@ class Scenario:
         return out
 
 
+Settle = Callable[[Cluster], list[Pod]]
+"""The scheduler run through a cluster's pending pods: those it binds (`engine.bound_pending`),
+what a drain waits for."""
+
+
 def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str,
-                     workload_files: bool = False) -> Scenario:
+                     workload_files: bool = False, settle: Settle | None = None) -> Scenario:
     """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read).
     With `workload_files` (check, capacity), a `--scale` of a workload the snapshot lacks is kept
-    for those files (`Scenario.file_scales`)."""
+    for those files (`Scenario.file_scales`). `settle`: what a drain refused by a budget waits for
+    (`drain`); without it, a refusal stops the drain."""
     scenario = Scenario(cluster.copy())
+    healed: set[str] = set()  # pods whose binding a drain counted for its budgets, once each
     for operation in operations:
         if workload_files and operation.op == "scale" and scales_workload_file(operation.args[0], scenario.cluster):
             scenario.file_scales.append(operation.args[0])
             scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
             continue
-        applied = apply_one(scenario.cluster, operation, now, scenario.warnings)
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settle, healed)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
     return scenario
 
 
-def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
+def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str],
+              settle: Settle | None = None, healed: set[str] | None = None) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
         if operation.op == "drain":
-            return drain(cluster, operation, nodes, now)
+            return drain(cluster, operation, nodes, now, settle, set() if healed is None else healed)
         if operation.op == "remove-node":
             return remove_nodes(cluster, operation, nodes, now)
         return change_nodes(cluster, operation, nodes, now)
@@ -236,24 +244,59 @@ def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
     return out
 
 
-def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
-    """Each node in turn: cordoned, its pods evicted as kubectl would (the budgets spent node after
-    node); then the evicted pods leave together and their controllers recreate them."""
+def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str,
+          settle: Settle | None, healed: set[str]) -> Applied:
+    """Each node in turn, as `kubectl drain` goes node after node: cordoned, its pods evicted as
+    kubectl would, the evicted ones gone and recreated by their controllers; a budget's refusal
+    waits for pending pods to be scheduled, then is retried (`drain_node`)."""
     by_node = pods_on(cluster, nodes)
     evicted: list[Pod] = []
+    created: list[Pod] = []
     blocked: list[str] = []
     summaries = []
     for node in nodes:
         replace_node(cluster, node_ops.cordoned(node))
-        done = drain_pods(cluster, [p for p in by_node[node.name] if p.node_name], operation.force)  # spec.nodeName
+        before = len(created)
+        done, retried = drain_node(cluster, [p for p in by_node[node.name] if p.node_name],  # spec.nodeName
+                                   operation.force, now, settle, created, healed)
         evicted += done.evicted
         blocked += done.blocked
-        summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s), "
-                         f"{sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on the node"
-                         + ("; stopped: " + done.blocked[0] if done.blocked else ""))
-    new = remove_pods(cluster, evicted, now, "drain")
-    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted), keys(new),
+        summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
+                         + (f" ({retried} once pods their budget counts were bound again: kubectl retries a "
+                            "budget's refusal every 5s)" if retried else "")
+                         + f", {len(created) - before} recreated pending, {len(done.kept)} left on the node"
+                         + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.refused else "")
+                            if done.blocked else ""))
+    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted), keys(created),
                    tuple(blocked))
+
+
+NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget never allows it here: no pending "
+                  "pod it counts gets bound)")
+
+
+def drain_node(cluster: Cluster, pods: list[Pod], force: bool, now: str, settle: Settle | None,
+               created: list[Pod], healed: set[str]) -> tuple[Drained, int]:
+    """One node's drain: evict, the evicted pods recreated pending (added to `created`, the
+    drain's); while a budget refuses some, schedule the pending pods (what happens while kubectl
+    waits: the replacements of the pods evicted first among them), give each budget back a
+    disruption for each pod it counts now bound (once each: `healed` holds those already
+    counted), and evict the refused pods again — until none is left or a round frees none.
+    (drained, the pods evicted on a retry.)"""
+    done = drain_pods(cluster, pods, force)
+    created += remove_pods(cluster, done.evicted, now, "drain")
+    retried = 0
+    while done.refused and settle is not None:
+        bound = [p for p in settle(cluster) if p.key not in healed]
+        healed.update(p.key for p in bound)
+        if not credit_budgets(cluster, bound):
+            break
+        more = retry_refused(cluster, done)
+        if not more:
+            break
+        created += remove_pods(cluster, more, now, "drain")
+        retried += len(more)
+    return done, retried
 
 
 def belongs_to_node(pod: Pod) -> bool:

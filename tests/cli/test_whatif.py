@@ -340,14 +340,32 @@ def test_drain_with_a_pdb_that_allows_enough(same: Callable[..., None]) -> None:
     same(["--drain", "n1", "--force"], drained_n1(x, pdb_left=1), x=x)
 
 
-def test_drain_with_a_pdb_that_allows_one(same: Callable[..., None]) -> None:
-    # 1 allowed: web-abc12-aaaaa (first in input order) goes, web-abc12-ccccc gets the 429 and stays.
+def test_drain_with_a_pdb_that_allows_one_waits_for_the_replacement_then_evicts_the_next(
+        same: Callable[..., None]) -> None:
+    # 1 allowed: web-abc12-aaaaa (first in input order) goes, web-abc12-ccccc gets the 429. kubectl
+    # retries; the scheduler binds aaaaa's replacement (1 cpu: n2 has 3 free, n3 4 — big's 3500m
+    # goes first, to n3), the budget counts it healthy again (1 allowed), and ccccc goes too:
+    # X' is n1 emptied but for its DaemonSet pod and mirror, with the three replacements pending
+    # in eviction order (aaaaa's, db-0's, then ccccc's) and the budget spent twice, healed once.
     x = cluster_x() + [pdb(1)]
-    edited = without(x, "web-abc12-aaaaa", "db-0", "bare")
+    edited = without(x, "web-abc12-aaaaa", "web-abc12-ccccc", "db-0", "bare")
     cordon(named(edited, "n1"))
-    named(edited, "web")["status"].update(disruptionsAllowed=0, disruptedPods={"web-abc12-aaaaa": NOW})
-    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "db-0", "db-0")]
+    named(edited, "web")["status"].update(disruptionsAllowed=0,
+                                          disruptedPods={"web-abc12-aaaaa": NOW, "web-abc12-ccccc": NOW})
+    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "db-0", "db-0"),
+               recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2")]
     same(["--drain", "n1", "--force"], edited, x=x)
+
+
+def test_a_drain_that_waited_for_its_budget_says_so(tmp_path: Path) -> None:
+    # The case above: aaaaa, db-0 and bare go at once, ccccc on the retry; the DaemonSet pod and
+    # the mirror stay; three controller-owned pods recreated (bare has no controller).
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x() + [pdb(1)]), "--now", NOW,
+                     "--drain", "n1", "--force"])
+    assert result.stdout.startswith(
+        "what-if: drain n1: evicted 4 pod(s) (1 once pods their budget counts were bound again: kubectl retries a "
+        "budget's refusal every 5s), 3 recreated pending, 2 left on the node\n")
+    assert "--drain" not in result.stderr  # not stopped: no warning
 
 
 def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
@@ -364,10 +382,27 @@ def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
 
 
 def test_a_pdb_over_several_nodes_is_spent_across_drains(same: Callable[..., None]) -> None:
-    # Budget 2 for the 3 web pods (2 on n1, 1 on n2): draining n1 spends both, so n2's pod is refused.
+    # Budget 2 for the 3 web pods (2 on n1, 1 on n2): draining n1 spends both, so n2's pod is
+    # refused — for good: with n1 and n2 cordoned, n3 (4 cpu) takes big (3500m, first in the
+    # queue) and db-0's replacement (500m); the web replacements (1 cpu) stay pending, so no pod
+    # the budget counts gets healthy again.
     x = cluster_x() + [pdb(2)]
     edited = drained_n1(x, pdb_left=0)
     cordon(named(edited, "n2"))
+    same(["--drain", "n1", "--drain", "n2", "--force"], edited, x=x)
+
+
+def test_a_budget_spent_by_one_drain_recovers_for_the_next_once_the_replacements_run(
+        same: Callable[..., None]) -> None:
+    # Without big: draining n1 spends the budget of 2 on aaaaa and ccccc; draining n2 gets a 429
+    # for bbbbb, and kubectl retries. Meanwhile n3 (4 cpu, the only node not cordoned) takes the
+    # replacements of aaaaa, ccccc (1 cpu each) and db-0 (500m): two web pods healthy again, the
+    # budget allows 2, bbbbb goes (1 left) and is recreated pending after the others.
+    x = without(cluster_x(), "big") + [pdb(2)]
+    edited = without(drained_n1(x, pdb_left=1), "web-abc12-bbbbb")
+    cordon(named(edited, "n2"))
+    named(edited, "web")["status"]["disruptedPods"]["web-abc12-bbbbb"] = NOW
+    edited.append(recreated(x, "web-abc12-bbbbb", "web-abc12-xxxx3"))
     same(["--drain", "n1", "--drain", "n2", "--force"], edited, x=x)
 
 

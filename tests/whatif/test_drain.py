@@ -8,7 +8,9 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import OwnerReference, Pod, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector, selector_from_map
-from kwhatif.whatif.drain import MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, drain_pods, evict, plan_drain
+from kwhatif.whatif.drain import (
+    MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, credit_budgets, drain_pods, evict, plan_drain, retry_refused,
+)
 from tests.builders import make_node, make_pod
 
 
@@ -97,3 +99,18 @@ def test_a_bare_pod_stops_the_drain_before_any_eviction() -> None:
     done = drain_pods(cluster, pods, force=False)
     assert done.evicted == []
     assert done.blocked == ["cannot delete Pods that declare no controller (use --force to override): default/bare"]
+
+
+def test_a_refused_eviction_goes_on_a_retry_once_a_pod_the_budget_counts_is_healthy_again() -> None:
+    # 1 allowed, 3 matching pods: web-0 goes, web-1 and web-2 get the 429 (kubectl retries them).
+    # One pod of the budget bound again (web-0's replacement) gives one disruption back
+    # (disruption.go: currentHealthy − desiredHealthy): web-1 goes on the retry, web-2 still waits.
+    pods = [owned(f"web-{i}", "ReplicaSet", labels=WEB) for i in range(3)]
+    cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 1)])
+    done = drain_pods(cluster, pods, force=False)
+    assert ([p.name for p in done.evicted], [p.name for p in done.refused]) == (["web-0"], ["web-1", "web-2"])
+    assert credit_budgets(cluster, [make_pod("web-new", labels=WEB), make_pod("other", labels={"app": "db"})]) == 1
+    assert [p.name for p in retry_refused(cluster, done)] == ["web-1"]
+    assert ([p.name for p in done.kept], [p.name for p in done.refused]) == (["web-2"], ["web-2"])
+    assert done.blocked == ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]
+    assert (cluster.pdbs[0].disruptions_allowed, cluster.pdbs[0].disrupted_pods) == (0, {"web-0", "web-1"})
