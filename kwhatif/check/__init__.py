@@ -154,8 +154,10 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
         keys = [p.key for p in run.judged(index)]
         brought = {p.key for p in run.pods_of(index)}
         placed = [k for k in keys if k in results and results[k].outcome == Outcome.BOUND and k not in evicted]
-        victims = sorted({v for k in keys if k in brought and k in results for v in _victims(results[k])
-                          if v not in new_keys})
+        rollout = run.rollouts.get(index)
+        transient = [p.key for p in rollout.transient] if rollout is not None else []
+        makers = [k for k in keys if k in brought] + transient
+        victims = sorted({v for k in makers if k in results for v in _victims(results[k]) if v not in new_keys})
         unplaced = [k for k in keys if k not in placed]
         message = None
         if unplaced:
@@ -166,7 +168,6 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
                 message = f"{unplaced[0]} was bound to {first.final.node if first.final else '?'} and then evicted by a later preemption"
             else:
                 message = first.message or first.outcome.value
-        rollout = run.rollouts.get(index)
         stuck = rollout.stuck if rollout is not None else None
         refused = rollout.refused if rollout is not None else None
         ok = not unplaced and stuck is None and not refused and not (no_evictions and victims)

@@ -86,6 +86,9 @@ class Rollout:
     check counts it."""
     refused: str | None = None
     """Why the API server refuses the update (the workload is left as it runs): the check fails."""
+    transient: list[Pod] = field(default_factory=list)
+    """Pods the rollout created and then deleted or counted as old ones (a scaling event's copies
+    of the running template): not judged, but what their scheduling evicted counts."""
 
     @property
     def label(self) -> str:
@@ -127,6 +130,7 @@ class Stepper:
         self.old: dict[str, Pod] = {p.key: p for p in update.old if p.key in placed}
         self.running = len(self.old)
         self.created: list[Pod] = []
+        self.transient: list[Pod] = []
         self.adopted: list[Pod] = []
         self.pending: list[Pod] = []
         self.steps: list[Step] = []
@@ -170,6 +174,22 @@ class Stepper:
             out.append((done, None))
         return out
 
+    def demote(self, pods: Sequence[Pod]) -> None:
+        """Pods this rollout created for the old ReplicaSet (a scaling event's, `strategies`): the
+        bound ones join the old pods, the pending ones are deleted — the unavailable old pods the
+        controller deletes first (cleanupUnhealthyReplicas) —, and none is judged as the
+        rollout's; what their scheduling evicted still counts (`transient`)."""
+        gone = {p.key for p in pods}
+        self.created = [p for p in self.created if p.key not in gone]
+        self.pending = [p for p in self.pending if p.key not in gone]
+        self.transient.extend(pods)
+        for pod in pods:
+            if self.bound(pod):
+                self.old[pod.key] = pod
+            else:
+                self.scheduler.nominator.forget(pod.key)
+                self.quotas.release(self.admitted.get(pod.key, pod))
+
     def adopt(self, pods: Sequence[Pod]) -> None:
         """Pods of the workload the snapshot had pending, scheduled by the run where they were
         in the queue: its own, bound or still pending; not running before, not created now."""
@@ -181,7 +201,7 @@ class Stepper:
 
     def rollout(self, change: str, update: Update, done: bool, note: str = "") -> Rollout:
         return Rollout(change, update.strategy.kind, len(update.new), self.running, self.steps, self.created,
-                       done and not self.pending, note, self.adopted)
+                       done and not self.pending, note, self.adopted, transient=self.transient)
 
 
 def names(pods: Sequence[Pod]) -> str:

@@ -8,6 +8,8 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   (new pods not available) > 0, by what keeps replicas − maxUnavailable pods available. Old pods
   go in the ReplicaSet controller's order (`deletion_order`).
 - Deployment Recreate (recreate.go): every old pod deleted, then every new pod created.
+- Before either, a replica change with a new template is a scaling event (syncDeployment): the
+  running ReplicaSet is resized first, with its own template (`_scaling_event`).
 - A paused Deployment (spec.paused) is only scaled, with its running template: no new ReplicaSet.
 - DaemonSet RollingUpdate (daemon/update.go rollingUpdate), nodes in name order: with maxSurge 0,
   the old pods of up to maxUnavailable − (new pods not yet available) nodes are deleted and their
@@ -62,12 +64,13 @@ def scale(s: Stepper, u: Update, change: str, note: str = "", grown: Sequence[Po
 
 def roll_deployment(s: Stepper, u: Update) -> Rollout:
     """An unchanged template scales; a paused Deployment only scales, with its old template;
-    Recreate empties then fills; RollingUpdate alternates the controller's scale-up and
-    scale-down until neither can move."""
+    a replica change comes first (`_scaling_event`); then Recreate empties and fills, and
+    RollingUpdate alternates the controller's scale-up and scale-down until neither can move."""
     if not u.changed:
         return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
     if u.workload.spec.get("paused") is True:
         return _paused(s, u)
+    _scaling_event(s, u)
     if u.strategy.kind == "Recreate":
         if s.old:
             s.step(f"delete the {len(s.old)} old pods", list(s.old.values()), [])
@@ -87,6 +90,26 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
             s.step(f"scale the old pods down to {len(s.old) - down}: delete {names(victims)}", victims, [])
             continue
         return s.rollout("update", u, not unused and not s.old)
+
+
+def _scaling_event(s: Stepper, u: Update) -> None:
+    """deployment_controller.go syncDeployment: a replica count other than the one the running
+    ReplicaSet was sized for (isScalingEvent; taken as the pods the Deployment has) is synced
+    before any rollout — sync/scale resize the active old ReplicaSet, with its own template, to
+    the new count — and the new template rolls at the next sync. More replicas: copies of the
+    running pods, scheduled now (what they evict counts); those that stay pending are the first
+    old pods the rollout deletes. Fewer: old pods deleted in ranked order."""
+    have, want = len(s.old), len(u.new)
+    if want == len(u.old) or want == have or not s.old:
+        return
+    how = "a scaling event first (the new template rolls at the next sync)"
+    if want < have:
+        victims = deletion_order(list(s.old.values()))[:have - want]
+        s.step(f"{how}: the old pods scaled down from {have} to {want}: delete {names(victims)}", victims, [])
+        return
+    copies = _copies(s, want - have)
+    s.step(f"{how}: the old ReplicaSet scaled up from {have} to {want} pods (the old template)", [], copies)
+    s.demote(copies)
 
 
 def _paused(s: Stepper, u: Update) -> Rollout:

@@ -351,3 +351,57 @@ def test_the_same_selector_written_in_another_order_is_no_change():
                     running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels={**labels, "pod-template-hash": "h1"}))
     summary = only(check(state, _relabelled("Deployment", "api", {"tier": "web", "app": "api"}, {"replicas": 1})))
     assert (summary.change, summary.ok) == ("unchanged", True)
+
+
+SCALING_EVENT = "a scaling event first (the new template rolls at the next sync)"
+
+
+def test_a_replica_change_with_a_new_template_scales_the_old_replicaset_first():
+    """deployment_controller.go syncDeployment: isScalingEvent (3 wanted, the ReplicaSet sized for
+    2) → sync: api-h1 scaled to 3 with its own template, a 400m copy that does not fit n1's 200m
+    free (pending, so the first old pod the rollout deletes). Then the rollout of 3 × 100m:
+    maxSurge 25% of 3 → 1, maxUnavailable → 0: the new ReplicaSet up to 2 (4 pods ≤ 3 + 1),
+    api-h1-b (newest) deleted, the new one up to 3, api-h1-a deleted."""
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "100m", "app:v2", {"replicas": 3})))
+    assert (summary.change, summary.ok, summary.pods, summary.bound) == ("update (RollingUpdate)", True, 3, 3)
+    assert _steps(summary) == [
+        (f"{SCALING_EVENT}: the old ReplicaSet scaled up from 2 to 3 pods (the old template)", 0, 1, 1, 2),
+        ("scale the new ReplicaSet up to 2", 0, 2, 0, 2),
+        ("scale the old pods down to 1: delete api-h1-b", 1, 0, 0, 3),
+        ("scale the new ReplicaSet up to 3", 0, 1, 0, 3),
+        ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 3),
+    ]
+    assert summary.rollout is not None and [p.labels.get("app") for p in summary.rollout.transient] == ["api"]
+
+
+def test_fewer_replicas_with_a_new_template_delete_old_pods_first():
+    # 1 wanted: api-h1-b (newest) deleted by the scaling event (600m free), then the rollout of
+    # one 400m pod: surge 1 (25% of 1, rounded up), unavailable 0: the new pod, then api-h1-a goes.
+    summary = only(check(_api_cluster(), workload("Deployment", "api", "400m", "app:v2", {"replicas": 1})))
+    assert (summary.ok, _steps(summary)) == (True, [
+        (f"{SCALING_EVENT}: the old pods scaled down from 2 to 1: delete api-h1-b", 1, 0, 0, 1),
+        ("scale the new ReplicaSet up to 1", 0, 1, 0, 1),
+        ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 1),
+    ])
+
+
+def test_what_the_scaling_events_copies_evict_counts_as_the_updates():
+    """api runs at priority 1000 (class high) on n1 (1200m) beside batch (priority 0, 400m): 0
+    free. The scaling event's copy of api (400m, priority 1000) preempts batch (DefaultPreemption:
+    the lower-priority pod frees just enough) — an eviction the update causes, though the copy is
+    an old pod, not one the summary judges. The rollout then sticks: its first new pod (surge 1,
+    unavailable 0) finds n1 full and no pod of lower priority to evict."""
+    high = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
+    pods = [_admitted(running(name, ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS, created=created),
+                      priorityClassName="high", priority=1000)
+            for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-01-02T00:00:00Z"))]
+    batch = running("batch", ("ReplicaSet", "batch-h1"), "n1", "400m", labels={"app": "batch"})
+    manifest = workload("Deployment", "api", "100m", "app:v2", {"replicas": 3})
+    manifest.obj["spec"]["template"]["spec"]["priorityClassName"] = "high"
+    summary = only(check(cluster(node("n1", "1200m"), high, *pods, batch), manifest))
+    assert (summary.victims, summary.evictions) == (["default/batch"], 1)
+    assert [step[:4] for step in _steps(summary)] == [
+        (f"{SCALING_EVENT}: the old ReplicaSet scaled up from 2 to 3 pods (the old template)", 0, 1, 0),
+        ("scale the new ReplicaSet up to 1", 0, 1, 1),
+    ]
+    assert summary.rollout is not None and summary.rollout.transient[0].key not in summary.keys
