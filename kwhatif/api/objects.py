@@ -38,6 +38,9 @@ class Container:
     limits: ResourceList = field(default_factory=dict)
     ports: tuple[ContainerPort, ...] = ()
     restart_policy: str | None = None
+    settings: tuple[tuple[str, str], ...] | None = None
+    """env, envFrom, command and args as digests by key (`kwhatif.api.settings`; None: unknown):
+    read only to tell a changed template."""
 
     @property
     def is_sidecar(self) -> bool:

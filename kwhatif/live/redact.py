@@ -5,15 +5,18 @@ Removed from every object: `metadata.managedFields` and every annotation but `KE
 (`kubectl.kubernetes.io/last-applied-configuration` holds the whole manifest as applied, env
 values included) — those of pods and pod templates are kept as digests of their values instead.
 Removed from every container of a pod spec (a Pod's own, and the pod template of each workload
-kind): the fields in `DROPPED_CONTAINER_FIELDS` — values, commands and probe or hook commands may
-carry credentials, and no scheduler plugin reads them. Secrets and ConfigMaps
-are never captured at all (`capture.py` does not list them)."""
+kind): the fields in `DROPPED_CONTAINER_FIELDS` — probe and hook commands may carry credentials,
+and no scheduler plugin reads them; env values and sources, envFrom, command and args are kept
+as digests (`kwhatif.api.settings`): `check` tells a template changed by them alone, and no value
+leaves the cluster. Secrets and ConfigMaps are never captured at all (`capture.py` does not list
+them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kwhatif.api.meta import value_digest
+from kwhatif.api.settings import LISTS, redacted_env_from, redacted_env_var, redacted_list
 
 KEPT_ANNOTATIONS = frozenset({
     # Volume binding (volume_binding.go and the PV controller's annotations it honours).
@@ -36,8 +39,7 @@ KEPT_ANNOTATIONS = frozenset({
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
-DROPPED_CONTAINER_FIELDS = ("env", "envFrom", "command", "args", "lifecycle", "livenessProbe",
-                            "readinessProbe", "startupProbe")
+DROPPED_CONTAINER_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 
@@ -53,10 +55,10 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 }
 """Where each kind keeps the pod (or pod template: metadata and spec) whose containers are redacted."""
 
-REDACTION_NOTE = ("only what scheduling reads: container env, envFrom, command, args, probes and lifecycle "
-                  "hooks, managedFields and annotations the scheduler never reads were removed (those of pods "
-                  "and pod templates kept as sha256 digests of their values); Secrets and ConfigMaps are never "
-                  "captured")
+REDACTION_NOTE = ("only what scheduling reads: container probes and lifecycle hooks, managedFields and "
+                  "annotations the scheduler never reads were removed (those of pods and pod templates kept as "
+                  "sha256 digests of their values, as container env, envFrom, command and args are); Secrets and "
+                  "ConfigMaps are never captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
 
@@ -91,7 +93,8 @@ def strip_metadata(meta: Any, digests: bool = False) -> None:
 
 
 def strip_containers(spec: Any) -> None:
-    """Every container of a pod spec without `DROPPED_CONTAINER_FIELDS`."""
+    """Every container of a pod spec without `DROPPED_CONTAINER_FIELDS`, its env values, command
+    and args as digests."""
     if not isinstance(spec, dict):
         return
     for name in CONTAINER_LISTS:
@@ -101,6 +104,18 @@ def strip_containers(spec: Any) -> None:
                 if isinstance(container, dict):
                     for field in DROPPED_CONTAINER_FIELDS:
                         container.pop(field, None)
+                    _digest_settings(container)
+
+
+def _digest_settings(container: dict[str, Any]) -> None:
+    env = container.get("env")
+    if isinstance(env, list):
+        container["env"] = [redacted_env_var(v) if isinstance(v, dict) else v for v in env]
+    for key in LISTS:
+        if container.get(key):
+            container[key] = redacted_list(container[key])
+    if container.get("envFrom"):
+        container["envFrom"] = redacted_env_from(container["envFrom"])
 
 
 def _walk(obj: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any] | None:

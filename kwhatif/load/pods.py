@@ -15,6 +15,7 @@ from kwhatif.api.objects import (
 )
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
+from kwhatif.api.settings import container_settings
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
@@ -172,7 +173,7 @@ def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container
     return Container(
         name=f.str(raw, "name", path), image=f.str(raw, "image", path), requests=requests, limits=limits,
         ports=f.items(raw, "ports", path, lambda e, p: _port(f, e, p, host_network)),
-        restart_policy=f.opt_str(raw, "restartPolicy", path),
+        restart_policy=f.opt_str(raw, "restartPolicy", path), settings=container_settings(raw),
     )
 
 

@@ -1,6 +1,7 @@
 """Pods of a big JSON dump (`kubectl get -o json`), decoded from their bytes: the loader's fast path.
 
-A dump's pods are mostly replicas. Their specs are the same text but for `spec.nodeName`, and the
+A dump's pods are mostly replicas. Their specs are the same text but for `spec.nodeName` (env
+values a pod's own come through the downward API, the same text too), and the
 replicas of one ReplicaSet share their labels and owner references as well. So each distinct spec
 text (without its nodeName), labels text, annotations text, owner-references text and container
 status resources is decoded once, by the general path's own functions (same checks, same errors,
@@ -62,12 +63,16 @@ class _Status(msgspec.Struct):
 
 
 class _Container(msgspec.Struct, omit_defaults=True):
-    """The container fields a template reads (pods._container): not its env, mounts, probes..."""
+    """The container fields a template reads (pods._container): not its mounts, probes..."""
     name: msgspec.Raw = _NULL
     image: msgspec.Raw = _NULL
     resources: msgspec.Raw = _NULL
     ports: msgspec.Raw = _NULL
     restartPolicy: msgspec.Raw = _NULL
+    env: msgspec.Raw = _NULL
+    envFrom: msgspec.Raw = _NULL
+    command: msgspec.Raw = _NULL
+    args: msgspec.Raw = _NULL
 
 
 _SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))

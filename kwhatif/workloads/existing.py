@@ -10,9 +10,11 @@ nodeSelector, affinity (a DaemonSet's per-node pinning aside), tolerations (minu
 DefaultTolerationSeconds admission plugin adds), spread constraints, priority class, runtime
 class, scheduler and hostNetwork — the template as admission stores it (`check.updates`), with
 label keys merged into selectors left out — and the template's annotations the running pods
-carry (values, or their digests in a redacted snapshot). Equal: the template is "unchanged".
-Not seen: container env, command, args and probes (a redacted snapshot drops them, and the
-model keeps only what scheduling reads): a change there alone reads as "unchanged".
+carry (values, or their digests in a redacted snapshot), and the env vars, envFrom, command and
+args its containers set (`_same_settings`). Equal: the template is "unchanged". Not seen: probes,
+lifecycle hooks, volume mounts and the rest no scheduler reads; env vars only the running pods
+have (taken as injected), and settings a template drops: a change there alone reads as
+"unchanged".
 
 An update whose selector differs from the running object's is refused by the API server
 (`refused_update`): the running workload stays as it is."""
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import Controller, Pod
@@ -244,7 +247,25 @@ def same_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> bool:
         return True
     wanted = template_signature(new[0], kind)
     annotations = new[0].annotations
-    return all(template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations) for p in old)
+    return all(template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
+               and _same_settings(p, new[0]) for p in old)
+
+
+def _same_settings(running: Pod, template: Pod) -> bool:
+    """Each env var, envFrom, command and args the template's containers set, the running pod's
+    containers of the same name set alike (`kwhatif.api.settings`; a digest of a redacted
+    snapshot matches). What only the running pod sets is taken as injected (an admission webhook
+    adds env vars), not as a change; a container whose settings are unknown (an older kwhatif's
+    redacted snapshot) tells nothing."""
+    have = {c.name: c.settings for c in (*running.init_containers, *running.containers)}
+    for container in (*template.init_containers, *template.containers):
+        known = have.get(container.name)
+        if known is None or container.settings is None:
+            continue
+        found = dict(known)
+        if not all(key in found and settings.matches(key, wanted, found[key]) for key, wanted in container.settings):
+            return False
+    return True
 
 
 def _same_annotations(running: Mapping[str, str], template: Mapping[str, str]) -> bool:

@@ -11,6 +11,7 @@ import base64
 import gzip
 import io
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -147,8 +148,14 @@ def test_a_planted_secret_never_reaches_the_snapshot(tmp_path: Path, kubectl_env
     snapshot = json.loads(text)
     assert "Secrets and ConfigMaps are never captured" in snapshot["metadata"]["annotations"]["kwhatif.snapshot/content"]
     pod = next(o for o in snapshot["items"] if o["kind"] == "Pod")
-    # What scheduling reads stays: the request and the container's name and image.
-    assert pod["spec"]["containers"] == [{"name": "app", "image": "shop:1", "resources": {"requests": {"cpu": "250m"}}}]
+    # What scheduling reads stays: the request and the container's name and image; env, envFrom,
+    # command and args only as digests (check compares them); the probe goes.
+    (container,) = pod["spec"]["containers"]
+    assert {k: v for k, v in container.items() if k not in ("env", "envFrom", "command", "args")} == {
+        "name": "app", "image": "shop:1", "resources": {"requests": {"cpu": "250m"}}}
+    assert [v["name"] for v in container["env"]] == ["PASSWORD"]
+    digests = [container["env"][0]["value"], container["envFrom"][0]["prefix"], *container["command"], *container["args"]]
+    assert all(re.fullmatch(r"sha256:[0-9a-f]{64}", d) for d in digests)
 
 
 def test_keep_all_keeps_the_values_but_never_secrets_or_config_maps(tmp_path: Path, kubectl_env: dict[str, str]) -> None:

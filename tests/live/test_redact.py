@@ -22,6 +22,17 @@ NOISY_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": "x"}], 
 X_DIGEST = "sha256:" + hashlib.sha256(b"x").hexdigest()  # what a value "x" leaves: its digest
 
 
+def _sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+# The noisy container's settings as digests of their compact, key-sorted JSON (an env var's
+# without its name), each in the place and shape its field takes (kwhatif/api/settings.py).
+REDACTED_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": _sha('{"value":"x"}')}],
+                          envFrom=[{"prefix": _sha('[{"secretRef":{"name":"s"}}]')}],
+                          command=[_sha('["run"]')], args=[_sha('["--token=x"]')])
+
+
 def pod_spec(container: dict[str, Any]) -> dict[str, Any]:
     return {"nodeSelector": {"disk": "ssd"}, "containers": [container], "initContainers": [dict(container, name="i")],
             "ephemeralContainers": [dict(container, name="e")]}
@@ -35,10 +46,11 @@ def template(kind: str, container: dict[str, Any], annotations: dict[str, str] |
 
 CASES = [
     pytest.param({"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(NOISY_CONTAINER)},
-                 {"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(SCHEDULING_CONTAINER)},
-                 id="a pod's containers, init and ephemeral containers lose env, command, args, probes and hooks"),
+                 {"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(REDACTED_CONTAINER)},
+                 id="a pod's containers, init and ephemeral containers lose probes and hooks, keep digests of env, "
+                    "envFrom, command and args"),
     *[pytest.param(template(kind, NOISY_CONTAINER, {"checksum/config": "x"}),
-                   template(kind, SCHEDULING_CONTAINER, {"checksum/config": X_DIGEST}),
+                   template(kind, REDACTED_CONTAINER, {"checksum/config": X_DIGEST}),
                    id=f"a {kind}'s pod template loses them too; its template annotations keep digests of their values")
       for kind in ("ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Deployment", "Job")],
     pytest.param({"kind": "Pod", "metadata": {"name": "p", "annotations": {
@@ -48,7 +60,7 @@ CASES = [
                   "spec": pod_spec(SCHEDULING_CONTAINER)},
                  id="a pod's annotations keep digests of their values, but the last applied manifest goes"),
     pytest.param({"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(NOISY_CONTAINER)}}}}},
-                 {"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(SCHEDULING_CONTAINER)}}}}},
+                 {"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": pod_spec(REDACTED_CONTAINER)}}}}},
                  id="a CronJob's job template's pod template too"),
     pytest.param({"kind": "Node", "metadata": {"name": "n", "labels": {"zone": "a"}, "managedFields": [{"manager": "k"}],
                                                "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}",

@@ -61,7 +61,8 @@ def pod(name: str, node: str | None = "n1", **spec: object) -> dict:
 
 def kubectl_pod(name: str, node: str | None, claim: str | None = None) -> dict:
     """A replica as the API server returns it: a service-account token volume and mount named for
-    the pod, env and probes, a sidecar init container, and maybe a claim."""
+    the pod, env (the pod's name through the downward API, as a template writes it) and probes, a
+    sidecar init container, and maybe a claim."""
     token = f"kube-api-access-{name[-5:]}"
     volumes = [{"name": token, "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}},
                {"name": "cfg", "configMap": {"name": "web"}}]
@@ -69,7 +70,7 @@ def kubectl_pod(name: str, node: str | None, claim: str | None = None) -> dict:
         volumes.append({"name": "data", "persistentVolumeClaim": {"claimName": claim}})
     mounts = [{"name": token, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": True}]
     return pod(name, node, volumes=volumes, containers=[
-        {"name": "web", "image": "nginx", "env": [{"name": "POD", "value": name}], "volumeMounts": mounts,
+        {"name": "web", "image": "nginx", "env": [{"name": "POD", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}], "volumeMounts": mounts,
          "livenessProbe": {"httpGet": {"path": "/", "port": 80}},
          "resources": {"requests": {"cpu": "250m"}}, "ports": [{"containerPort": 80, "hostPort": 8080}]}],
         initContainers=[{"name": "proxy", "image": "envoy", "restartPolicy": "Always", "volumeMounts": mounts,

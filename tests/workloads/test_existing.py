@@ -3,11 +3,13 @@ change told from the running pods, and a workload's pods found through its contr
 
 from __future__ import annotations
 
+import copy
 import hashlib
 
 import pytest
 
 from kwhatif.errors import InputError
+from kwhatif.live.redact import redact
 from kwhatif.workloads import expand
 from kwhatif.workloads.existing import PodIndex, Strategy, exists, kept_replicas, same_template, strategy_of
 from tests.check.conftest import cluster, running, workload
@@ -101,6 +103,39 @@ def test_a_template_annotation_that_the_running_pods_carry_tells_a_change(runnin
     manifest = workload("Deployment", "web", "100m", "app:v1")
     manifest.obj["spec"]["template"]["metadata"]["annotations"] = template_annotations
     assert same_template(cluster(doc).pods, expand([manifest], []), "Deployment") is same
+
+
+def _env(**values: str) -> list[dict]:
+    return [{"name": k, "value": v} for k, v in values.items()]
+
+
+POD_NAME = {"fieldRef": {"fieldPath": "metadata.name"}}
+
+
+@pytest.mark.parametrize("running_sets, template_sets, same", [
+    ({"env": _env(A="1")}, {"env": _env(A="1")}, True),
+    ({"env": _env(A="1")}, {"env": _env(A="2")}, False),  # a config value changed: the controller rolls
+    ({"env": _env(A="1", INJECTED="x")}, {"env": _env(A="1")}, True),  # a webhook's env var, not the template's
+    ({"env": _env(A="1")}, {"env": _env(A="1", B="2")}, False),  # a variable added
+    ({}, {"env": _env(A="1")}, True),  # the pod says nothing (an older redacted snapshot): unknown
+    ({"env": [{"name": "P", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}]},
+     {"env": [{"name": "P", "valueFrom": POD_NAME}]}, True),  # fieldRef.apiVersion defaulted to v1 on the pod
+    ({"env": [{"name": "E"}]}, {"env": [{"name": "E", "value": ""}]}, True),  # "" is omitted (omitempty)
+    ({"command": ["run"], "args": ["--a"]}, {"command": ["run"], "args": ["--b"]}, False),
+    ({"command": ["run"]}, {"command": ["run"]}, True),
+    ({"envFrom": [{"configMapRef": {"name": "a"}}]}, {"envFrom": [{"configMapRef": {"name": "b"}}]}, False),
+], ids=["same env", "a value changed", "an injected variable is no change", "a variable added",
+        "unknown settings tell nothing", "a defaulted fieldRef", "an empty value", "new args", "same command",
+        "another ConfigMap"])
+@pytest.mark.parametrize("redacted", [False, True], ids=["plain", "redacted snapshot"])
+def test_env_command_and_args_the_template_sets_tell_a_change(running_sets, template_sets, same, redacted):
+    """kwhatif/api/settings.py: compared by key; a redacted snapshot holds digests of the same values."""
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
+    doc["spec"]["containers"][0].update(copy.deepcopy(running_sets))
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    manifest.obj["spec"]["template"]["spec"]["containers"][0].update(copy.deepcopy(template_sets))
+    state = cluster(redact(doc) if redacted else doc)
+    assert same_template(state.pods, expand([manifest], []), "Deployment") is same
 
 
 def _replica_set(name: str, template_hash: str) -> dict:

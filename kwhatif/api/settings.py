@@ -1,0 +1,82 @@
+"""What a container sets that no scheduler plugin reads but its controller's template hash covers:
+env vars, envFrom, command and args. `check` compares them with the running pods' to tell a
+template that changed by them alone (a new config value rolls the pods, surge and all), so they
+are kept as digests, by key: `env:<name>` per variable, `envFrom`, `command`, `args`.
+
+A redacted snapshot (`kwhatif.live.redact`) keeps them in the container as digests of their
+values (`redacted_env_var`, `redacted_list`, `redacted_env_from`): credentials never leave the
+cluster, a change still shows (`matches` takes both forms)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kwhatif.api.meta import value_digest
+
+Settings = tuple[tuple[str, str], ...]
+LISTS = ("command", "args")
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def env_body(var: dict[str, Any]) -> dict[str, Any]:
+    """An env var without its name, as the API server stores it: an empty value dropped
+    (`omitempty`), a fieldRef's apiVersion defaulted to v1 (core v1 defaults.go), a
+    resourceFieldRef's zero divisor left out — so a manifest compares equal to its running pod."""
+    body = {k: v for k, v in var.items() if k != "name" and not (k == "value" and v == "")}
+    source = body.get("valueFrom")
+    if isinstance(source, dict):
+        source = dict(source)
+        if isinstance(source.get("fieldRef"), dict):
+            source["fieldRef"] = {"apiVersion": "v1", **source["fieldRef"]}
+        if isinstance(source.get("resourceFieldRef"), dict):
+            source["resourceFieldRef"] = {k: v for k, v in source["resourceFieldRef"].items()
+                                          if not (k == "divisor" and str(v) == "0")}
+        body["valueFrom"] = source
+    return body
+
+
+def container_settings(raw: dict[str, Any]) -> Settings | None:
+    """The container's settings, by key (a name set twice: the last one, as the kubelet takes
+    it); None when it sets none of them — unknown rather than empty: an older kwhatif's
+    redacted snapshot dropped them."""
+    items: dict[str, str] = {}
+    for var in raw.get("env") or ():
+        if isinstance(var, dict) and isinstance(var.get("name"), str):
+            items[f"env:{var['name']}"] = value_digest(canonical(env_body(var)))
+    for key in ("envFrom", *LISTS):
+        if raw.get(key):
+            items[key] = value_digest(canonical(raw[key]))
+    return tuple(sorted(items.items())) or None
+
+
+def redacted_env_var(var: dict[str, Any]) -> dict[str, Any]:
+    """The env var a redacted snapshot keeps: its name, its value and source as one digest."""
+    return {"name": var.get("name"), "value": value_digest(canonical(env_body(var)))}
+
+
+def redacted_list(values: Any) -> list[str]:
+    """A command or args list as a redacted snapshot keeps it: one digest."""
+    return [value_digest(canonical(values))]
+
+
+def redacted_env_from(sources: Any) -> list[dict[str, str]]:
+    """envFrom as a redacted snapshot keeps it (the names it holds may say too much): one digest,
+    in the one field of an envFrom source that is a plain string."""
+    return [{"prefix": value_digest(canonical(sources))}]
+
+
+def _redacted_form(key: str, digest: str) -> Any:
+    """What a redacted snapshot's container holds for a setting whose digest is `digest`."""
+    if key.startswith("env:"):
+        return {"value": digest}
+    return [{"prefix": digest}] if key == "envFrom" else [digest]
+
+
+def matches(key: str, wanted: str, running: str) -> bool:
+    """Whether a running container's setting (`running`, a digest) is the manifest's (`wanted`),
+    read plainly or through a redacted snapshot (the digest of the digest's redacted form)."""
+    return running in (wanted, value_digest(canonical(_redacted_form(key, wanted))))
