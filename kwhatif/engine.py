@@ -459,12 +459,33 @@ def prepare(
     return Prepared(scheduler, queue, missing, warnings, len(bound), quotas)
 
 
-def bound_pending(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | None = None) -> list[Pod]:
-    """The pending pods of `cluster` the scheduler binds, its queue run through (what a drain
-    refused by a budget waits for, `kwhatif.whatif.ops.drain`: a pod the budget counts bound is
-    healthy again — taken as Ready at once, as rollouts take it)."""
-    run = prepare(cluster, now, profiles=profiles, node_detail=False).run()
-    return [r.pod for r in run.results if r.outcome == Outcome.BOUND]
+class Settling:
+    """The scheduler a drain keeps while kubectl waits on a budget (`kwhatif.whatif.ops.drain`),
+    called with the cluster, the pods evicted and the pods recreated since its last call: built
+    from the cluster at the first wait, which schedules its whole queue; each later wait only
+    takes out the pods evicted since and schedules those recreated since with the ones still
+    pending — a zone's drain at 5,000 nodes waits at hundreds of nodes, and a run from nothing at
+    each would take hours. Returns the pods bound at this wait: a pod a budget counts, bound, is
+    healthy again (taken as Ready at once, as rollouts take it)."""
+
+    def __init__(self, now: str, profiles: Sequence[ProfileConfig] | None = None) -> None:
+        self.now, self.profiles = now, profiles
+        self.prepared: Prepared | None = None
+        self.pending: list[tuple[Pod, str | None]] = []
+
+    def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]) -> list[Pod]:
+        if self.prepared is None:
+            self.prepared = prepare(cluster, self.now, profiles=self.profiles, node_detail=False)
+            queue = self.prepared.queue
+        else:
+            for pod in gone:
+                if self.prepared.scheduler.snapshot.forget(pod.key) is not None:
+                    self.prepared.quotas.release(pod)
+            queue = self.pending + admit(new, cluster, created=False, quotas=self.prepared.quotas)
+        bound = [r.pod for r in self.prepared.scheduler.run(queue) if r.outcome == Outcome.BOUND]
+        placed = self.prepared.scheduler.snapshot.placed
+        self.pending = [(pod, refused) for pod, refused in queue if refused is None and pod.key not in placed]
+        return bound
 
 
 def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod],

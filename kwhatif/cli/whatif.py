@@ -17,7 +17,7 @@ import click
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import bound_pending
+from kwhatif.engine import Settling
 from kwhatif.whatif import Operation, Scenario, apply_operations, operations_from_file, parse_operation
 from kwhatif.whatif.ops import OPERATIONS
 from kwhatif.whatif.scale import scale_workloads
@@ -95,7 +95,7 @@ def scenario(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | Non
     if ctx is None or not operations:
         return cluster
     done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params,
-                            settle=lambda c: bound_pending(c, now, profiles))
+                            settle=Settling(now, profiles))
     ctx.meta[SCENARIO_KEY] = done
     ctx.meta[BASELINE_KEY] = cluster
     done.cluster.warnings.extend(done.warnings)
