@@ -252,7 +252,8 @@ class Service:
 
 @dataclass(frozen=True, slots=True)
 class Controller:
-    """A ReplicaSet, StatefulSet or ReplicationController: only what default spreading reads.
+    """A ReplicaSet, StatefulSet or ReplicationController: what default spreading reads, and the
+    replica counts a manifest applied without spec.replicas keeps (`workloads.existing`).
 
     ReplicationControllers carry a plain map selector (`map_selector`), the apps/v1 kinds a
     LabelSelector (`selector`)."""
@@ -263,6 +264,14 @@ class Controller:
     selector: LabelSelector | None = None
     map_selector: Labels | None = None
     source: Source | None = None
+    replicas: int | None = None
+    """spec.replicas, as the object that runs says (None: unset, or a manifest's)."""
+    deployment_replicas: int | None = None
+    """A Deployment's ReplicaSet: its `deployment.kubernetes.io/desired-replicas` annotation, the
+    Deployment's spec.replicas when it last sized the set."""
+
+
+DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,8 @@ class Update:
     """DaemonSet: new pod key → its node."""
     refused: str | None = None
     """The API server's answer when it refuses the update (`existing.refused_update`): nothing changes."""
+    replicas_before: int = 0
+    """The replica count it runs with (`existing.live_replicas`; its pods when unknown)."""
 
 
 @dataclass(frozen=True)

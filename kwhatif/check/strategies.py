@@ -94,13 +94,13 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
 
 def _scaling_event(s: Stepper, u: Update) -> None:
     """deployment_controller.go syncDeployment: a replica count other than the one the running
-    ReplicaSet was sized for (isScalingEvent; taken as the pods the Deployment has) is synced
+    ReplicaSet was sized for (isScalingEvent: its desired-replicas annotation) is synced
     before any rollout — sync/scale resize the active old ReplicaSet, with its own template, to
     the new count — and the new template rolls at the next sync. More replicas: copies of the
     running pods, scheduled now (what they evict counts); those that stay pending are the first
     old pods the rollout deletes. Fewer: old pods deleted in ranked order."""
     have, want = len(s.old), len(u.new)
-    if want == len(u.old) or want == have or not s.old:
+    if want == u.replicas_before or want == have or not s.old:
         return
     how = "a scaling event first (the new template rolls at the next sync)"
     if want < have:

@@ -14,7 +14,9 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
-from kwhatif.workloads.existing import PodIndex, exists, refused_update, same_template, strategy_of
+from kwhatif.workloads.existing import (
+    PodIndex, exists, live_replicas, refused_update, same_template, strategy_of,
+)
 
 
 @dataclass
@@ -66,7 +68,9 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
             continue
         strategy = strategy_of(w, len(group.pods))
         changed = not same_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
-        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused_update(cluster, w))
+        before = live_replicas(cluster, index, w)
+        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused_update(cluster, w),
+                        len(old) if before is None else before)
     return out
 
 

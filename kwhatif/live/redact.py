@@ -34,6 +34,8 @@ KEPT_ANNOTATIONS = frozenset({
     "storage.alpha.kubernetes.io/migrated-plugins",
     # Indexed Jobs: the completion index their pods carry.
     "batch.kubernetes.io/job-completion-index",
+    # A Deployment's ReplicaSets: its replica count (what a manifest without spec.replicas keeps).
+    "deployment.kubernetes.io/desired-replicas",
 })
 """Annotations kwhatif reads (the scheduler reads no other)."""
 

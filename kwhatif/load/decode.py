@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
-    Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node, PodDisruptionBudget, PriorityClass,
-    RuntimeClass, Service,
+    DESIRED_REPLICAS, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
+    PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
@@ -126,7 +126,7 @@ def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
 
 
 def decode_controller(obj: dict, source: Source | None) -> Controller:
-    f, _, namespace, name = object_fields(obj, source)
+    f, meta, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     kind = obj["kind"]
     replicas = f.int(spec, "replicas", "spec")
@@ -134,8 +134,10 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
         raise f.error("spec.replicas", f"Invalid value: {replicas}: must be greater than or equal to 0")
     if kind == "ReplicationController":
         selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
-        return Controller(kind, namespace, name, map_selector=selector, source=source)
-    return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source)
+        return Controller(kind, namespace, name, map_selector=selector, source=source, replicas=replicas)
+    desired = f.str_map(meta, "annotations", "metadata").get(DESIRED_REPLICAS, "")
+    return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source,
+                      replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None)
 
 
 def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:

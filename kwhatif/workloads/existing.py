@@ -104,17 +104,37 @@ SCALED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
 def kept_replicas(objects: Sequence[object], cluster: Cluster, index: PodIndex) -> dict[tuple[str, str, str], int]:
     """The replica counts that stay when workloads that run are applied without `spec.replicas`:
     `kubectl apply` leaves a field the manifest never set as it is (how the Deployments an
-    autoscaler scales are written), so the live count stays — taken as the pods the workload
-    runs, or 0 for one the snapshot has scaled to zero (its ReplicaSet or StatefulSet is there,
-    without pods: KEDA scales to zero). (Defaulting it to 1 would roll out one pod where eight
-    run: a gate that passes falsely.)"""
+    autoscaler scales are written), so the live count stays (`live_replicas`). (Defaulting it
+    to 1 would roll out one pod where eight run: a gate that passes falsely.)"""
     out: dict[tuple[str, str, str], int] = {}
     for o in objects:
         if isinstance(o, Workload) and o.kind in SCALED and "replicas" not in o.spec:
-            count = len(index.pods_of(o))
-            if count or _scaled_to_zero(cluster, o):
+            count = live_replicas(cluster, index, o)
+            if count is not None:
                 out[(o.kind, o.namespace, o.name)] = count
     return out
+
+
+def live_replicas(cluster: Cluster, index: PodIndex, w: Workload) -> int | None:
+    """The replica count of the workload that runs: its object's spec.replicas — a Deployment's
+    as its active ReplicaSet's `desired-replicas` annotation says, which counts no surge pod of a
+    rollout in progress — else the pods it runs, or 0 for one the snapshot has scaled to zero
+    (its ReplicaSet or StatefulSet is there, without pods: KEDA scales to zero); None when the
+    snapshot has neither."""
+    said = _said_replicas(cluster, w)
+    if said is not None:
+        return said
+    count = len(index.pods_of(w))
+    return count if count or _scaled_to_zero(cluster, w) else None
+
+
+def _said_replicas(cluster: Cluster, w: Workload) -> int | None:
+    if w.kind != "Deployment":
+        found = cluster.controllers.get((w.kind, w.namespace, w.name))
+        return found.replicas if found is not None else None
+    said = [rs for rs in _replica_sets(cluster, w) if rs.deployment_replicas is not None]
+    active = [rs for rs in said if rs.replicas]  # an old set scaled to 0 keeps an old annotation
+    return (active or said)[0].deployment_replicas if said else None
 
 
 def _scaled_to_zero(cluster: Cluster, w: Workload) -> bool:

@@ -405,3 +405,24 @@ def test_what_the_scaling_events_copies_evict_counts_as_the_updates():
         ("scale the new ReplicaSet up to 1", 0, 1, 1),
     ]
     assert summary.rollout is not None and summary.rollout.transient[0].key not in summary.keys
+
+
+def test_no_scaling_event_when_the_count_is_the_one_the_replicaset_was_sized_for():
+    """api-h1 says it was sized for 3 (desired-replicas annotation) though 2 pods run: a manifest
+    of 3 at a new image is a plain rollout (isScalingEvent reads the annotation, not the pods).
+    surge 1 (25% of 3, up), unavailable 0: the new set up to 2 (4 ≤ 3 + 1), api-h1-b deleted,
+    the new set up to 3, api-h1-a deleted."""
+    rs = _replica_set("api-h1", API_LABELS)
+    rs["metadata"]["annotations"] = {"deployment.kubernetes.io/desired-replicas": "3"}
+    rs["spec"]["replicas"] = 3
+    state = cluster(node("n1", "1"), rs,
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                    running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
+                            created="2025-01-02T00:00:00Z"))
+    summary = only(check(state, workload("Deployment", "api", "100m", "app:v2", {"replicas": 3})))
+    assert (summary.ok, _steps(summary)) == (True, [
+        ("scale the new ReplicaSet up to 2", 0, 2, 0, 2),
+        ("scale the old pods down to 1: delete api-h1-b", 1, 0, 0, 3),
+        ("scale the new ReplicaSet up to 3", 0, 1, 0, 3),
+        ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 3),
+    ])

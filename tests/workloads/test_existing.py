@@ -161,3 +161,34 @@ def test_replicas_left_unset_keep_the_count_that_runs_or_zero() -> None:
     assert kept_replicas([web], other, PodIndex.of(other)) == {}
     pinned = workload("Deployment", "web", "100m", "app:v1", {"replicas": 3})
     assert kept_replicas([pinned], running_two, PodIndex.of(running_two)) == {}
+
+
+def _sized(rs: dict, replicas: int, desired: int) -> dict:
+    """The ReplicaSet sized by its Deployment: spec.replicas, and the Deployment's count in the
+    desired-replicas annotation (deployment/util: SetReplicasAnnotations)."""
+    rs["spec"]["replicas"] = replicas
+    rs["metadata"]["annotations"] = {"deployment.kubernetes.io/desired-replicas": str(desired)}
+    return rs
+
+
+def test_replicas_left_unset_keep_the_deployments_count_not_a_rollouts_surge() -> None:
+    """A rollout in progress: web-h1 (old, 3 pods) and web-h2 (new, 1 surge pod) both sized for a
+    Deployment of 3; 4 pods run, 3 are kept. web-h0, an older set scaled to 0 long ago, still
+    says 5: an inactive set's annotation is stale and not read."""
+    pods = [running(f"web-h1-{c}", ("ReplicaSet", "web-h1"), "n1", "100m", labels={**LABELS, "pod-template-hash": "h1"})
+            for c in "abc"]
+    pods.append(running("web-h2-a", ("ReplicaSet", "web-h2"), "n1", "100m", labels={**LABELS, "pod-template-hash": "h2"}))
+    state = cluster(_sized(_replica_set("web-h0", "h0"), 0, 5), _sized(_replica_set("web-h1", "h1"), 3, 3),
+                    _sized(_replica_set("web-h2", "h2"), 1, 3), *pods)
+    web = workload("Deployment", "web", "100m", "app:v1")
+    assert kept_replicas([web], state, PodIndex.of(state)) == {("Deployment", "default", "web"): 3}
+
+
+def test_replicas_left_unset_keep_a_statefulsets_spec_replicas() -> None:
+    # db says 3 replicas; db-2 is gone (deleted, its replacement not made yet): 3 are kept, not 2.
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{"name": "app"}]}}}}
+    state = cluster(sts, *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "100m", labels={"app": "db"}) for i in range(2)))
+    db = workload("StatefulSet", "db", "100m", "app:v1")
+    assert kept_replicas([db], state, PodIndex.of(state)) == {("StatefulSet", "default", "db"): 3}
