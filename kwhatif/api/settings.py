@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from kwhatif.api.meta import value_digest
+from kwhatif.api.quantity import QuantityError, parse_quantity
 
 Settings = tuple[tuple[str, str], ...]
 LISTS = ("command", "args")
@@ -25,7 +26,8 @@ def canonical(value: Any) -> str:
 def env_body(var: dict[str, Any]) -> dict[str, Any]:
     """An env var without its name, as the API server stores it: an empty value dropped
     (`omitempty`), a fieldRef's apiVersion defaulted to v1 (core v1 defaults.go), a
-    resourceFieldRef's zero divisor left out — so a manifest compares equal to its running pod."""
+    resourceFieldRef's divisor by its value (zero left out) — so a manifest compares equal to its
+    running pod."""
     body = {k: v for k, v in var.items() if k != "name" and not (k == "value" and v == "")}
     source = body.get("valueFrom")
     if isinstance(source, dict):
@@ -33,16 +35,26 @@ def env_body(var: dict[str, Any]) -> dict[str, Any]:
         if isinstance(source.get("fieldRef"), dict):
             source["fieldRef"] = {"apiVersion": "v1", **source["fieldRef"]}
         if isinstance(source.get("resourceFieldRef"), dict):
-            source["resourceFieldRef"] = {k: v for k, v in source["resourceFieldRef"].items()
-                                          if not (k == "divisor" and str(v) == "0")}
+            ref = dict(source["resourceFieldRef"])
+            divisor = _quantity_value(ref.pop("divisor", "0"))
+            source["resourceFieldRef"] = ref if divisor == "0" else {**ref, "divisor": divisor}
         body["valueFrom"] = source
     return body
 
 
-def container_settings(raw: dict[str, Any]) -> Settings | None:
+def _quantity_value(value: Any) -> str:
+    """A divisor as its exact value: the API server stores a Quantity in canonical form (`1` is
+    `"1"`, `1024Ki` is `"1Mi"`), so two spellings of one amount are the same setting."""
+    try:
+        return str(parse_quantity(value))
+    except QuantityError:
+        return str(value)
+
+
+def container_settings(raw: dict[str, Any]) -> Settings:
     """The container's settings, by key (a name set twice: the last one, as the kubelet takes
-    it); None when it sets none of them — unknown rather than empty: an older kwhatif's
-    redacted snapshot dropped them."""
+    it); empty when it sets none — a template that adds the first one changed. (A snapshot that
+    an older kwhatif redacted dropped them: its pods read as setting none.)"""
     items: dict[str, str] = {}
     for var in raw.get("env") or ():
         if isinstance(var, dict) and isinstance(var.get("name"), str):
@@ -50,7 +62,7 @@ def container_settings(raw: dict[str, Any]) -> Settings | None:
     for key in ("envFrom", *LISTS):
         if raw.get(key):
             items[key] = value_digest(canonical(raw[key]))
-    return tuple(sorted(items.items())) or None
+    return tuple(sorted(items.items()))
 
 
 def redacted_env_var(var: dict[str, Any]) -> dict[str, Any]:

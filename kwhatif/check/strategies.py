@@ -209,10 +209,10 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     its pods in range is still pending."""
     new_by = {_ordinal(p): p for p in u.new}
     old_by = {_ordinal(p): p for p in s.old.values()}
-    missing = [new_by[o] for o in sorted(new_by) if o not in old_by]
+    waiting = {} if u.strategy.parallel else {o: p for p in u.old if (o := _ordinal(p)) in new_by and not s.bound(p)}
+    missing = [new_by[o] for o in sorted(new_by) if o not in old_by and o not in waiting]
     if missing and u.strategy.parallel:
         s.step(f"create {names(missing)}", [], missing)
-    waiting = {} if u.strategy.parallel else {o: p for p in u.old if (o := _ordinal(p)) in new_by and not s.bound(p)}
     for ordinal in [] if u.strategy.parallel else sorted(new_by):
         if ordinal in waiting:  # processReplica: not Running and Ready, so nothing moves
             s.adopt([waiting[ordinal]])
@@ -228,7 +228,8 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     if condemned:
         s.step(f"delete {names(condemned)}", condemned, [])
     if not u.changed:
-        return s.rollout("scale" if missing or condemned else "unchanged", u, True)
+        scaled = missing or condemned or u.replicas_before != len(u.new)  # a pending extra pod went unseen
+        return s.rollout("scale" if scaled else "unchanged", u, True)
     if u.strategy.kind == "OnDelete":
         return s.rollout("update", u, True, ON_DELETE_NOTE)
     start = min(new_by) if new_by else 0
@@ -272,10 +273,12 @@ KEPT = ("Job", "Pod")
 """Kinds whose pending pods stay in the queue where they are: nothing replaces them."""
 
 
-def keeps_pending(u: Update) -> bool:
-    """Whether the workload's pods the snapshot has pending stay in the queue, where they are
-    (`KEPT` kinds, a refused update, and an OrderedReady StatefulSet, whose controller waits for
-    them), instead of
-    being deleted before its rollout as the other controllers delete unavailable old pods first."""
-    return (u.workload.kind in KEPT or u.refused is not None
-            or (u.workload.kind == "StatefulSet" and not u.strategy.parallel))
+def keeps_pending(u: Update, pod: Pod) -> bool:
+    """Whether a pod of the workload that the snapshot has pending stays in the queue, where it
+    is — a `KEPT` kind's, a refused update's, and an OrderedReady StatefulSet's within its new
+    replica count, which its controller waits for (one beyond it is condemned: deleted) —
+    instead of being deleted before the rollout, as controllers delete unavailable old pods first."""
+    if u.workload.kind in KEPT or u.refused is not None:
+        return True
+    return (u.workload.kind == "StatefulSet" and not u.strategy.parallel
+            and _ordinal(pod) in {_ordinal(p) for p in u.new})

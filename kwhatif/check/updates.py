@@ -92,7 +92,7 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
     comes later has no higher priority, so it can neither take their place nor evict them).
     `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail)."""
-    stale = {id(p) for u in updates.values() if not keeps_pending(u) for p in u.old if is_pending(p)}
+    stale = {id(p) for u in updates.values() for p in u.old if is_pending(p) and not keeps_pending(u, p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
     fresh = fresh_pods(expansion, updates.keys())

@@ -98,8 +98,10 @@ def evict(cluster: Cluster, pod: Pod) -> str | None:
 
 
 def refusal_text(pod: Pod, message: str) -> str:
-    """How kubectl drain reports a refused eviction (it retries every 5 s until its timeout)."""
-    return f'error when evicting pods/"{pod.name}" -n "{pod.namespace}" (will retry after 5s): {message}'
+    """How kubectl drain reports a refused eviction (drain.go evictPods): a budget's 429 is
+    retried every 5 s until its timeout, any other error ends the drain."""
+    retry = " (will retry after 5s)" if message == TOO_MANY_REQUESTS else ""
+    return f'error when evicting pods/"{pod.name}" -n "{pod.namespace}"{retry}: {message}'
 
 
 @dataclass

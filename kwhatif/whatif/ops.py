@@ -16,7 +16,9 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
-from kwhatif.whatif.drain import Drained, credit_budgets, drain_pods, retry_refused
+from kwhatif.whatif.drain import (
+    TOO_MANY_REQUESTS, Drained, credit_budgets, drain_pods, refusal_text, retry_refused,
+)
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
@@ -138,14 +140,17 @@ class Scenario:
 Settle = Callable[[Cluster, list[Pod], list[Pod]], list[Pod]]
 """The scheduler going through a cluster's pending pods, told the pods evicted and recreated since
 it last did: those it binds (`engine.Settling`), what a drain waits for."""
+Settlers = Callable[[], Settle]
+"""A new `Settle` for each drain: it starts from the cluster as the drain left it at its first
+wait (every node of the drain cordoned, what earlier operations did done)."""
 
 
 def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str,
-                     workload_files: bool = False, settle: Settle | None = None) -> Scenario:
+                     workload_files: bool = False, settlers: Settlers | None = None) -> Scenario:
     """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read).
     With `workload_files` (check, capacity), a `--scale` of a workload the snapshot lacks is kept
-    for those files (`Scenario.file_scales`). `settle`: what a drain refused by a budget waits for
-    (`drain`); without it, a refusal stops the drain."""
+    for those files (`Scenario.file_scales`). `settlers`: what a drain refused by a budget waits
+    for (`drain`); without it, a refusal stops the drain."""
     scenario = Scenario(cluster.copy())
     healed: set[str] = set()  # pods whose binding a drain counted for its budgets, once each
     for operation in operations:
@@ -153,17 +158,18 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
             scenario.file_scales.append(operation.args[0])
             scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
             continue
-        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settle, healed)
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, healed)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
     return scenario
 
 
 def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str],
-              settle: Settle | None = None, healed: set[str] | None = None) -> Applied:
+              settlers: Settlers | None = None, healed: set[str] | None = None) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
         if operation.op == "drain":
+            settle = settlers() if settlers is not None else None
             return drain(cluster, operation, nodes, now, settle, set() if healed is None else healed)
         if operation.op == "remove-node":
             return remove_nodes(cluster, operation, nodes, now)
@@ -246,9 +252,9 @@ def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
 
 def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str,
           settle: Settle | None, healed: set[str]) -> Applied:
-    """Each node in turn, as `kubectl drain` goes node after node: cordoned, its pods evicted as
-    kubectl would, the evicted ones gone and recreated by their controllers; a budget's refusal
-    waits for pending pods to be scheduled, then is retried (`drain_node`)."""
+    """Every node cordoned first, then each in turn, as `kubectl drain` goes (drain.go RunDrain):
+    its pods evicted as kubectl would, the evicted ones gone and recreated by their controllers;
+    a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`)."""
     by_node = pods_on(cluster, nodes)
     leaving = Leaving(cluster, now)
     evicted: list[Pod] = []
@@ -256,6 +262,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     summaries = []
     for node in nodes:
         replace_node(cluster, node_ops.cordoned(node))
+    for node in nodes:
         done, retried = drain_node(cluster, [p for p in by_node[node.name] if p.node_name],  # spec.nodeName
                                    operation.force, settle, leaving, healed)
         evicted += done.evicted
@@ -265,8 +272,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
                             "budget's refusal every 5s)" if retried else "")
                          + f", {sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on "
                            "the node"
-                         + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.refused else "")
-                            if done.blocked else ""))
+                         + ("; stopped: " + done.blocked[0] + _never_recovers(done) if done.blocked else ""))
     leaving.flush()
     leaving.sync()
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
@@ -275,6 +281,13 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
 
 NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget never allows it here: no pending "
                   "pod it counts gets bound)")
+
+
+def _never_recovers(done: Drained) -> str:
+    """Said after the first refusal a drain stops at when it is a budget's, which kubectl keeps
+    retrying (any other error ends the drain: nothing to add)."""
+    first = done.refused[0] if done.refused else None
+    return NEVER_RECOVERS if first is not None and done.blocked[0] == refusal_text(first, TOO_MANY_REQUESTS) else ""
 
 
 @dataclass

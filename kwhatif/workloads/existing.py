@@ -133,8 +133,12 @@ def _said_replicas(cluster: Cluster, w: Workload) -> int | None:
         found = cluster.controllers.get((w.kind, w.namespace, w.name))
         return found.replicas if found is not None else None
     said = [rs for rs in _replica_sets(cluster, w) if rs.deployment_replicas is not None]
-    active = [rs for rs in said if rs.replicas]  # an old set scaled to 0 keeps an old annotation
-    return (active or said)[0].deployment_replicas if said else None
+    if not said:
+        return None
+    # A set scaled to 0 keeps the annotation of its last sizing: only an active one is current,
+    # and with none active the Deployment runs no replica.
+    active = [rs for rs in said if rs.replicas]
+    return active[0].deployment_replicas if active else 0
 
 
 def _scaled_to_zero(cluster: Cluster, w: Workload) -> bool:
@@ -275,8 +279,8 @@ def _same_settings(running: Pod, template: Pod) -> bool:
     """Each env var, envFrom, command and args the template's containers set, the running pod's
     containers of the same name set alike (`kwhatif.api.settings`; a digest of a redacted
     snapshot matches). What only the running pod sets is taken as injected (an admission webhook
-    adds env vars), not as a change; a container whose settings are unknown (an older kwhatif's
-    redacted snapshot) tells nothing."""
+    adds env vars), not as a change; a container whose settings were never read (one made by
+    kwhatif itself) tells nothing."""
     have = {c.name: c.settings for c in (*running.init_containers, *running.containers)}
     for container in (*template.init_containers, *template.containers):
         known = have.get(container.name)

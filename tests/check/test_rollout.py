@@ -199,6 +199,17 @@ def test_an_ordered_ready_statefulset_waits_for_its_pending_pod_whatever_the_new
     assert "kubectl delete pod db-2" in summary.rollout.note
 
 
+def test_an_ordered_ready_statefulset_scaled_below_its_pending_pod_deletes_it():
+    # n1 (1 cpu) runs db-0 and db-1 at 500m; db-2 (500m too) has no room: pending. 2 replicas:
+    # db-2 is condemned (processCondemned deletes the first unhealthy pod), so it is not kept
+    # pending; the change is a scale.
+    state = cluster(node("n1", "1"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"})
+                                       for i in range(2)),
+                    _pending(running("db-2", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"})))
+    summary = only(check(state, workload("StatefulSet", "db", "500m", "app:v1", {"replicas": 2})))
+    assert (summary.change, summary.ok, summary.pods, summary.pending) == ("scale", True, 0, 0)
+
+
 def test_a_parallel_statefulset_replaces_its_pending_pod():
     # Parallel: nothing waits; db-2 (old, pending) is deleted and the new db-2 (500m) fits beside
     # db-0 and db-1 (1000m of 4000m); then db-1 and db-0 are replaced one at a time.

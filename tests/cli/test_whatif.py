@@ -368,6 +368,21 @@ def test_a_drain_that_waited_for_its_budget_says_so(tmp_path: Path) -> None:
     assert "--drain" not in result.stderr  # not stopped: no warning
 
 
+def test_a_drain_of_several_nodes_cordons_them_all_before_it_waits(tmp_path: Path) -> None:
+    # kubectl drain cordons every node it is given first (drain.go RunDrain). Draining zone a (n1,
+    # n2) with a budget of 1: aaaaa goes; its replacement cannot go to n2 (cordoned already) nor
+    # to n3 (big, first in the queue, takes 3500m of its 4 cpu): it stays pending, the budget
+    # never recovers, ccccc stays. n1: aaaaa, db-0 and bare evicted (2 recreated: bare has no
+    # controller), ccccc, the DaemonSet pod and the mirror left.
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x() + [pdb(1)]), "--now", NOW,
+                     "--drain", "topology.kubernetes.io/zone=a", "--force"])
+    assert result.stdout.startswith(
+        "what-if: drain n1: evicted 3 pod(s), 2 recreated pending, 3 left on the node; stopped: error when evicting "
+        'pods/"web-abc12-ccccc" -n "shop" (will retry after 5s): Cannot evict pod as it would violate the pod\'s '
+        "disruption budget. (kubectl retries it until its --timeout, but the budget never allows it here: no pending "
+        "pod it counts gets bound); drain n2:")
+
+
 def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
     x = cluster_x() + [pdb(0)]
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", x), "--now", NOW, "--drain", "n1", "--force"])

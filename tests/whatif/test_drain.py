@@ -114,3 +114,12 @@ def test_a_refused_eviction_goes_on_a_retry_once_a_pod_the_budget_counts_is_heal
     assert ([p.name for p in done.kept], [p.name for p in done.refused]) == (["web-2"], ["web-2"])
     assert done.blocked == ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]
     assert (cluster.pdbs[0].disruptions_allowed, cluster.pdbs[0].disrupted_pods) == (0, {"web-0", "web-1"})
+
+
+def test_an_error_other_than_a_budgets_is_not_retried() -> None:
+    # Two budgets select web-0: a 500 (eviction.go), which kubectl reports without "will retry"
+    # and does not retry (drain.go evictPods): it is not among the refused pods either.
+    pods = [owned("web-0", "ReplicaSet", labels=WEB)]
+    cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 1), pdb("q", 1)])
+    done = drain_pods(cluster, pods, force=False)
+    assert (done.blocked, done.refused) == (['error when evicting pods/"web-0" -n "default": ' + MORE_THAN_ONE_PDB], [])

@@ -117,15 +117,18 @@ POD_NAME = {"fieldRef": {"fieldPath": "metadata.name"}}
     ({"env": _env(A="1")}, {"env": _env(A="2")}, False),  # a config value changed: the controller rolls
     ({"env": _env(A="1", INJECTED="x")}, {"env": _env(A="1")}, True),  # a webhook's env var, not the template's
     ({"env": _env(A="1")}, {"env": _env(A="1", B="2")}, False),  # a variable added
-    ({}, {"env": _env(A="1")}, True),  # the pod says nothing (an older redacted snapshot): unknown
+    ({}, {"env": _env(A="1")}, False),  # the first variable: the template hash covers env
     ({"env": [{"name": "P", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}]},
      {"env": [{"name": "P", "valueFrom": POD_NAME}]}, True),  # fieldRef.apiVersion defaulted to v1 on the pod
     ({"env": [{"name": "E"}]}, {"env": [{"name": "E", "value": ""}]}, True),  # "" is omitted (omitempty)
+    ({"env": [{"name": "M", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}]},
+     {"env": [{"name": "M", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1024Ki"}}}]},
+     True),  # a Quantity is stored in canonical form: 1024Ki is 1Mi
     ({"command": ["run"], "args": ["--a"]}, {"command": ["run"], "args": ["--b"]}, False),
     ({"command": ["run"]}, {"command": ["run"]}, True),
     ({"envFrom": [{"configMapRef": {"name": "a"}}]}, {"envFrom": [{"configMapRef": {"name": "b"}}]}, False),
 ], ids=["same env", "a value changed", "an injected variable is no change", "a variable added",
-        "unknown settings tell nothing", "a defaulted fieldRef", "an empty value", "new args", "same command",
+        "a first variable", "a defaulted fieldRef", "an empty value", "a divisor spelled otherwise", "new args", "same command",
         "another ConfigMap"])
 @pytest.mark.parametrize("redacted", [False, True], ids=["plain", "redacted snapshot"])
 def test_env_command_and_args_the_template_sets_tell_a_change(running_sets, template_sets, same, redacted):
@@ -192,3 +195,11 @@ def test_replicas_left_unset_keep_a_statefulsets_spec_replicas() -> None:
     state = cluster(sts, *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "100m", labels={"app": "db"}) for i in range(2)))
     db = workload("StatefulSet", "db", "100m", "app:v1")
     assert kept_replicas([db], state, PodIndex.of(state)) == {("StatefulSet", "default", "db"): 3}
+
+
+def test_a_deployment_scaled_to_zero_keeps_zero_whatever_its_old_sets_say() -> None:
+    """web-h0 was sized for 5 long ago and scaled to 0; web-h1, the current set, for 0: no set is
+    active, so web runs no replica and a manifest without replicas keeps 0."""
+    state = cluster(_sized(_replica_set("web-h0", "h0"), 0, 5), _sized(_replica_set("web-h1", "h1"), 0, 0))
+    web = workload("Deployment", "web", "100m", "app:v1")
+    assert kept_replicas([web], state, PodIndex.of(state)) == {("Deployment", "default", "web"): 0}
