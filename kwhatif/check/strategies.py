@@ -228,7 +228,8 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     if condemned:
         s.step(f"delete {names(condemned)}", condemned, [])
     if not u.changed:
-        scaled = missing or condemned or u.replicas_before != len(u.new)  # a pending extra pod went unseen
+        # or a pending pod beyond the new count, deleted before the rollout (keeps_pending)
+        scaled = missing or condemned or u.replicas_before != len(u.new)
         return s.rollout("scale" if scaled else "unchanged", u, True)
     if u.strategy.kind == "OnDelete":
         return s.rollout("update", u, True, ON_DELETE_NOTE)
