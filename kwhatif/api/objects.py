@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Mapping
+from typing import Any, Mapping
 
 from kwhatif.api.affinity import Affinity, TopologySpreadConstraint
 from kwhatif.api.meta import ClusterScoped, Evolving, Namespaced
@@ -269,6 +269,9 @@ class Controller:
     deployment_replicas: int | None = None
     """A Deployment's ReplicaSet: its `deployment.kubernetes.io/desired-replicas` annotation, the
     Deployment's spec.replicas when it last sized the set."""
+    written_selector: Mapping[str, Any] | None = None
+    """The selector as the object writes it (`selectors.written_form`): its immutability is
+    judged on the form."""
 
 
 DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"

@@ -125,3 +125,20 @@ def map_matches(selector: Labels, labels: Labels) -> bool:
         if labels.get(key) != wanted:
             return False
     return True
+
+
+def written_form(raw: object) -> dict[str, object] | None:
+    """A metav1.LabelSelector as written, for the API server's equality of immutable fields
+    (apiequality.Semantic.DeepEqual: the form counts — matchLabels is not an equivalent
+    matchExpressions, nor is the order of expressions or values —, but an empty list or map is
+    no different from an absent one). None for what is not a selector object."""
+    if not isinstance(raw, dict):
+        return None
+    out: dict[str, object] = {}
+    if raw.get("matchLabels"):
+        out["matchLabels"] = raw["matchLabels"]
+    expressions = raw.get("matchExpressions")
+    if expressions:
+        out["matchExpressions"] = [{k: v for k, v in e.items() if not (k == "values" and not v)}
+                                   if isinstance(e, dict) else e for e in expressions]
+    return out

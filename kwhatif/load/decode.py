@@ -19,6 +19,7 @@ from kwhatif.api.objects import (
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
+from kwhatif.api.selectors import written_form
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
 from kwhatif.load.dra import DRA_DECODERS
@@ -137,7 +138,8 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
         return Controller(kind, namespace, name, map_selector=selector, source=source, replicas=replicas)
     desired = f.str_map(meta, "annotations", "metadata").get(DESIRED_REPLICAS, "")
     return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source,
-                      replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None)
+                      replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
+                      written_selector=written_form(spec.get("selector")))
 
 
 def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:

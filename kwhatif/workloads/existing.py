@@ -32,7 +32,7 @@ from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import Controller, Pod
-from kwhatif.api.selectors import LabelSelector, Requirement
+from kwhatif.api.selectors import LabelSelector, Requirement, written_form
 from kwhatif.load.decode import decode_controller
 from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import REVISION_LABEL, Workload
@@ -180,9 +180,14 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
     the cluster: a gate that judged the pods it would have made would pass a deploy that fails."""
     if w.kind not in IMMUTABLE_SELECTOR:
         return None
-    running = _running_selector(cluster, w)
+    found = _running_selector(cluster, w)
     wanted = label_selector(w.fields, w.spec, "selector", "spec")
-    if running is None or wanted is None or _same_selector(running, wanted):
+    if found is None or wanted is None:
+        return None
+    running, form = found
+    if form is not None and form == written_form(w.spec.get("selector")):
+        return None
+    if form is None and _same_selector(running, wanted):  # the form unknown: judged by meaning
         return None
     written = json.dumps(w.spec.get("selector"), sort_keys=True, separators=(",", ":"))
     reason = (STATEFULSET_FORBIDDEN if w.kind == "StatefulSet"
@@ -191,19 +196,31 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
             "to change its selector, delete it and create it again)")
 
 
-def _running_selector(cluster: Cluster, w: Workload) -> LabelSelector | None:
-    """The selector of the workload that runs, when the snapshot has its object (a Deployment's:
-    its ReplicaSet's, less the pod-template-hash the Deployment controller adds)."""
+def _running_selector(cluster: Cluster, w: Workload) -> tuple[LabelSelector, Mapping[str, Any] | None] | None:
+    """The selector of the workload that runs, when the snapshot has its object — a Deployment's:
+    its ReplicaSet's, less the pod-template-hash the Deployment controller adds to its
+    matchLabels —, and its written form when known."""
     if w.kind == "DaemonSet":
         kept = cluster.daemonsets.get((w.namespace, w.name))
-        return decode_controller(dict(kept.manifest), kept.source).selector if kept is not None else None
-    if w.kind != "Deployment":
+        found = decode_controller(dict(kept.manifest), kept.source) if kept is not None else None
+    elif w.kind != "Deployment":
         found = cluster.controllers.get((w.kind, w.namespace, w.name))
-        return found.selector if found is not None else None
-    rs = next(_replica_sets(cluster, w), None)
-    if rs is None or rs.selector is None:
+    else:
+        rs = next(_replica_sets(cluster, w), None)
+        if rs is None or rs.selector is None:
+            return None
+        selector = LabelSelector(tuple(r for r in rs.selector.requirements if r.key != "pod-template-hash"))
+        return selector, _without_template_hash(rs.written_selector)
+    if found is None or found.selector is None:
         return None
-    return LabelSelector(tuple(r for r in rs.selector.requirements if r.key != "pod-template-hash"))
+    return found.selector, found.written_selector
+
+
+def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if written is None or not isinstance(written.get("matchLabels"), dict):
+        return written
+    labels = {k: v for k, v in written["matchLabels"].items() if k != "pod-template-hash"}
+    return written_form({**written, "matchLabels": labels})
 
 
 def _same_selector(a: LabelSelector, b: LabelSelector) -> bool:

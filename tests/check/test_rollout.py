@@ -437,3 +437,18 @@ def test_no_scaling_event_when_the_count_is_the_one_the_replicaset_was_sized_for
         ("scale the new ReplicaSet up to 3", 0, 1, 0, 3),
         ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 3),
     ])
+
+
+def test_the_same_selector_in_another_form_is_refused_too():
+    """ValidateImmutableField compares with Semantic.DeepEqual: matchLabels {app: api} rewritten
+    as matchExpressions [app In (api)] selects the same pods but is another value — refused.
+    (The running form: api-h1's selector less the pod-template-hash its Deployment added.)"""
+    state = cluster(node("n1", "1"), _replica_set("api-h1", API_LABELS),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS))
+    w = workload("Deployment", "api", "400m", "app:v1", {"replicas": 1})
+    w.obj["spec"]["selector"] = {"matchExpressions": [{"key": "app", "operator": "In", "values": ["api"]}]}
+    summary = only(check(state, decode_workload(w.obj, w.source)))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and summary.message.startswith(
+        'The Deployment "api" is invalid: spec.selector: Invalid value: '
+        '{"matchExpressions":[{"key":"app","operator":"In","values":["api"]}]}: field is immutable')
