@@ -87,6 +87,9 @@ def _split(raw: str) -> tuple[str, str, str]:
     return num, denom, raw[suffix_start:]
 
 
+_MAX_DIGITS = 1000
+
+
 def parse_quantity(text: object) -> Fraction:
     """The exact value of a quantity as the API server stores it (rounded up to 1e-9).
 
@@ -102,6 +105,8 @@ def parse_quantity(text: object) -> Fraction:
     if not raw:
         raise QuantityError(MALFORMED)
     num, denom, suffix = _split(raw)
+    if len(num) + len(denom) > _MAX_DIGITS:  # Python refuses to read such an int; no amount is that long
+        raise QuantityError(MALFORMED)
     multiplier, binary = _suffix_multiplier(suffix)
     magnitude = Fraction(int(num or "0")) + (Fraction(int(denom), 10 ** len(denom)) if denom else 0)
     value = magnitude * multiplier * (-1 if raw[0] == "-" else 1)

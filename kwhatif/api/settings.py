@@ -17,6 +17,8 @@ from kwhatif.api.quantity import QuantityError, parse_quantity
 
 Settings = tuple[tuple[str, str], ...]
 LISTS = ("command", "args")
+ORDER = "env order"
+"""The env vars' names in their order (it is part of the template, and of `$(VAR)` expansion)."""
 
 
 def canonical(value: Any) -> str:
@@ -28,15 +30,15 @@ def env_body(var: dict[str, Any]) -> dict[str, Any]:
     (`omitempty`), a fieldRef's apiVersion defaulted to v1 (core v1 defaults.go), a
     resourceFieldRef's divisor by its value (zero left out) — so a manifest compares equal to its
     running pod."""
-    body = {k: v for k, v in var.items() if k != "name" and not (k == "value" and v == "")}
+    body = {k: v for k, v in var.items() if k != "name" and not (k == "value" and v in ("", None))}
     source = body.get("valueFrom")
     if isinstance(source, dict):
         source = dict(source)
         if isinstance(source.get("fieldRef"), dict):
-            source["fieldRef"] = {"apiVersion": "v1", **source["fieldRef"]}
+            source["fieldRef"] = {**source["fieldRef"], "apiVersion": source["fieldRef"].get("apiVersion") or "v1"}
         if isinstance(source.get("resourceFieldRef"), dict):
             ref = dict(source["resourceFieldRef"])
-            divisor = _quantity_value(ref.pop("divisor", "0"))
+            divisor = _quantity_value(ref.pop("divisor", None) or "0")
             source["resourceFieldRef"] = ref if divisor == "0" else {**ref, "divisor": divisor}
         body["valueFrom"] = source
     return body
@@ -47,7 +49,7 @@ def _quantity_value(value: Any) -> str:
     `"1"`, `1024Ki` is `"1Mi"`), so two spellings of one amount are the same setting."""
     try:
         return str(parse_quantity(value))
-    except QuantityError:
+    except QuantityError:  # not an amount: compared as written
         return str(value)
 
 
@@ -56,9 +58,14 @@ def container_settings(raw: dict[str, Any]) -> Settings:
     it); empty when it sets none — a template that adds the first one changed. (A snapshot that
     an older kwhatif redacted dropped them: its pods read as setting none.)"""
     items: dict[str, str] = {}
-    for var in raw.get("env") or ():
+    env = raw.get("env")
+    names = []
+    for var in env if isinstance(env, list) else ():
         if isinstance(var, dict) and isinstance(var.get("name"), str):
             items[f"env:{var['name']}"] = value_digest(canonical(env_body(var)))
+            names.append(var["name"])
+    if names:
+        items[ORDER] = "\n".join(names)
     for key in ("envFrom", *LISTS):
         if raw.get(key):
             items[key] = value_digest(canonical(raw[key]))
@@ -90,5 +97,11 @@ def _redacted_form(key: str, digest: str) -> Any:
 
 def matches(key: str, wanted: str, running: str) -> bool:
     """Whether a running container's setting (`running`, a digest) is the manifest's (`wanted`),
-    read plainly or through a redacted snapshot (the digest of the digest's redacted form)."""
+    read plainly or through a redacted snapshot (the digest of the digest's redacted form); for
+    the env order, whether the manifest's variables come in its order among the running ones
+    (others are taken as injected)."""
+    if key == ORDER:
+        names = wanted.split("\n")
+        kept = set(names)
+        return [n for n in running.split("\n") if n in kept] == names
     return running in (wanted, value_digest(canonical(_redacted_form(key, wanted))))

@@ -21,8 +21,8 @@ from kwhatif.live.kubectl import Kubectl, find_kubectl
 @click.option("-o", "--output", "output", metavar="FILE",
               help="Where to write the snapshot (JSON `kind: List`; gzip-compressed when FILE ends in .gz).")
 @click.option("--keep-all", is_flag=True,
-              help="Keep what scheduling never reads too (container env, command, args, probes, managedFields, "
-                   "every annotation). Secrets and ConfigMaps are never captured.")
+              help="Keep what scheduling never reads too, as it is (container env, command, args, probes, "
+                   "managedFields, every annotation). Secrets and ConfigMaps are never captured.")
 @kubectl_options()
 @quiet_option
 @click.pass_context
@@ -31,8 +31,10 @@ def snapshot_cmd(ctx: click.Context, output: str | None, keep_all: bool, quiet: 
     """Capture the cluster kwhatif needs through your kubectl (`kubectl get ... -o json`, read-only).
 
     By default only what scheduling reads is kept: snapshots end up in CI artifacts and pull
-    requests, so container env values, commands, args, probes and lifecycle hooks, managedFields
-    and annotations the scheduler never reads are dropped; Secrets and ConfigMaps are never read.
+    requests, so probes, lifecycle hooks, managedFields and annotations the scheduler never reads
+    are dropped, and container env values, envFrom, commands and args (and pod annotations) are
+    kept only as sha256 digests (`check` tells a template changed by them); Secrets and
+    ConfigMaps are never read.
 
     `kwhatif snapshot prepare DUMP -o FILE.kws` instead writes a dump, loaded and checked once,
     that every -c loads in a fraction of the time."""

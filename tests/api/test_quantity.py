@@ -151,6 +151,8 @@ INVALID = [
     ("two dots are malformed", "1.5.3", REGEX_TEXT),
     ("10Q: Q is not a suffix character, malformed", "10Q", REGEX_TEXT),
     ("a fractional exponent is malformed", "1e3.5", REGEX_TEXT),
+    # kwhatif's own bound: Python will not read an int of 4,300 digits; no real amount has 1,000.
+    ("more than 1,000 digits are refused, not a crash", "1" * 5000, REGEX_TEXT),
 ]
 
 

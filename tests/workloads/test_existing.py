@@ -124,11 +124,18 @@ POD_NAME = {"fieldRef": {"fieldPath": "metadata.name"}}
     ({"env": [{"name": "M", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}]},
      {"env": [{"name": "M", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1024Ki"}}}]},
      True),  # a Quantity is stored in canonical form: 1024Ki is 1Mi
+    ({"env": [{"name": "E"}]}, {"env": [{"name": "E", "value": None}]}, True),  # null is no value either
+    ({"env": [{"name": "P", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}]},
+     {"env": [{"name": "P", "valueFrom": {"fieldRef": {"apiVersion": "", "fieldPath": "metadata.name"}}}]},
+     True),  # an empty apiVersion is defaulted too
+    ({"env": _env(A="1", B="2")}, {"env": _env(B="2", A="1")}, False),  # the order is the template's
+    ({"env": _env(A="1", X="i", B="2")}, {"env": _env(A="1", B="2")}, True),  # an injected one in between
     ({"command": ["run"], "args": ["--a"]}, {"command": ["run"], "args": ["--b"]}, False),
     ({"command": ["run"]}, {"command": ["run"]}, True),
     ({"envFrom": [{"configMapRef": {"name": "a"}}]}, {"envFrom": [{"configMapRef": {"name": "b"}}]}, False),
 ], ids=["same env", "a value changed", "an injected variable is no change", "a variable added",
-        "a first variable", "a defaulted fieldRef", "an empty value", "a divisor spelled otherwise", "new args", "same command",
+        "a first variable", "a defaulted fieldRef", "an empty value", "a divisor spelled otherwise", "a null value",
+        "an empty fieldRef apiVersion", "reordered", "an injected variable in between", "new args", "same command",
         "another ConfigMap"])
 @pytest.mark.parametrize("redacted", [False, True], ids=["plain", "redacted snapshot"])
 def test_env_command_and_args_the_template_sets_tell_a_change(running_sets, template_sets, same, redacted):
@@ -203,3 +210,10 @@ def test_a_deployment_scaled_to_zero_keeps_zero_whatever_its_old_sets_say() -> N
     state = cluster(_sized(_replica_set("web-h0", "h0"), 0, 5), _sized(_replica_set("web-h1", "h1"), 0, 0))
     web = workload("Deployment", "web", "100m", "app:v1")
     assert kept_replicas([web], state, PodIndex.of(state)) == {("Deployment", "default", "web"): 0}
+
+
+def test_a_snapshot_pods_env_that_is_not_a_list_loads_and_sets_nothing() -> None:
+    # The loader's light checks do not judge env: a malformed one is no setting, never a crash.
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
+    doc["spec"]["containers"][0]["env"] = 5
+    assert cluster(doc).pods[0].containers[0].settings == ()
