@@ -465,15 +465,15 @@ class Settling:
     from the cluster at the first wait, which schedules its whole queue; each later wait only
     takes out the pods evicted since and schedules those recreated since with the ones still
     pending — a zone's drain at 5,000 nodes waits at hundreds of nodes, and a run from nothing at
-    each would take hours. Returns the pods bound at this wait: a pod a budget counts, bound, is
-    healthy again (taken as Ready at once, as rollouts take it)."""
+    each would take hours. Returns the pods bound at this wait, with their nodes: a pod a budget
+    counts, bound, is healthy again (taken as Ready at once, as rollouts take it)."""
 
     def __init__(self, now: str, profiles: Sequence[ProfileConfig] | None = None) -> None:
         self.now, self.profiles = now, profiles
         self.prepared: Prepared | None = None
         self.pending: list[tuple[Pod, str | None]] = []
 
-    def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]) -> list[Pod]:
+    def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]) -> list[tuple[Pod, str]]:
         if self.prepared is None:
             self.prepared = prepare(cluster, self.now, profiles=self.profiles, node_detail=False)
             queue = self.prepared.queue
@@ -482,7 +482,8 @@ class Settling:
                 if self.prepared.scheduler.snapshot.forget(pod.key) is not None:
                     self.prepared.quotas.release(pod)
             queue = self.pending + admit(new, cluster, created=False, quotas=self.prepared.quotas)
-        bound = [r.pod for r in self.prepared.scheduler.run(queue) if r.outcome == Outcome.BOUND]
+        bound = [(r.pod, r.final.node) for r in self.prepared.scheduler.run(queue)
+                 if r.outcome == Outcome.BOUND and r.final is not None and r.final.node]
         placed = self.prepared.scheduler.snapshot.placed
         self.pending = [(pod, refused) for pod, refused in queue if refused is None and pod.key not in placed]
         return bound

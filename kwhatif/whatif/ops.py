@@ -137,9 +137,9 @@ class Scenario:
         return out
 
 
-Settle = Callable[[Cluster, list[Pod], list[Pod]], list[Pod]]
+Settle = Callable[[Cluster, list[Pod], list[Pod]], list[tuple[Pod, str]]]
 """The scheduler going through a cluster's pending pods, told the pods evicted and recreated since
-it last did: those it binds (`engine.Settling`), what a drain waits for."""
+it last did: those it binds, and where (`engine.Settling`), what a drain waits for."""
 Settlers = Callable[[], Settle]
 """A new `Settle` for each drain: it starts from the cluster as the drain left it at its first
 wait (every node of the drain cordoned, what earlier operations did done)."""
@@ -152,25 +152,25 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
     for those files (`Scenario.file_scales`). `settlers`: what a drain refused by a budget waits
     for (`drain`); without it, a refusal stops the drain."""
     scenario = Scenario(cluster.copy())
-    healed: set[str] = set()  # pods whose binding a drain counted for its budgets, once each
+    ledger = DrainLedger()
     for operation in operations:
         if workload_files and operation.op == "scale" and scales_workload_file(operation.args[0], scenario.cluster):
             scenario.file_scales.append(operation.args[0])
             scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
             continue
-        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, healed)
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, ledger)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
     return scenario
 
 
 def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str],
-              settlers: Settlers | None = None, healed: set[str] | None = None) -> Applied:
+              settlers: Settlers | None = None, ledger: DrainLedger | None = None) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
         if operation.op == "drain":
             settle = settlers() if settlers is not None else None
-            return drain(cluster, operation, nodes, now, settle, set() if healed is None else healed)
+            return drain(cluster, operation, nodes, now, settle, DrainLedger() if ledger is None else ledger)
         if operation.op == "remove-node":
             return remove_nodes(cluster, operation, nodes, now)
         return change_nodes(cluster, operation, nodes, now)
@@ -251,12 +251,18 @@ def pods_on(cluster: Cluster, nodes: Sequence[Node]) -> dict[str, list[Pod]]:
 
 
 def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str,
-          settle: Settle | None, healed: set[str]) -> Applied:
+          settle: Settle | None, ledger: DrainLedger) -> Applied:
     """Every node cordoned first, then each in turn, as `kubectl drain` goes (drain.go RunDrain):
     its pods evicted as kubectl would, the evicted ones gone and recreated by their controllers;
-    a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`)."""
+    a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`).
+    A node also holds the pods an earlier drain's wait bound there (`DrainLedger.placed`): they
+    run there for this drain — its waits see them — and those it does not evict are pending
+    again after it, for the run to place them as before."""
     by_node = pods_on(cluster, nodes)
-    leaving = Leaving(cluster, now)
+    leaving = Leaving(cluster, now, ledger)
+    stand_ins = ledger.put_in_place(cluster, {n.name for n in nodes})
+    for stand_in, _pod in stand_ins:
+        by_node[stand_in.node_name].append(stand_in)
     evicted: list[Pod] = []
     blocked: list[str] = []
     summaries = []
@@ -264,7 +270,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
         replace_node(cluster, node_ops.cordoned(node))
     for node in nodes:
         done, retried = drain_node(cluster, [p for p in by_node[node.name] if p.node_name],  # spec.nodeName
-                                   operation.force, settle, leaving, healed)
+                                   operation.force, settle, leaving)
         evicted += done.evicted
         blocked += done.blocked
         summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
@@ -275,6 +281,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
                          + ("; stopped: " + done.blocked[0] + _never_recovers(done) if done.blocked else ""))
     leaving.flush()
     leaving.sync()
+    ledger.take_back(cluster, stand_ins)
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
                    keys(leaving.created), tuple(blocked))
 
@@ -291,6 +298,47 @@ def _never_recovers(done: Drained) -> str:
 
 
 @dataclass
+class DrainLedger:
+    """What a scenario's drains know across their operations: the pods they recreated — only
+    those heal a budget (a pod gone another way, `--remove-node`, `--delete-pod`, never lowered
+    one) —, those already counted healthy again (once each), and where a drain's wait bound them:
+    kubectl would find them there, and a later drain of that node evicts them again."""
+
+    created: set[str] = field(default_factory=set)
+    healed: set[str] = field(default_factory=set)
+    placed: dict[str, str] = field(default_factory=dict)
+
+    def healthy_again(self, bound: list[tuple[Pod, str]]) -> list[Pod]:
+        """Of the pods a wait bound, the drains' own not counted yet (their places noted)."""
+        out = []
+        for pod, node in bound:
+            if pod.key in self.created:
+                self.placed[pod.key] = node
+                if pod.key not in self.healed:
+                    self.healed.add(pod.key)
+                    out.append(pod)
+        return out
+
+    def put_in_place(self, cluster: Cluster, nodes: set[str]) -> list[tuple[Pod, Pod]]:
+        """The pending pods of the cluster that a wait bound on one of `nodes`, put there: a
+        stand-in running on its node replaces each in `cluster.pods`. (stand-in, pod) pairs."""
+        wanted = {key: node for key, node in self.placed.items() if node in nodes}
+        if not wanted:
+            return []
+        pairs = [(pod.evolve(node_name=wanted[pod.key], phase="Running"), pod) for pod in cluster.pods
+                 if pod.key in wanted and not pod.node_name]
+        swap = {id(pod): stand_in for stand_in, pod in pairs}
+        cluster.pods = [swap.get(id(p), p) for p in cluster.pods]
+        return pairs
+
+    def take_back(self, cluster: Cluster, stand_ins: list[tuple[Pod, Pod]]) -> None:
+        """The stand-ins a drain left in place pending again, as they were."""
+        if stand_ins:
+            back = {id(stand_in): pod for stand_in, pod in stand_ins}
+            cluster.pods = [back.get(id(p), p) for p in cluster.pods]
+
+
+@dataclass
 class Leaving:
     """Evicted pods on their way out of the cluster, in eviction order: recreated by their
     controllers (`flush`) when a drain must schedule — a retry waits on the cluster as it is then
@@ -300,6 +348,7 @@ class Leaving:
 
     cluster: Cluster
     now: str
+    ledger: DrainLedger
     pods: list[Pod] = field(default_factory=list)
     created: list[Pod] = field(default_factory=list)
     gone_since: list[Pod] = field(default_factory=list)
@@ -320,6 +369,9 @@ class Leaving:
         for pod in new:
             self.names.setdefault(pod.namespace, set()).add(pod.name)
         self.gone.update(map(id, self.pods))
+        self.ledger.created.update(p.key for p in new)
+        for pod in self.pods:
+            self.ledger.placed.pop(pod.key, None)
         self.created += new
         self.gone_since += self.pods
         self.new_since += new
@@ -330,7 +382,7 @@ class Leaving:
             self.cluster.pods = [p for p in self.cluster.pods if id(p) not in self.gone]
             self.gone = set()
 
-    def settled(self, settle: Settle) -> list[Pod]:
+    def settled(self, settle: Settle) -> list[tuple[Pod, str]]:
         """The pods the scheduler binds while kubectl waits, the evicted ones gone first."""
         self.flush()
         if not self.waited:
@@ -341,19 +393,18 @@ class Leaving:
         return settle(self.cluster, gone, new)
 
 
-def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | None, leaving: Leaving,
-               healed: set[str]) -> tuple[Drained, int]:
+def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | None,
+               leaving: Leaving) -> tuple[Drained, int]:
     """One node's drain: evict (the evicted pods `leaving`); while a budget refuses some, schedule
     the pending pods (what happens while kubectl waits: the replacements of the pods evicted
     first among them), give each budget back a disruption for each pod it counts now bound (once
-    each: `healed` holds those already counted), and evict the refused pods again — until none is
+    each, `DrainLedger`), and evict the refused pods again — until none is
     left or a round frees none. (drained, the pods evicted on a retry.)"""
     done = drain_pods(cluster, pods, force)
     leaving.pods += done.evicted
     retried = 0
     while done.refused and settle is not None:
-        bound = [p for p in leaving.settled(settle) if p.key not in healed]
-        healed.update(p.key for p in bound)
+        bound = leaving.ledger.healthy_again(leaving.settled(settle))
         if not credit_budgets(cluster, bound):
             break
         more = retry_refused(cluster, done)

@@ -383,6 +383,46 @@ def test_a_drain_of_several_nodes_cordons_them_all_before_it_waits(tmp_path: Pat
         "pod it counts gets bound); drain n2:")
 
 
+def _budgeted(tmp_path: Path) -> str:
+    """app a (ReplicaSet a-x1, 1500m a pod, a budget allowing 1): a-x1-aaaa0 on n0, a-x1-aaaa2 and
+    a-x1-aaaa3 on n2; n1 (4 cpu) is 2500m full: room for one more pod of a."""
+    a = {"app": "a"}
+    docs = [node("n0", "a"), node("n1", "b"), node("n2", "a"), pdb(1, "a"),
+            pod("a-x1-aaaa0", "shop", "1500m", "n0", ("ReplicaSet", "a-x1"), a),
+            pod("fill-x1-aaaaa", "shop", "2500m", "n1", ("ReplicaSet", "fill-x1"), {"app": "fill"}),
+            pod("a-x1-aaaa2", "shop", "1500m", "n2", ("ReplicaSet", "a-x1"), a),
+            pod("a-x1-aaaa3", "shop", "1500m", "n2", ("ReplicaSet", "a-x1"), a)]
+    return write(tmp_path, "budgeted.yaml", docs)
+
+
+def test_a_pod_gone_without_eviction_heals_no_budget(tmp_path: Path) -> None:
+    # --remove-node n0 spends no budget (no eviction), so aaaa0's replacement, bound on n1 while
+    # the drain of n2 waits, gives none back: aaaa2 goes (1 allowed), aaaa3 is refused for good
+    # (aaaa2's replacement finds no room: n0 gone, n2 cordoned, n1 full).
+    result = invoke(["schedule", "-c", _budgeted(tmp_path), "--now", NOW, "--remove-node", "n0", "--drain", "n2"])
+    assert result.stdout.splitlines()[1].startswith(
+        'what-if: drain n2: evicted 1 pod(s), 1 recreated pending, 1 left on the node; stopped: error when evicting '
+        'pods/"a-x1-aaaa3"')
+
+
+def test_a_later_drain_finds_the_pods_an_earlier_drains_wait_put_on_its_node(tmp_path: Path) -> None:
+    """--drain n2: aaaa2 goes (1 allowed → 0); while aaaa3 waits, aaaa2's replacement is bound on
+    n0 (2500m free against n1's 1500m: the least allocated), the budget is back to 1, aaaa3 goes.
+    --drain n0 finds that replacement there, beside aaaa0: both refused (0); aaaa3's replacement,
+    bound on n1 meanwhile, gives one back: aaaa0 goes; its own replacement finds no room (n0, n2
+    cordoned, n1 full): aaaa2's replacement stays. --drain n1: the filler goes (no budget), aaaa3's
+    replacement is refused (0) and nothing pending can be bound any more."""
+    result = invoke(["schedule", "-c", _budgeted(tmp_path), "--now", NOW, "--drain", "n2", "--drain", "n0",
+                     "--drain", "n1", "-o", "json"])
+    first, second, third = (w["summary"] for w in json.loads(result.stdout)["whatif"])
+    retried = "once pods their budget counts were bound again: kubectl retries a budget's refusal every 5s"
+    assert first == f"drain n2: evicted 2 pod(s) (1 {retried}), 2 recreated pending, 0 left on the node"
+    assert second.startswith(f"drain n0: evicted 1 pod(s) (1 {retried}), 1 recreated pending, 1 left on the node; "
+                             'stopped: error when evicting pods/"a-x1-')
+    assert third.startswith('drain n1: evicted 1 pod(s), 1 recreated pending, 1 left on the node; stopped: error when '
+                            'evicting pods/"a-x1-')
+
+
 def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
     x = cluster_x() + [pdb(0)]
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", x), "--now", NOW, "--drain", "n1", "--force"])
