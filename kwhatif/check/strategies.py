@@ -24,21 +24,22 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   of the set that is not Running (pending in the snapshot and still pending once the queue ran)
   stops everything at its ordinal (processReplica): it is never replaced, whatever the new
   template, until someone deletes it (kubernetes/kubernetes#67250) — it stays in the queue and the
-  workload is judged by it. kwhatif creates missing ordinals from the new template (the
-  controller uses the old revision below `partition`).
+  workload is judged by it. Missing ordinals below `partition` are created from the running
+  pods' template (the current revision), the others from the manifest's.
 - ReplicaSet and ReplicationController never replace running pods: only the replica count
   changes (new pods from the manifest's template). A Job's template cannot change."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 
 from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, names
 from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
 from kwhatif.text import listed
 from kwhatif.whatif.pods import recreated, taken_names
-from kwhatif.workloads.statefulset import POD_INDEX_LABEL
+from kwhatif.workloads.statefulset import POD_INDEX_LABEL, POD_NAME_LABEL
 
 PAUSED_NOTE = "paused: the new template waits for `kubectl rollout resume`; the running pods are kept"
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
@@ -207,7 +208,7 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     """Scale up, then down, then replace from the highest ordinal to the partition; the
     controller waits wherever a pod it created is not bound, and (OrderedReady) wherever one of
     its pods in range is still pending."""
-    new_by = {_ordinal(p): p for p in u.new}
+    new_by = _at_revisions({_ordinal(p): p for p in u.new}, s, u)
     old_by = {_ordinal(p): p for p in s.old.values()}
     waiting = {} if u.strategy.parallel else {o: p for p in u.old if (o := _ordinal(p)) in new_by and not s.bound(p)}
     missing = [new_by[o] for o in sorted(new_by) if o not in old_by and o not in waiting]
@@ -243,6 +244,29 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
                 return s.rollout("update", u, False)
     note = f"partition {u.strategy.partition}: lower ordinals keep the old template" if u.strategy.partition else ""
     return s.rollout("update", u, True, note)
+
+
+_POD_FIELDS = [f.name for f in fields(Pod)]
+_TEMPLATE_FIELDS = tuple(_POD_FIELDS[_POD_FIELDS.index("scheduler_name"):_POD_FIELDS.index("volumes")])
+"""The Pod fields its template decides, but for its volumes (a StatefulSet's claims are the
+ordinal's, whatever the revision)."""
+
+
+def _at_revisions(new_by: dict[int, Pod], s: Stepper, u: Update) -> dict[int, Pod]:
+    """stateful_set_control.go newVersionedStatefulSetPod: a missing ordinal below `partition` is
+    created at the current revision — the running pods' template (that of the lowest ordinal,
+    which a partitioned update never reaches) — with its own name, identity labels and claims."""
+    if not (u.changed and u.strategy.partition and s.old):
+        return new_by
+    model = min(s.old.values(), key=_ordinal)
+    below = min(new_by, default=0) + u.strategy.partition
+    return {o: _at_revision(pod, model) if o < below else pod for o, pod in new_by.items()}
+
+
+def _at_revision(new: Pod, model: Pod) -> Pod:
+    identity = {k: new.labels[k] for k in (POD_NAME_LABEL, POD_INDEX_LABEL) if k in new.labels}
+    return new.evolve(labels={**model.labels, **identity}, annotations=model.annotations,
+                      **{name: getattr(model, name) for name in _TEMPLATE_FIELDS})
 
 
 def roll_replicaset(s: Stepper, u: Update) -> Rollout:

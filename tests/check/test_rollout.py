@@ -452,3 +452,16 @@ def test_the_same_selector_in_another_form_is_refused_too():
     assert summary.message is not None and summary.message.startswith(
         'The Deployment "api" is invalid: spec.selector: Invalid value: '
         '{"matchExpressions":[{"key":"app","operator":"In","values":["api"]}]}: field is immutable')
+
+
+def test_a_partitioned_statefulset_grows_below_its_partition_with_the_running_template():
+    """newVersionedStatefulSetPod: db scaled to 5 with partition 4 and a new template (app:v2,
+    1000m): db-3, below the partition, is created at the current revision (app:v1, 500m, as db-0
+    runs); db-4 at the new one. Nothing is replaced (only ordinals ≥ 4 are, and db-4 is new).
+    n1: 1500m + 500m + 1000m of 4 cpu."""
+    spec = {"replicas": 5, "updateStrategy": {"rollingUpdate": {"partition": 4}}}
+    summary = only(check(_db_cluster(), workload("StatefulSet", "db", "1000m", "app:v2", spec)))
+    assert summary.rollout is not None and summary.ok
+    made = {p.name: (p.containers[0].image, p.labels["apps.kubernetes.io/pod-index"]) for p in summary.rollout.pods}
+    assert made == {"db-3": ("app:v1", "3"), "db-4": ("app:v2", "4")}
+    assert _steps(summary) == [("create db-3", 0, 1, 0, 3), ("create db-4", 0, 1, 0, 4)]
