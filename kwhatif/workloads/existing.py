@@ -21,7 +21,6 @@ An update whose selector differs from the running object's is refused by the API
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -32,9 +31,8 @@ from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import Controller, Pod
-from kwhatif.api.selectors import LabelSelector, Requirement, written_form
+from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.load.decode import decode_controller
-from kwhatif.load.selectors import label_selector
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 
 # Labels a controller adds to the pods it creates, never part of the template.
@@ -181,17 +179,11 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
     if w.kind not in IMMUTABLE_SELECTOR:
         return None
     found = _running_selector(cluster, w)
-    wanted = label_selector(w.fields, w.spec, "selector", "spec")
-    if found is None or wanted is None:
+    if found is None or found[1] is None or found[1] == written_form(w.spec.get("selector")):
         return None
-    running, form = found
-    if form is not None and form == written_form(w.spec.get("selector")):
-        return None
-    if form is None and _same_selector(running, wanted):  # the form unknown: judged by meaning
-        return None
-    written = json.dumps(w.spec.get("selector"), sort_keys=True, separators=(",", ":"))
+    running = found[0]
     reason = (STATEFULSET_FORBIDDEN if w.kind == "StatefulSet"
-              else f"spec.selector: Invalid value: {written}: field is immutable")
+              else f"spec.selector: Invalid value: {settings.canonical(w.spec.get('selector'))}: field is immutable")
     return (f'The {w.kind} "{w.name}" is invalid: {reason} (the running {w.kind} selects {running.describe()}; '
             "to change its selector, delete it and create it again)")
 
@@ -199,7 +191,8 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
 def _running_selector(cluster: Cluster, w: Workload) -> tuple[LabelSelector, Mapping[str, Any] | None] | None:
     """The selector of the workload that runs, when the snapshot has its object — a Deployment's:
     its ReplicaSet's, less the pod-template-hash the Deployment controller adds to its
-    matchLabels —, and its written form when known."""
+    matchLabels —, and its written form (what immutability is judged on; every object decoded
+    from a snapshot has it)."""
     if w.kind == "DaemonSet":
         kept = cluster.daemonsets.get((w.namespace, w.name))
         found = decode_controller(dict(kept.manifest), kept.source) if kept is not None else None
@@ -221,15 +214,6 @@ def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, An
         return written
     labels = {k: v for k, v in written["matchLabels"].items() if k != "pod-template-hash"}
     return written_form({**written, "matchLabels": labels})
-
-
-def _same_selector(a: LabelSelector, b: LabelSelector) -> bool:
-    """The same requirements, in any order (matchLabels is a map: its order means nothing)."""
-    return sorted(map(_requirement_key, a.requirements)) == sorted(map(_requirement_key, b.requirements))
-
-
-def _requirement_key(r: Requirement) -> tuple[str, str, tuple[str, ...]]:
-    return r.key, r.operator, tuple(sorted(r.values))
 
 
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
