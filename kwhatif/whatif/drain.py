@@ -130,6 +130,13 @@ class Drained:
         """The pods a budget refused: evicted on a retry once the budget allows it."""
         return [p for p in self.candidates if self.refusals.get(p.key) == TOO_MANY_REQUESTS]
 
+    @property
+    def waits_on_budget(self) -> bool:
+        """Whether the first refusal it stops at (`blocked[0]`) is a budget's, which kubectl goes
+        on retrying (any other error ends the drain)."""
+        first = next((self.refusals[p.key] for p in self.candidates if p.key in self.refusals), None)
+        return not self.fatal and first == TOO_MANY_REQUESTS
+
 
 def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
     """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent)."""

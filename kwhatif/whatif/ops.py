@@ -16,9 +16,7 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
-from kwhatif.whatif.drain import (
-    TOO_MANY_REQUESTS, Drained, credit_budgets, drain_pods, refusal_text, retry_refused,
-)
+from kwhatif.whatif.drain import Drained, credit_budgets, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
@@ -165,12 +163,12 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
 
 
 def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str],
-              settlers: Settlers | None = None, ledger: DrainLedger | None = None) -> Applied:
+              settlers: Settlers | None, ledger: DrainLedger) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
         if operation.op == "drain":
             settle = settlers() if settlers is not None else None
-            return drain(cluster, operation, nodes, now, settle, DrainLedger() if ledger is None else ledger)
+            return drain(cluster, operation, nodes, now, settle, ledger)
         if operation.op == "remove-node":
             return remove_nodes(cluster, operation, nodes, now)
         return change_nodes(cluster, operation, nodes, now)
@@ -278,7 +276,8 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
                             "budget's refusal every 5s)" if retried else "")
                          + f", {sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on "
                            "the node"
-                         + ("; stopped: " + done.blocked[0] + _never_recovers(done) if done.blocked else ""))
+                         + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
+                            if done.blocked else ""))
     leaving.flush()
     leaving.sync()
     ledger.take_back(cluster, stand_ins)
@@ -288,13 +287,6 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
 
 NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget never allows it here: no pending "
                   "pod it counts gets bound)")
-
-
-def _never_recovers(done: Drained) -> str:
-    """Said after the first refusal a drain stops at when it is a budget's, which kubectl keeps
-    retrying (any other error ends the drain: nothing to add)."""
-    first = done.refused[0] if done.refused else None
-    return NEVER_RECOVERS if first is not None and done.blocked[0] == refusal_text(first, TOO_MANY_REQUESTS) else ""
 
 
 @dataclass
@@ -398,8 +390,8 @@ def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | 
     """One node's drain: evict (the evicted pods `leaving`); while a budget refuses some, schedule
     the pending pods (what happens while kubectl waits: the replacements of the pods evicted
     first among them), give each budget back a disruption for each pod it counts now bound (once
-    each, `DrainLedger`), and evict the refused pods again — until none is
-    left or a round frees none. (drained, the pods evicted on a retry.)"""
+    each, `DrainLedger`), and evict the refused pods again — until none is left or a round frees
+    none. (drained, the pods evicted on a retry.)"""
     done = drain_pods(cluster, pods, force)
     leaving.pods += done.evicted
     retried = 0
