@@ -129,11 +129,11 @@ class NodeTable:
         self._value_index: dict[str, dict[str, int]] = {}
         self._images: dict[str, np.ndarray] = {}
         self._rows_by_image: dict[str, list[int]] | None = None
-        self.version = 0
-        self.row_version = np.zeros(n, dtype=np.int64)
-        """When each row last changed (`version` counts the changes): what `remembered` keeps
-        for a row is good until then."""
-        self._remembered: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
+        self._changes: list[int] = []
+        """The rows in the order they changed (`version` is how many changes there were): what
+        `remembered` kept at version v is good but for the rows changed since, `_changes[v:]` —
+        a few dozen between two replicas of a template, not a look at every row."""
+        self._remembered: dict[Hashable, tuple[np.ndarray, list[int]]] = {}
         for row in range(n):
             self.refresh(row)
 
@@ -162,8 +162,7 @@ class NodeTable:
     def refresh(self, row: int) -> None:
         """Copy one node's aggregates into its row (after a pod was added or removed)."""
         info = self.infos[row]
-        self.version += 1
-        self.row_version[row] = self.version
+        self._changes.append(row)
         req = info.requested
         self.req_cpu[row] = req.milli_cpu
         self.req_mem[row] = req.memory
@@ -177,24 +176,38 @@ class NodeTable:
         for name, arr in self._scalar_req.items():
             arr[row] = req.scalars.get(name, 0)
 
+    @property
+    def version(self) -> int:
+        """How many row changes the table has seen."""
+        return len(self._changes)
+
     def remembered(self, question: Hashable, rows: np.ndarray, work_out: Callable[[np.ndarray], np.ndarray]
                    ) -> np.ndarray:
         """`work_out(rows)`, a value per row that depends only on that row here and on what
         `question` names (e.g. a score plugin's configuration and the pod's request vector),
-        worked out again only for the rows that changed since: the replicas of a template ask
-        the same question of thousands of nodes, of which a pod changes one."""
+        worked out for every row once, then again only for the rows that changed since: the
+        replicas of a template ask the same question of thousands of nodes, of which the pods
+        placed in between changed a few."""
         entry = self._remembered.get(question)
         if entry is None:
             if len(self._remembered) >= _MAX_REMEMBERED:
                 del self._remembered[next(iter(self._remembered))]
-            entry = self._remembered[question] = (np.zeros(len(self), dtype=np.int64),
-                                                  np.full(len(self), -1, dtype=np.int64))
-        values, at = entry
-        stale = rows[at[rows] < self.row_version[rows]]
-        if stale.size:
-            values[stale] = work_out(stale)
-            at[stale] = self.version
+            entry = self._remembered[question] = (np.array(work_out(self.all_rows), dtype=np.int64), [self.version])
+        values, seen = entry
+        if seen[0] < self.version:
+            self._work_out_changed(values, seen[0], work_out)
+            seen[0] = self.version
         return values[rows]
+
+    def _work_out_changed(self, values: np.ndarray, since: int, work_out: Callable[[np.ndarray], np.ndarray]) -> None:
+        """Refresh `values` for the rows changed since version `since` (every row when there
+        were more changes than rows: one pass is cheaper than sorting out which)."""
+        changed = self._changes[since:]
+        if len(changed) > len(self):
+            values[:] = work_out(self.all_rows)
+        else:
+            stale = np.unique(np.array(changed, dtype=np.int64))
+            values[stale] = work_out(stale)
 
     def scalar(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(allocatable, requested) of a scalar resource for every node (0 where absent)."""

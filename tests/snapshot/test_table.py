@@ -78,3 +78,15 @@ def test_what_is_left_of_each_node_follows_its_pods() -> None:
     assert int(table.free_mem[row]) == int(table.alloc_mem[row] - table.req_mem[row])
     snap.restore(mark)
     assert (int(table.free_cpu[row]), int(table.free_pods[row])) == (4000, slots)
+
+
+def test_more_changes_than_rows_are_worked_out_in_one_pass() -> None:
+    snap = _snapshot()
+    free = _FreeCpu(snap)
+    every = np.arange(4)
+    snap.table.remembered("free cpu", every, free)
+    for i in range(5):  # five placements on a 4-row table: each row anew, once
+        snap.assume(PodInfo.of(make_pod(f"p{i}", cpu="500m")), f"n{i % 4}")
+    # n0 took two pods (p0, p4): 4000 − 1000; the others one: 4000 − 500.
+    assert snap.table.remembered("free cpu", every, free).tolist() == [3000, 3500, 3500, 3500]
+    assert free.asked[-1] == [0, 1, 2, 3]

@@ -187,17 +187,25 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         """fit.go:fitsRequest over many nodes: each failing check sets a bit; nodes with the same bits share
         one Status (reasons in the scheduler's order)."""
         request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
-        checks = self._checks(request, table, rows)
-        bits = np.zeros(rows.size, dtype=np.int64)
-        unresolvable = np.zeros(rows.size, dtype=bool)
-        for i, (_, fails, alone_too_big) in enumerate(checks):
-            bits |= fails.astype(np.int64) << i
-            unresolvable |= fails & alone_too_big
-        failed = bits != 0
-        # One Status per distinct (bits, unresolvable), each rejected row pointing at its own.
-        kinds, which = _distinct(bits[failed] * 2 + unresolvable[failed], len(checks) + 1)
+        reasons = [reason for reason, _, _ in self._checks(request, table, table.all_rows[:0])]
+
+        def work_out(stale: np.ndarray) -> np.ndarray:
+            """Per row: a bit per failing check, shifted over one for "the pod alone is too big"."""
+            code = np.zeros(stale.size, dtype=np.int64)
+            unresolvable = np.zeros(stale.size, dtype=bool)
+            for i, (_, fails, alone_too_big) in enumerate(self._checks(request, table, stale)):
+                code |= fails.astype(np.int64) << (i + 1)
+                unresolvable |= fails & alone_too_big
+            return code | unresolvable
+
+        question = (NAME, self.ignored, self.ignored_groups, request.milli_cpu, request.memory,
+                    request.ephemeral_storage, tuple(sorted(request.scalars.items())))
+        codes = table.remembered(question, rows, work_out)
+        failed = codes != 0
+        # One Status per distinct code, each rejected row pointing at its own.
+        kinds, which = _distinct(codes[failed], len(reasons) + 1)
         distinct = [Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE if k & 1 else Code.UNSCHEDULABLE,
-                           tuple(checks[i][0] for i in range(len(checks)) if k >> (i + 1) & 1))
+                           tuple(reasons[i] for i in range(len(reasons)) if k >> (i + 1) & 1))
                     for k in kinds.tolist()]
         return RowVerdicts(failed, distinct, which)
 
