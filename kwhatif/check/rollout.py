@@ -49,6 +49,9 @@ class Update:
     """The API server's answer when it refuses the update (`existing.refused_update`): nothing changes."""
     replicas_before: int = 0
     """The replica count it runs with (`existing.live_replicas`; its pods when unknown)."""
+    current: frozenset[str] = frozenset()
+    """The keys of its pods that already carry the manifest's template (`existing.carrying_template`):
+    a rollout to it is in progress, and the controller keeps them instead of replacing them."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ class Stepper:
         self.old: dict[str, Pod] = {p.key: p for p in update.old if p.key in placed}
         self.running = len(self.old)
         self.created: list[Pod] = []
+        self.kept: dict[str, Pod] = {}
+        """Running pods set aside from `old` (`keep_current`): already at the new template."""
         self.transient: list[Pod] = []
         self.adopted: list[Pod] = []
         self.pending: list[Pod] = []
@@ -140,16 +145,27 @@ class Stepper:
     def bound(self, pod: Pod) -> bool:
         return pod.key in self.scheduler.snapshot.placed
 
+    def total(self) -> int:
+        """The workload's pods, old and new, bound or not."""
+        return len(self.old) + len(self.kept) + len(self.created)
+
     def available(self) -> int:
         """The workload's bound pods, old and new: counted, not walked, so that a DaemonSet's
         5,000 one-node steps stay linear (its own pods cannot preempt each other: same priority)."""
-        return len(self.old) + len(self.created) - len(self.pending)
+        return self.total() - len(self.pending)
+
+    def keep_current(self, update: Update) -> None:
+        """Set the running pods already at the manifest's template aside from the old ones: a
+        Deployment's new ReplicaSet keeps them, and they count towards its replicas."""
+        for key in update.current & self.old.keys():
+            self.kept[key] = self.old.pop(key)
 
     def step(self, action: str, delete: Sequence[Pod], create: Sequence[Pod]) -> None:
         """Delete `delete` from the snapshot, then schedule `create` with the pods still pending."""
         for pod in delete:
             self.scheduler.snapshot.forget(pod.key)
             self.old.pop(pod.key, None)
+            self.kept.pop(pod.key, None)
             self.quotas.release(pod)
         available = self.available()
         queue = [*self.pending, *create]

@@ -27,7 +27,11 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   workload is judged by it. Missing ordinals below `partition` are created from the running
   pods' template (the current revision), the others from the manifest's.
 - ReplicaSet and ReplicationController never replace running pods: only the replica count
-  changes (new pods from the manifest's template). A Job's template cannot change."""
+  changes (new pods from the manifest's template). A Job's template cannot change.
+- A rollout to the manifest's template already in progress (some running pods carry it: the
+  controllers tell them by their revision hash, kwhatif by comparing each pod with the template)
+  goes on from where it is: those pods are kept — a Deployment's count towards its new
+  ReplicaSet, a DaemonSet's nodes and a StatefulSet's ordinals that run one are not replaced."""
 
 from __future__ import annotations
 
@@ -66,31 +70,52 @@ def scale(s: Stepper, u: Update, change: str, note: str = "", grown: Sequence[Po
 def roll_deployment(s: Stepper, u: Update) -> Rollout:
     """An unchanged template scales; a paused Deployment only scales, with its old template;
     a replica change comes first (`_scaling_event`); then Recreate empties and fills, and
-    RollingUpdate alternates the controller's scale-up and scale-down until neither can move."""
+    RollingUpdate alternates the controller's scale-up and scale-down until neither can move.
+    A rollout to the manifest's template in progress (some pods carry it already) goes on from
+    where it is: its new ReplicaSet keeps those pods (reconcileNewReplicaSet scales it down
+    first if it has more than the replicas). Its replica change is not simulated as the
+    controller's proportional scaling of both ReplicaSets: the rollout goes to the new count."""
     if not u.changed:
         return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
     if u.workload.spec.get("paused") is True:
         return _paused(s, u)
-    _scaling_event(s, u)
+    s.keep_current(u)
+    note = IN_PROGRESS_NOTE.format(count=len(s.kept)) if s.kept else ""
+    if s.kept:
+        _trim_new_replica_set(s, u)
+    else:
+        _scaling_event(s, u)
+    unused = list(u.new)[:max(0, len(u.new) - len(s.kept))]
     if u.strategy.kind == "Recreate":
         if s.old:
             s.step(f"delete the {len(s.old)} old pods", list(s.old.values()), [])
-        if u.new:
-            s.step(f"create the {len(u.new)} new pods", [], u.new)
-        return s.rollout("update", u, True)
-    unused = list(u.new)
+        if unused:
+            s.step(f"create the {len(unused)} new pods", [], unused)
+        return s.rollout("update", u, True, note)
     while True:
         up = _surge_room(s, u, len(unused))
         if up > 0:
             created, unused = unused[:up], unused[up:]
-            s.step(f"scale the new ReplicaSet up to {len(s.created) + up}", [], created)
+            s.step(f"scale the new ReplicaSet up to {len(s.kept) + len(s.created) + up}", [], created)
             continue
         down = _scale_down_room(s, u)
         if down > 0:
             victims = deletion_order(list(s.old.values()))[:down]
             s.step(f"scale the old pods down to {len(s.old) - down}: delete {names(victims)}", victims, [])
             continue
-        return s.rollout("update", u, not unused and not s.old)
+        return s.rollout("update", u, not unused and not s.old, note)
+
+
+IN_PROGRESS_NOTE = "a rollout to this template is in progress: the {count} pod(s) already at it are kept"
+
+
+def _trim_new_replica_set(s: Stepper, u: Update) -> None:
+    """rolling.go reconcileNewReplicaSet: a new ReplicaSet with more pods than the replicas is
+    scaled down to them first."""
+    extra = len(s.kept) - len(u.new)
+    if extra > 0:
+        victims = deletion_order(list(s.kept.values()))[:extra]
+        s.step(f"scale the new ReplicaSet down to {len(u.new)}: delete {names(victims)}", victims, [])
 
 
 def _scaling_event(s: Stepper, u: Update) -> None:
@@ -133,8 +158,7 @@ def _copies(s: Stepper, count: int) -> list[Pod]:
 
 def _surge_room(s: Stepper, u: Update, unused: int) -> int:
     """deployment_util.go NewRSNewReplicas: new pods to create now."""
-    total = len(s.old) + len(s.created)
-    return min(max(0, len(u.new) + u.strategy.max_surge - total), unused)
+    return min(max(0, len(u.new) + u.strategy.max_surge - s.total()), unused)
 
 
 def _scale_down_room(s: Stepper, u: Update) -> int:
@@ -142,7 +166,7 @@ def _scale_down_room(s: Stepper, u: Update) -> int:
     delete now."""
     replicas = len(u.new)
     min_available = replicas - min(u.strategy.max_unavailable, replicas)
-    if len(s.old) + len(s.created) - min_available - len(s.pending) <= 0:
+    if s.total() - min_available - len(s.pending) <= 0:
         return 0
     return min(len(s.old), max(0, s.available() - min_available))
 
@@ -160,7 +184,7 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
         parts = [f"create {names(fresh)} on nodes without a pod"] if fresh else []
         parts += [f"delete {names(gone)} on nodes that should not run it"] if gone else []
         s.step(", ".join(parts), gone, fresh)
-    todo = sorted(n for n in old_on if n in new_on)
+    todo = sorted(n for n in old_on if n in new_on and not all(p.key in u.current for p in old_on[n]))
     if not u.changed:
         return s.rollout("scale" if gone or fresh else "unchanged", u, True)
     if u.strategy.kind == "OnDelete":
@@ -238,7 +262,7 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     for ordinal in sorted(new_by, reverse=True):
         if ordinal < start + u.strategy.partition:
             break
-        if ordinal in old_by:
+        if ordinal in old_by and old_by[ordinal].key not in u.current:
             s.step(f"replace {old_by[ordinal].name}", [old_by[ordinal]], [new_by[ordinal]])
             if not s.bound(new_by[ordinal]):
                 return s.rollout("update", u, False)

@@ -15,7 +15,7 @@ from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import (
-    PodIndex, exists, live_replicas, refused_update, same_template, strategy_of,
+    PodIndex, carrying_template, exists, live_replicas, refused_update, strategy_of,
 )
 
 
@@ -67,10 +67,11 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         if not found:
             continue
         strategy = strategy_of(w, len(group.pods))
-        changed = not same_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
+        current = carrying_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
         before = live_replicas(cluster, index, w)
-        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused_update(cluster, w),
-                        len(old) if before is None else before)
+        out[i] = Update(w, group.pods, old, len(current) < len(old), strategy, group.pinned,
+                        refused_update(cluster, w), len(old) if before is None else before,
+                        frozenset(p.key for p in current))
     return out
 
 

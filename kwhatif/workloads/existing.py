@@ -253,7 +253,8 @@ def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
     """What of a pod its template decides (see the module docstring), label-key merges aside."""
     affinity = pod.affinity
     if kind == "DaemonSet" and affinity is not None:  # the node affinity is the controller's pinning
-        affinity = affinity.__class__(None, affinity.pod_affinity, affinity.pod_anti_affinity)
+        unpinned = affinity.__class__(None, affinity.pod_affinity, affinity.pod_anti_affinity)
+        affinity = unpinned if unpinned.pod_affinity or unpinned.pod_anti_affinity else None
     if affinity is not None:
         affinity = replace(affinity, pod_affinity=_rules(affinity.pod_affinity),
                            pod_anti_affinity=_rules(affinity.pod_anti_affinity))
@@ -266,14 +267,16 @@ def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
             spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name, pod.host_network)
 
 
-def same_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> bool:
-    """Every running pod carries what the manifest's template would give it."""
+def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list[Pod]:
+    """The running pods that carry what the manifest's template would give them (all of them
+    when the manifest makes no pod): the template is unchanged when every pod does; some do
+    when a rollout to this template is in progress, and their controller keeps them."""
     if not new:
-        return True
+        return list(old)
     wanted = template_signature(new[0], kind)
     annotations = new[0].annotations
-    return all(template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
-               and _same_settings(p, new[0]) for p in old)
+    return [p for p in old if template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
+            and _same_settings(p, new[0])]
 
 
 def _same_settings(running: Pod, template: Pod) -> bool:

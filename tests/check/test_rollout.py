@@ -465,3 +465,74 @@ def test_a_partitioned_statefulset_grows_below_its_partition_with_the_running_te
     made = {p.name: (p.containers[0].image, p.labels["apps.kubernetes.io/pod-index"]) for p in summary.rollout.pods}
     assert made == {"db-3": ("app:v1", "3"), "db-4": ("app:v2", "4")}
     assert _steps(summary) == [("create db-3", 0, 1, 0, 3), ("create db-4", 0, 1, 0, 4)]
+
+
+IN_PROGRESS = "a rollout to this template is in progress: the 1 pod(s) already at it are kept"
+
+
+def _cordoned(name: str, cpu: str) -> dict:
+    doc = node(name, cpu)
+    doc["spec"] = {"unschedulable": True}
+    return doc
+
+
+def test_a_deployment_rollout_in_progress_goes_on_from_where_it_is():
+    """api is half-way to app:v2: api-h1-a (v1) on n1 (700m: 300m free), api-h2-a (v2, newer) on
+    n2, cordoned since. The manifest is app:v2 (CI ran again before the rollout finished):
+    the new ReplicaSet api-h2 keeps api-h2-a. replicas 2, maxSurge 0, maxUnavailable 1 →
+    minAvailable 1. Surge room 2 + 0 − 2 = 0; scale-down: 2 − 1 − 0 pending = 1, so api-h1-a
+    goes (available 1), then the new ReplicaSet up to 2: 400m on n1 (700m free; n2 cordoned).
+    (Replacing api-h2-a as an old pod — the newest, deleted first — would leave its new pod
+    pending in n1's 300m: a false FAIL.)"""
+    v2 = {"app": "api", "pod-template-hash": "h2"}
+    state = cluster(node("n1", "700m"), _cordoned("n2", "1"),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                    running("api-h2-a", ("ReplicaSet", "api-h2"), "n2", "400m", image="app:v2", labels=v2,
+                            created="2025-01-02T00:00:00Z"))
+    strategy = {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}}
+    summary = only(check(state, workload("Deployment", "api", "400m", "app:v2", strategy)))
+    assert (summary.change, summary.ok, summary.pods, summary.bound) == ("update (RollingUpdate)", True, 1, 1)
+    assert _steps(summary) == [("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 1),
+                               ("scale the new ReplicaSet up to 2", 0, 1, 0, 1)]
+    assert summary.rollout is not None and summary.rollout.note == IN_PROGRESS
+
+
+def test_a_new_replicaset_with_more_pods_than_the_replicas_is_scaled_down_first():
+    """Two v2 pods run (api-h2-a, api-h2-b on n1) and one v1 pod; the manifest asks for 1 replica
+    of v2: reconcileNewReplicaSet scales api-h2 down to 1 — the newer pod, api-h2-b, goes — and
+    then the old pod: surge 1 (25% of 1, up), unavailable 0 → minAvailable 1: 1 + 1 − 1 = 1 > 0,
+    so api-h1-a is deleted (available 2 − 1 = 1 allowed)."""
+    v2 = {"app": "api", "pod-template-hash": "h2"}
+    state = cluster(node("n1", "4"),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                    running("api-h2-a", ("ReplicaSet", "api-h2"), "n1", "400m", image="app:v2", labels=v2,
+                            created="2025-01-02T00:00:00Z"),
+                    running("api-h2-b", ("ReplicaSet", "api-h2"), "n1", "400m", image="app:v2", labels=v2,
+                            created="2025-01-03T00:00:00Z"))
+    summary = only(check(state, workload("Deployment", "api", "400m", "app:v2", {"replicas": 1})))
+    assert (summary.ok, summary.pods) == (True, 0)
+    assert _steps(summary) == [("scale the new ReplicaSet down to 1: delete api-h2-b", 1, 0, 0, 2),
+                               ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 1)]
+
+
+def test_a_daemonset_rollout_in_progress_replaces_only_the_nodes_still_on_the_old_template():
+    """agent-n1 already runs agent:v2, with the tolerations the DaemonSet controller gives its
+    pods (daemon util AddOrUpdateDaemonPodTolerations): only n2's pod is replaced
+    (maxUnavailable 1, maxSurge 0)."""
+    updated = running("agent-n1", ("DaemonSet", "agent"), "n1", "100m", image="agent:v2", labels=AGENT_LABELS,
+                      host_port=9100)
+    updated["spec"]["tolerations"] += [{"key": f"node.kubernetes.io/{k}", "operator": "Exists", "effect": "NoSchedule"}
+                                       for k in ("disk-pressure", "memory-pressure", "pid-pressure", "unschedulable")]
+    state = cluster(node("n1", "1"), node("n2", "1"), updated,
+                    running("agent-n2", ("DaemonSet", "agent"), "n2", "100m", labels=AGENT_LABELS, host_port=9100))
+    summary = only(check(state, workload("DaemonSet", "agent", "100m", "agent:v2", host_port=9100)))
+    assert (summary.ok, summary.pods, _steps(summary)) == (True, 1, [("replace agent-n2 (on n2)", 1, 1, 0, 1)])
+
+
+def test_a_statefulset_rollout_in_progress_skips_the_ordinals_already_updated():
+    # db-2 already runs app:v2: the rolling update goes on with db-1, then db-0, one at a time.
+    state = cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"},
+                                               image="app:v2" if i == 2 else "app:v1") for i in range(3)))
+    summary = only(check(state, workload("StatefulSet", "db", "500m", "app:v2", {"replicas": 3})))
+    assert (summary.ok, [p.name for p in summary.rollout.pods]) == (True, ["db-1", "db-0"])  # type: ignore[union-attr]
+    assert _steps(summary) == [("replace db-1", 1, 1, 0, 2), ("replace db-0", 1, 1, 0, 2)]

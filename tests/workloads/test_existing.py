@@ -11,7 +11,7 @@ import pytest
 from kwhatif.errors import InputError
 from kwhatif.live.redact import redact
 from kwhatif.workloads import expand
-from kwhatif.workloads.existing import PodIndex, Strategy, exists, kept_replicas, same_template, strategy_of
+from kwhatif.workloads.existing import PodIndex, Strategy, exists, carrying_template, kept_replicas, strategy_of
 from tests.check.conftest import cluster, running, workload
 
 
@@ -81,7 +81,7 @@ def test_a_template_is_unchanged_whatever_labels_and_tolerations_the_controller_
     # DefaultTolerationSeconds added; the manifest's template has neither.
     old = cluster(running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)).pods
     new = expand([workload("Deployment", "web", cpu, image)], [])
-    assert same_template(old, new, "Deployment") is same
+    assert (carrying_template(old, new, "Deployment") == old) is same
 
 
 CHECKSUM = "checksum/config"
@@ -102,7 +102,8 @@ def test_a_template_annotation_that_the_running_pods_carry_tells_a_change(runnin
     doc["metadata"]["annotations"] = running_annotations
     manifest = workload("Deployment", "web", "100m", "app:v1")
     manifest.obj["spec"]["template"]["metadata"]["annotations"] = template_annotations
-    assert same_template(cluster(doc).pods, expand([manifest], []), "Deployment") is same
+    pods = cluster(doc).pods
+    assert (carrying_template(pods, expand([manifest], []), "Deployment") == pods) is same
 
 
 def _env(**values: str) -> list[dict]:
@@ -145,7 +146,7 @@ def test_env_command_and_args_the_template_sets_tell_a_change(running_sets, temp
     manifest = workload("Deployment", "web", "100m", "app:v1")
     manifest.obj["spec"]["template"]["spec"]["containers"][0].update(copy.deepcopy(template_sets))
     state = cluster(redact(doc) if redacted else doc)
-    assert same_template(state.pods, expand([manifest], []), "Deployment") is same
+    assert (carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods) is same
 
 
 def _replica_set(name: str, template_hash: str) -> dict:
