@@ -140,6 +140,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         self.ignored_groups = frozenset(self.args.ignored_resource_groups)
         self.resources = self.args.scoring_strategy.resources
         self.scorer = build_scorer(self.args.scoring_strategy)
+        self._reasons: dict[tuple[object, ...], list[str]] = {}
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
@@ -187,7 +188,11 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         """fit.go:fitsRequest over many nodes: each failing check sets a bit; nodes with the same bits share
         one Status (reasons in the scheduler's order)."""
         request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
-        reasons = [reason for reason, _, _ in self._checks(request, table, table.all_rows[:0])]
+        question = (NAME, self.ignored, self.ignored_groups, request.milli_cpu, request.memory,
+                    request.ephemeral_storage, tuple(sorted(request.scalars.items())))
+        reasons = self._reasons.get(question)
+        if reasons is None:  # the checks a request makes, in order: the same for all its replicas
+            reasons = self._reasons[question] = [reason for reason, _, _ in self._checks(request, table, rows[:0])]
 
         def work_out(stale: np.ndarray) -> np.ndarray:
             """Per row: a bit per failing check, shifted over one for "the pod alone is too big"."""
@@ -198,8 +203,6 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
                 unresolvable |= fails & alone_too_big
             return code | unresolvable
 
-        question = (NAME, self.ignored, self.ignored_groups, request.milli_cpu, request.memory,
-                    request.ephemeral_storage, tuple(sorted(request.scalars.items())))
         codes = table.remembered(question, rows, work_out)
         failed = codes != 0
         # One Status per distinct code, each rejected row pointing at its own.
