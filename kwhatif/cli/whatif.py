@@ -11,6 +11,7 @@ list in JSON and YAML (`with_whatif`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import click
@@ -54,7 +55,9 @@ class WhatifCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         opts, _rest, order = self.make_parser(ctx).parse_args(args=list(args))
         values = {name: list(v) for name, v in opts.items() if name is not None and isinstance(v, list)}
-        ctx.meta[OPERATIONS_KEY] = ordered_operations(order, values, bool(opts.get(FORCE_OPTION)))
+        # Read when the command runs, not here: a bad --whatif file is then an input error
+        # reported in one line (exit 2), not a traceback out of click's parsing.
+        ctx.meta[OPERATIONS_KEY] = partial(ordered_operations, order, values, bool(opts.get(FORCE_OPTION)))
         return super().parse_args(ctx, args)
 
 
@@ -91,7 +94,8 @@ def scenario(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | Non
     output gets the `what-if:` lines first. `profiles`: the --config's, which schedule what a drain
     waits for."""
     ctx = click.get_current_context(silent=True)
-    operations = ctx.meta.get(OPERATIONS_KEY) if ctx is not None else None
+    read = ctx.meta.get(OPERATIONS_KEY) if ctx is not None else None
+    operations = read() if read is not None else None
     if ctx is None or not operations:
         return cluster
     done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params,

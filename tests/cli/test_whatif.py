@@ -581,3 +581,22 @@ def test_check_scales_a_workload_of_its_files(tmp_path: Path) -> None:
     assert missing.exit_code == 2
     assert missing.stderr == ("kwhatif: error: --scale Deployment/shop/nope=1: no such workload in the snapshot "
                               "or the workload files\n")
+
+
+@pytest.mark.parametrize("content, error", [
+    ("- cordon: [n1, n2]\n", "item 0: --cordon: expected NODE"),
+    ("- foo: n1\n", "item 0:"),
+    ("{\n", "while parsing"),
+])
+@pytest.mark.parametrize("command", [["check", "WORKLOADS"], ["schedule"]])
+def test_a_bad_whatif_file_is_a_one_line_error_of_the_installed_command(
+        tmp_path: Path, content: str, error: str, command: list[str]) -> None:
+    """Exit 2, not a traceback with exit 1 — which `check` would have turned into "does not fit"."""
+    ops = tmp_path / "ops.yaml"
+    ops.write_text(content)
+    args = [write(tmp_path, "deploy.yaml", CHECK_WORKLOAD) if a == "WORKLOADS" else a for a in command]
+    done = subprocess.run([executable("kwhatif"), *args, "-c", write(tmp_path, "x.yaml", cluster_x()),
+                           "--now", NOW, "--whatif", str(ops)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"kwhatif: error: --whatif {ops}: ") and error in line
