@@ -80,11 +80,11 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
     if u.workload.spec.get("paused") is True:
         return _paused(s, u)
     s.keep_current(u)
-    note = IN_PROGRESS_NOTE.format(count=len(s.kept)) if s.kept else ""
     if s.kept:
         _trim_new_replica_set(s, u)
     else:
         _scaling_event(s, u)
+    note = IN_PROGRESS_NOTE.format(count=len(s.kept)) if s.kept else ""
     unused = list(u.new)[:max(0, len(u.new) - len(s.kept))]
     if u.strategy.kind == "Recreate":
         if s.old:
@@ -110,8 +110,10 @@ IN_PROGRESS_NOTE = "a rollout to this template is in progress: the {count} pod(s
 
 
 def _trim_new_replica_set(s: Stepper, u: Update) -> None:
-    """rolling.go reconcileNewReplicaSet: a new ReplicaSet with more pods than the replicas is
-    scaled down to them first."""
+    """A new ReplicaSet with more pods than the replicas is scaled down to them first, its extra
+    pods in ranked order (rolling.go reconcileNewReplicaSet). The controller gets there by its
+    scaling event (sync.go scale), which shrinks the old ReplicaSets too, in proportion: not
+    simulated, as the module docstring says."""
     extra = len(s.kept) - len(u.new)
     if extra > 0:
         victims = deletion_order(list(s.kept.values()))[:extra]
@@ -173,7 +175,11 @@ def _scale_down_room(s: Stepper, u: Update) -> int:
 
 def roll_daemonset(s: Stepper, u: Update) -> Rollout:
     """The manage step first (pods for nodes without one, none on nodes that should not run it),
-    then the rolling update within maxUnavailable, or beside the old pods with maxSurge."""
+    then the rolling update within maxUnavailable, or beside the old pods with maxSurge. A node
+    that runs an updated pod already (a rollout in progress) is done; with maxSurge, one caught
+    mid-surge (its updated pod bound beside the old one) has its old pod deleted first
+    (update.go rollingUpdate: "we have already surged onto this node"). Without surge the
+    controller keeps a node's oldest pod of two and replaces it: the node is replaced as a whole."""
     new_on = {u.pinned[p.key]: p for p in u.new}
     old_on: dict[str, list[Pod]] = {}
     for pod in s.old.values():
@@ -184,13 +190,19 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
         parts = [f"create {names(fresh)} on nodes without a pod"] if fresh else []
         parts += [f"delete {names(gone)} on nodes that should not run it"] if gone else []
         s.step(", ".join(parts), gone, fresh)
-    todo = sorted(n for n in old_on if n in new_on and not all(p.key in u.current for p in old_on[n]))
+    surge = u.strategy.max_surge > 0
+    updated = {n: p for n, pods in old_on.items() if n in new_on for p in pods if p.key in u.current
+               and (surge or all(q.key in u.current for q in pods))}
+    todo = sorted(n for n in old_on if n in new_on and n not in updated)
     if not u.changed:
         return s.rollout("scale" if gone or fresh else "unchanged", u, True)
     if u.strategy.kind == "OnDelete":
         return s.rollout("update", u, True, ON_DELETE_NOTE)
-    if u.strategy.max_surge > 0:
-        return _surge_daemonset(s, u, todo, new_on, old_on)
+    note = IN_PROGRESS_NOTE.format(count=len(updated)) if updated else ""
+    if surge:
+        surged = {n: [p for p in old_on[n] if p.key not in u.current] for n in updated}
+        return _surge_daemonset(s, u, todo, {**new_on, **updated}, {**old_on, **surged},
+                                [n for n in sorted(surged) if surged[n]], note)
     while todo:
         budget = u.strategy.max_unavailable - len(s.pending)
         if budget <= 0:
@@ -198,14 +210,14 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
         batch, todo = todo[:budget], todo[budget:]
         olds = [p for n in batch for p in old_on[n]]
         s.step(f"replace {names(olds)} (on {listed(batch)})", olds, [new_on[n] for n in batch])
-    return s.rollout("update", u, not todo)
+    return s.rollout("update", u, not todo, note)
 
 
 def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, Pod],
-                     old_on: dict[str, list[Pod]]) -> Rollout:
+                     old_on: dict[str, list[Pod]], surging: list[str], note: str) -> Rollout:
     """maxSurge > 0: the new pod beside the old one; the old one goes once the new one is bound.
-    `surging`: the nodes with both pods (at most maxSurge of them are waiting at once)."""
-    surging: list[str] = []
+    `surging`: the nodes with both pods (at most maxSurge of them are waiting at once), at first
+    those a rollout in progress left so."""
     while True:
         ready = [n for n in surging if s.bound(new_on[n])]
         surging = [n for n in surging if n not in ready]
@@ -213,7 +225,7 @@ def _surge_daemonset(s: Stepper, u: Update, todo: list[str], new_on: dict[str, P
         room = max(0, u.strategy.max_surge - len(surging))
         batch, todo = todo[:room], todo[room:]
         if not olds and not batch:
-            return s.rollout("update", u, not todo and not surging)
+            return s.rollout("update", u, not todo and not surging, note)
         created = [new_on[n] for n in batch]
         parts = [f"create {names(created)} beside the old pods"] if created else []
         parts += [f"delete {names(olds)}"] if olds else []
@@ -252,22 +264,26 @@ def roll_statefulset(s: Stepper, u: Update) -> Rollout:
     condemned = [old_by[o] for o in sorted(old_by, reverse=True) if o not in new_by]
     if condemned:
         s.step(f"delete {names(condemned)}", condemned, [])
+    # or a pending pod beyond the new count, deleted before the rollout (keeps_pending)
+    scaled = bool(missing or condemned or u.replicas_before != len(u.new))
     if not u.changed:
-        # or a pending pod beyond the new count, deleted before the rollout (keeps_pending)
-        scaled = missing or condemned or u.replicas_before != len(u.new)
         return s.rollout("scale" if scaled else "unchanged", u, True)
     if u.strategy.kind == "OnDelete":
         return s.rollout("update", u, True, ON_DELETE_NOTE)
     start = min(new_by) if new_by else 0
-    for ordinal in sorted(new_by, reverse=True):
-        if ordinal < start + u.strategy.partition:
-            break
+    in_range = [o for o in sorted(new_by, reverse=True) if o >= start + u.strategy.partition]
+    updated = sum(1 for o in in_range if o in old_by and old_by[o].key in u.current)
+    notes = [f"partition {u.strategy.partition}: lower ordinals keep the old template"] if u.strategy.partition else []
+    note = "; ".join(notes + ([IN_PROGRESS_NOTE.format(count=updated)] if updated else []))
+    replaced = False
+    for ordinal in in_range:
         if ordinal in old_by and old_by[ordinal].key not in u.current:
             s.step(f"replace {old_by[ordinal].name}", [old_by[ordinal]], [new_by[ordinal]])
+            replaced = True
             if not s.bound(new_by[ordinal]):
-                return s.rollout("update", u, False)
-    note = f"partition {u.strategy.partition}: lower ordinals keep the old template" if u.strategy.partition else ""
-    return s.rollout("update", u, True, note)
+                return s.rollout("update", u, False, note)
+    # Nothing replaced: every ordinal from the partition up runs the template already.
+    return s.rollout("update" if replaced or missing else "scale" if scaled else "unchanged", u, True, note)
 
 
 _POD_FIELDS = [f.name for f in fields(Pod)]

@@ -513,20 +513,48 @@ def test_a_new_replicaset_with_more_pods_than_the_replicas_is_scaled_down_first(
     assert (summary.ok, summary.pods) == (True, 0)
     assert _steps(summary) == [("scale the new ReplicaSet down to 1: delete api-h2-b", 1, 0, 0, 2),
                                ("scale the old pods down to 0: delete api-h1-a", 1, 0, 0, 1)]
+    assert summary.rollout is not None and summary.rollout.note == IN_PROGRESS  # api-h2-a: 1 kept
 
 
 def test_a_daemonset_rollout_in_progress_replaces_only_the_nodes_still_on_the_old_template():
     """agent-n1 already runs agent:v2, with the tolerations the DaemonSet controller gives its
     pods (daemon util AddOrUpdateDaemonPodTolerations): only n2's pod is replaced
     (maxUnavailable 1, maxSurge 0)."""
-    updated = running("agent-n1", ("DaemonSet", "agent"), "n1", "100m", image="agent:v2", labels=AGENT_LABELS,
-                      host_port=9100)
-    updated["spec"]["tolerations"] += [{"key": f"node.kubernetes.io/{k}", "operator": "Exists", "effect": "NoSchedule"}
-                                       for k in ("disk-pressure", "memory-pressure", "pid-pressure", "unschedulable")]
+    updated = _updated_agent("agent-n1", "n1", "100m")
+    updated["spec"]["containers"][0]["ports"] = [{"containerPort": 9100, "hostPort": 9100, "protocol": "TCP"}]
     state = cluster(node("n1", "1"), node("n2", "1"), updated,
                     running("agent-n2", ("DaemonSet", "agent"), "n2", "100m", labels=AGENT_LABELS, host_port=9100))
     summary = only(check(state, workload("DaemonSet", "agent", "100m", "agent:v2", host_port=9100)))
     assert (summary.ok, summary.pods, _steps(summary)) == (True, 1, [("replace agent-n2 (on n2)", 1, 1, 0, 1)])
+    assert summary.rollout is not None and summary.rollout.note == IN_PROGRESS
+
+
+def _updated_agent(name: str, node_name: str, cpu: str) -> dict:
+    """A DaemonSet pod at agent:v2, with the tolerations the controller gives its pods (daemon
+    util AddOrUpdateDaemonPodTolerations)."""
+    pod = running(name, ("DaemonSet", "agent"), node_name, cpu, image="agent:v2", labels=AGENT_LABELS,
+                  created="2025-01-02T00:00:00Z")
+    pod["spec"]["tolerations"] += [{"key": f"node.kubernetes.io/{k}", "operator": "Exists", "effect": "NoSchedule"}
+                                   for k in ("disk-pressure", "memory-pressure", "pid-pressure", "unschedulable")]
+    return pod
+
+
+def test_a_daemonset_caught_mid_surge_deletes_the_old_pod_beside_the_updated_one():
+    """n1 (800m) runs agent-n1-old (v1) and agent-n1-new (v2, bound), 300m each; n2 (800m) runs
+    agent-n2 (v1). maxSurge 1, maxUnavailable 0 (update.go rollingUpdate: a node already surged
+    onto, its new pod available, gets its old pod deleted). Step 1: agent-n1-old deleted and n2
+    surged onto (500m free), available 2 after the deletion (agent-n1-new, agent-n2). Step 2: n2's
+    new pod is bound, agent-n2 deleted. (Surging onto n1 again would find 200m free: stuck.)"""
+    state = cluster(node("n1", "800m"), node("n2", "800m"),
+                    running("agent-n1-old", ("DaemonSet", "agent"), "n1", "300m", labels=AGENT_LABELS),
+                    _updated_agent("agent-n1-new", "n1", "300m"),
+                    running("agent-n2", ("DaemonSet", "agent"), "n2", "300m", labels=AGENT_LABELS))
+    spec = {"updateStrategy": {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}}
+    summary = only(check(state, workload("DaemonSet", "agent", "300m", "agent:v2", spec)))
+    assert (summary.ok, summary.pods) == (True, 1)
+    (first, *rest) = _steps(summary)
+    assert re.fullmatch(f"create agent-{SUFFIX} beside the old pods, delete agent-n1-old", first[0])
+    assert (first[1:], rest) == ((1, 1, 0, 2), [("delete agent-n2", 1, 0, 0, 2)])
 
 
 def test_a_statefulset_rollout_in_progress_skips_the_ordinals_already_updated():
@@ -536,3 +564,24 @@ def test_a_statefulset_rollout_in_progress_skips_the_ordinals_already_updated():
     summary = only(check(state, workload("StatefulSet", "db", "500m", "app:v2", {"replicas": 3})))
     assert (summary.ok, [p.name for p in summary.rollout.pods]) == (True, ["db-1", "db-0"])  # type: ignore[union-attr]
     assert _steps(summary) == [("replace db-1", 1, 1, 0, 2), ("replace db-0", 1, 1, 0, 2)]
+
+
+def test_a_statefulset_rollout_in_progress_says_how_many_pods_it_keeps():
+    state = cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"},
+                                               image="app:v2" if i == 2 else "app:v1") for i in range(3)))
+    summary = only(check(state, workload("StatefulSet", "db", "500m", "app:v2", {"replicas": 3})))
+    assert summary.rollout is not None and summary.rollout.note == IN_PROGRESS
+
+
+def test_a_partitioned_rollout_that_is_done_is_unchanged():
+    """partition 2 of 4: db-2 and db-3 run app:v2, db-0 and db-1 app:v1 (kept by the partition).
+    The manifest already applied again: updateStatefulSet finds every ordinal from 2 up at the
+    update revision and does nothing."""
+    state = cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"},
+                                               image="app:v2" if i >= 2 else "app:v1") for i in range(4)))
+    spec = {"replicas": 4, "updateStrategy": {"rollingUpdate": {"partition": 2}}}
+    summary = only(check(state, workload("StatefulSet", "db", "500m", "app:v2", spec)))
+    assert (summary.change, summary.ok, summary.pods, _steps(summary)) == ("unchanged", True, 0, [])
+    assert summary.rollout is not None and summary.rollout.note == (
+        "partition 2: lower ordinals keep the old template; a rollout to this template is in progress: "
+        "the 2 pod(s) already at it are kept")
