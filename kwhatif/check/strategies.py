@@ -75,8 +75,9 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
     where it is: its new ReplicaSet keeps those pods (reconcileNewReplicaSet scales it down
     first if it has more than the replicas). Its replica change is not simulated as the
     controller's proportional scaling of both ReplicaSets: the rollout goes to the new count."""
-    if not u.changed:
-        return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged")
+    if not u.changed:  # more pods: the running ReplicaSet's (its pod-template-hash, which matchLabelKeys may read)
+        grown = _copies(s, len(u.new) - len(s.old), "scale") if s.old and len(u.new) > len(s.old) else None
+        return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged", grown=grown)
     if u.workload.spec.get("paused") is True:
         return _paused(s, u)
     s.keep_current(u)
@@ -135,7 +136,7 @@ def _scaling_event(s: Stepper, u: Update) -> None:
         victims = deletion_order(list(s.old.values()))[:have - want]
         s.step(f"{how}: the old pods scaled down from {have} to {want}: delete {names(victims)}", victims, [])
         return
-    copies = _copies(s, want - have)
+    copies = _copies(s, want - have, "scaling-event")
     s.step(f"{how}: the old ReplicaSet scaled up from {have} to {want} pods (the old template)", [], copies)
     s.demote(copies)
 
@@ -148,14 +149,15 @@ def _paused(s: Stepper, u: Update) -> Rollout:
     change = "scale" if want != have else "unchanged"
     if not s.old:
         return s.rollout(change, u, True, PAUSED_NOTE)
-    return scale(s, u, change, PAUSED_NOTE, _copies(s, want - have) if want > have else [], " (the old template)")
+    return scale(s, u, change, PAUSED_NOTE, _copies(s, want - have, "paused") if want > have else [], " (the old template)")
 
 
-def _copies(s: Stepper, count: int) -> list[Pod]:
-    """`count` new pods like the running ones (their controller's own template)."""
+def _copies(s: Stepper, count: int, why: str) -> list[Pod]:
+    """`count` new pods like the running ones (their controller's own template), named as their
+    ReplicaSet names its pods."""
     model = next(iter(s.old.values()))
     taken = taken_names(s.cluster, model.namespace)
-    return [recreated(model, s.now, taken, f"paused/{i}") for i in range(count)]
+    return [recreated(model, s.now, taken, f"{why}/{i}") for i in range(count)]
 
 
 def _surge_room(s: Stepper, u: Update, unused: int) -> int:

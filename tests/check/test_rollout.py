@@ -585,3 +585,37 @@ def test_a_partitioned_rollout_that_is_done_is_unchanged():
     assert summary.rollout is not None and summary.rollout.note == (
         "partition 2: lower ordinals keep the old template; a rollout to this template is in progress: "
         "the 2 pod(s) already at it are kept")
+
+
+def test_a_scale_up_makes_the_running_replicasets_pods_which_their_spread_counts():
+    """web's ReplicaSet web-7d4b9c8f6d runs 2 pods in zone a (n1), each spread by zone with
+    matchLabelKeys [pod-template-hash] (maxSkew 1, DoNotSchedule); n2 (zone b) is full. The same
+    template at 3 replicas: the Deployment controller scales web-7d4b9c8f6d (same template, same
+    ReplicaSet), so the third pod carries hash 7d4b9c8f6d and counts its siblings: zone a would
+    hold 3 against zone b's 0 (skew 3 > 1), and n2 has no cpu left — pending, the check fails.
+    (A pod under a hash of its own would count none of them and go to n1.)"""
+    labels = {"app": "web", "pod-template-hash": "7d4b9c8f6d"}
+    spread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["pod-template-hash"]}]
+
+    def zoned(name: str, zone: str) -> dict:
+        doc = node(name, "2")
+        doc["metadata"]["labels"]["topology.kubernetes.io/zone"] = zone
+        return doc
+
+    def web(name: str) -> dict:
+        pod = running(name, ("ReplicaSet", "web-7d4b9c8f6d"), "n1", "100m", labels=labels)
+        # As the API server stored it: the matchLabelKeys value merged into the selector.
+        merged = {**spread[0], "labelSelector": {"matchLabels": {"app": "web"}, "matchExpressions": [
+            {"key": "pod-template-hash", "operator": "In", "values": ["7d4b9c8f6d"]}]}}
+        pod["spec"]["topologySpreadConstraints"] = [merged]
+        return pod
+
+    state = cluster(zoned("n1", "a"), zoned("n2", "b"), web("web-7d4b9c8f6d-aaaaa"), web("web-7d4b9c8f6d-bbbbb"),
+                    running("hog", ("ReplicaSet", "hog-h1"), "n2", "1950m", labels={"app": "hog"}))
+    manifest = workload("Deployment", "web", "100m", "app:v1", {"replicas": 3})
+    manifest.obj["spec"]["template"]["spec"]["topologySpreadConstraints"] = spread
+    summary = only(check(state, manifest))
+    assert (summary.change, summary.ok, summary.pending) == ("scale", False, 1)
+    assert summary.rollout is not None and summary.rollout.pods[0].labels["pod-template-hash"] == "7d4b9c8f6d"
+    assert "1 node(s) didn't match pod topology spread constraints" in (summary.message or "")
