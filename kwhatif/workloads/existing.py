@@ -11,9 +11,11 @@ DefaultTolerationSeconds admission plugin adds), spread constraints, priority cl
 class, scheduler and hostNetwork — the template as admission stores it (`check.updates`), with
 label keys merged into selectors left out — and the template's annotations the running pods
 carry (values, or their digests in a redacted snapshot), and the env vars, envFrom, command and
-args its containers set (`_same_settings`). Equal: the template is "unchanged". Not seen: probes,
-lifecycle hooks, volume mounts and the rest no scheduler reads; env vars only the running pods
-have (taken as injected), and settings a template drops: a change there alone reads as
+args its containers set (`_same_settings`), the volumes scheduling reads (kind and reference:
+claims, disks, `_same_volumes`), resource claims and nodeName. Equal: the template is "unchanged". Not seen: probes, lifecycle
+hooks, volume mounts and the rest no scheduler reads; env vars and volumes only the running pods
+have (taken as injected), settings and volumes a template drops, and schedulingGates (a running
+pod has had its gates removed, whatever its template says): a change there alone reads as
 "unchanged".
 
 An update whose selector differs from the running object's is refused by the API server
@@ -30,7 +32,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
-from kwhatif.api.objects import Controller, Pod
+from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
 from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.load.decode import decode_controller
 from kwhatif.workloads.common import REVISION_LABEL, Workload
@@ -263,8 +265,11 @@ def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
     containers = tuple((c.name, c.image, sorted(c.requests.items()), sorted(c.limits.items()), c.ports,
                         c.restart_policy) for c in (*pod.init_containers, *pod.containers))
     labels = sorted((k, v) for k, v in pod.labels.items() if k not in CONTROLLER_LABELS)
+    claims = sorted((str(c.get("name", "")), str(c.get("resourceClaimName") or ""),
+                     str(c.get("resourceClaimTemplateName") or "")) for c in pod.resource_claims)
     return (containers, labels, sorted((pod.node_selector or {}).items()), affinity, _tolerations(pod),
-            spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name, pod.host_network)
+            spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name, pod.host_network,
+            claims)
 
 
 def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list[Pod]:
@@ -276,7 +281,37 @@ def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list
     wanted = template_signature(new[0], kind)
     annotations = new[0].annotations
     return [p for p in old if template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
-            and _same_settings(p, new[0])]
+            and _same_settings(p, new[0]) and _same_volumes(p, new[0])
+            and new[0].node_name in ("", p.node_name)]
+
+
+_VOLUME_REFERENCE = {"persistentVolumeClaim": "claimName", **INLINE_DISK_IDS}
+"""Per volume source scheduling reads (the only ones a loaded pod keeps), the field naming what
+it mounts: compared, the defaulted rest (fsType, readOnly...) not."""
+
+
+def _volume_identity(volume: Mapping[str, Any]) -> tuple[str, str]:
+    """(source kind, what it refers to — an ephemeral volume's class and size): a volume as a
+    template sets it and as the API server stores it (with defaults such as defaultMode filled
+    in) compare alike."""
+    kind = next((k for k in sorted(volume) if k != "name"), "")
+    source = volume.get(kind)
+    if not isinstance(source, Mapping):
+        return kind, ""
+    if kind == "ephemeral":
+        spec = (source.get("volumeClaimTemplate") or {}).get("spec") or {}
+        size = ((spec.get("resources") or {}).get("requests") or {}).get("storage", "")
+        return kind, f"{spec.get('storageClassName', '')}/{size}"
+    return kind, str(source.get(_VOLUME_REFERENCE.get(kind, ""), ""))
+
+
+def _same_volumes(running: Pod, template: Pod) -> bool:
+    """Each volume the template sets, the running pod has, of the same kind and reference (a
+    claim's name, a disk's id: what VolumeBinding, VolumeZone, VolumeRestrictions and the volume
+    limits read; the pods keep no other volume, `SCHEDULING_VOLUME_SOURCES`). Volumes only the
+    running pod has are taken as injected, not as a change."""
+    have = {v.get("name"): _volume_identity(v) for v in running.volumes}
+    return all(have.get(v.get("name")) == _volume_identity(v) for v in template.volumes)
 
 
 def _same_settings(running: Pod, template: Pod) -> bool:

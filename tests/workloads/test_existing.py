@@ -218,3 +218,40 @@ def test_a_snapshot_pods_env_that_is_not_a_list_loads_and_sets_nothing() -> None
     doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
     doc["spec"]["containers"][0]["env"] = 5
     assert cluster(doc).pods[0].containers[0].settings == ()
+
+
+TOKEN = {"name": "kube-api-access-x7k2p", "projected": {"defaultMode": 420, "sources": [
+    {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}}]}}  # what ServiceAccount admission adds
+DATA = {"name": "data", "persistentVolumeClaim": {"claimName": "data"}}
+
+
+@pytest.mark.parametrize("running_spec, template_spec, same", [
+    ({"volumes": [TOKEN]}, {}, True),
+    ({"volumes": [TOKEN, DATA]}, {"volumes": [DATA]}, True),
+    ({"volumes": [TOKEN]}, {"volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "missing"}}]}, False),
+    ({"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "d1", "fsType": "ext4"}}]},
+     {"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "d1"}}]}, True),  # the same disk, fsType aside
+    ({"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "d1"}}]},
+     {"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "d2"}}]}, False),
+    ({"volumes": [DATA]}, {"volumes": [{"name": "data", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}]}, False),
+    ({"volumes": [{"name": "s", "ephemeral": {"volumeClaimTemplate": {"spec": {
+        "storageClassName": "fast", "resources": {"requests": {"storage": "1Gi"}}}}}}]},
+     {"volumes": [{"name": "s", "ephemeral": {"volumeClaimTemplate": {"spec": {
+         "storageClassName": "fast", "resources": {"requests": {"storage": "2Gi"}}}}}}]}, False),
+    ({}, {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu"}]}, False),
+    ({"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu"}]},
+     {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu"}]}, True),
+    ({}, {"nodeName": "n2"}, False),  # the running pod is on n1
+    ({}, {"nodeName": "n1"}, True),
+], ids=["the token volume admission adds", "a claim kept", "a claim added", "a disk with a defaulted field",
+        "another disk", "another kind of volume", "a bigger ephemeral volume", "a resource claim added",
+        "the same resource claim", "another nodeName", "the same nodeName"])
+def test_volumes_claims_and_node_name_the_template_sets_tell_a_change(running_spec, template_spec, same):
+    """A rollout follows any template change; these decide where the new pods can go
+    (VolumeBinding, DynamicResources, a named node). What only the running pod has is injected."""
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
+    doc["spec"].update(copy.deepcopy(running_spec))
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    manifest.obj["spec"]["template"]["spec"].update(copy.deepcopy(template_spec))
+    state = cluster(doc)
+    assert (carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods) is same
