@@ -30,6 +30,16 @@ MESSAGE_HEADS = {
 """Whose words a pod's message is: the scheduler's event or condition; a skipped pod's is the API
 server's refusal or kwhatif's account (another scheduler's pod, one being deleted, one naming its
 node)."""
+OWN_HEAD = "why it is not scheduled (kwhatif's account: kube-scheduler never tried it):"
+
+
+def message_head(outcome: Outcome, tried: bool) -> str:
+    """The line above a pod's message. An unschedulable pod that no attempt tried (one naming a
+    node the snapshot lacks: its kubelet, not kube-scheduler, would take it) has kwhatif's words,
+    which users must not take for an event's."""
+    if not tried and outcome != Outcome.GATED:
+        return OWN_HEAD
+    return MESSAGE_HEADS.get(outcome, "why it is not scheduled:")
 
 
 def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> str:
@@ -41,7 +51,7 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
                            "other pod where it is, so it says where kube-scheduler would place it now.",
                            width, ""))
     if exp.message:
-        lines.append(MESSAGE_HEADS.get(exp.outcome, "why it is not scheduled:"))
+        lines.append(message_head(exp.outcome, bool(exp.attempts)))
         lines.extend(wrap(exp.message, width, "  "))
         for note in _quirks(exp.message):
             lines.extend(wrap(note, width, "  ", "kwhatif: "))

@@ -268,3 +268,16 @@ def test_a_group_that_shares_the_plugins_sentence_says_it(cli, tmp_path, monkeyp
     out = cli(["explain", "default/trainer", "-f", str(pod), *CLUSTER_ARGS]).stdout
     assert ("        e.g. node-a, node-b, node-c; nvidia.com/gpu: pod requests 2, node has 0 free of 0 allocatable "
             "(more than the whole node: no eviction can help)") in out.splitlines()
+
+
+def test_a_pod_naming_a_missing_node_is_not_given_kube_schedulers_words(cli, tmp_path):
+    """kube-scheduler never sees a pod with spec.nodeName (its kubelet takes it), so no
+    FailedScheduling event exists to quote: the text is kwhatif's, and the page says so."""
+    manifest = tmp_path / "a14.yaml"
+    manifest.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a14", "namespace": "default"},
+                                        "spec": {"nodeName": "ghost", "containers": [{"name": "c", "image": "x"}]}}))
+    for output in ("table", "html"):
+        result = cli(["explain", "default/a14", *CLUSTER_ARGS, "-f", str(manifest), "-o", output])
+        assert result.exit_code == 0, result.stderr
+        assert "FailedScheduling" not in result.stdout
+        assert "kwhatif's account: kube-scheduler never tried it" in result.stdout

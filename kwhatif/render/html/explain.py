@@ -8,7 +8,8 @@ from html import escape
 from typing import Any
 
 from kwhatif.explain.summary import Spread
-from kwhatif.render.explain import spread_text
+from kwhatif.framework.scheduler import Outcome
+from kwhatif.render.explain import message_head, spread_text
 from kwhatif.render.html.page import page, paragraph, section, table
 
 BAR_PX = 240  # the longest bar; the others are to scale
@@ -19,8 +20,8 @@ def explain_page(data: dict[str, Any]) -> str:
     where = f" on {data['node']}" if data["node"] else ""
     body = [paragraph(f"Pod {data['pod']} (priority {data['priority']}): {data['outcome']}{where}")]
     if data["message"]:
-        body.append(section("kube-scheduler v1.34.1's FailedScheduling message, verbatim",
-                            f"<pre class=\"message\">{escape(data['message'])}</pre>\n"))
+        head = message_head(Outcome(data["outcome"]), bool(exp["attempts"])).rstrip(":")
+        body.append(section(head, f"<pre class=\"message\">{escape(data['message'])}</pre>\n"))
     many = len(exp["attempts"]) > 1
     for i, attempt in enumerate(exp["attempts"], 1):
         suffix = f" (attempt {i}: {attempt['outcome']})" if many else ""
