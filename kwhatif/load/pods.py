@@ -33,7 +33,19 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
     key = f.str(raw, "key", path)
     if not key and op != "Exists":
         raise f.error(f"{path}.operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"")
-    return Toleration(key, op, value, f.str(raw, "effect", path), f.int(raw, "tolerationSeconds", path))
+    effect = f.str(raw, "effect", path)
+    if effect not in ("", *TAINT_EFFECTS):
+        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: "
+                                        + ", ".join(f'"{e}"' for e in TAINT_EFFECTS))
+    seconds = f.int(raw, "tolerationSeconds", path)
+    if seconds is not None and effect != "NoExecute":
+        raise f.error(f"{path}.effect", f"Invalid value: {effect!r}: effect must be 'NoExecute' when "
+                                        "`tolerationSeconds` is set")
+    return Toleration(key, op, value, effect, seconds)
+
+
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+"""validation.go validateTaintEffect, in its order."""
 
 
 def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
@@ -42,6 +54,8 @@ def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
     if req_raw is not None:
         req_path = f"{path}.requiredDuringSchedulingIgnoredDuringExecution"
         required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path, lambda e, p: node_term(f, e, p)))
+        if not required.terms:  # ValidateNodeSelector
+            raise f.error(f"{req_path}.nodeSelectorTerms", "Required value: must have at least one node selector term")
     preferred = None
     if raw.get("preferredDuringSchedulingIgnoredDuringExecution") is not None:
         preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", path, lambda e, p: PreferredSchedulingTerm(
@@ -108,6 +122,9 @@ def _spread_constraint(f: Fields, raw: dict, path: str) -> TopologySpreadConstra
     min_domains = f.int(raw, "minDomains", path)
     if min_domains is not None and min_domains <= 0:
         raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: must be greater than zero")
+    if min_domains is not None and when != "DoNotSchedule":  # validateMinDomains
+        raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: can only use minDomains if "
+                                            f"whenUnsatisfiable=DoNotSchedule, not {when}")
     return TopologySpreadConstraint(
         max_skew=max_skew, topology_key=topology_key, when_unsatisfiable=when,
         label_selector=label_selector(f, raw, "labelSelector", path), min_domains=min_domains,

@@ -79,6 +79,35 @@ def validate_light(doc: RawDoc) -> None:
             obj=object_ref(obj),
             field="metadata.namespace",
         )
+    wrong = _dns_problem(namespace, _DNS_LABEL, DNS_LABEL_RULE, 63) if namespace else ""
+    if wrong:
+        raise InputError(f"Invalid value: {namespace!r}: {wrong}", doc.source, obj=object_ref(obj),
+                         field="metadata.namespace")
+    wrong = _dns_problem(name, _DNS_SUBDOMAIN, DNS_SUBDOMAIN_RULE, 253) if obj.get("kind") in SUBDOMAIN_NAMED else ""
+    if wrong:
+        raise InputError(f"Invalid value: {name!r}: {wrong}", doc.source, obj=object_ref(obj), field="metadata.name")
+
+
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                  "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                  "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+DNS_SUBDOMAIN_RULE = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                      "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                      "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+"""apimachinery's IsDNS1123Label and IsDNS1123Subdomain texts (the double space is theirs): a
+namespace is a label; pods, nodes, the workload kinds and the scheduling objects are named by
+subdomains (ValidatePodName, ValidateNodeName...)."""
+SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
+                             "ReplicationController", "PriorityClass", "PodDisruptionBudget", "RuntimeClass"})
+
+
+def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:
+    """What the API server says of a name that breaks the rule ("" when it does not)."""
+    if len(value) > limit:
+        return f"must be no more than {limit} characters"
+    return "" if pattern.fullmatch(value) else rule
 
 
 def validate_object(doc: RawDoc) -> list[str]:

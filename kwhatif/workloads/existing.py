@@ -384,6 +384,9 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
     kind, rolling, path = _strategy_map(w, "strategy")
     _check_type(w, "strategy", kind, ("Recreate", "RollingUpdate"))
     if kind == "Recreate":
+        if "rollingUpdate" in w.spec.get("strategy", {}):  # ValidateDeploymentStrategy
+            raise w.fields.error("spec.strategy.rollingUpdate",
+                                 "Forbidden: may not be specified when strategy `type` is 'Recreate'")
         return Strategy(kind)
     surge = scaled(w, rolling, "maxSurge", path, "25%", desired, True)
     unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False)

@@ -53,6 +53,8 @@ def test_a_statefulset_strategy_keeps_its_partition_and_pod_management_policy():
     (_deployment({"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 0}}), "spec.strategy.rollingUpdate.maxUnavailable"),
     (_deployment({"type": "Replace"}), "spec.strategy.type"),
     (_deployment({"rollingUpdate": {"maxSurge": "lots"}}), "spec.strategy.rollingUpdate.maxSurge"),
+    # ValidateDeploymentStrategy: "may not be specified when strategy `type` is 'Recreate'"
+    (_deployment({"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}), "spec.strategy.rollingUpdate"),
 ])
 def test_a_strategy_the_api_server_refuses_is_an_input_error_naming_the_field(w, field):
     with pytest.raises(InputError) as err:
