@@ -249,6 +249,8 @@ def apply_object(cluster: Cluster, obj: Named) -> None:
     name is replaced, not doubled (two PodDisruptionBudgets of one name would both count
     disruptions; two Nodes of one name are no cluster), as `kubectl apply` replaces it: what
     the server and the controllers own stays (`kwhatif.load.applied`)."""
+    if isinstance(obj, PriorityClass):
+        refuse_priority_class(cluster, obj)
     field_name, key = _PLACES[type(obj)]
     target = getattr(cluster, field_name)
     if key is None:  # kept in a list: look for its namesake
@@ -260,6 +262,26 @@ def apply_object(cluster: Cluster, obj: Named) -> None:
     elif key(obj) in target:
         obj = applied(target[key(obj)], obj)
     add_object(cluster, obj)
+
+
+def refuse_priority_class(cluster: Cluster, new: PriorityClass) -> None:
+    """What the API server refuses of a PriorityClass applied over the cluster's: a new value or
+    preemptionPolicy (ValidatePriorityClassUpdate: immutable — the pods that run keep the
+    priority they were admitted with), a second globalDefault (the Priority admission plugin).
+    An input error: `kubectl apply` would fail there, and taking the class as changed would
+    judge the workloads by a priority they never get."""
+    ref = f"PriorityClass/{new.name}"
+    old = cluster.priority_classes.get(new.name)
+    if old is not None and old.value != new.value:
+        raise InputError(f"Forbidden: may not be changed in an update (the cluster's has {old.value}; delete "
+                         "and create the class to change it)", new.source, ref, "value")
+    if old is not None and old.preemption_policy != new.preemption_policy:
+        raise InputError(f"Invalid value: {new.preemption_policy!r}: field is immutable (the cluster's is "
+                         f"{old.preemption_policy!r})", new.source, ref, "preemptionPolicy")
+    other = next((c.name for c in cluster.priority_classes.values() if c.global_default and c.name != new.name), None)
+    if new.global_default and other is not None:
+        raise InputError(f"Forbidden: PriorityClass {other} is already marked as default. Only one default can "
+                         "exist", new.source, ref, "globalDefault")
 
 
 def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) -> Cluster:

@@ -12,11 +12,14 @@ from fractions import Fraction
 import pytest
 
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
-from kwhatif.api.objects import ImageState, Node, PodDisruptionBudget, Service
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import ImageState, Node, PodDisruptionBudget, PriorityClass, Service
 from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.api.storage import ClaimRef, PersistentVolume, PersistentVolumeClaim
 from kwhatif.api.tolerations import Taint
+from kwhatif.errors import InputError
 from kwhatif.load.applied import applied
+from kwhatif.load.cluster import apply_object
 
 BIND = {"pv.kubernetes.io/bind-completed": "yes"}
 RUNNING_CLAIM = PersistentVolumeClaim("default", "data", uid="u-data", annotations=BIND, storage_class_name="standard",
@@ -90,3 +93,29 @@ RUNNING_RESOURCE_CLAIM = ResourceClaim("default", "gpu", uid="u-gpu", allocation
 ])
 def test_applied_keeps_what_the_server_owns(old, new, expected):
     assert applied(old, new) == expected
+
+
+HIGH = PriorityClass("high", 100000)
+
+
+@pytest.mark.parametrize("classes, written, field", [
+    # ValidatePriorityClassUpdate: value and preemptionPolicy are immutable.
+    ({"high": HIGH}, PriorityClass("high", 2000000), "value"),
+    ({"high": HIGH}, PriorityClass("high", 100000, preemption_policy="Never"), "preemptionPolicy"),
+    # The Priority admission plugin: only one globalDefault.
+    ({"base": PriorityClass("base", 0, global_default=True)}, PriorityClass("high", 1, global_default=True),
+     "globalDefault"),
+])
+def test_a_priority_class_change_the_api_server_refuses_is_an_input_error(classes, written, field):
+    cluster = Cluster(priority_classes=dict(classes))
+    with pytest.raises(InputError) as err:
+        apply_object(cluster, written)
+    assert (err.value.obj, err.value.field) == (f"PriorityClass/{written.name}", field)
+    assert cluster.priority_classes == classes  # nothing applied
+
+
+@pytest.mark.parametrize("written", [PriorityClass("high", 100000), PriorityClass("new", 5, global_default=True)])
+def test_a_priority_class_applied_again_or_new_is_taken(written):
+    cluster = Cluster(priority_classes={"high": HIGH})
+    apply_object(cluster, written)
+    assert cluster.priority_classes[written.name] == written
