@@ -52,6 +52,8 @@ class Update:
     current: frozenset[str] = frozenset()
     """The keys of its pods that already carry the manifest's template (`existing.carrying_template`):
     a rollout to it is in progress, and the controller keeps them instead of replacing them."""
+    succeeded: tuple[Pod, ...] = ()
+    """A Job's pods that succeeded: the completions it has done."""
 
 
 @dataclass(frozen=True)
@@ -164,9 +166,14 @@ class Stepper:
         """Delete `delete` from the snapshot, then schedule `create` with the pods still pending."""
         for pod in delete:
             self.scheduler.snapshot.forget(pod.key)
+            self.scheduler.nominator.forget(pod.key)
             self.old.pop(pod.key, None)
             self.kept.pop(pod.key, None)
             self.quotas.release(pod)
+        gone = {p.key for p in delete}
+        if gone:  # pods of its own the snapshot had pending may go too (a Job's)
+            self.adopted = [p for p in self.adopted if p.key not in gone]
+            self.pending = [p for p in self.pending if p.key not in gone]
         available = self.available()
         queue = [*self.pending, *create]
         for result in self.scheduler.run(self._admitted(queue)):

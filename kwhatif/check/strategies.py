@@ -27,7 +27,8 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   workload is judged by it. Missing ordinals below `partition` are created from the running
   pods' template (the current revision), the others from the manifest's.
 - ReplicaSet and ReplicationController never replace running pods: only the replica count
-  changes (new pods from the manifest's template). A Job's template cannot change.
+  changes (new pods from the manifest's template). A running Job's template cannot change (the
+  update is refused); its parallelism moves the pods it wants active (`roll_job`).
 - A rollout to the manifest's template already in progress (some running pods carry it: the
   controllers tell them by their revision hash, kwhatif by comparing each pod with the template)
   goes on from where it is: those pods are kept — a Deployment's count towards its new
@@ -43,12 +44,12 @@ from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
 from kwhatif.text import listed
 from kwhatif.whatif.pods import recreated, taken_names
+from kwhatif.workloads.job import completion_index, is_indexed, job_pods, pending_indexes, wanted_active
 from kwhatif.workloads.statefulset import POD_INDEX_LABEL, POD_NAME_LABEL
 
 PAUSED_NOTE = "paused: the new template waits for `kubectl rollout resume`; the running pods are kept"
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
 REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
-JOB_NOTE = "a Job's pod template cannot change: its running pods are kept"
 POD_NOTE = "a pod's spec cannot change but for a few fields (kubectl apply refuses the rest): the pod is kept as it is"
 ORDERED_READY_NOTE = ("OrderedReady: the controller waits for {pod} to be Running and Ready before it creates, deletes "
                       "or replaces any other pod; a pod that never starts is not replaced by the new template until "
@@ -318,12 +319,39 @@ def roll_replicaset(s: Stepper, u: Update) -> Rollout:
 
 
 def keep_running(s: Stepper, u: Update) -> Rollout:
-    """A running Job or bare Pod is left alone (a Job's template cannot change, nor most of a
-    Pod's spec); its pods the snapshot had pending stayed in the queue (KEPT) and count as its
-    own: one that does not fit fails the check, as it would stay pending."""
+    """A running bare Pod is left alone (most of its spec cannot change); the snapshot's pod if
+    pending stayed in the queue (KEPT) and counts as its own: if it does not fit, the check
+    fails, as it would stay pending."""
     s.adopt([p for p in u.old if is_pending(p)])
-    note = (JOB_NOTE if u.workload.kind == "Job" else POD_NOTE) if u.changed else ""
-    return s.rollout("unchanged", u, True, note)
+    return s.rollout("unchanged", u, True, POD_NOTE if u.changed else "")
+
+
+def roll_job(s: Stepper, u: Update) -> Rollout:
+    """A running Job keeps its pods (its template cannot change: `plan_updates` refuses a new
+    one); those the snapshot had pending stayed in the queue (KEPT) and count as its own. A new
+    parallelism — or an Indexed Job's completions with it — changes how many it wants active
+    (job_controller.go manageJob): the missing ones are created (an Indexed Job's for its
+    lowest indexes neither active nor done), extra ones deleted, the unbound first, then the
+    newest (activePodsForRemoval)."""
+    s.adopt([p for p in u.old if is_pending(p)])
+    w = u.workload
+    active = [*s.old.values(), *s.adopted]
+    indexed = is_indexed(w)
+    done = {i for p in u.succeeded if (i := completion_index(p)) is not None}
+    succeeded = len(done) if indexed else len(u.succeeded)
+    want = wanted_active(w, succeeded, len(active))
+    if want > len(active):
+        more = want - len(active)
+        taken = done | {i for p in active if (i := completion_index(p)) is not None}
+        pods = job_pods(w, pending_indexes(w, taken, more) if indexed else range(more))
+        s.step(f"create {len(pods)} pods: {want} wanted active, {succeeded} completions done", [], pods)
+        return s.rollout("scale", u, True)
+    if want < len(active):
+        newest_first = sorted(active, key=lambda p: p.creation_timestamp, reverse=True)
+        victims = sorted(newest_first, key=s.bound)[:len(active) - want]
+        s.step(f"delete {names(victims)}: {want} wanted active", victims, [])
+        return s.rollout("scale", u, True)
+    return s.rollout("unchanged", u, True)
 
 
 def refuse(s: Stepper, u: Update) -> Rollout:
@@ -334,7 +362,7 @@ def refuse(s: Stepper, u: Update) -> Rollout:
 
 
 ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
-           "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": keep_running,
+           "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": roll_job,
            "Pod": keep_running}
 KEPT = ("Job", "Pod")
 """Kinds whose pending pods stay in the queue where they are: nothing replaces them."""

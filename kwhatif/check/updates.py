@@ -15,7 +15,8 @@ from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import (
-    PodIndex, carrying_template, exists, live_replicas, refused_update, strategy_of,
+    JOB_TEMPLATE_REFUSED, PodIndex, carrying_template, exists, live_replicas, refused_update, strategy_of,
+    succeeded_pods,
 )
 
 
@@ -68,10 +69,13 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
             continue
         strategy = strategy_of(w, len(group.pods))
         current = carrying_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
+        changed = len(current) < len(old)
         before = live_replicas(cluster, index, w)
-        out[i] = Update(w, group.pods, old, len(current) < len(old), strategy, group.pinned,
-                        refused_update(cluster, w), len(old) if before is None else before,
-                        frozenset(p.key for p in current))
+        job = w.kind == "Job"
+        refused = refused_update(cluster, w) or (JOB_TEMPLATE_REFUSED.format(name=w.name) if job and changed else None)
+        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused,
+                        len(old) if before is None else before, frozenset(p.key for p in current),
+                        tuple(succeeded_pods(cluster, w)) if job else ())
     return out
 
 

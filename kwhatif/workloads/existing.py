@@ -42,7 +42,10 @@ CONTROLLER_LABELS = frozenset({
     "pod-template-hash", REVISION_LABEL, "pod-template-generation",
     "statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index",
     "batch.kubernetes.io/controller-uid", "controller-uid", "batch.kubernetes.io/job-name", "job-name",
+    "batch.kubernetes.io/job-completion-index",
 })
+CONTROLLER_ANNOTATIONS = frozenset({"batch.kubernetes.io/job-completion-index"})
+"""Annotations a controller sets per pod (an Indexed Job's completion index), never the template's."""
 # Tolerations the DefaultTolerationSeconds admission plugin adds to every pod without them.
 ADMISSION_TOLERATIONS = frozenset({"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"})
 UPDATABLE = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController", "Job", "Pod")
@@ -218,6 +221,19 @@ def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, An
     return written_form({**written, "matchLabels": labels})
 
 
+def succeeded_pods(cluster: Cluster, w: Workload) -> list[Pod]:
+    """A Job's pods that succeeded (the PodIndex leaves finished pods out): its completions done."""
+    return [p for p in cluster.pods if p.phase == "Succeeded" and p.namespace == w.namespace
+            and (ref := p.controller_ref) is not None and (ref.kind, ref.name) == (w.kind, w.name)]
+
+
+JOB_TEMPLATE_REFUSED = ('The Job "{name}" is invalid: spec.template: Invalid value: the new pod template: field is '
+                        "immutable (a Job's pod template cannot change once it runs; delete the Job and create it "
+                        "again, or give the new one another name)")
+"""ValidateJobSpecUpdate: a running Job's template is immutable (but for the scheduling
+directives of a suspended Job that never started)."""
+
+
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []
@@ -279,7 +295,7 @@ def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list
     if not new:
         return list(old)
     wanted = template_signature(new[0], kind)
-    annotations = new[0].annotations
+    annotations = {k: v for k, v in new[0].annotations.items() if k not in CONTROLLER_ANNOTATIONS}
     return [p for p in old if template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
             and _same_settings(p, new[0]) and _same_volumes(p, new[0])
             and new[0].node_name in ("", p.node_name)]

@@ -8,6 +8,9 @@ the legacy `controller-uid`, `job-name`) unless `manualSelector` is true. NonInd
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Set as AbstractSet
+
+from kwhatif.api.objects import Pod
 
 from kwhatif.workloads.common import (
     Context,
@@ -30,20 +33,56 @@ def job_labels(w: Workload) -> dict[str, str]:
 
 
 def active_count(w: Workload) -> int:
+    """The pods a new Job starts with."""
+    return wanted_active(w, 0, 0)
+
+
+def wanted_active(w: Workload, succeeded: int, active: int) -> int:
+    """job_controller.go manageJob: how many pods the Job wants running, given its completions
+    done and its pods active — none when suspended; without completions, parallelism until one
+    pod succeeded (then those active are left alone); else the completions left, at most
+    parallelism."""
     f = w.fields
     spec = w.spec
-    if f.bool(spec, "suspend", "spec"):
-        return 0
     parallelism = f.int(spec, "parallelism", "spec", 1)
     completions = f.int(spec, "completions", "spec")
     if parallelism is None or parallelism < 0:
         raise f.error("spec.parallelism", f"Invalid value: {parallelism}: must be greater than or equal to 0")
     if completions is not None and completions < 0:
         raise f.error("spec.completions", f"Invalid value: {completions}: must be greater than or equal to 0")
-    return parallelism if completions is None else min(parallelism, completions)
+    if f.bool(spec, "suspend", "spec"):
+        return 0
+    if completions is None:
+        return active if succeeded > 0 else parallelism
+    return max(0, min(completions - succeeded, parallelism))
+
+
+def is_indexed(w: Workload) -> bool:
+    return w.fields.str(w.spec, "completionMode", "spec") == "Indexed"
+
+
+def completion_index(pod: Pod) -> int | None:
+    """An Indexed Job's pod's completion index (its label), None without one."""
+    value = pod.labels.get(INDEX_KEY, "")
+    return int(value) if value.isdigit() else None
+
+
+def pending_indexes(w: Workload, taken: AbstractSet[int], count: int) -> list[int]:
+    """An Indexed Job's lowest `count` completion indexes neither active nor succeeded
+    (indexed_job_utils.go firstPendingIndexes)."""
+    completions = w.fields.int(w.spec, "completions", "spec") or 0
+    return [i for i in range(completions) if i not in taken][:count]
 
 
 def expand(w: Workload, ctx: Context) -> Expanded:
+    out = Expanded(w)
+    out.pods = job_pods(w, range(active_count(w)))
+    return out
+
+
+def job_pods(w: Workload, numbers: Iterable[int]) -> list[Pod]:
+    """The Job's pods for these numbers: an Indexed Job's completion indexes, else what tells
+    the generated names apart."""
     f = w.fields
     spec = w.spec
     template = template_of(w, spec, "spec")
@@ -55,18 +94,18 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     if restart not in ("OnFailure", "Never"):
         raise f.error("spec.template.spec.restartPolicy",
                       f"Unsupported value: {restart or 'Always'!r}: supported values: \"OnFailure\", \"Never\"")
-    indexed = f.str(spec, "completionMode", "spec") == "Indexed"
+    indexed = is_indexed(w)
     owner = owner_reference("batch/v1", KIND, w.name, w.uid)
     names = NameSet()
-    out = Expanded(w)
-    for i in range(active_count(w)):
+    pods = []
+    for i in numbers:
         if indexed:
             name = names.generate(f"{w.name}-{i}-", f"{w.uid}/{i}")
             indexed_spec = copy.deepcopy(pod_spec)
             indexed_spec["hostname"] = f"{w.name}-{i}"
-            out.pods.append(make_pod(w, template, "spec.template", name, {**labels, INDEX_KEY: str(i)}, owner,
-                                     annotations={INDEX_KEY: str(i)}, spec=indexed_spec))
+            pods.append(make_pod(w, template, "spec.template", name, {**labels, INDEX_KEY: str(i)}, owner,
+                                 annotations={INDEX_KEY: str(i)}, spec=indexed_spec))
         else:
             name = names.generate(f"{w.name}-", f"{w.uid}/{i}")
-            out.pods.append(make_pod(w, template, "spec.template", name, labels, owner))
-    return out
+            pods.append(make_pod(w, template, "spec.template", name, labels, owner))
+    return pods

@@ -619,3 +619,59 @@ def test_a_scale_up_makes_the_running_replicasets_pods_which_their_spread_counts
     assert (summary.change, summary.ok, summary.pending) == ("scale", False, 1)
     assert summary.rollout is not None and summary.rollout.pods[0].labels["pod-template-hash"] == "7d4b9c8f6d"
     assert "1 node(s) didn't match pod topology spread constraints" in (summary.message or "")
+
+
+def _job(parallelism: int, completions: int, image: str = "app:v1", indexed: bool = False) -> object:
+    spec = {"parallelism": parallelism, "completions": completions, **({"completionMode": "Indexed"} if indexed else {})}
+    w = workload("Job", "etl", "400m", image, spec)
+    w.obj["spec"]["template"]["spec"]["restartPolicy"] = "Never"  # type: ignore[attr-defined]
+    return w
+
+
+def _job_pod(name: str, phase: str = "Running", node_name: str = "n1", index: int | None = None,
+             created: str = "2025-01-01T00:00:00Z") -> dict:
+    labels = {"app": "etl", **({"batch.kubernetes.io/job-completion-index": str(index)} if index is not None else {})}
+    pod = running(name, ("Job", "etl"), node_name, "400m", labels=labels, created=created)
+    pod["status"]["phase"] = phase
+    return pod
+
+
+def test_a_running_jobs_new_template_is_refused():
+    """ValidateJobSpecUpdate: a running Job's spec.template is immutable: kubectl apply fails,
+    so the check does."""
+    state = cluster(node("n1", "4"), _job_pod("etl-a"))
+    summary = only(check(state, _job(1, 1, image="app:v2")))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and summary.message.startswith(
+        'The Job "etl" is invalid: spec.template: Invalid value: the new pod template: field is immutable')
+
+
+def test_more_parallelism_starts_the_completions_left():
+    """completions 10, 3 done (Succeeded), 2 running (800m of n1's 2 cpu): parallelism 2 → 4
+    wants min(10 − 3, 4) = 4 active (manageJob): 2 more 400m pods, which fit in the 1200m left."""
+    done = [_job_pod(f"etl-done{i}", phase="Succeeded") for i in range(3)]
+    state = cluster(node("n1", "2"), *done, _job_pod("etl-a"), _job_pod("etl-b"))
+    summary = only(check(state, _job(4, 10)))
+    assert (summary.change, summary.ok, summary.pods, summary.bound) == ("scale", True, 2, 2)
+    assert _steps(summary) == [("create 2 pods: 4 wanted active, 3 completions done", 0, 2, 0, 2)]
+
+
+def test_an_indexed_job_grown_in_tandem_runs_its_pending_indexes():
+    """Indexed, completions = parallelism 3 → 5 (elastic Indexed Job), indexes 0 and 1 done and
+    2 running: min(5 − 2, 5) = 3 wanted, 1 active → indexes 3 and 4 (the lowest neither active
+    nor done)."""
+    state = cluster(node("n1", "4"), _job_pod("etl-0-aaaaa", phase="Succeeded", index=0),
+                    _job_pod("etl-1-bbbbb", phase="Succeeded", index=1), _job_pod("etl-2-ccccc", index=2))
+    summary = only(check(state, _job(5, 5, indexed=True)))
+    assert summary.rollout is not None and summary.ok
+    assert sorted(p.labels["batch.kubernetes.io/job-completion-index"] for p in summary.rollout.pods) == ["3", "4"]
+
+
+def test_less_parallelism_deletes_the_newest_pods():
+    """completions 10, none done, 3 running (etl-c newest): parallelism 3 → 1 wants 1 active;
+    activePodsForRemoval deletes the unbound first (none), then the newest: etl-c, etl-b."""
+    state = cluster(node("n1", "4"), _job_pod("etl-a"), _job_pod("etl-b", created="2025-01-02T00:00:00Z"),
+                    _job_pod("etl-c", created="2025-01-03T00:00:00Z"))
+    summary = only(check(state, _job(1, 10)))
+    assert (summary.change, summary.ok, _steps(summary)) == (
+        "scale", True, [("delete etl-c, etl-b: 1 wanted active", 2, 0, 0, 1)])
