@@ -52,8 +52,8 @@ class Update:
     current: frozenset[str] = frozenset()
     """The keys of its pods that already carry the manifest's template (`existing.carrying_template`):
     a rollout to it is in progress, and the controller keeps them instead of replacing them."""
-    succeeded: tuple[Pod, ...] = ()
-    """A Job's pods that succeeded: the completions it has done."""
+    finished: tuple[Pod, ...] = ()
+    """A Job's pods that succeeded or failed: its progress (`existing.finished_pods`)."""
 
 
 @dataclass(frozen=True)

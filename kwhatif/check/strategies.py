@@ -44,7 +44,9 @@ from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
 from kwhatif.text import listed
 from kwhatif.whatif.pods import recreated, taken_names
-from kwhatif.workloads.job import completion_index, is_indexed, job_pods, pending_indexes, wanted_active
+from kwhatif.workloads.job import (
+    completion_index, index_failed, is_indexed, job_pods, pending_indexes, wanted_active,
+)
 from kwhatif.workloads.statefulset import POD_INDEX_LABEL, POD_NAME_LABEL
 
 PAUSED_NOTE = "paused: the new template waits for `kubectl rollout resume`; the running pods are kept"
@@ -330,21 +332,25 @@ def roll_job(s: Stepper, u: Update) -> Rollout:
     """A running Job keeps its pods (its template cannot change: `plan_updates` refuses a new
     one); those the snapshot had pending stayed in the queue (KEPT) and count as its own. A new
     parallelism — or an Indexed Job's completions with it — changes how many it wants active
-    (job_controller.go manageJob): the missing ones are created (an Indexed Job's for its
-    lowest indexes neither active nor done), extra ones deleted, the unbound first, then the
-    newest (activePodsForRemoval)."""
+    (job_controller.go manageJob), its progress read from its finished pods: the missing ones
+    are created (an Indexed Job's for its lowest indexes neither active, done nor given up),
+    extra ones deleted, the unbound first, then the newest (activePodsForRemoval). A Job with
+    finished pods and none active has run its course: nothing moves."""
     s.adopt([p for p in u.old if is_pending(p)])
     w = u.workload
     active = [*s.old.values(), *s.adopted]
+    if not active and u.finished:
+        return s.rollout("unchanged", u, True, JOB_FINISHED_NOTE)
     indexed = is_indexed(w)
-    done = {i for p in u.succeeded if (i := completion_index(p)) is not None}
-    succeeded = len(done) if indexed else len(u.succeeded)
-    want = wanted_active(w, succeeded, len(active))
+    succeeded = [p for p in u.finished if p.phase == "Succeeded"]
+    done = {i for p in succeeded if (i := completion_index(p)) is not None}
+    want = wanted_active(w, len(done) if indexed else len(succeeded), len(active))
     if want > len(active):
         more = want - len(active)
-        taken = done | {i for p in active if (i := completion_index(p)) is not None}
+        given_up = {i for p in u.finished if index_failed(w, p) and (i := completion_index(p)) is not None}
+        taken = done | given_up | {i for p in active if (i := completion_index(p)) is not None}
         pods = job_pods(w, pending_indexes(w, taken, more) if indexed else range(more))
-        s.step(f"create {len(pods)} pods: {want} wanted active, {succeeded} completions done", [], pods)
+        s.step(f"create {len(pods)} pods: {want} wanted active, {len(succeeded)} completions done", [], pods)
         return s.rollout("scale", u, True)
     if want < len(active):
         newest_first = sorted(active, key=lambda p: p.creation_timestamp, reverse=True)
@@ -352,6 +358,9 @@ def roll_job(s: Stepper, u: Update) -> Rollout:
         s.step(f"delete {names(victims)}: {want} wanted active", victims, [])
         return s.rollout("scale", u, True)
     return s.rollout("unchanged", u, True)
+
+
+JOB_FINISHED_NOTE = "the Job has run its course (finished pods, none active): nothing is created again"
 
 
 def refuse(s: Stepper, u: Update) -> Rollout:

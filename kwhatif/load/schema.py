@@ -97,10 +97,11 @@ DNS_SUBDOMAIN_RULE = ("a lowercase RFC 1123 subdomain must consist of lower case
                       "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
                       "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
 """apimachinery's IsDNS1123Label and IsDNS1123Subdomain texts (the double space is theirs): a
-namespace is a label; pods, nodes, the workload kinds and the scheduling objects are named by
-subdomains (ValidatePodName, ValidateNodeName...)."""
+namespace is a label; pods, nodes, the workload kinds, PriorityClasses and RuntimeClasses are
+named by subdomains (ValidatePodName, ValidateNodeName...)."""
 SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
-                             "ReplicationController", "PriorityClass", "PodDisruptionBudget", "RuntimeClass"})
+                             "ReplicationController", "PriorityClass", "RuntimeClass"})
+"""(Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any name.)"""
 
 
 def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:

@@ -12,11 +12,13 @@ class, scheduler and hostNetwork — the template as admission stores it (`check
 label keys merged into selectors left out — and the template's annotations the running pods
 carry (values, or their digests in a redacted snapshot), and the env vars, envFrom, command and
 args its containers set (`_same_settings`), the volumes scheduling reads (kind and reference:
-claims, disks, `_same_volumes`), resource claims and nodeName. Equal: the template is "unchanged". Not seen: probes, lifecycle
-hooks, volume mounts and the rest no scheduler reads; env vars and volumes only the running pods
-have (taken as injected), settings and volumes a template drops, and schedulingGates (a running
-pod has had its gates removed, whatever its template says): a change there alone reads as
-"unchanged".
+claims, disks, `_same_volumes`), resource claims and nodeName. Equal: the template is
+"unchanged". Containers, labels, nodeSelector entries, tolerations, env vars and volumes that
+only the running pods have were added after the template (a mesh's sidecar and labels, a
+queue's nodeSelector, an admission plugin's toleration: `_carries`), not a change of it. Not
+seen: probes, lifecycle hooks, volume mounts and the rest no scheduler reads; what a template
+drops; schedulingGates (a running pod has had its gates removed, whatever its template says):
+a change there alone reads as "unchanged".
 
 An update whose selector differs from the running object's is refused by the API server
 (`refused_update`): the running workload stays as it is."""
@@ -33,6 +35,7 @@ from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
+from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.load.decode import decode_controller
 from kwhatif.workloads.common import REVISION_LABEL, Workload
@@ -221,9 +224,9 @@ def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, An
     return written_form({**written, "matchLabels": labels})
 
 
-def succeeded_pods(cluster: Cluster, w: Workload) -> list[Pod]:
-    """A Job's pods that succeeded (the PodIndex leaves finished pods out): its completions done."""
-    return [p for p in cluster.pods if p.phase == "Succeeded" and p.namespace == w.namespace
+def finished_pods(cluster: Cluster, w: Workload) -> list[Pod]:
+    """A Job's pods that succeeded or failed (the PodIndex leaves finished pods out): its progress."""
+    return [p for p in cluster.pods if p.phase in ("Succeeded", "Failed") and p.namespace == w.namespace
             and (ref := p.controller_ref) is not None and (ref.kind, ref.name) == (w.kind, w.name)]
 
 
@@ -237,7 +240,8 @@ directives of a suspended Job that never started)."""
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []
-    return bool(pods) or (w.kind, w.namespace, w.name) in cluster.controllers and w.kind in UPDATABLE, pods
+    finished = w.kind == "Job" and not pods and bool(finished_pods(cluster, w))  # a Job that ran its course
+    return bool(pods) or finished or (w.kind, w.namespace, w.name) in cluster.controllers and w.kind in UPDATABLE, pods
 
 
 def _tolerations(pod: Pod) -> tuple[Any, ...]:
@@ -268,7 +272,9 @@ def _rules(rules: PodAffinityRules | None) -> PodAffinityRules | None:
 
 
 def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
-    """What of a pod its template decides (see the module docstring), label-key merges aside."""
+    """What of a pod its template decides and nothing adds to (see the module docstring),
+    label-key merges aside: compared whole. Containers, labels, nodeSelector and tolerations,
+    which webhooks and admission add to, are compared by `_carries`."""
     affinity = pod.affinity
     if kind == "DaemonSet" and affinity is not None:  # the node affinity is the controller's pinning
         unpinned = affinity.__class__(None, affinity.pod_affinity, affinity.pod_anti_affinity)
@@ -278,26 +284,49 @@ def template_signature(pod: Pod, kind: str) -> tuple[Any, ...]:
                            pod_anti_affinity=_rules(affinity.pod_anti_affinity))
     spread = tuple(replace(c, label_selector=_without_merged_keys(c.label_selector, c.match_label_keys))
                    for c in pod.topology_spread_constraints)
-    containers = tuple((c.name, c.image, sorted(c.requests.items()), sorted(c.limits.items()), c.ports,
-                        c.restart_policy) for c in (*pod.init_containers, *pod.containers))
-    labels = sorted((k, v) for k, v in pod.labels.items() if k not in CONTROLLER_LABELS)
     claims = sorted((str(c.get("name", "")), str(c.get("resourceClaimName") or ""),
                      str(c.get("resourceClaimTemplateName") or "")) for c in pod.resource_claims)
-    return (containers, labels, sorted((pod.node_selector or {}).items()), affinity, _tolerations(pod),
-            spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name, pod.host_network,
-            claims)
+    return (affinity, spread, pod.priority_class_name, pod.runtime_class_name or "", pod.scheduler_name,
+            pod.host_network, claims)
+
+
+def _containers(pod: Pod) -> dict[tuple[bool, str], tuple[Any, ...]]:
+    return {(init, c.name): (c.image, sorted(c.requests.items()), sorted(c.limits.items()), c.ports, c.restart_policy)
+            for init, group in ((True, pod.init_containers), (False, pod.containers)) for c in group}
+
+
+def _carries(running: Pod, template: Pod) -> bool:
+    """The running pod has each container the template sets, alike (image, requests, limits,
+    ports), and its labels (but the controllers'), nodeSelector entries and tolerations (but
+    the DefaultTolerationSeconds ones). What only the running pod has was added after the
+    template — a mesh's sidecar container and labels (Istio), a queue's nodeSelector (Kueue),
+    ExtendedResourceToleration's toleration —, not a change of it."""
+    have = _containers(running)
+    if any(have.get(key) != value for key, value in _containers(template).items()):
+        return False
+    labels, selector = running.labels, running.node_selector or {}
+    if any(labels.get(k) != v for k, v in template.labels.items() if k not in CONTROLLER_LABELS):
+        return False
+    if any(selector.get(k) != v for k, v in (template.node_selector or {}).items()):
+        return False
+    return set(_tolerations(template)) <= set(running.tolerations)
 
 
 def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list[Pod]:
     """The running pods that carry what the manifest's template would give them (all of them
     when the manifest makes no pod): the template is unchanged when every pod does; some do
-    when a rollout to this template is in progress, and their controller keeps them."""
+    when a rollout to this template is in progress, and their controller keeps them. A
+    StatefulSet's pod is compared with the manifest's pod of its name: their claims are the
+    ordinal's (`<template>-<set>-<ordinal>`)."""
     if not new:
         return list(old)
     wanted = template_signature(new[0], kind)
     annotations = {k: v for k, v in new[0].annotations.items() if k not in CONTROLLER_ANNOTATIONS}
+    by_name = {p.name: p for p in new} if kind == "StatefulSet" else {}
     return [p for p in old if template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
-            and _same_settings(p, new[0]) and _same_volumes(p, new[0])
+            and _carries(p, new[0]) and _same_settings(p, new[0])
+            and (_same_volumes(p, by_name[p.name]) if p.name in by_name else kind == "StatefulSet" or
+                 _same_volumes(p, new[0]))
             and new[0].node_name in ("", p.node_name)]
 
 
@@ -317,8 +346,17 @@ def _volume_identity(volume: Mapping[str, Any]) -> tuple[str, str]:
     if kind == "ephemeral":
         spec = (source.get("volumeClaimTemplate") or {}).get("spec") or {}
         size = ((spec.get("resources") or {}).get("requests") or {}).get("storage", "")
-        return kind, f"{spec.get('storageClassName', '')}/{size}"
+        return kind, f"{spec.get('storageClassName') or ''}/{_canonical_size(size)}"
     return kind, str(source.get(_VOLUME_REFERENCE.get(kind, ""), ""))
+
+
+def _canonical_size(size: object) -> str:
+    """A size as the API server stores it compares with the same size written otherwise
+    (1024Mi is 1Gi): by its value."""
+    try:
+        return str(parse_quantity(str(size)))
+    except QuantityError:
+        return str(size)
 
 
 def _same_volumes(running: Pod, template: Pod) -> bool:
@@ -400,7 +438,7 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
     kind, rolling, path = _strategy_map(w, "strategy")
     _check_type(w, "strategy", kind, ("Recreate", "RollingUpdate"))
     if kind == "Recreate":
-        if "rollingUpdate" in w.spec.get("strategy", {}):  # ValidateDeploymentStrategy
+        if (w.spec.get("strategy") or {}).get("rollingUpdate") is not None:  # ValidateDeploymentStrategy (null: unset)
             raise w.fields.error("spec.strategy.rollingUpdate",
                                  "Forbidden: may not be specified when strategy `type` is 'Recreate'")
         return Strategy(kind)

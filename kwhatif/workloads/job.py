@@ -74,6 +74,18 @@ def pending_indexes(w: Workload, taken: AbstractSet[int], count: int) -> list[in
     return [i for i in range(completions) if i not in taken][:count]
 
 
+def index_failed(w: Workload, pod: Pod) -> bool:
+    """Whether a failed pod's index is given up (backoffLimitPerIndex: its failures so far, the
+    `batch.kubernetes.io/job-index-failure-count` annotation, and this one exceed the limit):
+    the controller does not run that index again."""
+    limit = w.fields.int(w.spec, "backoffLimitPerIndex", "spec")
+    count = pod.annotations.get(FAILURE_COUNT_KEY, "0")
+    return limit is not None and pod.phase == "Failed" and (int(count) if count.isdigit() else 0) + 1 > limit
+
+
+FAILURE_COUNT_KEY = "batch.kubernetes.io/job-index-failure-count"
+
+
 def expand(w: Workload, ctx: Context) -> Expanded:
     out = Expanded(w)
     out.pods = job_pods(w, range(active_count(w)))

@@ -675,3 +675,33 @@ def test_less_parallelism_deletes_the_newest_pods():
     summary = only(check(state, _job(1, 10)))
     assert (summary.change, summary.ok, _steps(summary)) == (
         "scale", True, [("delete etl-c, etl-b: 1 wanted active", 2, 0, 0, 1)])
+
+
+def test_a_job_that_ran_its_course_is_unchanged_not_new():
+    """etl's two pods Succeeded, none active: re-applied, the Job is the one that finished —
+    the controller creates nothing (not a new Job's two pods, which 600m of cpu would not fit)."""
+    state = cluster(node("n1", "600m"), _job_pod("etl-a", phase="Succeeded"), _job_pod("etl-b", phase="Succeeded"))
+    summary = only(check(state, _job(2, 2)))
+    assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
+
+
+def test_an_index_given_up_is_not_run_again():
+    """Indexed, completions = parallelism 3, backoffLimitPerIndex 0: index 0 failed (given up:
+    0 earlier failures + 1 > 0), index 1 running; parallelism and completions 3 → 4 want
+    min(4 − 0 done, 4) = 4 active: 3 more pods, but index 0 is not run again — 2 and 3 are the
+    only pending indexes (firstPendingIndexes)."""
+    w = _job(4, 4, indexed=True)
+    w.obj["spec"]["backoffLimitPerIndex"] = 0  # type: ignore[attr-defined]
+    state = cluster(node("n1", "4"), _job_pod("etl-0-aaaaa", phase="Failed", index=0), _job_pod("etl-1-bbbbb", index=1))
+    summary = only(check(state, w))
+    assert summary.rollout is not None
+    assert sorted(p.labels["batch.kubernetes.io/job-completion-index"] for p in summary.rollout.pods) == ["2", "3"]
+
+
+def test_a_jobs_pods_with_a_sidecar_a_webhook_added_are_its_template_unchanged():
+    """An injected istio-proxy container is no template change: a re-applied Job is not refused."""
+    pod = _job_pod("etl-a")
+    pod["spec"]["containers"].append({"name": "istio-proxy", "image": "istio/proxyv2:1.23",
+                                      "resources": {"requests": {"cpu": "100m"}}})
+    summary = only(check(cluster(node("n1", "4"), pod), _job(1, 1)))
+    assert (summary.change, summary.ok) == ("unchanged", True)

@@ -270,6 +270,15 @@ LIGHT = [
     ("a namespace that is not a string is named",
      {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": ["a"]}},
      "m.yaml#0:1: Pod/default/p: metadata.namespace: must be a string, not an array"),
+    # The API server's name rules (apimachinery IsDNS1123Subdomain / IsDNS1123Label).
+    ("a node named with dots passes", {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "ip-10-0-1-2.ec2.internal"}},
+     None),
+    ("a PodDisruptionBudget may have any name (its validation checks the spec alone)",
+     {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "Web_PDB"}}, None),
+    ("a pod name longer than 253 characters is named",
+     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a" * 254}},
+     f"m.yaml#0:1: Pod/default/{'a' * 254}: metadata.name: Invalid value: '{'a' * 254}': must be no more than "
+     "253 characters"),
 ]
 
 

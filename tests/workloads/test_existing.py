@@ -257,3 +257,68 @@ def test_volumes_claims_and_node_name_the_template_sets_tell_a_change(running_sp
     manifest.obj["spec"]["template"]["spec"].update(copy.deepcopy(template_spec))
     state = cluster(doc)
     assert (carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods) is same
+
+
+ISTIO = {"name": "istio-proxy", "image": "istio/proxyv2:1.23", "resources": {"requests": {"cpu": "100m"}}}
+
+
+@pytest.mark.parametrize("running_spec, running_labels, template_spec, template_labels, same", [
+    # What a mesh's webhook adds to every pod: a sidecar container and labels of its own.
+    ({"containers": [ISTIO]}, {"security.istio.io/tlsMode": "istio"}, {}, {}, True),
+    ({"initContainers": [{**ISTIO, "restartPolicy": "Always"}]}, {}, {}, {}, True),  # a native sidecar
+    ({"nodeSelector": {"pool": "batch"}}, {}, {}, {}, True),  # Kueue's admission of the workload
+    ({"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]}, {}, {}, {},
+     True),  # ExtendedResourceToleration's
+    ({}, {}, {"containers": [ISTIO]}, {}, False),  # the template adds a container
+    ({}, {}, {}, {"tier": "web"}, False),  # the template adds a label
+    ({"nodeSelector": {"pool": "batch"}}, {}, {"nodeSelector": {"pool": "gpu"}}, {}, False),
+], ids=["a mesh's sidecar and labels", "a native sidecar", "a queue's nodeSelector", "an admission toleration",
+        "a container added", "a label added", "another nodeSelector value"])
+def test_what_only_the_running_pod_has_was_injected(running_spec, running_labels, template_spec, template_labels,
+                                                     same):
+    """Webhooks and admission add to pods, never to the template: the template is unchanged while
+    each thing it sets is on the pod alike."""
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels={**LABELS, **running_labels})
+    for key, value in copy.deepcopy(running_spec).items():
+        doc["spec"][key] = doc["spec"].get(key, []) + value if isinstance(value, list) else value
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    template = manifest.obj["spec"]["template"]
+    template["metadata"]["labels"].update(template_labels)
+    for key, value in copy.deepcopy(template_spec).items():
+        template["spec"][key] = template["spec"].get(key, []) + value if isinstance(value, list) else value
+    state = cluster(doc)
+    assert (carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods) is same
+
+
+def test_a_statefulsets_pods_compare_their_own_ordinals_claims():
+    """volumeClaimTemplates: db-i mounts data-db-i (getPersistentVolumeClaimName
+    `<template>-<set>-<ordinal>`): each pod is compared with the manifest's pod of its name."""
+    docs = []
+    for i in range(2):
+        doc = running(f"db-{i}", ("StatefulSet", "db"), "n1", "100m", labels={"app": "db"})
+        doc["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": f"data-db-{i}"}}]
+        docs.append(doc)
+    manifest = workload("StatefulSet", "db", "100m", "app:v1", {"replicas": 2, "volumeClaimTemplates": [
+        {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"],
+                                                "resources": {"requests": {"storage": "1Gi"}}}}]})
+    state = cluster(*docs)
+    assert carrying_template(state.pods, expand([manifest], []), "StatefulSet") == state.pods
+
+
+def test_an_ephemeral_volumes_size_compares_by_value():
+    # The API server stores quantities canonically: 1024Mi is kept as 1Gi.
+    def ephemeral(size: str) -> dict:
+        return {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {
+            "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": size}}}}}}
+    doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
+    doc["spec"]["volumes"] = [ephemeral("1Gi")]
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    manifest.obj["spec"]["template"]["spec"]["volumes"] = [ephemeral("1024Mi")]
+    state = cluster(doc)
+    assert carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods
+
+
+def test_a_recreate_deployment_may_write_rolling_update_null():
+    # `rollingUpdate: null` decodes to a nil pointer: the documented way to switch to Recreate with apply.
+    w = _deployment({"type": "Recreate", "rollingUpdate": None})
+    assert strategy_of(w, 4) == Strategy("Recreate")  # type: ignore[arg-type]
