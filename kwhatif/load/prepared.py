@@ -19,18 +19,23 @@ What makes a file unusable, each refused with one line naming the file:
 - stale: written by another kwhatif version, or by a build whose object model (the source of
   `kwhatif/api` and `kwhatif/errors.py`, the classes pickled) differs from this one: the pickled
   objects could restore into the wrong shapes silently, so the file must be prepared again;
-- damaged: the payload's sha256 differs from the header's (truncated or altered).
-A `.kws` file is code as much as data (pickle): load only files you prepared yourself.
+- damaged: the payload's sha256 differs from the header's (truncated or altered);
+- not a snapshot: a payload that names anything but kwhatif's object classes (and Fraction) —
+  `SnapshotUnpickler` refuses it before calling it, so a crafted file (the sha256 in its header
+  proves nothing: anyone can compute it) cannot run code of its choosing. What it can call is
+  the object model's constructors, which only store their fields.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import io
 import json
 import os
 import pickle
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -46,6 +51,11 @@ SUFFIX = ".kws"
 MAGIC = b"KWHATIF-PREPARED "
 FORMAT = 1
 _PACKAGE = Path(__file__).resolve().parents[1]
+
+
+MODEL_MODULES = frozenset({f"kwhatif.api.{path.stem}" for path in _PACKAGE.glob("api/*.py") if path.stem != "__init__"}
+                          | {"kwhatif.errors"})
+"""The modules of the object model: the only ones whose classes a snapshot holds."""
 
 
 @lru_cache(maxsize=1)
@@ -150,6 +160,20 @@ def _inputs_named(header: dict[str, Any]) -> str:
     return listed([str(f) for f in files])
 
 
+class SnapshotUnpickler(pickle.Unpickler):
+    """Restores only what `SnapshotPickler` writes: the classes of kwhatif's object model
+    (`MODEL_MODULES`) and Fraction, by name; any other global a payload names — a function, a
+    class elsewhere — is refused, never looked up."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("fractions", "Fraction"):
+            return Fraction
+        found = getattr(importlib.import_module(module), name, None) if module in MODEL_MODULES else None
+        if isinstance(found, type) and found.__module__ == module:
+            return found
+        raise pickle.UnpicklingError(f"it names {module}.{name}, which a kwhatif snapshot never holds")
+
+
 def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:
     """The cluster of `.kws` bytes (header checked, payload verified, then unpickled)."""
     header, start = read_header(data, name)
@@ -158,7 +182,10 @@ def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = Fal
         raise InputError("damaged prepared snapshot (its content does not match its header's sha256): "
                          f"prepare it again from its input ({_inputs_named(header)})", Source(name))
     with collector_paused(for_the_run):
-        cluster = pickle.loads(payload)
+        try:
+            cluster = SnapshotUnpickler(io.BytesIO(payload)).load()
+        except pickle.UnpicklingError as err:
+            raise InputError(f"not a prepared snapshot: {err}", Source(name)) from None
     if not isinstance(cluster, Cluster):
         raise InputError("not a prepared snapshot (it holds no cluster)", Source(name))
     return cluster

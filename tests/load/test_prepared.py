@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import subprocess
 from pathlib import Path
 
@@ -106,3 +107,29 @@ def test_the_output_must_be_named_kws(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "ends with .kws" in single_error_line(done.stderr)
     assert not (tmp_path / "x.json").exists()
+
+
+class _Planted:
+    """What a crafted payload would hold: unpickling it calls Path.touch on the mark."""
+
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Path.touch, (self.mark,)
+
+
+def test_a_payload_naming_anything_but_the_object_model_runs_nothing(prepared: Path, tmp_path: Path) -> None:
+    """A valid header with a re-computed sha256 (anyone can compute it) over a pickle that
+    would call a function: refused before the call — the mark is never made."""
+    mark = tmp_path / "PLANTED"
+    head, _, _ = prepared.read_bytes().partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    payload = pickle.dumps(_Planted(mark), protocol=5)
+    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    crafted = tmp_path / "crafted.kws"
+    crafted.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = kwhatif("schedule", "-c", str(crafted), "--now", NOW)
+    assert done.returncode == 2
+    assert not mark.exists()
+    assert "not a prepared snapshot: it names pathlib.Path.touch" in single_error_line(done.stderr)
