@@ -19,7 +19,8 @@ from kwhatif.whatif import nodes as node_ops
 from kwhatif.whatif.drain import Drained, credit_budgets, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
-    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, remove_pods,
+    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, release_claims,
+    remove_pods,
 )
 from kwhatif.whatif.scale import scale, scales_workload_file
 from kwhatif.whatif.targets import replace_node, target_nodes
@@ -358,6 +359,7 @@ class Leaving:
         if self.names is None:
             self.names = pod_names(self.cluster.pods)
         new = recreate(self.cluster, self.pods, self.now, "drain", self.names)
+        release_claims(self.cluster, self.pods)
         for pod in new:
             self.names.setdefault(pod.namespace, set()).add(pod.name)
         self.gone.update(map(id, self.pods))

@@ -94,7 +94,25 @@ def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
     existing = pod_names(cluster.pods, {p.namespace for p in gone}) if replace else {}
     ids = {id(p) for p in gone}
     cluster.pods = [p for p in cluster.pods if id(p) not in ids]
+    release_claims(cluster, gone)
     return recreate(cluster, gone, now, seed, existing) if replace else []
+
+
+def release_claims(cluster: Cluster, gone: Sequence[Pod]) -> None:
+    """What the resourceclaim controller does once pods are gone (controller.go syncClaim): their
+    reservations are dropped from the ResourceClaims they used, and a claim no pod reserves any
+    more is deallocated — its devices free for the pods that replace them, wherever they land."""
+    by_namespace: dict[str, list[Pod]] = {}
+    for pod in gone:
+        by_namespace.setdefault(pod.namespace, []).append(pod)
+    for key, claim in list(cluster.resource_claims.items()):
+        pods = by_namespace.get(claim.namespace)
+        if not pods or not claim.reserved_for:
+            continue
+        kept = tuple(r for r in claim.reserved_for if not any(r.is_pod(p.uid, p.name) for p in pods))
+        if len(kept) < len(claim.reserved_for):
+            cluster.resource_claims[key] = claim.evolve(reserved_for=kept,
+                                                        allocation=claim.allocation if kept else None)
 
 
 def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names) -> list[Pod]:

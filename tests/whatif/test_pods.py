@@ -4,6 +4,7 @@ StatefulSet ordinals)."""
 from __future__ import annotations
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, OwnerReference, Pod
 from kwhatif.whatif.pods import recreated, remove_pods, taken_names
 from kwhatif.whatif.scale import deletion_order, scale
@@ -83,3 +84,19 @@ def test_statefulset_scales_by_ordinals() -> None:
     assert [p.name for p in new] == ["db-3", "db-4"] and all(not p.node_name for p in new)
     _, gone, _ = scale(cluster, "StatefulSet/default/db=1", NOW)
     assert [p.name for p in gone] == ["db-4", "db-3", "db-2", "db-1"]
+
+
+def test_a_gone_pods_claims_are_released_and_one_nobody_reserves_is_deallocated() -> None:
+    """resourceclaim controller.go syncClaim: a deleted pod's reservation is dropped; a claim left
+    without any is deallocated (its devices free for the replacement, wherever it lands); one
+    another pod still reserves keeps its allocation."""
+    user, other = of("ReplicaSet", "w-abc", "w-abc-1", node_name="n1"), make_pod("other", node_name="n1")
+    granted = Allocation(())
+    alone = ResourceClaim("default", "held", allocation=granted, reserved_for=(ConsumerRef("pods", "w-abc-1", ""),))
+    shared = ResourceClaim("default", "shared", allocation=granted, reserved_for=(
+        ConsumerRef("pods", "w-abc-1", ""), ConsumerRef("pods", "other", "")))
+    cluster = Cluster(pods=[user, other], resource_claims={("default", "held"): alone, ("default", "shared"): shared})
+    remove_pods(cluster, [user], NOW, "t")
+    held, kept = cluster.resource_claims[("default", "held")], cluster.resource_claims[("default", "shared")]
+    assert (held.allocation, held.reserved_for) == (None, ())
+    assert (kept.allocation, kept.reserved_for) == (granted, (ConsumerRef("pods", "other", ""),))
