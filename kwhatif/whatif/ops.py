@@ -482,4 +482,4 @@ def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:
                                   f"{pod.node_name or 'its node'}, nothing changes")
     new = remove_pods(cluster, [pod], now, "delete-pod")
     summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else "")
-    return Applied(operation, summary, (key,), keys(new))
+    return Applied(operation, summary, (pod.node_name,) if pod.node_name else (), (key,), keys(new))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, OwnerReference, Pod
+from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import recreated, remove_pods, taken_names
 from kwhatif.whatif.scale import deletion_order, scale
 from tests.builders import make_pod
@@ -100,3 +101,11 @@ def test_a_gone_pods_claims_are_released_and_one_nobody_reserves_is_deallocated(
     held, kept = cluster.resource_claims[("default", "held")], cluster.resource_claims[("default", "shared")]
     assert (held.allocation, held.reserved_for) == (None, ())
     assert (kept.allocation, kept.reserved_for) == (granted, (ConsumerRef("pods", "other", ""),))
+
+
+def test_delete_pod_reports_the_pod_it_removed_its_replacement_and_its_node() -> None:
+    owned = of("ReplicaSet", "web-abc", "web-abc-3", node_name="n2")
+    done = apply_operations(Cluster(pods=[owned]), [parse_operation("delete-pod", ["default/web-abc-3"])], NOW)
+    (applied,) = done.applied
+    (new,) = done.cluster.pods
+    assert (applied.nodes, applied.removed, applied.created) == (("n2",), ("default/web-abc-3",), (new.key,))
