@@ -204,6 +204,9 @@ def change_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     nodes (`daemons.resync_daemon_pods`: a label one selects, a taint one does not tolerate)."""
     value = operation.args[1] if len(operation.args) > 1 else ""
     changed = [changed_node(operation.op, node, value) for node in nodes]
+    if operation.op == "untaint" and all(new.taints == old.taints for new, old in zip(changed, nodes)):
+        key = value.partition(":")[0]
+        raise InputError(f'{operation.text}: taint "{key}" not found (kubectl\'s answer; no node it names has it)')
     for node in changed:
         replace_node(cluster, node)
     summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes)

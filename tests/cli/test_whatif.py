@@ -532,8 +532,11 @@ def test_check_with_operations_equals_check_of_the_edited_cluster(tmp_path: Path
     (["--scale", "Job/shop/batch=2"], "kwhatif: error: --scale Job/shop/batch=2: KIND must be one of Deployment, "
                                       "ReplicaSet, StatefulSet, ReplicationController (in the snapshot, a Deployment "
                                       "is scaled through its ReplicaSet)"),
+    # kubectl taint nodes n1 nosuch-: error: taint "nosuch" not found
+    (["--untaint", "n1", "nosuch"], 'kwhatif: error: --untaint n1 nosuch: taint "nosuch" not found (kubectl\'s '
+                                    "answer; no node it names has it)"),
 ], ids=["unknown node", "selector matching nothing", "taint without effect", "unknown pod",
-        "scale a Deployment the snapshot lacks", "scale a Job"])
+        "scale a Deployment the snapshot lacks", "scale a Job", "untaint a taint no node has"])
 def test_bad_operations_are_one_line_errors(tmp_path: Path, ops: list[str], error: str) -> None:
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW, *ops])
     assert result.exit_code == 2
