@@ -15,6 +15,7 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Prepared, Scenarios, admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.errors import InputError
+from kwhatif.text import listed
 from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
@@ -104,7 +105,10 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     groups = [g for g in expansion.groups if g.pods]
     copied = [g for g in groups if g.workload.kind != "DaemonSet"]
     if not copied:
-        raise InputError("capacity: no pod to copy (the manifests expand to no pod but a DaemonSet's)")
+        empty = [g.workload.ref for g in expansion.groups if not g.pods and g.workload.kind != "DaemonSet"]
+        why = (f": {listed(empty)} {'has' if len(empty) == 1 else 'have'} 0 replicas (give spec.replicas of 1 or "
+               "more)") if empty else " (the manifests expand to no pod but a DaemonSet's)"
+        raise InputError(f"capacity: no pod to copy{why}")
     index = PodIndex.of(cluster)
     # running: bound; a pod the snapshot has pending is scheduled with the queue, not counted as fitting
     running = {id(g): sum(1 for p in exists(cluster, index, g.workload)[1] if p.node_name) for g in groups}

@@ -227,3 +227,16 @@ def test_added_nodes_come_with_the_daemonsets_pods(cli, tmp_path):
     data = json.loads(result.stdout)
     assert (data["nodes_to_add"], data["tried"]) == (2, [{"nodes": 0, "pending": 2}, {"nodes": 1, "pending": 1},
                                                          {"nodes": 2, "pending": 0}])
+
+
+def test_a_workload_of_zero_replicas_is_named_as_the_reason_nothing_is_copied(cli, tmp_path):
+    manifest = tmp_path / "web.yaml"
+    manifest.write_text(yaml.safe_dump({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "web"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [{"name": "c", "image": "x"}]}}}}))
+    result = cli(["capacity", str(manifest), *ARGS])
+    assert result.exit_code == 2
+    assert single_error_line(result.stderr).endswith(
+        "capacity: no pod to copy: Deployment/default/web has 0 replicas (give spec.replicas of 1 or more)")
