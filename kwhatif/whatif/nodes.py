@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import ResourceSlice
 from kwhatif.api.names import is_qualified_name, is_valid_label_value
 from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.api.tolerations import Taint
@@ -85,10 +86,25 @@ def add_nodes(cluster: Cluster, template: Node, count: int, now: str) -> tuple[l
     """`count` nodes like `template` with fresh names (`api.objects.node_copies`), appended, with
     the pods the snapshot's DaemonSets create on them (`daemons.daemon_pods`) and, copies of a
     node of the cluster, its CSINode (the kubelet of a node of the same kind registers the same
-    drivers and attach limits). (nodes, pods)."""
+    drivers and attach limits) and its own ResourceSlices (its DRA drivers publish the same
+    devices: `_slice_copy`). (nodes, pods)."""
     added = node_copies(template, count, {n.name for n in cluster.nodes})
-    csi_node = cluster.csi_nodes.get(template.name) if template in cluster.nodes else None
+    of_cluster = template in cluster.nodes
+    csi_node = cluster.csi_nodes.get(template.name) if of_cluster else None
+    slices = [s for s in cluster.resource_slices.values() if s.node_name == template.name] if of_cluster else []
     cluster.nodes.extend(added)
     if csi_node is not None:
         cluster.csi_nodes.update((n.name, replace(csi_node, name=n.name, source=None)) for n in added)
+    for node in added:
+        copies = (_slice_copy(s, template.name, node.name) for s in slices)
+        cluster.resource_slices.update((c.name, c) for c in copies)
     return added, daemon_pods(cluster, added, now)
+
+
+def _slice_copy(original: ResourceSlice, old: str, new: str) -> ResourceSlice:
+    """A node-local ResourceSlice as the same driver publishes it on the new node: for that
+    node, its name and pool naming the new node where they named the old one (drivers name a
+    node's pool after it), else suffixed with it — a pool is one node's."""
+    def renamed(text: str) -> str:
+        return text.replace(old, new) if old in text else f"{text}-{new}"
+    return replace(original, name=renamed(original.name), pool=renamed(original.pool), node_name=new, source=None)

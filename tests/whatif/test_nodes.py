@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import Device, ResourceSlice
 from kwhatif.api.storage import CSINode, CSINodeDriver
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
@@ -110,3 +111,19 @@ def test_a_noexecute_taint_evicts_a_pod_unless_it_tolerates_it_for_good(tolerati
     cluster = Cluster(nodes=[node], pods=[pod])
     gone, _ = evict_untolerating(cluster, [node], MAINT, "2026-01-01T00:00:00Z")
     assert (gone == [pod], cluster.pods == [pod]) == (evicted, not evicted)
+
+
+def test_copies_of_a_node_of_the_cluster_publish_its_own_resource_slices():
+    """A node of the same kind runs the same DRA driver, which publishes its devices in a pool of
+    its own (drivers name a node's pool after it); slices of other nodes or for every node stay
+    as they are."""
+    gpu = Device("gpu-0")
+    own = ResourceSlice("n1-gpu", "gpu.example.com", "n1", 1, 1, (gpu,), node_name="n1")
+    other = ResourceSlice("n2-gpu", "gpu.example.com", "n2", 1, 1, (gpu,), node_name="n2")
+    shared = ResourceSlice("fabric", "net.example.com", "fabric", 1, 1, (gpu,), all_nodes=True)
+    cluster = Cluster(nodes=[make_node("n1"), make_node("n2")],
+                      resource_slices={s.name: s for s in (own, other, shared)})
+    added, _ = add_nodes(cluster, cluster.nodes[0], 1, "2026-01-01T00:00:00Z")
+    copy = cluster.resource_slices["n1-1-gpu"]
+    assert (added[0].name, copy.node_name, copy.pool, copy.devices) == ("n1-1", "n1-1", "n1-1", (gpu,))
+    assert sorted(cluster.resource_slices) == ["fabric", "n1-1-gpu", "n1-gpu", "n2-gpu"]
