@@ -6,7 +6,8 @@ from dataclasses import dataclass, field, fields
 
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RunningJob,
+    RuntimeClass, Service,
 )
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import (
@@ -26,6 +27,7 @@ class Cluster:
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     services: list[Service] = field(default_factory=list)
     controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
+    jobs: dict[tuple[str, str], RunningJob] = field(default_factory=dict)  # (namespace, name)
     daemonsets: dict[tuple[str, str], DaemonSet] = field(default_factory=dict)  # (namespace, name)
     limit_ranges: list[LimitRange] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)

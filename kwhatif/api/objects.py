@@ -274,6 +274,26 @@ class Controller:
     judged on the form."""
 
 
+@dataclass(frozen=True, slots=True)
+class RunningJob:
+    """A Job of the snapshot, as its controller sees it: what `check` needs to update it — the
+    spec fields an update may not change, and its progress (job_controller.go syncJob reads
+    status.succeeded, completedIndexes and failedIndexes, not the pods, which may be gone)."""
+
+    namespace: str
+    name: str
+    completions: int | None
+    parallelism: int
+    indexed: bool
+    succeeded: int = 0
+    completed_indexes: frozenset[int] = frozenset()
+    failed_indexes: frozenset[int] = frozenset()
+    terminating: int = 0
+    finished: bool = False
+    """A Complete or Failed condition: the controller manages its pods no more."""
+    source: Source | None = None
+
+
 DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Pod, RunningJob
 from kwhatif.engine import Prepared, admit, as_created, needs_missing_plugin
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.text import listed
@@ -54,6 +54,8 @@ class Update:
     a rollout to it is in progress, and the controller keeps them instead of replacing them."""
     finished: tuple[Pod, ...] = ()
     """A Job's pods that succeeded or failed: its progress (`existing.finished_pods`)."""
+    job: RunningJob | None = None
+    """A Job's object in the snapshot: its progress as its controller counts it, when there."""
 
 
 @dataclass(frozen=True)

@@ -332,25 +332,22 @@ def roll_job(s: Stepper, u: Update) -> Rollout:
     """A running Job keeps its pods (its template cannot change: `plan_updates` refuses a new
     one); those the snapshot had pending stayed in the queue (KEPT) and count as its own. A new
     parallelism — or an Indexed Job's completions with it — changes how many it wants active
-    (job_controller.go manageJob), its progress read from its finished pods: the missing ones
-    are created (an Indexed Job's for its lowest indexes neither active, done nor given up),
-    extra ones deleted, the unbound first, then the newest (activePodsForRemoval). A Job with
-    finished pods and none active has run its course: nothing moves."""
+    (job_controller.go manageJob, its progress from `_job_progress`): the missing ones are
+    created (an Indexed Job's for its lowest indexes neither active, done nor given up), extra
+    ones deleted, the unbound first, then the newest (activePodsForRemoval). A finished Job —
+    its object says so, or, without it, it has finished pods and none active — is left alone."""
     s.adopt([p for p in u.old if is_pending(p)])
     w = u.workload
     active = [*s.old.values(), *s.adopted]
-    if not active and u.finished:
+    if u.job.finished if u.job is not None else not active and u.finished:
         return s.rollout("unchanged", u, True, JOB_FINISHED_NOTE)
-    indexed = is_indexed(w)
-    succeeded = [p for p in u.finished if p.phase == "Succeeded"]
-    done = {i for p in succeeded if (i := completion_index(p)) is not None}
-    want = wanted_active(w, len(done) if indexed else len(succeeded), len(active))
-    if want > len(active):
-        more = want - len(active)
-        given_up = {i for p in u.finished if index_failed(w, p) and (i := completion_index(p)) is not None}
+    succeeded, done, given_up, terminating = _job_progress(u)
+    want = wanted_active(w, succeeded, len(active))
+    more = want - terminating - len(active)  # manageJob: terminating pods count under podReplacementPolicy Failed
+    if more > 0:
         taken = done | given_up | {i for p in active if (i := completion_index(p)) is not None}
-        pods = job_pods(w, pending_indexes(w, taken, more) if indexed else range(more))
-        s.step(f"create {len(pods)} pods: {want} wanted active, {len(succeeded)} completions done", [], pods)
+        pods = job_pods(w, pending_indexes(w, taken, more) if is_indexed(w) else range(more))
+        s.step(f"create {len(pods)} pods: {want} wanted active, {succeeded} completions done", [], pods)
         return s.rollout("scale", u, True)
     if want < len(active):
         newest_first = sorted(active, key=lambda p: p.creation_timestamp, reverse=True)
@@ -358,6 +355,22 @@ def roll_job(s: Stepper, u: Update) -> Rollout:
         s.step(f"delete {names(victims)}: {want} wanted active", victims, [])
         return s.rollout("scale", u, True)
     return s.rollout("unchanged", u, True)
+
+
+def _job_progress(u: Update) -> tuple[int, set[int], set[int], int]:
+    """(completions done, indexes done, indexes given up, terminating pods to wait for), as the
+    Job controller counts them: from the Job object's status when the snapshot has it (its
+    Succeeded pods may be gone), else from its finished pods."""
+    w, job = u.workload, u.job
+    replace_failed_only = w.spec.get("podReplacementPolicy") == "Failed"
+    if job is not None:
+        done = set(job.completed_indexes)
+        return (len(done) if job.indexed else job.succeeded), done, set(job.failed_indexes), \
+            job.terminating if replace_failed_only else 0
+    succeeded = [p for p in u.finished if p.phase == "Succeeded"]
+    done = {i for p in succeeded if (i := completion_index(p)) is not None}
+    given_up = {i for p in u.finished if index_failed(w, p) and (i := completion_index(p)) is not None}
+    return (len(done) if is_indexed(w) else len(succeeded)), done, given_up, 0
 
 
 JOB_FINISHED_NOTE = "the Job has run its course (finished pods, none active): nothing is created again"

@@ -16,7 +16,7 @@ from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import (
     JOB_TEMPLATE_REFUSED, PodIndex, carrying_template, exists, live_replicas, refused_update, strategy_of,
-    finished_pods,
+    finished_pods, job_refusal,
 )
 
 
@@ -72,10 +72,11 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         changed = len(current) < len(old)
         before = live_replicas(cluster, index, w)
         job = w.kind == "Job"
-        refused = refused_update(cluster, w) or (JOB_TEMPLATE_REFUSED.format(name=w.name) if job and changed else None)
+        refused = refused_update(cluster, w) or (JOB_TEMPLATE_REFUSED.format(name=w.name) if job and changed else
+                                                 job_refusal(cluster, w) if job else None)
         out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
-                        tuple(finished_pods(cluster, w)) if job else ())
+                        tuple(finished_pods(cluster, w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
 
 

@@ -28,7 +28,8 @@ import operator
 from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RunningJob,
+    RuntimeClass, Service,
 )
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.quota import ResourceQuota
@@ -196,6 +197,7 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     PodDisruptionBudget: ("pdbs", None),
     Service: ("services", None),
     Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
+    RunningJob: ("jobs", lambda o: (o.namespace, o.name)),
     DaemonSet: ("daemonsets", lambda o: (o.namespace, o.name)),
     LimitRange: ("limit_ranges", None),
     ResourceQuota: ("resource_quotas", None),

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
-    PodDisruptionBudget, PriorityClass, RuntimeClass, Service,
+    PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
@@ -142,6 +142,32 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       written_selector=written_form(spec.get("selector")))
 
 
+def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
+    """A Job the snapshot holds (one with a status: a controller has run it); None for a
+    manifest among the cluster inputs (`never_run`)."""
+    if "status" not in obj or not shown_by_what_it_made(obj):  # a custom kind named Job is not batch's
+        return None
+    f, _, namespace, name = object_fields(obj, source)
+    spec, status = f.map(obj, "spec", ""), f.map(obj, "status", "")
+    finished = any(isinstance(c, dict) and c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                   for c in f.list(status, "conditions", "status"))
+    return RunningJob(namespace, name, f.int(spec, "completions", "spec"), f.int(spec, "parallelism", "spec", 1) or 0,
+                      f.str(spec, "completionMode", "spec") == "Indexed", f.int(status, "succeeded", "status", 0) or 0,
+                      _indexes(f, status, "completedIndexes"), _indexes(f, status, "failedIndexes"),
+                      f.int(status, "terminating", "status", 0) or 0, finished, source)
+
+
+def _indexes(f: Fields, status: dict, key: str) -> frozenset[int]:
+    """An interval list of completion indexes ("1,3-5,7"), as the Job controller writes it."""
+    out: set[int] = set()
+    for part in filter(None, f.str(status, key, "status").split(",")):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise f.error(f"status.{key}", f"Invalid value: {part!r}: not an index or a range of indexes")
+        out.update(range(int(low), int(high or low) + 1))
+    return frozenset(out)
+
+
 def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
@@ -208,6 +234,7 @@ def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
 
 DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "Pod": decode_pod,
+    "Job": decode_job,
     "Node": decode_node,
     "Namespace": decode_namespace,
     "PriorityClass": decode_priority_class,
@@ -235,9 +262,10 @@ SHOWN_BY_WHAT_THEY_MADE = {"Deployment": "apps", "Job": "batch", "CronJob": "bat
                            "HorizontalPodAutoscaler": "autoscaling", "ControllerRevision": "apps"}
 """Kinds (and their API groups) a snapshot holds — `kwhatif snapshot` captures Deployments and
 Jobs, `kubectl get all` prints the rest — whose scheduling is all in what they made: the
-ReplicaSets and pods, which are read. Not read, and not counted among the ignored kinds either
-(`--strict` would refuse every live snapshot); a custom kind of the same name in another group
-is ignored as any other."""
+ReplicaSets and pods, which are read. Not read (but a Job's spec and progress, `decode_job`, which
+`check` needs to update it), and not counted among the ignored kinds either (`--strict` would
+refuse every live snapshot); a custom kind of the same name in another group is ignored as any
+other."""
 
 
 def shown_by_what_it_made(obj: dict) -> bool:

@@ -230,6 +230,23 @@ def finished_pods(cluster: Cluster, w: Workload) -> list[Pod]:
             and (ref := p.controller_ref) is not None and (ref.kind, ref.name) == (w.kind, w.name)]
 
 
+def job_refusal(cluster: Cluster, w: Workload) -> str | None:
+    """What the API server answers a Job update that changes its completions (the snapshot's Job
+    object says what they are): immutable (ValidateJobSpecUpdate), but for an Indexed Job's set
+    to its new parallelism (validateCompletions, elastic Indexed Jobs)."""
+    live = cluster.jobs.get((w.namespace, w.name))
+    completions = w.fields.int(w.spec, "completions", "spec")
+    if live is None or completions == live.completions:
+        return None
+    parallelism = w.fields.int(w.spec, "parallelism", "spec", 1)
+    if not live.indexed:
+        return f'The Job "{w.name}" is invalid: spec.completions: Invalid value: {completions}: field is immutable'
+    if completions is not None and completions != parallelism:
+        return (f'The Job "{w.name}" is invalid: spec.completions: Invalid value: {completions}: can only be '
+                "modified in tandem with spec.parallelism")
+    return None
+
+
 JOB_TEMPLATE_REFUSED = ('The Job "{name}" is invalid: spec.template: Invalid value: the new pod template: field is '
                         "immutable (a Job's pod template cannot change once it runs; delete the Job and create it "
                         "again, or give the new one another name)")
@@ -240,7 +257,8 @@ directives of a suspended Job that never started)."""
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []
-    finished = w.kind == "Job" and not pods and bool(finished_pods(cluster, w))  # a Job that ran its course
+    finished = w.kind == "Job" and not pods and ((w.namespace, w.name) in cluster.jobs
+                                                 or bool(finished_pods(cluster, w)))  # a Job that ran its course
     return bool(pods) or finished or (w.kind, w.namespace, w.name) in cluster.controllers and w.kind in UPDATABLE, pods
 
 

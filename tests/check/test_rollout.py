@@ -705,3 +705,57 @@ def test_a_jobs_pods_with_a_sidecar_a_webhook_added_are_its_template_unchanged()
                                       "resources": {"requests": {"cpu": "100m"}}})
     summary = only(check(cluster(node("n1", "4"), pod), _job(1, 1)))
     assert (summary.change, summary.ok) == ("unchanged", True)
+
+
+def _job_object(completions: int, parallelism: int, status: dict, indexed: bool = False) -> dict:
+    """etl's Job object as a dump holds it (its spec and status; the template is not read)."""
+    spec = {"completions": completions, "parallelism": parallelism, **({"completionMode": "Indexed"} if indexed else {})}
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "etl", "namespace": "default"},
+            "spec": spec, "status": status}
+
+
+def test_a_jobs_progress_is_its_objects_status_when_the_snapshot_has_it():
+    """status.succeeded 3 (those pods were garbage-collected), completions 4, parallelism 2, one
+    pod running: syncJob wants min(4 − 3, 2) = 1 active, which runs — nothing is created (the
+    pods alone would count 0 done and want 2: a pod that does not fit in n1's 200m)."""
+    state = cluster(node("n1", "600m"), _job_object(4, 2, {"succeeded": 3, "active": 1}), _job_pod("etl-a"))
+    summary = only(check(state, _job(2, 4)))
+    assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
+
+
+def test_a_finished_job_object_is_left_alone():
+    state = cluster(node("n1", "1"), _job_object(2, 2, {"succeeded": 2, "conditions": [
+        {"type": "Complete", "status": "True"}]}))
+    summary = only(check(state, _job(2, 2)))
+    assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
+
+
+def test_the_indexes_the_job_object_gave_up_are_not_run_again():
+    """Indexed 3 → 4 (in tandem with parallelism): completedIndexes "1", failedIndexes "0", index
+    2 running: min(4 − 1, 4) = 3 wanted, 1 active → 2 more: indexes 3 only (0 given up, 1 done,
+    2 active) — firstPendingIndexes finds just one."""
+    state = cluster(node("n1", "4"), _job_object(3, 3, {"completedIndexes": "1", "failedIndexes": "0"}, indexed=True),
+                    _job_pod("etl-2-ccccc", index=2))
+    summary = only(check(state, _job(4, 4, indexed=True)))
+    assert summary.rollout is not None
+    assert [p.labels["batch.kubernetes.io/job-completion-index"] for p in summary.rollout.pods] == ["3"]
+
+
+def test_completions_a_job_may_not_change_are_refused():
+    """validateCompletions: immutable for a NonIndexed Job; an Indexed Job's only in tandem with
+    parallelism."""
+    plain = cluster(node("n1", "4"), _job_object(4, 2, {"active": 1}), _job_pod("etl-a"))
+    summary = only(check(plain, _job(2, 10)))
+    assert (summary.change, summary.message) == (
+        "refused", 'The Job "etl" is invalid: spec.completions: Invalid value: 10: field is immutable')
+    indexed = cluster(node("n1", "4"), _job_object(5, 5, {"active": 1}, indexed=True), _job_pod("etl-0-aaaaa", index=0))
+    summary = only(check(indexed, _job(5, 6, indexed=True)))
+    assert summary.message == ('The Job "etl" is invalid: spec.completions: Invalid value: 6: can only be modified '
+                               "in tandem with spec.parallelism")
+    assert only(check(indexed, _job(6, 6, indexed=True))).change == "scale"
+
+
+def test_a_job_objects_index_intervals_are_read_as_the_controller_writes_them():
+    state = cluster(_job_object(8, 2, {"completedIndexes": "0-2,5", "failedIndexes": "7"}, indexed=True))
+    job = state.jobs[("default", "etl")]
+    assert (job.completed_indexes, job.failed_indexes, job.indexed) == (frozenset({0, 1, 2, 5}), frozenset({7}), True)
