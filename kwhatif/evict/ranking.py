@@ -141,10 +141,17 @@ def ranked(candidates: list[Candidate], signal: str) -> list[Candidate]:
 def threshold_bytes(text: str, capacity: int | None, signal: str) -> int:
     """A hard threshold: a quantity, or a percentage of the capacity (`10%`)."""
     if text.endswith("%"):
+        try:
+            percent = Fraction(text[:-1])
+        except ValueError:
+            raise InputError(f"--threshold {text}: not a percentage") from None
+        if not 0 <= percent <= 100:  # eviction/helpers.go parseThresholdStatement
+            raise InputError(f"--threshold {text}: eviction percentage threshold {text} must be "
+                             f"{'>= 0%' if percent < 0 else '<= 100%'}")
         if capacity is None:
             raise InputError(f"--threshold {text}: a percentage of {signal} needs the capacity "
                              "(--capacity, or a kubelet stats summary as --usage)")
-        return value(Fraction(text[:-1]) * capacity / 100)
+        return value(percent * capacity / 100)
     return value(parse_quantity(text))
 
 

@@ -47,6 +47,7 @@ def amount(path: str, where: str, text: Any) -> int:
 def top_usage(path: str, text: str) -> Usage:
     """`kubectl top pods` lines: the last column is memory."""
     out: Usage = {}
+    lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split()
         if not fields or fields[0] in ("NAMESPACE", "NAME"):
@@ -54,7 +55,11 @@ def top_usage(path: str, text: str) -> Usage:
         if len(fields) not in (3, 4):
             raise InputError(f"--usage {path}: line {number}: expected NAMESPACE NAME CPU MEMORY (kubectl top pods -A)")
         namespace, name = (fields[0], fields[1]) if len(fields) == 4 else ("default", fields[0])
-        out[f"{namespace}/{name}"] = {"memory": amount(path, f"line {number}", fields[-1])}
+        key = f"{namespace}/{name}"
+        if key in lines:  # kubectl top lists a pod once: two lines are two readings, and which one holds?
+            raise InputError(f"--usage {path}: line {number}: {key} is listed again (first on line {lines[key]})")
+        lines[key] = number
+        out[key] = {"memory": amount(path, f"line {number}", fields[-1])}
     return out
 
 

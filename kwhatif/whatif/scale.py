@@ -30,7 +30,17 @@ def parse_scale(text: str) -> tuple[str, str, str, int]:
     match = SCALE_SYNTAX.match(text)
     if match is None:
         raise InputError(f"--scale {text}: expected KIND/NAMESPACE/NAME=REPLICAS (e.g. ReplicaSet/shop/web-7d9f8=5)")
-    return match["kind"], match["namespace"], match["name"], int(match["replicas"])
+    kind = KIND_NAMES.get(match["kind"].lower(), match["kind"])
+    return kind, match["namespace"], match["name"], int(match["replicas"])
+
+
+KIND_NAMES = {alias: kind for kind, aliases in (
+    ("Deployment", ("deployment", "deployments", "deploy")),
+    ("ReplicaSet", ("replicaset", "replicasets", "rs")),
+    ("StatefulSet", ("statefulset", "statefulsets", "sts")),
+    ("ReplicationController", ("replicationcontroller", "replicationcontrollers", "rc")),
+) for alias in aliases}
+"""The names kubectl takes for each kind (lower case, plural, short name)."""
 
 
 def replicas_of(cluster: Cluster, kind: str, namespace: str, name: str) -> list[Pod]:

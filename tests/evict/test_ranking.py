@@ -8,7 +8,8 @@ import pytest
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
-from kwhatif.evict.ranking import Candidate, NodeStats, plan_eviction, qos_class, ranked
+from kwhatif.errors import InputError
+from kwhatif.evict.ranking import Candidate, NodeStats, plan_eviction, qos_class, ranked, threshold_bytes
 from tests.builders import make_container, make_node, make_pod
 
 MI = 2**20
@@ -79,3 +80,23 @@ def test_a_percentage_threshold_of_the_summary_capacity() -> None:
     plan = plan_eviction(Cluster(nodes=[make_node("n1")], pods=pods), "n1", "nodefs.available", usage, stats,
                          "2026-01-01T00:00:00Z")
     assert (plan.threshold, [r.candidate.pod.name for r in plan.evicted], plan.after) == (10 * gi, ["big"], 11 * gi)
+
+
+@pytest.mark.parametrize("text, capacity, expected", [
+    ("10%", 1000, 100),
+    ("100Mi", None, 100 * 2**20),
+])
+def test_thresholds(text: str, capacity: int | None, expected: int) -> None:
+    assert threshold_bytes(text, capacity, "memory.available") == expected
+
+
+@pytest.mark.parametrize("text, error", [
+    # eviction/helpers.go parseThresholdStatement
+    ("200%", "--threshold 200%: eviction percentage threshold 200% must be <= 100%"),
+    ("-5%", "--threshold -5%: eviction percentage threshold -5% must be >= 0%"),
+    ("lots%", "--threshold lots%: not a percentage"),
+])
+def test_thresholds_the_kubelet_refuses(text: str, error: str) -> None:
+    with pytest.raises(InputError) as err:
+        threshold_bytes(text, 1000, "memory.available")
+    assert str(err.value) == error

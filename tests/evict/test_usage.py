@@ -46,3 +46,11 @@ def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
     path.write_text("shop web 1m\nshop web 1m lots extra\n")
     with pytest.raises(InputError, match=r"top.txt: line 2: expected NAMESPACE NAME CPU MEMORY"):
         read_usage(str(path))
+
+
+def test_a_pod_listed_twice_is_refused(tmp_path: Path) -> None:
+    usage = tmp_path / "top.txt"
+    usage.write_text("shop cart 5m 240Mi\nshop cart 5m 999Mi\n")
+    with pytest.raises(InputError) as err:
+        read_usage(str(usage))
+    assert str(err.value) == f"--usage {usage}: line 2: shop/cart is listed again (first on line 1)"

@@ -3,12 +3,14 @@ StatefulSet ordinals)."""
 
 from __future__ import annotations
 
+import pytest
+
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, OwnerReference, Pod
 from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import recreated, remove_pods, taken_names
-from kwhatif.whatif.scale import deletion_order, scale
+from kwhatif.whatif.scale import deletion_order, parse_scale, scale
 from tests.builders import make_pod
 
 NOW = "2026-01-01T00:00:00Z"
@@ -109,3 +111,11 @@ def test_delete_pod_reports_the_pod_it_removed_its_replacement_and_its_node() ->
     (applied,) = done.applied
     (new,) = done.cluster.pods
     assert (applied.nodes, applied.removed, applied.created) == (("n2",), ("default/web-abc-3",), (new.key,))
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("ReplicaSet/shop/web=3", "ReplicaSet"), ("replicaset/shop/web=3", "ReplicaSet"), ("rs/shop/web=3", "ReplicaSet"),
+    ("sts/shop/web=3", "StatefulSet"), ("rc/shop/web=3", "ReplicationController"), ("deploy/shop/web=3", "Deployment"),
+])
+def test_scale_takes_the_kind_names_kubectl_takes(text: str, kind: str) -> None:
+    assert parse_scale(text) == (kind, "shop", "web", 3)
