@@ -15,7 +15,7 @@ from kwhatif.cli.common import (
 from kwhatif.check.targets import pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.api.objects import Pod
-from kwhatif.cli.whatif import whatif_options, with_whatif
+from kwhatif.cli.whatif import applied_scenario, whatif_options, with_whatif
 from kwhatif.errors import InputError
 from kwhatif.explain.run import explain_pod
 from kwhatif.framework.scheduler import Outcome
@@ -78,7 +78,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
         done = explain_pod(cluster, inputs.now, key, pods, profiles(inputs.config))
         if done is None:
             raise InputError(f"{key}: no such pod in the snapshot (nor among the pods to place)"
-                             + _elsewhere(key, [*cluster.pods, *pods]))
+                             + (_removed_by_whatif(key) or _elsewhere(key, [*cluster.pods, *pods])))
         inputs.finish(done.sim.warnings)
         unknown = sorted(set(nodes) - set(done.sim.snapshot.by_name))
         if unknown:
@@ -93,6 +93,18 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
             emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp))))
         return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)
+
+
+def _removed_by_whatif(key: str) -> str:
+    """The what-if operation that took the pod away, and the pod its controller made in its place."""
+    scenario = applied_scenario()
+    for applied in scenario.applied if scenario is not None else []:
+        if key in applied.removed:
+            base = key.rsplit("-", 1)[0]  # a generated name's `<owner>-`: its controller's new pods share it
+            made = [c for c in applied.created if c.rsplit("-", 1)[0] == base]
+            return f"; {applied.operation.text} removed it" + (
+                f"; its controller recreated it as {' or '.join(made)}: explain that" if made else "")
+    return ""
 
 
 def _elsewhere(key: str, pods: Sequence[Pod]) -> str:

@@ -7,6 +7,7 @@ conftest.py and test_schedule.py for the arithmetic).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import yaml
@@ -281,3 +282,23 @@ def test_a_pod_naming_a_missing_node_is_not_given_kube_schedulers_words(cli, tmp
         assert result.exit_code == 1, result.stderr  # the pod does not get a node
         assert "FailedScheduling" not in result.stdout
         assert "account: kube-scheduler never tried it" in result.stdout  # (the page escapes the quote)
+
+
+def test_a_pod_a_whatif_removed_is_named_with_the_operation_and_its_replacement(cli, tmp_path):
+    """--delete-pod of a ReplicaSet's pod: its controller makes one named `<rs>-<5 chars>`; asked
+    for the old name, explain says what took it and which pod took its place."""
+    docs = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "web-abc-aaaaa", "namespace": "default", "ownerReferences": [
+             {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-abc", "uid": "u", "controller": True}]},
+         "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "x"}]}, "status": {"phase": "Running"}},
+    ]
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump_all(docs))
+    result = cli(["explain", "default/web-abc-aaaaa", "-c", str(tmp_path / "c.yaml"), "--now", NOW,
+                  "--delete-pod", "default/web-abc-aaaaa"])
+    assert result.exit_code == 2
+    line = single_error_line(result.stderr)
+    assert re.search(r"; --delete-pod default/web-abc-aaaaa removed it; its controller recreated it as "
+                     r"default/web-abc-[a-z0-9]{5}: explain that$", line), line
