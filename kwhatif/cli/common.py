@@ -181,6 +181,18 @@ def scheduler_config(config_file: str | None) -> SchedulerConfig | None:
     return load_scheduler_config(config_file) if config_file else None
 
 
+def _named_config(config_file: str | None, given: int) -> SchedulerConfig | None:
+    """`scheduler_config`; of two configurations (diff --against-config), a refused one is named:
+    kube-scheduler's text alone (what one --config gets, as kube-scheduler would print it at
+    start-up) would not say which file it is about."""
+    try:
+        return scheduler_config(config_file)
+    except ConfigError as err:
+        if given < 2:
+            raise
+        raise InputError(f"{config_file}: {err}") from None
+
+
 def profiles(config: SchedulerConfig | None, no_preemption: bool = False) -> list[ProfileConfig]:
     """The profiles to schedule with: the configuration's, or kube-scheduler's default one;
     `--no-preemption` takes DefaultPreemption out of each."""
@@ -218,7 +230,7 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
                 quiet: bool, strict: bool) -> Inputs:
     """The preamble of every command (see `Inputs`). The cluster lives for the whole run (see
     `kwhatif.memory`)."""
-    configs = tuple(scheduler_config(f) for f in config_files)
+    configs = tuple(_named_config(f, len([c for c in config_files if c])) for f in config_files)
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
         cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),

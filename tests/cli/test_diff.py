@@ -141,3 +141,20 @@ def test_a_drain_of_the_samples_names_each_pod_and_wraps_reasons_to_the_terminal
     kinds = [next(k for k in order if f"  {k}  " in line) for line in rows]
     assert kinds == sorted(kinds, key=order.index) and len(kinds) == len(changes)
     assert [p["pod"] for p in data["pods"]] == sorted(p["pod"] for p in data["pods"])
+
+
+def test_of_two_configurations_the_refused_one_is_named(tmp_path: Path) -> None:
+    """One --config gets kube-scheduler's text alone (as it would fail at start-up); with two, the
+    text does not say which file it is about, so the file is named."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                                   "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+                                       {"name": "NodeResourcesFit", "args": {"scoringStrategy": {"resourcs": []}}}]}]}))
+    good = tmp_path / "good.yaml"
+    good.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}))
+    cluster = str(REPO / "samples" / "cluster.yaml")
+    result = invoke(["diff", "-c", cluster, "--now", NOW, "--config", str(good), "--against-config", str(bad)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"kwhatif: error: {bad}: strict decoding error: ")
+    alone = invoke(["schedule", "-c", cluster, "--now", NOW, "--config", str(bad)])
+    assert alone.exit_code == 2 and alone.stderr.startswith("strict decoding error: ")
