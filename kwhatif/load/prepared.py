@@ -38,7 +38,7 @@ import pickle
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from kwhatif import __version__
 from kwhatif.api.cluster import Cluster
@@ -167,11 +167,22 @@ class SnapshotUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == ("fractions", "Fraction"):
-            return Fraction
+            return _fraction
         found = getattr(importlib.import_module(module), name, None) if module in MODEL_MODULES else None
         if isinstance(found, type) and found.__module__ == module:
             return found
         raise pickle.UnpicklingError(f"it names {module}.{name}, which a kwhatif snapshot never holds")
+
+
+def _fraction(*parts: object) -> Fraction:
+    """Fraction as pickle writes it (its numerator and denominator, two ints), nothing else:
+    Fraction itself reads a text too, and `1e2000000000` for minutes."""
+    if len(parts) != 2 or not all(type(p) is int for p in parts):
+        raise pickle.UnpicklingError(f"it holds the number {str(parts)[:40]}, which a kwhatif snapshot never holds")
+    numerator, denominator = cast(tuple[int, int], parts)
+    if denominator == 0:
+        raise pickle.UnpicklingError("it holds a fraction over 0, which a kwhatif snapshot never holds")
+    return Fraction(numerator, denominator)
 
 
 def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:
@@ -186,6 +197,8 @@ def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = Fal
             cluster = SnapshotUnpickler(io.BytesIO(payload)).load()
         except pickle.UnpicklingError as err:
             raise InputError(f"not a prepared snapshot: {err}", Source(name)) from None
+        except Exception as err:  # noqa: BLE001 - a crafted payload: whatever it breaks, it is no snapshot
+            raise InputError(f"not a prepared snapshot: {type(err).__name__}: {str(err)[:200]}", Source(name)) from None
     if not isinstance(cluster, Cluster):
         raise InputError("not a prepared snapshot (it holds no cluster)", Source(name))
     return cluster

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
+from fractions import Fraction
 import subprocess
 from pathlib import Path
 
@@ -133,3 +134,29 @@ def test_a_payload_naming_anything_but_the_object_model_runs_nothing(prepared: P
     assert done.returncode == 2
     assert not mark.exists()
     assert "not a prepared snapshot: it names pathlib.Path.touch" in single_error_line(done.stderr)
+
+
+class _Number:
+    """A payload calling Fraction with a text (Fraction reads `1e2000000000` for minutes)."""
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Fraction, ("1e2000000000",)
+
+
+@pytest.mark.parametrize("payload, said", [
+    (pickle.dumps(_Number(), protocol=5), "it holds the number ('1e2000000000',)"),
+    (b"\xff\x00garbage", "invalid load key"),
+    (pickle.dumps(Fraction(1, 3), protocol=5)[:-4], "pickle data was truncated"),
+])
+def test_a_crafted_payload_is_no_snapshot_and_no_crash(prepared: Path, tmp_path: Path, payload: bytes,
+                                                       said: str) -> None:
+    head, _, _ = prepared.read_bytes().partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    crafted = tmp_path / "crafted.kws"
+    crafted.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = subprocess.run([executable("kwhatif"), "schedule", "-c", str(crafted), "--now", NOW],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    line = single_error_line(done.stderr)
+    assert "not a prepared snapshot: " in line and said in line
