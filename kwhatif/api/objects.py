@@ -290,7 +290,11 @@ class RunningJob:
     failed_indexes: frozenset[int] = frozenset()
     terminating: int = 0
     finished: bool = False
-    """A Complete or Failed condition: the controller manages its pods no more."""
+    """The Job controller manages its pods no more (syncJob): a Complete, Failed, FailureTarget
+    or SuccessCriteriaMet condition, a deletion under way, or another controller's (managedBy)."""
+    replace_failed_only: bool = False
+    """Terminating pods are waited for before they are replaced (onlyReplaceFailedPods:
+    podReplacementPolicy Failed, or a podFailurePolicy)."""
     source: Source | None = None
 
 

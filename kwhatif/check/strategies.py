@@ -342,11 +342,11 @@ def roll_job(s: Stepper, u: Update) -> Rollout:
     if u.job.finished if u.job is not None else not active and u.finished:
         return s.rollout("unchanged", u, True, JOB_FINISHED_NOTE)
     succeeded, done, given_up, terminating = _job_progress(u)
-    want = wanted_active(w, succeeded, len(active))
-    more = want - terminating - len(active)  # manageJob: terminating pods count under podReplacementPolicy Failed
+    want = wanted_active(w, succeeded, len(active), u.job)
+    more = want - terminating - len(active)  # manageJob: terminating pods count under onlyReplaceFailedPods
     if more > 0:
         taken = done | given_up | {i for p in active if (i := completion_index(p)) is not None}
-        pods = job_pods(w, pending_indexes(w, taken, more) if is_indexed(w) else range(more))
+        pods = job_pods(w, pending_indexes(w, taken, more, u.job) if is_indexed(w) else range(more))
         s.step(f"create {len(pods)} pods: {want} wanted active, {succeeded} completions done", [], pods)
         return s.rollout("scale", u, True)
     if want < len(active):
@@ -362,18 +362,18 @@ def _job_progress(u: Update) -> tuple[int, set[int], set[int], int]:
     Job controller counts them: from the Job object's status when the snapshot has it (its
     Succeeded pods may be gone), else from its finished pods."""
     w, job = u.workload, u.job
-    replace_failed_only = w.spec.get("podReplacementPolicy") == "Failed"
     if job is not None:
         done = set(job.completed_indexes)
         return (len(done) if job.indexed else job.succeeded), done, set(job.failed_indexes), \
-            job.terminating if replace_failed_only else 0
+            job.terminating if job.replace_failed_only else 0
     succeeded = [p for p in u.finished if p.phase == "Succeeded"]
     done = {i for p in succeeded if (i := completion_index(p)) is not None}
     given_up = {i for p in u.finished if index_failed(w, p) and (i := completion_index(p)) is not None}
     return (len(done) if is_indexed(w) else len(succeeded)), done, given_up, 0
 
 
-JOB_FINISHED_NOTE = "the Job has run its course (finished pods, none active): nothing is created again"
+JOB_FINISHED_NOTE = ("the Job controller manages this Job no more (finished, being deleted, or another controller's): "
+                     "nothing is created again")
 
 
 def refuse(s: Stepper, u: Update) -> Rollout:

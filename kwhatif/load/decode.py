@@ -11,6 +11,7 @@ Pods are decoded in `kwhatif.load.pods`, the storage kinds in `kwhatif.load.stor
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
@@ -147,24 +148,39 @@ def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
     manifest among the cluster inputs (`never_run`)."""
     if "status" not in obj or not shown_by_what_it_made(obj):  # a custom kind named Job is not batch's
         return None
-    f, _, namespace, name = object_fields(obj, source)
+    f, meta, namespace, name = object_fields(obj, source)
     spec, status = f.map(obj, "spec", ""), f.map(obj, "status", "")
-    finished = any(isinstance(c, dict) and c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
-                   for c in f.list(status, "conditions", "status"))
-    return RunningJob(namespace, name, f.int(spec, "completions", "spec"), f.int(spec, "parallelism", "spec", 1) or 0,
+    completions = f.int(spec, "completions", "spec")
+    done = any(isinstance(c, dict) and c.get("type") in FINISHED_CONDITIONS and c.get("status") == "True"
+               for c in f.list(status, "conditions", "status"))
+    managed_by = f.str(spec, "managedBy", "spec")
+    elsewhere = bool(managed_by) and managed_by != "kubernetes.io/job-controller"
+    return RunningJob(namespace, name, completions, f.int(spec, "parallelism", "spec", 1) or 0,
                       f.str(spec, "completionMode", "spec") == "Indexed", f.int(status, "succeeded", "status", 0) or 0,
-                      _indexes(f, status, "completedIndexes"), _indexes(f, status, "failedIndexes"),
-                      f.int(status, "terminating", "status", 0) or 0, finished, source)
+                      _indexes(f.str(status, "completedIndexes", "status"), completions),
+                      _indexes(f.str(status, "failedIndexes", "status"), completions),
+                      f.int(status, "terminating", "status", 0) or 0,
+                      done or bool(meta.get("deletionTimestamp")) or elsewhere,
+                      f.str(spec, "podReplacementPolicy", "spec") == "Failed" or spec.get("podFailurePolicy") is not None,
+                      source)
 
 
-def _indexes(f: Fields, status: dict, key: str) -> frozenset[int]:
-    """An interval list of completion indexes ("1,3-5,7"), as the Job controller writes it."""
+FINISHED_CONDITIONS = ("Complete", "Failed", "FailureTarget", "SuccessCriteriaMet")
+"""syncJob: with one of these true the Job is finished (manageJob never runs)."""
+_INTERVAL = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+
+
+def _indexes(text: str, completions: int | None) -> frozenset[int]:
+    """An interval list of completion indexes ("1,3-5,7"), as indexed_job_utils.go
+    parseIndexesFromString reads it: a corrupt interval is skipped, an index from
+    `completions` on is dropped."""
     out: set[int] = set()
-    for part in filter(None, f.str(status, key, "status").split(",")):
-        low, _, high = part.partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
-            raise f.error(f"status.{key}", f"Invalid value: {part!r}: not an index or a range of indexes")
-        out.update(range(int(low), int(high or low) + 1))
+    for part in text.split(","):
+        match = _INTERVAL.fullmatch(part)
+        if match is None or completions is None:
+            continue
+        low, high = int(match[1]), int(match[2] or match[1])
+        out.update(range(low, min(high, completions - 1) + 1))
     return frozenset(out)
 
 

@@ -231,19 +231,24 @@ def finished_pods(cluster: Cluster, w: Workload) -> list[Pod]:
 
 
 def job_refusal(cluster: Cluster, w: Workload) -> str | None:
-    """What the API server answers a Job update that changes its completions (the snapshot's Job
-    object says what they are): immutable (ValidateJobSpecUpdate), but for an Indexed Job's set
-    to its new parallelism (validateCompletions, elastic Indexed Jobs)."""
+    """What the API server answers a Job update (the snapshot's Job object says what runs):
+    completionMode is immutable, and so are completions (ValidateJobSpecUpdate) but for an
+    Indexed Job's set to its new parallelism (validateCompletions, elastic Indexed Jobs). A
+    field the manifest leaves unset is left as it runs."""
     live = cluster.jobs.get((w.namespace, w.name))
-    completions = w.fields.int(w.spec, "completions", "spec")
-    if live is None or completions == live.completions:
+    if live is None:
         return None
-    parallelism = w.fields.int(w.spec, "parallelism", "spec", 1)
+    f, spec, prefix = w.fields, w.spec, f'The Job "{w.name}" is invalid: spec.'
+    mode = f.str(spec, "completionMode", "spec") if "completionMode" in spec else None
+    if mode and (mode == "Indexed") != live.indexed:
+        return f"{prefix}completionMode: Invalid value: {mode!r}: field is immutable"
+    completions = f.int(spec, "completions", "spec") if "completions" in spec else live.completions
+    if completions == live.completions:
+        return None
     if not live.indexed:
-        return f'The Job "{w.name}" is invalid: spec.completions: Invalid value: {completions}: field is immutable'
-    if completions is not None and completions != parallelism:
-        return (f'The Job "{w.name}" is invalid: spec.completions: Invalid value: {completions}: can only be '
-                "modified in tandem with spec.parallelism")
+        return f"{prefix}completions: Invalid value: {completions}: field is immutable"
+    if completions != f.int(spec, "parallelism", "spec", live.parallelism):
+        return f"{prefix}completions: Invalid value: {completions}: can only be modified in tandem with spec.parallelism"
     return None
 
 

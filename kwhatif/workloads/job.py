@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Set as AbstractSet
 
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Pod, RunningJob
 
 from kwhatif.workloads.common import (
     Context,
@@ -37,15 +37,15 @@ def active_count(w: Workload) -> int:
     return wanted_active(w, 0, 0)
 
 
-def wanted_active(w: Workload, succeeded: int, active: int) -> int:
+def wanted_active(w: Workload, succeeded: int, active: int, live: RunningJob | None = None) -> int:
     """job_controller.go manageJob: how many pods the Job wants running, given its completions
     done and its pods active — none when suspended; without completions, parallelism until one
     pod succeeded (then those active are left alone); else the completions left, at most
-    parallelism."""
+    parallelism. `live`: the Job that runs, whose counts a manifest that leaves them unset
+    keeps (`applied_counts`)."""
     f = w.fields
     spec = w.spec
-    parallelism = f.int(spec, "parallelism", "spec", 1)
-    completions = f.int(spec, "completions", "spec")
+    parallelism, completions = applied_counts(w, live)
     if parallelism is None or parallelism < 0:
         raise f.error("spec.parallelism", f"Invalid value: {parallelism}: must be greater than or equal to 0")
     if completions is not None and completions < 0:
@@ -57,6 +57,17 @@ def wanted_active(w: Workload, succeeded: int, active: int) -> int:
     return max(0, min(completions - succeeded, parallelism))
 
 
+def applied_counts(w: Workload, live: RunningJob | None) -> tuple[int | None, int | None]:
+    """(parallelism, completions) once the manifest is applied over the Job that runs: what it
+    leaves unset stays as it runs (`kubectl apply` keeps a field the manifest never set); a new
+    Job's default to 1 (parallelism; and completions when both are unset: SetDefaults_Job)."""
+    f, spec = w.fields, w.spec
+    if live is not None:
+        return (f.int(spec, "parallelism", "spec") if "parallelism" in spec else live.parallelism,
+                f.int(spec, "completions", "spec") if "completions" in spec else live.completions)
+    return f.int(spec, "parallelism", "spec", 1), f.int(spec, "completions", "spec")
+
+
 def is_indexed(w: Workload) -> bool:
     return w.fields.str(w.spec, "completionMode", "spec") == "Indexed"
 
@@ -64,14 +75,20 @@ def is_indexed(w: Workload) -> bool:
 def completion_index(pod: Pod) -> int | None:
     """An Indexed Job's pod's completion index (its label), None without one."""
     value = pod.labels.get(INDEX_KEY, "")
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isascii() and value.isdigit() else None
 
 
-def pending_indexes(w: Workload, taken: AbstractSet[int], count: int) -> list[int]:
+def pending_indexes(w: Workload, taken: AbstractSet[int], count: int, live: RunningJob | None = None) -> list[int]:
     """An Indexed Job's lowest `count` completion indexes neither active nor succeeded
     (indexed_job_utils.go firstPendingIndexes)."""
-    completions = w.fields.int(w.spec, "completions", "spec") or 0
-    return [i for i in range(completions) if i not in taken][:count]
+    completions = applied_counts(w, live)[1] or 0
+    out: list[int] = []
+    for i in range(completions):
+        if len(out) == count:
+            break
+        if i not in taken:
+            out.append(i)
+    return out
 
 
 def index_failed(w: Workload, pod: Pod) -> bool:
@@ -80,7 +97,8 @@ def index_failed(w: Workload, pod: Pod) -> bool:
     the controller does not run that index again."""
     limit = w.fields.int(w.spec, "backoffLimitPerIndex", "spec")
     count = pod.annotations.get(FAILURE_COUNT_KEY, "0")
-    return limit is not None and pod.phase == "Failed" and (int(count) if count.isdigit() else 0) + 1 > limit
+    failures = int(count) if count.isascii() and count.isdigit() else 0
+    return limit is not None and pod.phase == "Failed" and failures + 1 > limit
 
 
 FAILURE_COUNT_KEY = "batch.kubernetes.io/job-index-failure-count"

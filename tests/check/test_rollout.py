@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from kwhatif.check import WorkloadSummary
 from tests.workloads.conftest import SUFFIX
 from kwhatif.workloads.common import decode_workload
@@ -759,3 +761,50 @@ def test_a_job_objects_index_intervals_are_read_as_the_controller_writes_them():
     state = cluster(_job_object(8, 2, {"completedIndexes": "0-2,5", "failedIndexes": "7"}, indexed=True))
     job = state.jobs[("default", "etl")]
     assert (job.completed_indexes, job.failed_indexes, job.indexed) == (frozenset({0, 1, 2, 5}), frozenset({7}), True)
+
+
+def test_a_job_manifest_leaving_its_counts_unset_keeps_those_that_run():
+    """Created without completions or parallelism (stored 1 and 1: SetDefaults_Job), re-applied
+    as written: apply leaves the fields the manifest never set — unchanged, not refused."""
+    w = _job(1, 1)
+    del w.obj["spec"]["completions"], w.obj["spec"]["parallelism"]  # type: ignore[attr-defined]
+    state = cluster(node("n1", "4"), _job_object(1, 1, {"active": 1}), _job_pod("etl-a"))
+    assert (only(check(state, w)).change, only(check(state, w)).ok) == ("unchanged", True)
+
+
+def test_a_jobs_completion_mode_may_not_change():
+    state = cluster(node("n1", "4"), _job_object(4, 4, {"active": 1}), _job_pod("etl-a"))
+    summary = only(check(state, _job(4, 4, indexed=True)))
+    assert summary.message == "The Job \"etl\" is invalid: spec.completionMode: Invalid value: 'Indexed': field is immutable"
+
+
+@pytest.mark.parametrize("status, spec", [
+    ({"conditions": [{"type": "FailureTarget", "status": "True"}], "terminating": 2}, {}),  # syncJob: finished
+    ({"conditions": [{"type": "SuccessCriteriaMet", "status": "True"}]}, {}),
+    ({"active": 0}, {"managedBy": "kueue.x-k8s.io/multikueue"}),  # another controller's
+])
+def test_a_job_the_job_controller_no_longer_manages_gets_no_pod(status, spec):
+    job = _job_object(2, 2, status)
+    job["spec"].update(spec)
+    summary = only(check(cluster(node("n1", "1"), job), _job(2, 2)))
+    assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
+
+
+def test_terminating_pods_are_waited_for_under_a_pod_failure_policy():
+    """onlyReplaceFailedPods holds with a podFailurePolicy (the live Job's; the manifest need not
+    restate podReplacementPolicy): parallelism 2 − 1 terminating − 1 active = 0 to create."""
+    job = _job_object(10, 2, {"active": 1, "terminating": 1})
+    job["spec"]["podFailurePolicy"] = {"rules": []}
+    summary = only(check(cluster(node("n1", "600m"), job, _job_pod("etl-a")), _job(2, 10)))
+    assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
+
+
+@pytest.mark.parametrize("text, indexes", [
+    ("0-99999999", set(range(8))),  # clipped to completions (parseIndexesFromString)
+    ("²,1", {1}),  # a corrupt interval is skipped
+    (" 1,2", {2}),
+    ("1-,3", {3}),
+])
+def test_completed_indexes_are_read_as_the_controller_reads_them(text, indexes):
+    state = cluster(_job_object(8, 2, {"completedIndexes": text}, indexed=True))
+    assert state.jobs[("default", "etl")].completed_indexes == frozenset(indexes)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from fractions import Fraction
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
