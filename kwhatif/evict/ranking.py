@@ -20,6 +20,7 @@ scheduled again."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -140,19 +141,29 @@ def ranked(candidates: list[Candidate], signal: str) -> list[Candidate]:
 
 def threshold_bytes(text: str, capacity: int | None, signal: str) -> int:
     """A hard threshold: a quantity, or a percentage of the capacity (`10%`)."""
+    if text in ("0%", "100%"):  # eviction/helpers.go parseThresholdStatement: "ignore 0% and 100%"
+        raise InputError(f"--threshold {text}: the kubelet ignores a threshold of 0% or 100%: it evicts nothing "
+                         f"for {signal}")
     if text.endswith("%"):
-        try:
-            percent = Fraction(text[:-1])
-        except ValueError:
-            raise InputError(f"--threshold {text}: not a percentage") from None
-        if not 0 <= percent <= 100:  # eviction/helpers.go parseThresholdStatement
-            raise InputError(f"--threshold {text}: eviction percentage threshold {text} must be "
-                             f"{'>= 0%' if percent < 0 else '<= 100%'}")
+        if not _PERCENT.fullmatch(text[:-1]):
+            raise InputError(f"--threshold {text}: not a percentage")
+        percent = Fraction(text[:-1])
+        if not 0 <= percent <= 100:
+            raise InputError(f"--threshold {text}: eviction percentage threshold {signal} must be "
+                             f"{'>= 0%' if percent < 0 else '<= 100%'}: {text}")
         if capacity is None:
             raise InputError(f"--threshold {text}: a percentage of {signal} needs the capacity "
                              "(--capacity, or a kubelet stats summary as --usage)")
         return value(percent * capacity / 100)
-    return value(parse_quantity(text))
+    amount = value(parse_quantity(text))
+    if amount <= 0:
+        raise InputError(f"--threshold {text}: eviction threshold {signal} must be positive: {text}")
+    return amount
+
+
+_PERCENT = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?")
+"""A percentage as a person writes one (the kubelet reads a float): bounded, so that no text
+takes Fraction minutes to read."""
 
 
 @dataclass

@@ -92,9 +92,12 @@ def test_thresholds(text: str, capacity: int | None, expected: int) -> None:
 
 @pytest.mark.parametrize("text, error", [
     # eviction/helpers.go parseThresholdStatement
-    ("200%", "--threshold 200%: eviction percentage threshold 200% must be <= 100%"),
-    ("-5%", "--threshold -5%: eviction percentage threshold -5% must be >= 0%"),
+    ("200%", "--threshold 200%: eviction percentage threshold memory.available must be <= 100%: 200%"),
+    ("-5%", "--threshold -5%: eviction percentage threshold memory.available must be >= 0%: -5%"),
     ("lots%", "--threshold lots%: not a percentage"),
+    ("1e-99999999%", "--threshold 1e-99999999%: not a percentage"),  # bounded: Fraction would read it for minutes
+    ("100%", "--threshold 100%: the kubelet ignores a threshold of 0% or 100%: it evicts nothing for memory.available"),
+    ("0Mi", "--threshold 0Mi: eviction threshold memory.available must be positive: 0Mi"),
 ])
 def test_thresholds_the_kubelet_refuses(text: str, error: str) -> None:
     with pytest.raises(InputError) as err:
