@@ -15,6 +15,7 @@ answer None: the general path then decodes that pod, and words the error.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
@@ -26,8 +27,12 @@ from kwhatif.load.pods import (
     READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
 )
 from kwhatif.load.fields import Fields
+from kwhatif.load.schema import pod_names_valid
 
 _NULL = msgspec.Raw(b"null")
+_plain_name = re.compile(r"[a-z0-9](?:[-a-z0-9]{0,251}[a-z0-9])?").fullmatch
+"""The names almost every pod has (an RFC 1123 subdomain without dots): accepted in one step;
+any other is judged by `pod_names_valid`."""
 
 
 class _Meta(msgspec.Struct):
@@ -140,7 +145,7 @@ class PodReader:
     """Decodes the pods of one load from their bytes, remembering each distinct part it decoded
     (a part's cache maps its text to its decoded value)."""
 
-    __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod")
+    __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod", "_namespaces_valid")
 
     def __init__(self) -> None:
         self._specs: dict[bytes, tuple] = {}
@@ -150,6 +155,7 @@ class PodReader:
         self._owners: dict[bytes, tuple] = {}
         self._statuses: dict[tuple, tuple] = {}
         self._pod: tuple[Source | None, str, str] = (None, "", "")
+        self._namespaces_valid: set[str] = set()
 
     def read(self, raw: bytes | memoryview | msgspec.Raw, source: Source | None) -> Pod | None:
         """The pod, or None when the general path must decode it."""
@@ -165,6 +171,10 @@ class PodReader:
             return None
         status = pod.status if pod.status is not None else _NO_STATUS
         namespace = meta.namespace or "default"
+        if namespace not in self._namespaces_valid or not _plain_name(meta.name):
+            if not pod_names_valid(namespace, meta.name):
+                return None
+            self._namespaces_valid.add(namespace)
         self._pod = (source, namespace, meta.name)
         # The parts in the general path's order, so that a pod with several faults gets its error.
         labels = self._metadata_part(self._labels, meta.labels, "labels", pod_labels)

@@ -104,6 +104,13 @@ SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "Statefu
 """(Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any name.)"""
 
 
+def pod_names_valid(namespace: str, name: str) -> bool:
+    """Whether a pod's namespace and name pass `validate_light`'s rules (a reader that skips it
+    leaves a pod that does not to the path that says why)."""
+    return (len(namespace) <= 63 and _DNS_LABEL.fullmatch(namespace) is not None
+            and len(name) <= 253 and _DNS_SUBDOMAIN.fullmatch(name) is not None)
+
+
 def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:
     """What the API server says of a name that breaks the rule ("" when it does not)."""
     if len(value) > limit:

@@ -180,6 +180,8 @@ ERROR_CASES = [
     ("a spec that is a list", {**pod("bad-7"), "spec": []}),
     ("a toleration the API server refuses", pod("bad-8", tolerations=[{"operator": "Exists", "value": "v"}])),
     ("a volume that is not an object", pod("bad-9", volumes=["data"])),
+    ("a name the API server refuses", pod("Bad_10")),
+    ("a namespace the API server refuses", {**pod("bad-11"), "metadata": {"name": "bad-11", "namespace": "Shop"}}),
 ]
 
 
