@@ -295,6 +295,9 @@ class RunningJob:
     replace_failed_only: bool = False
     """Terminating pods are waited for before they are replaced (onlyReplaceFailedPods:
     podReplacementPolicy Failed, or a podFailurePolicy)."""
+    immutable: tuple[tuple[str, str], ...] = ()
+    """Other spec fields an update may not change (ValidateJobSpecUpdate), as (field, canonical
+    JSON) for those set: podFailurePolicy, backoffLimitPerIndex."""
     source: Source | None = None
 
 

@@ -11,6 +11,7 @@ Pods are decoded in `kwhatif.load.pods`, the storage kinds in `kwhatif.load.stor
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -162,7 +163,17 @@ def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
                       f.int(status, "terminating", "status", 0) or 0,
                       done or bool(meta.get("deletionTimestamp")) or elsewhere,
                       f.str(spec, "podReplacementPolicy", "spec") == "Failed" or spec.get("podFailurePolicy") is not None,
-                      source)
+                      job_immutables(spec), source)
+
+
+JOB_IMMUTABLE = ("podFailurePolicy", "backoffLimitPerIndex")
+"""Job spec fields ValidateJobSpecUpdate keeps as they are (beside completions, completionMode
+and the template, which `check` judges on their own)."""
+
+
+def job_immutables(spec: dict) -> tuple[tuple[str, str], ...]:
+    """The immutable fields a Job's spec sets, each as canonical JSON."""
+    return tuple((key, json.dumps(spec[key], sort_keys=True)) for key in JOB_IMMUTABLE if spec.get(key) is not None)
 
 
 FINISHED_CONDITIONS = ("Complete", "Failed", "FailureTarget", "SuccessCriteriaMet")

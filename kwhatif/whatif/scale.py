@@ -23,7 +23,8 @@ from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods
 
 SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
 FILE_SCALABLE = ("Deployment", *SCALABLE)  # a workload of check / capacity files: its spec.replicas
-SCALE_SYNTAX = re.compile(r"^(?P<kind>[A-Za-z]+)/(?P<namespace>[^/=]+)/(?P<name>[^/=]+)=(?P<replicas>\d+)$")
+SCALE_SYNTAX = re.compile(r"^(?P<kind>[A-Za-z]+)(?:\.apps)?/(?P<namespace>[^/=]+)/(?P<name>[^/=]+)=(?P<replicas>\d+)$")
+"""KIND/NAMESPACE/NAME=REPLICAS; KIND as kubectl takes it, with its group or not (`deployment.apps`)."""
 
 
 def parse_scale(text: str) -> tuple[str, str, str, int]:

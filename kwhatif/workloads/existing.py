@@ -37,7 +37,7 @@ from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
-from kwhatif.load.decode import decode_controller
+from kwhatif.load.decode import decode_controller, job_immutables
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 
 # Labels a controller adds to the pods it creates, never part of the template.
@@ -242,6 +242,10 @@ def job_refusal(cluster: Cluster, w: Workload) -> str | None:
     mode = f.str(spec, "completionMode", "spec") if "completionMode" in spec else None
     if mode and (mode == "Indexed") != live.indexed:
         return f"{prefix}completionMode: Invalid value: {mode!r}: field is immutable"
+    running = dict(live.immutable)
+    for key, written in job_immutables(spec):  # one the manifest leaves unset stays as it runs
+        if running.get(key) != written:
+            return f"{prefix}{key}: Invalid value: {written}: field is immutable"
     completions = f.int(spec, "completions", "spec") if "completions" in spec else live.completions
     if completions == live.completions:
         return None

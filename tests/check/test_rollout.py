@@ -808,3 +808,22 @@ def test_terminating_pods_are_waited_for_under_a_pod_failure_policy():
 def test_completed_indexes_are_read_as_the_controller_reads_them(text, indexes):
     state = cluster(_job_object(8, 2, {"completedIndexes": text}, indexed=True))
     assert state.jobs[("default", "etl")].completed_indexes == frozenset(indexes)
+
+
+@pytest.mark.parametrize("field, running, written", [
+    ("backoffLimitPerIndex", 1, 2),
+    ("podFailurePolicy", {"rules": []}, {"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}),
+])
+def test_other_job_fields_the_server_keeps_are_refused_when_changed(field, running, written):
+    """ValidateJobSpecUpdate: podFailurePolicy and backoffLimitPerIndex are immutable; a manifest
+    that restates them as they run, or leaves them unset, is no change."""
+    job = _job_object(4, 2, {"active": 1}, indexed=True)
+    job["spec"][field] = running
+    state = cluster(node("n1", "4"), job, _job_pod("etl-0-aaaaa", index=0))
+    changed, same, unset = _job(2, 4, indexed=True), _job(2, 4, indexed=True), _job(2, 4, indexed=True)
+    changed.obj["spec"][field] = written  # type: ignore[attr-defined]
+    same.obj["spec"][field] = running  # type: ignore[attr-defined]
+    summary = only(check(state, changed))
+    assert summary.change == "refused" and (summary.message or "").startswith(
+        f'The Job "etl" is invalid: spec.{field}: Invalid value: ')
+    assert only(check(state, same)).change != "refused" and only(check(state, unset)).change != "refused"

@@ -116,6 +116,7 @@ def test_delete_pod_reports_the_pod_it_removed_its_replacement_and_its_node() ->
 @pytest.mark.parametrize("text, kind", [
     ("ReplicaSet/shop/web=3", "ReplicaSet"), ("replicaset/shop/web=3", "ReplicaSet"), ("rs/shop/web=3", "ReplicaSet"),
     ("sts/shop/web=3", "StatefulSet"), ("rc/shop/web=3", "ReplicationController"), ("deploy/shop/web=3", "Deployment"),
+    ("deployment.apps/shop/web=3", "Deployment"), ("ReplicaSet.apps/shop/web=3", "ReplicaSet"),
 ])
 def test_scale_takes_the_kind_names_kubectl_takes(text: str, kind: str) -> None:
     assert parse_scale(text) == (kind, "shop", "web", 3)
