@@ -53,7 +53,7 @@ class Update:
     """The keys of its pods that already carry the manifest's template (`existing.carrying_template`):
     a rollout to it is in progress, and the controller keeps them instead of replacing them."""
     finished: tuple[Pod, ...] = ()
-    """A Job's pods that succeeded or failed: its progress (`existing.finished_pods`)."""
+    """A Job's pods that succeeded or failed: its progress (`existing.PodIndex.finished_of`)."""
     job: RunningJob | None = None
     """A Job's object in the snapshot: its progress as its controller counts it, when there."""
 

@@ -15,8 +15,7 @@ from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.existing import (
-    JOB_TEMPLATE_REFUSED, PodIndex, carrying_template, exists, live_replicas, refused_update, strategy_of,
-    finished_pods, job_refusal,
+    PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update, strategy_of,
 )
 
 
@@ -72,11 +71,10 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         changed = len(current) < len(old)
         before = live_replicas(cluster, index, w)
         job = w.kind == "Job"
-        refused = refused_update(cluster, w) or (JOB_TEMPLATE_REFUSED.format(name=w.name) if job and changed else
-                                                 job_refusal(cluster, w) if job else None)
+        refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None)
         out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
-                        tuple(finished_pods(cluster, w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
+                        tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
 
 

@@ -230,7 +230,8 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
                 quiet: bool, strict: bool) -> Inputs:
     """The preamble of every command (see `Inputs`). The cluster lives for the whole run (see
     `kwhatif.memory`)."""
-    configs = tuple(_named_config(f, len([c for c in config_files if c])) for f in config_files)
+    given = sum(1 for f in config_files if f)
+    configs = tuple(_named_config(f, given) for f in config_files)
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
         cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),

@@ -107,8 +107,8 @@ SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "Statefu
 def pod_names_valid(namespace: str, name: str) -> bool:
     """Whether a pod's namespace and name pass `validate_light`'s rules (a reader that skips it
     leaves a pod that does not to the path that says why)."""
-    return (len(namespace) <= 63 and _DNS_LABEL.fullmatch(namespace) is not None
-            and len(name) <= 253 and _DNS_SUBDOMAIN.fullmatch(name) is not None)
+    return not _dns_problem(namespace, _DNS_LABEL, DNS_LABEL_RULE, 63) \
+        and not _dns_problem(name, _DNS_SUBDOMAIN, DNS_SUBDOMAIN_RULE, 253)
 
 
 def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:

@@ -39,15 +39,16 @@ from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.load.decode import decode_controller, job_immutables
 from kwhatif.workloads.common import REVISION_LABEL, Workload
+from kwhatif.workloads.job import INDEX_KEY
 
 # Labels a controller adds to the pods it creates, never part of the template.
 CONTROLLER_LABELS = frozenset({
     "pod-template-hash", REVISION_LABEL, "pod-template-generation",
     "statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index",
     "batch.kubernetes.io/controller-uid", "controller-uid", "batch.kubernetes.io/job-name", "job-name",
-    "batch.kubernetes.io/job-completion-index",
+    INDEX_KEY,
 })
-CONTROLLER_ANNOTATIONS = frozenset({"batch.kubernetes.io/job-completion-index"})
+CONTROLLER_ANNOTATIONS = frozenset({INDEX_KEY})
 """Annotations a controller sets per pod (an Indexed Job's completion index), never the template's."""
 # Tolerations the DefaultTolerationSeconds admission plugin adds to every pod without them.
 ADMISSION_TOLERATIONS = frozenset({"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"})
@@ -76,18 +77,28 @@ class PodIndex:
 
     by_owner: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)
     by_key: dict[str, Pod] = field(default_factory=dict)
+    finished: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)
+    """The pods that succeeded or failed, by controller: a Job's progress (`finished_of`)."""
 
     @classmethod
     def of(cls, cluster: Cluster) -> PodIndex:
         index = cls()
         for pod in cluster.pods:
-            if pod.phase in ("Succeeded", "Failed") or pod.deletion_timestamp:
+            ref = pod.controller_ref
+            if pod.phase in ("Succeeded", "Failed"):
+                if ref is not None:
+                    index.finished.setdefault((pod.namespace, ref.kind, ref.name), []).append(pod)
+                continue
+            if pod.deletion_timestamp:
                 continue
             index.by_key[pod.key] = pod
-            ref = pod.controller_ref
             if ref is not None:
                 index.by_owner.setdefault((pod.namespace, ref.kind, ref.name), []).append(pod)
         return index
+
+    def finished_of(self, w: Workload) -> list[Pod]:
+        """The workload's pods that succeeded or failed (a Job's: its progress)."""
+        return list(self.finished.get((w.namespace, w.kind, w.name), []))
 
     def pods_of(self, w: Workload) -> list[Pod]:
         """The workload's running (or pending) pods: a Deployment's through its ReplicaSets
@@ -224,17 +235,14 @@ def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, An
     return written_form({**written, "matchLabels": labels})
 
 
-def finished_pods(cluster: Cluster, w: Workload) -> list[Pod]:
-    """A Job's pods that succeeded or failed (the PodIndex leaves finished pods out): its progress."""
-    return [p for p in cluster.pods if p.phase in ("Succeeded", "Failed") and p.namespace == w.namespace
-            and (ref := p.controller_ref) is not None and (ref.kind, ref.name) == (w.kind, w.name)]
-
-
-def job_refusal(cluster: Cluster, w: Workload) -> str | None:
-    """What the API server answers a Job update (the snapshot's Job object says what runs):
-    completionMode is immutable, and so are completions (ValidateJobSpecUpdate) but for an
+def job_refusal(cluster: Cluster, w: Workload, changed: bool) -> str | None:
+    """What the API server answers a Job update: its template is immutable (`changed`: its pods
+    tell a new one), and so, judged against the snapshot's Job object, are its completionMode,
+    podFailurePolicy, backoffLimitPerIndex and completions (ValidateJobSpecUpdate) but for an
     Indexed Job's set to its new parallelism (validateCompletions, elastic Indexed Jobs). A
     field the manifest leaves unset is left as it runs."""
+    if changed:
+        return JOB_TEMPLATE_REFUSED.format(name=w.name)
     live = cluster.jobs.get((w.namespace, w.name))
     if live is None:
         return None
@@ -267,7 +275,7 @@ def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[P
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []
     finished = w.kind == "Job" and not pods and ((w.namespace, w.name) in cluster.jobs
-                                                 or bool(finished_pods(cluster, w)))  # a Job that ran its course
+                                                 or bool(index.finished_of(w)))  # a Job that ran its course
     return bool(pods) or finished or (w.kind, w.namespace, w.name) in cluster.controllers and w.kind in UPDATABLE, pods
 
 
