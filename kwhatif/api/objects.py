@@ -272,6 +272,9 @@ class Controller:
     written_selector: Mapping[str, Any] | None = None
     """The selector as the object writes it (`selectors.written_form`): its immutability is
     judged on the form."""
+    fixed: tuple[tuple[str, str], ...] = ()
+    """A StatefulSet's other immutable spec fields scheduling's outcome can hang on, defaulted
+    (`STATEFULSET_FIXED`): an update that changes one is refused."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,13 @@ from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequiremen
 from kwhatif.api.selectors import written_form
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
+from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, toleration
 from kwhatif.load.refs import object_ref
-from kwhatif.load.selectors import label_selector
+from kwhatif.load.selectors import checked_labels, label_selector
+from kwhatif.load.versions import kubernetes_kind
 from kwhatif.load.storage import (
     decode_csi_driver, decode_csi_node, decode_csi_storage_capacity, decode_pv, decode_pvc, decode_storage_class,
     decode_volume_attachment,
@@ -52,9 +54,9 @@ def decode_node(obj: dict, source: Source | None) -> Node:
     if status.get("allocatable") is None:
         allocatable = f.resources(status, "capacity", "status")  # core v1 defaults.go:SetDefaults_Pod: copied from capacity
     images = f.items(status, "images", "status", lambda e, p: ImageState(
-        f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0) or 0))
+        f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0, bits=64) or 0))
     return Node(
-        name=name, labels=f.str_map(meta, "labels", "metadata"),
+        name=name, labels=checked_labels(f, meta),
         taints=f.items(spec, "taints", "spec", lambda e, p: _taint(f, e, p)),
         unschedulable=f.bool(spec, "unschedulable", "spec"), allocatable=allocatable, images=images, source=source,
         written=_WRITTEN[("taints" in spec, "unschedulable" in spec)],
@@ -68,7 +70,7 @@ _WRITTEN = {(taints, cordon): frozenset(name for name, named in (("taints", tain
 
 def decode_namespace(obj: dict, source: Source | None) -> Namespace:
     f, meta, _, name = object_fields(obj, source)
-    labels = dict(f.str_map(meta, "labels", "metadata"))
+    labels = dict(checked_labels(f, meta))
     labels["kubernetes.io/metadata.name"] = name  # always set by the API server (core v1 defaults.go:SetDefaults_Pod)
     return Namespace(name, labels, source)
 
@@ -80,7 +82,34 @@ def decode_priority_class(obj: dict, source: Source | None) -> PriorityClass:
     policy = f.str(obj, "preemptionPolicy", "") or "PreemptLowerPriority"
     if policy not in ("PreemptLowerPriority", "Never"):
         raise f.error("preemptionPolicy", f"Unsupported value: {policy!r}: supported values: \"Never\", \"PreemptLowerPriority\"")
-    return PriorityClass(name, f.int(obj, "value", "") or 0, f.bool(obj, "globalDefault", ""), policy, source)
+    value, global_default = f.int(obj, "value", "") or 0, f.bool(obj, "globalDefault", "")
+    problem = _priority_class_problem(name, value, global_default)
+    if problem is not None:
+        raise f.error(*problem)
+    return PriorityClass(name, value, global_default, policy, source)
+
+
+HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
+
+
+def _priority_class_problem(name: str, value: int, global_default: bool) -> tuple[str, str] | None:
+    """What the API server refuses a PriorityClass for (scheduling validation.go:ValidatePriorityClass):
+    the `system-` names are the two built-in classes, with their values; any other class stays at
+    or below 1,000,000,000 — above it only the cluster's own critical pods may go. (field, text)."""
+    if name.startswith("system-"):
+        known = SYSTEM_PRIORITY_CLASSES.get(name)
+        if known is None:
+            why = f"{name} is not a known system priority class"
+        elif value != known.value:
+            why = f"value of {name} PriorityClass must be {known.value}"
+        elif global_default:
+            why = f"globalDefault of {name} PriorityClass must be false"
+        else:
+            return None
+        return "metadata.name", f"Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: {why}"
+    if value > HIGHEST_USER_DEFINABLE_PRIORITY:
+        return "value", f"Forbidden: maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"
+    return None
 
 
 def decode_runtime_class(obj: dict, source: Source | None) -> RuntimeClass:
@@ -141,13 +170,23 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
     desired = f.str_map(meta, "annotations", "metadata").get(DESIRED_REPLICAS, "")
     return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source,
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
-                      written_selector=written_form(spec.get("selector")))
+                      written_selector=written_form(spec.get("selector")),
+                      fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else ())
+
+
+STATEFULSET_FIXED = (("serviceName", ""), ("podManagementPolicy", "OrderedReady"))
+"""StatefulSet spec fields ValidateStatefulSetUpdate keeps as they are, with their defaults
+(apps v1 defaults.go:SetDefaults_StatefulSet): besides the selector and the claim templates."""
+
+
+def statefulset_fixed(f: Fields, spec: dict) -> tuple[tuple[str, str], ...]:
+    return tuple((key, f.str(spec, key, "spec") or default) for key, default in STATEFULSET_FIXED)
 
 
 def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
     """A Job the snapshot holds (one with a status: a controller has run it); None for a
     manifest among the cluster inputs (`never_run`)."""
-    if "status" not in obj or not shown_by_what_it_made(obj):  # a custom kind named Job is not batch's
+    if "status" not in obj:
         return None
     f, meta, namespace, name = object_fields(obj, source)
     spec, status = f.map(obj, "spec", ""), f.map(obj, "status", "")
@@ -313,5 +352,7 @@ def decode(obj: dict, source: Source | None) -> Any | None:
         raise InputError("kind is required", source, object_ref(obj), "kind")
     if not isinstance(obj.get("apiVersion"), str) or not obj.get("apiVersion"):
         raise InputError("apiVersion is required", source, object_ref(obj), "apiVersion")
+    if not kubernetes_kind(obj, source):
+        return None
     decoder = DECODERS.get(kind)
     return decoder(obj, source) if decoder else None

@@ -3,6 +3,7 @@ with its provenance (see `kwhatif.load.reader` for what is accepted)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Callable
 
@@ -38,7 +39,7 @@ class RawDoc:
             if self._parse is not None:
                 self._obj = self._parse()
             elif self.raw is not None:
-                self._obj = orjson.loads(memoryview(self.raw))
+                self._obj = _item_object(self.raw, self.source)
             else:  # the constructor's callers always give one of the three
                 raise TypeError("a RawDoc needs its object, its bytes or a parse")
         return self._obj
@@ -53,6 +54,20 @@ class RawDoc:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RawDoc) and (self.obj, self.source) == (other.obj, other.source)
+
+
+def _item_object(raw: bytes | msgspec.Raw, source: Source) -> dict:
+    """A List item's object from its bytes. The List split them already, so orjson fails only on
+    a number beyond a double (a 400-digit int): Python's json reads it, and the field that holds
+    it is then refused by name, as anywhere else."""
+    try:
+        obj: dict = orjson.loads(memoryview(raw))
+    except orjson.JSONDecodeError as err:
+        try:
+            obj = json.loads(bytes(raw))
+        except ValueError:
+            raise InputError(f"JSON syntax error: {err.msg}", source) from None
+    return obj
 
 
 def shape(value: Any) -> str:

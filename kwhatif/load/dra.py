@@ -45,7 +45,7 @@ def _attribute(f: Fields, raw: dict, path: str) -> bool | int | str | Version:
     if kinds[0] == "bool":
         return f.bool(raw, "bool", path)
     if kinds[0] == "int":
-        return f.int(raw, "int", path) or 0
+        return f.int(raw, "int", path, bits=64) or 0
     text = f.str(raw, kinds[0], path)
     return Version(text) if kinds[0] == "version" else text
 
@@ -80,7 +80,7 @@ def decode_resource_slice(obj: dict, source: Source | None) -> ResourceSlice:
         raise f.error("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
     return ResourceSlice(
         name=name, driver=f.str(spec, "driver", "spec"), pool=f.str(pool, "name", "spec.pool"),
-        generation=f.int(pool, "generation", "spec.pool", 0) or 0,
+        generation=f.int(pool, "generation", "spec.pool", 0, bits=64) or 0,
         slice_count=f.int(pool, "resourceSliceCount", "spec.pool", 1) or 0,
         devices=f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p)),
         node_name=node_name, all_nodes=all_nodes, node_selector=selector, source=source,
@@ -96,7 +96,7 @@ def _sub_request(f: Fields, raw: dict, path: str, name: str) -> DeviceSubRequest
     mode = f.str(raw, "allocationMode", path) or "ExactCount"
     if mode not in ALLOCATION_MODES:
         raise f.error(f"{path}.allocationMode", f'Unsupported value: {mode!r}: supported values: "All", "ExactCount"')
-    count = f.int(raw, "count", path, 1 if mode == "ExactCount" else 0) or 0
+    count = f.int(raw, "count", path, 1 if mode == "ExactCount" else 0, bits=64) or 0
     if mode == "ExactCount" and count <= 0:
         raise f.error(f"{path}.count", f"Invalid value: {count}: must be greater than zero")
     class_name = f.str(raw, "deviceClassName", path)

@@ -10,11 +10,12 @@ import builtins
 from fractions import Fraction
 from typing import Any, Callable, TypeVar
 
-from kwhatif.api.quantity import QuantityError, parse_resource_quantity
+from kwhatif.api.quantity import QuantityError, milli_value, parse_resource_quantity, value
 from kwhatif.errors import InputError, Source
 from kwhatif.load.refs import describe_value, object_ref
 
 T = TypeVar("T")
+_INT64_MAX = (1 << 63) - 1
 
 
 class Fields:
@@ -59,9 +60,19 @@ class Fields:
         value = parent.get(key)
         return None if value is None else self._typed(value, _join(path, key), str, "a string")
 
-    def int(self, parent: dict, key: builtins.str, path: builtins.str, default: int | None = None) -> int | None:
+    def int(self, parent: dict, key: builtins.str, path: builtins.str, default: int | None = None,
+            bits: int = 32) -> int | None:
+        """An integer field; `bits` is the Go type's width (int32 unless the API says int64):
+        the API server cannot decode a number beyond it, and kwhatif's arrays hold 64 bits."""
         value = parent.get(key)
-        return default if value is None else self._typed(value, _join(path, key), int, "an integer")
+        if value is None:
+            return default
+        number = self._typed(value, _join(path, key), int, "an integer")
+        if not -(1 << (bits - 1)) <= number < 1 << (bits - 1):
+            digits = str(abs(number))
+            shown = str(number) if len(digits) <= 30 else f"a {len(digits)}-digit number"
+            raise self.error(_join(path, key), f"{shown} is out of range of an int{bits}")
+        return number
 
     def bool(self, parent: dict, key: builtins.str, path: builtins.str) -> bool:
         value = parent.get(key)
@@ -92,6 +103,10 @@ class Fields:
                 raise self.error(f"{_join(path, key)}.{name}", f"invalid quantity {q!r}: {err}") from None
             if out[name] < 0:
                 raise self.error(f"{_join(path, key)}.{name}", f"must be greater than or equal to 0, got {q!r}")
+            if (milli_value(out[name]) if name == "cpu" else value(out[name])) > _INT64_MAX:
+                unit = "millicores" if name == "cpu" else "units"
+                raise self.error(f"{_join(path, key)}.{name}", f"{q!r} is too large: kube-scheduler counts it in "
+                                 f"64-bit {unit} (at most {_INT64_MAX:,}), where it would overflow")
         return out
 
     def items(self, parent: dict, key: builtins.str, path: builtins.str,

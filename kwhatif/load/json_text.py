@@ -88,7 +88,9 @@ def parse_json(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | N
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as err:
-        if err.msg.startswith("unexpected content after document"):
+        if err.msg.startswith("unexpected content after document") or "parsed as double" in err.msg:
+            # Several documents, or a number beyond a double (a 400-digit int) that Python's json
+            # reads for the field holding it to be refused by name.
             return _parse_json_stream(text, file)
         if "UTF-8" in err.msg and isinstance(text, bytes):
             bad = _invalid_utf8(text, file)

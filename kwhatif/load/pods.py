@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -13,6 +14,7 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
+from kwhatif.api.names import is_qualified_name
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.settings import container_settings
@@ -20,7 +22,8 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.selectors import label_selector, node_term
+from kwhatif.load.schema import dns_label_problem
+from kwhatif.load.selectors import checked_labels, label_selector, node_term
 
 
 def toleration(f: Fields, raw: dict, path: str) -> Toleration:
@@ -37,7 +40,7 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
     if effect not in ("", *TAINT_EFFECTS):
         raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: "
                                         + ", ".join(f'"{e}"' for e in TAINT_EFFECTS))
-    seconds = f.int(raw, "tolerationSeconds", path)
+    seconds = f.int(raw, "tolerationSeconds", path, bits=64)
     if seconds is not None and effect != "NoExecute":
         raise f.error(f"{path}.effect", f"Invalid value: {effect!r}: effect must be 'NoExecute' when "
                                         "`tolerationSeconds` is set")
@@ -141,12 +144,27 @@ def _policy(f: Fields, raw: dict, key: str, path: str) -> str | None:
     return value
 
 
+_PORT_RANGE = "must be between 1 and 65535, inclusive"
+_PROTOCOLS = ("SCTP", "TCP", "UDP")
+
+
 def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
+    """validation.go:validateContainerPorts: a containerPort is required and in range, a hostPort
+    (0: none) in range, the protocol one of three."""
     container_port = f.int(raw, "containerPort", path, 0) or 0
     host_port = f.int(raw, "hostPort", path, 0) or 0
+    if container_port == 0:
+        raise f.error(f"{path}.containerPort", "Required value")
+    for key, port in (("containerPort", container_port), ("hostPort", host_port)):
+        if port and not 1 <= port <= 65535:
+            raise f.error(f"{path}.{key}", f"Invalid value: {port}: {_PORT_RANGE}")
+    protocol = f.str(raw, "protocol", path) or "TCP"
+    if protocol not in _PROTOCOLS:
+        raise f.error(f"{path}.protocol", f"Unsupported value: {json.dumps(protocol)}: supported values: "
+                                          + ", ".join(f'"{p}"' for p in _PROTOCOLS))
     if host_network and host_port == 0:
         host_port = container_port  # API defaulting for hostNetwork pods (core v1 defaults.go:SetDefaults_Pod)
-    return ContainerPort(container_port, host_port, f.str(raw, "protocol", path) or "TCP", f.str(raw, "hostIP", path))
+    return ContainerPort(container_port, host_port, protocol, f.str(raw, "hostIP", path))
 
 
 def _overcommit_allowed(name: str) -> bool:
@@ -180,10 +198,42 @@ def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Frac
                                           f"{wording} {name} limit of {_quantity_text(raw_limits[name])}")
 
 
+_STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+
+
+def _resource_name_problem(name: str) -> str:
+    """validation.go:validateContainerResourceName: a qualified name; without a domain, one of
+    the container resources; with one, native (kubernetes.io) or a valid extended name."""
+    problems = is_qualified_name(name)
+    if problems:
+        return problems[0]
+    if "/" not in name:
+        if name not in _STANDARD_CONTAINER_RESOURCES and not name.startswith("hugepages-"):
+            return "must be a standard resource for containers"
+    elif "kubernetes.io/" not in name and (name.startswith("requests.") or is_qualified_name(f"requests.{name}")):
+        return "doesn't follow extended resource name standard"
+    return ""
+
+
+def _check_resource_list(f: Fields, res: dict, key: str, amounts: dict[str, Fraction], path: str) -> None:
+    """The names of a container's requests or limits, and whole numbers for extended resources
+    (validation.go:ValidateResourceQuantityValue: "must be an integer")."""
+    written = res.get(key) or {}
+    for name, amount in amounts.items():
+        where = f"{path}.{key}[{name}]"
+        problem = _resource_name_problem(name)
+        if problem:
+            raise f.error(where, f"Invalid value: {json.dumps(name)}: {problem}")
+        if "/" in name and "kubernetes.io/" not in name and amount.denominator != 1:
+            raise f.error(where, f'Invalid value: "{_quantity_text(written[name])}": must be an integer')
+
+
 def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:
     res = f.map(raw, "resources", path)
     requests = f.resources(res, "requests", f"{path}.resources")
     limits = f.resources(res, "limits", f"{path}.resources")
+    _check_resource_list(f, res, "limits", limits, f"{path}.resources")
+    _check_resource_list(f, res, "requests", requests, f"{path}.resources")
     _check_requests_within_limits(f, res, requests, limits, f"{path}.resources")
     for name, q in limits.items():
         requests.setdefault(name, q)  # requests default to limits (core v1 defaults.go:SetDefaults_Pod)
@@ -215,7 +265,7 @@ progress (default_preemption.go:PodEligibleToPreemptOthers). The others (Ready, 
 
 
 def pod_labels(f: Fields, meta: dict) -> dict[str, str]:
-    return f.str_map(meta, "labels", "metadata")
+    return checked_labels(f, meta)
 
 
 def pod_annotations(f: Fields, meta: dict) -> dict[str, str]:
@@ -247,7 +297,7 @@ def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
         host_network=f.bool(spec, "hostNetwork", "spec"),
-        active_deadline_seconds=f.int(spec, "activeDeadlineSeconds", "spec"),
+        active_deadline_seconds=f.int(spec, "activeDeadlineSeconds", "spec", bits=64),
     )
 
 
@@ -255,10 +305,27 @@ def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
     host_network = f.bool(spec, "hostNetwork", "spec")
     if not spec.get("containers"):
         raise f.error("spec.containers", "Required value")  # validation.go:validateContainers
-    return dict(
-        containers=f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network)),
-        init_containers=f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network)),
-    )
+    containers = f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network))
+    init_containers = f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network))
+    _check_container_names(f, containers, init_containers)
+    return dict(containers=containers, init_containers=init_containers)
+
+
+def _check_container_names(f: Fields, containers: tuple[Container, ...], init_containers: tuple[Container, ...]) -> None:
+    """validation.go:validateContainers and validateInitContainers: each name required, an RFC 1123
+    label, and unique among all the pod's containers (the regular ones are judged first)."""
+    seen: set[str] = set()
+    for key, listed in (("containers", containers), ("initContainers", init_containers)):
+        for i, container in enumerate(listed):
+            path, name = f"spec.{key}[{i}].name", container.name
+            if not name:
+                raise f.error(path, "Required value")
+            wrong = dns_label_problem(name)
+            if wrong:
+                raise f.error(path, f"Invalid value: {json.dumps(name)}: {wrong}")
+            if name in seen:
+                raise f.error(path, f"Duplicate value: {json.dumps(name)}")
+            seen.add(name)
 
 
 def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:

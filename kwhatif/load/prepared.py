@@ -139,12 +139,17 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
     InputError naming it and saying what to do."""
     view = memoryview(data)
     end = bytes(view[:65536]).find(b"\n")
-    if bytes(view[:len(MAGIC)]) != MAGIC or end < 0:
+    if bytes(view[:len(MAGIC)]) != MAGIC:
         raise InputError("not a prepared snapshot (no KWHATIF-PREPARED header): make one with "
                          "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name))
+    if end < 0:
+        raise InputError("damaged prepared snapshot (its header is cut short): prepare it again from its input",
+                         Source(name))
     try:
         header = json.loads(bytes(view[len(MAGIC):end]))
         fmt, version, model = header["format"], header["kwhatif"], header["model"]
+        if not isinstance(header.get("input", {}), dict):
+            raise TypeError("input")
     except (ValueError, TypeError, KeyError):
         raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "
                          "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name)) from None
@@ -156,8 +161,8 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
 
 
 def _inputs_named(header: dict[str, Any]) -> str:
-    files = header.get("input", {}).get("files") or ["?"]
-    return listed([str(f) for f in files])
+    files = header.get("input", {}).get("files")
+    return listed([str(f) for f in files] if isinstance(files, list) and files else ["?"])
 
 
 class SnapshotUnpickler(pickle.Unpickler):

@@ -164,7 +164,7 @@ class PodReader:
         except _UNDECODABLE:
             return None
         meta, spec = pod.metadata, pod.spec
-        if not pod.apiVersion or pod.kind != "Pod" or meta is None or not meta.name or spec is None:
+        if pod.apiVersion != "v1" or pod.kind != "Pod" or meta is None or not meta.name or spec is None:
             return None
         key = template_key(spec)
         if key is None:
@@ -176,15 +176,17 @@ class PodReader:
                 return None
             self._namespaces_valid.add(namespace)
         self._pod = (source, namespace, meta.name)
-        # The parts in the general path's order, so that a pod with several faults gets its error.
-        labels = self._metadata_part(self._labels, meta.labels, "labels", pod_labels)
-        annotations = self._metadata_part(self._annotations, meta.annotations, "annotations", pod_annotations)
-        owners = self._metadata_part(self._owners, meta.ownerReferences, "ownerReferences", owner_references)
-        statuses = self._container_statuses("containerStatuses", status.containerStatuses)
-        init_statuses = self._container_statuses("initContainerStatuses", status.initContainerStatuses)
-        template = self._specs.get(key)
-        if template is None:
-            template = self._specs[key] = self._template(key)
+        try:  # the parts in the general path's order, so that a pod with several faults gets its error
+            labels = self._metadata_part(self._labels, meta.labels, "labels", pod_labels)
+            annotations = self._metadata_part(self._annotations, meta.annotations, "annotations", pod_annotations)
+            owners = self._metadata_part(self._owners, meta.ownerReferences, "ownerReferences", owner_references)
+            statuses = self._container_statuses("containerStatuses", status.containerStatuses)
+            init_statuses = self._container_statuses("initContainerStatuses", status.initContainerStatuses)
+            template = self._specs.get(key)
+            if template is None:
+                template = self._specs[key] = self._template(key)
+        except orjson.JSONDecodeError:  # a number orjson cannot hold (400 digits): the general path words it
+            return None
         # mypy takes a *tuple of unknown length to fill every later parameter (python/mypy#14648).
         return Pod(  # type: ignore[call-arg]  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",

@@ -111,6 +111,11 @@ def pod_names_valid(namespace: str, name: str) -> bool:
         and not _dns_problem(name, _DNS_SUBDOMAIN, DNS_SUBDOMAIN_RULE, 253)
 
 
+def dns_label_problem(value: str) -> str:
+    """What the API server says of a name that must be an RFC 1123 label (a container's)."""
+    return _dns_problem(value, _DNS_LABEL, DNS_LABEL_RULE, 63)
+
+
 def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:
     """What the API server says of a name that breaks the rule ("" when it does not)."""
     if len(value) > limit:

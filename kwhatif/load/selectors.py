@@ -24,6 +24,15 @@ def _check_label_value(f: Fields, value: str, path: str) -> None:
         raise f.error(path, f"Invalid value: {json.dumps(value)}: {problems[0]}")
 
 
+def checked_labels(f: Fields, meta: dict) -> dict[str, str]:
+    """An object's metadata.labels, refused where the API server refuses them (ValidateLabels)."""
+    labels = f.str_map(meta, "labels", "metadata")
+    for key, value in labels.items():
+        _check_label_key(f, key, "metadata.labels")
+        _check_label_value(f, value, "metadata.labels")
+    return labels
+
+
 def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:
     """A metav1.LabelSelectorRequirement, validated as the API server does (ValidateLabelSelector)."""
     req = _requirement(f, raw, path, LABEL_OPERATORS)

@@ -134,6 +134,7 @@ class NodeTable:
         `remembered` kept at version v is good but for the rows changed since, `_changes[v:]` —
         a few dozen between two replicas of a template, not a look at every row."""
         self._remembered: dict[Hashable, tuple[np.ndarray, list[int]]] = {}
+        self._last_changed: tuple[tuple[int, int], np.ndarray] = ((-1, -1), self.all_rows[:0])
         for row in range(n):
             self.refresh(row)
 
@@ -202,12 +203,20 @@ class NodeTable:
     def _work_out_changed(self, values: np.ndarray, since: int, work_out: Callable[[np.ndarray], np.ndarray]) -> None:
         """Refresh `values` for the rows changed since version `since` (every row when there
         were more changes than rows: one pass is cheaper than sorting out which)."""
-        changed = self._changes[since:]
-        if len(changed) > len(self):
+        if self.version - since > len(self):
             values[:] = work_out(self.all_rows)
         else:
-            stale = np.unique(np.array(changed, dtype=np.int64))
+            stale = self._changed_since(since)
             values[stale] = work_out(stale)
+
+    def _changed_since(self, since: int) -> np.ndarray:
+        """The distinct rows changed since version `since`. A pod's questions were mostly last
+        asked together (by the previous replica of its template), so the answer is kept for the
+        next question with the same `since` until the table changes again."""
+        key = (since, self.version)
+        if self._last_changed[0] != key:
+            self._last_changed = (key, np.fromiter(set(self._changes[since:]), dtype=np.int64))
+        return self._last_changed[1]
 
     def scalar(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(allocatable, requested) of a scalar resource for every node (0 where absent)."""

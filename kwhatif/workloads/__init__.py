@@ -20,6 +20,7 @@ from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
+from kwhatif.load.versions import kubernetes_kind
 from kwhatif.api.cluster import Cluster
 from kwhatif.workloads import (
     cronjob,
@@ -77,7 +78,7 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
     managed: list[RawDoc] = []
     seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
-        if doc.kind in WORKLOAD_KINDS:
+        if isinstance(doc.kind, str) and doc.kind in WORKLOAD_KINDS and kubernetes_kind(doc.obj, doc.source):
             warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
             workload = decode_workload(doc.obj, doc.source)
             key = (workload.kind, workload.namespace, workload.name)

@@ -136,12 +136,16 @@ def owner_reference(api_version: str, kind: str, name: str, uid: str) -> dict[st
 
 
 def template_of(w: Workload, parent: dict[str, Any], path: str) -> dict[str, Any]:
-    """The pod template at `path` (`spec.template`), a deep copy controllers may change."""
+    """The pod template at `path` (`spec.template`), a deep copy controllers may change. An
+    empty `metadata:` (null, as Helm renders one) is no metadata, as the API server reads it."""
     f = w.fields
     template = f.opt_map(parent, "template", path)
     if template is None:
         raise f.error(f"{path}.template", "Required value")
-    return copy.deepcopy(template)
+    copied = copy.deepcopy(template)
+    if copied.get("metadata") is None:
+        copied["metadata"] = {}
+    return copied
 
 
 def make_pod(w: Workload, template: dict[str, Any], template_path: str, name: str,

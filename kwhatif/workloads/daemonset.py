@@ -116,7 +116,7 @@ def _template(w: Workload) -> _Template:
     controller = Controller(KIND, w.namespace, w.name, selector=label_selector(f, spec, "selector", "spec"),
                             source=w.source)
     check_selector(w, controller, labels)
-    generation = f.int(w.metadata, "generation", "metadata", 1) or 1
+    generation = f.int(w.metadata, "generation", "metadata", 1, bits=64) or 1
     pod_labels = {**labels, REVISION_LABEL: template_hash(template), GENERATION_LABEL: str(generation)}
     base_spec = copy.deepcopy(template.get("spec") or {})
     if isinstance(base_spec, dict):

@@ -9,8 +9,8 @@ sets: containers (image, requests, limits, ports), labels (minus the ones contro
 nodeSelector, affinity (a DaemonSet's per-node pinning aside), tolerations (minus the ones the
 DefaultTolerationSeconds admission plugin adds), spread constraints, priority class, runtime
 class, scheduler and hostNetwork — the template as admission stores it (`check.updates`), with
-label keys merged into selectors left out — and the template's annotations the running pods
-carry (values, or their digests in a redacted snapshot), and the env vars, envFrom, command and
+label keys merged into selectors left out — and the template's annotations, which the running
+pods carry (values, or their digests in a redacted snapshot; one they lack was added), and the env vars, envFrom, command and
 args its containers set (`_same_settings`), the volumes scheduling reads (kind and reference:
 claims, disks, `_same_volumes`), resource claims and nodeName. Equal: the template is
 "unchanged". Containers, labels, nodeSelector entries, tolerations, env vars and volumes that
@@ -20,11 +20,13 @@ seen: probes, lifecycle hooks, volume mounts and the rest no scheduler reads; wh
 drops; schedulingGates (a running pod has had its gates removed, whatever its template says):
 a change there alone reads as "unchanged".
 
-An update whose selector differs from the running object's is refused by the API server
-(`refused_update`): the running workload stays as it is."""
+An update whose selector differs from the running object's (or a StatefulSet's serviceName or
+podManagementPolicy) is refused by the API server (`refused_update`): the running workload stays
+as it is."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,7 +39,7 @@ from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
-from kwhatif.load.decode import decode_controller, job_immutables
+from kwhatif.load.decode import decode_controller, job_immutables, statefulset_fixed
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 from kwhatif.workloads.job import INDEX_KEY
 
@@ -197,6 +199,9 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
     the cluster: a gate that judged the pods it would have made would pass a deploy that fails."""
     if w.kind not in IMMUTABLE_SELECTOR:
         return None
+    fixed = _changed_statefulset_field(cluster, w)
+    if fixed is not None:
+        return fixed
     found = _running_selector(cluster, w)
     if found is None or found[1] is None or found[1] == written_form(w.spec.get("selector")):
         return None
@@ -205,6 +210,19 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
               else f"spec.selector: Invalid value: {settings.canonical(w.spec.get('selector'))}: field is immutable")
     return (f'The {w.kind} "{w.name}" is invalid: {reason} (the running {w.kind} selects {running.describe()}; '
             "to change its selector, delete it and create it again)")
+
+
+def _changed_statefulset_field(cluster: Cluster, w: Workload) -> str | None:
+    """The refusal of a StatefulSet update that changes its serviceName or podManagementPolicy."""
+    running = cluster.controllers.get((w.kind, w.namespace, w.name)) if w.kind == "StatefulSet" else None
+    if running is None or not running.fixed:
+        return None
+    for (key, was), (_, wanted) in zip(running.fixed, statefulset_fixed(w.fields, w.spec)):
+        if wanted != was:
+            return (f'The StatefulSet "{w.name}" is invalid: {STATEFULSET_FORBIDDEN} (the running StatefulSet has '
+                    f"{key} {was!r}, the manifest {wanted!r}; to change it, delete the StatefulSet — "
+                    "`kubectl delete --cascade=orphan` keeps its pods — and create it again)")
+    return None
 
 
 def _running_selector(cluster: Cluster, w: Workload) -> tuple[LabelSelector, Mapping[str, Any] | None] | None:
@@ -358,7 +376,8 @@ def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list
     wanted = template_signature(new[0], kind)
     annotations = {k: v for k, v in new[0].annotations.items() if k not in CONTROLLER_ANNOTATIONS}
     by_name = {p.name: p for p in new} if kind == "StatefulSet" else {}
-    return [p for p in old if template_signature(p, kind) == wanted and _same_annotations(p.annotations, annotations)
+    return [p for p in old if template_signature(p, kind) == wanted
+            and _same_annotations(p.annotations, annotations)
             and _carries(p, new[0]) and _same_settings(p, new[0])
             and (_same_volumes(p, by_name[p.name]) if p.name in by_name else kind == "StatefulSet" or
                  _same_volumes(p, new[0]))
@@ -421,29 +440,32 @@ def _same_settings(running: Pod, template: Pod) -> bool:
 
 
 def _same_annotations(running: Mapping[str, str], template: Mapping[str, str]) -> bool:
-    """The template's annotations that the running pod carries have the same values (or their
-    digests, in a redacted snapshot): a Helm `checksum/config` or a `kubectl rollout restart`
-    stamp changes the template, and its controller rolls the pods. One the pod does not carry
-    is taken as unknown (a snapshot redacted by an older kwhatif kept none), not as a change."""
-    for key, value in template.items():
-        have = running.get(key)
-        if have is not None and have != value and have != value_digest(value):
-            return False
-    return True
+    """The template's annotations, on the running pod with the same values (or their digests,
+    in a redacted snapshot): a Helm `checksum/config` or a `kubectl rollout restart` stamp
+    changes the template — added (the first restart) or changed —, and its controller rolls the
+    pods, which carry every annotation of the template they were made from. (A snapshot that
+    dropped the pods' annotations makes every annotated template read as changed: a rollout
+    simulated, never one missed.)"""
+    return all(running.get(key) in (value, value_digest(value)) for key, value in template.items())
 
 
 def scaled(w: Workload, parent: dict[str, Any], key: str, path: str, default: object, total: int,
-           round_up: bool) -> int:
-    """intstr.GetScaledValueFromIntOrPercent: an int, or a percent of `total` rounded up or down."""
+           round_up: bool, at_most_all: bool = False) -> int:
+    """intstr.GetScaledValueFromIntOrPercent: an int, or a percent of `total` rounded up or down
+    (null: the default). `at_most_all`: a percentage above 100 is refused (validation.go:IsNotMoreThan100Percent)."""
     f = w.fields
-    raw = parent.get(key, default)
+    raw = parent.get(key)
+    raw = default if raw is None else raw
     if isinstance(raw, int) and not isinstance(raw, bool):
         value = raw
     elif isinstance(raw, str) and re.fullmatch(r"\d+%", raw):
         percent = int(raw[:-1])
+        if at_most_all and percent > 100:
+            raise f.error(f"{path}.{key}", f'Invalid value: "{raw}": must not be greater than 100%')
         value = -(-total * percent // 100) if round_up else total * percent // 100
     else:
-        raise f.error(f"{path}.{key}", f"Invalid value: {raw!r}: must be an integer or a percentage (e.g. '25%')")
+        shown = json.dumps(raw) if isinstance(raw, str) else settings.canonical(raw)
+        raise f.error(f"{path}.{key}", f"Invalid value: {shown}: must be an integer or a percentage (e.g. '25%')")
     if value < 0:
         raise f.error(f"{path}.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
     return value
@@ -463,7 +485,8 @@ def _check_type(w: Workload, key: str, kind: str, allowed: tuple[str, str]) -> N
 
 
 def _zero(raw: object) -> bool:
-    """validation.go getIntOrPercentValue(...) == 0: the value as written (0 or "0%"), not scaled."""
+    """validation.go getIntOrPercentValue(...) == 0: the value as written (0 or "0%"), not
+    scaled; unset (null) is the default, 25%."""
     return raw == 0 or raw == "0%"
 
 
@@ -478,8 +501,8 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
                                  "Forbidden: may not be specified when strategy `type` is 'Recreate'")
         return Strategy(kind)
     surge = scaled(w, rolling, "maxSurge", path, "25%", desired, True)
-    unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False)
-    if _zero(rolling.get("maxSurge", "25%")) and _zero(rolling.get("maxUnavailable", "25%")):
+    unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False, at_most_all=True)
+    if _zero(rolling.get("maxSurge")) and _zero(rolling.get("maxUnavailable")):
         raise w.fields.error(f"{path}.maxUnavailable", "Invalid value: 0: may not be 0 when `maxSurge` is 0")
     if surge == 0 and unavailable == 0:
         unavailable = 1  # ResolveFenceposts: a percentage rounded down to 0 with no surge
@@ -493,8 +516,8 @@ def daemonset_strategy(w: Workload, desired: int) -> Strategy:
     _check_type(w, "updateStrategy", kind, ("OnDelete", "RollingUpdate"))
     if kind == "OnDelete":
         return Strategy(kind)
-    surge = scaled(w, rolling, "maxSurge", path, 0, desired, True)
-    unavailable = scaled(w, rolling, "maxUnavailable", path, 1, desired, True)
+    surge = scaled(w, rolling, "maxSurge", path, 0, desired, True, at_most_all=True)
+    unavailable = scaled(w, rolling, "maxUnavailable", path, 1, desired, True, at_most_all=True)
     if desired and surge == 0 and unavailable == 0:
         unavailable = 1
     return Strategy(kind, surge, unavailable)

@@ -23,7 +23,9 @@ def check_selector(w: Workload, controller: Controller, labels: dict[str, str]) 
     """The API server refuses a controller whose selector does not select its template."""
     f = w.fields
     if controller.selector is None or controller.selector.is_empty:
-        raise f.error("spec.selector", "Invalid value: \"null\": empty selector is invalid for deployment")
+        # ReplicaSet validation says "deployment" too (apps validation.go:ValidateReplicaSetSpec).
+        which = w.kind.lower() if w.kind in ("DaemonSet", "StatefulSet") else "deployment"
+        raise f.error("spec.selector", f"Invalid value: \"null\": empty selector is invalid for {which}")
     if not controller.selector.matches(labels):
         raise f.error("spec.template.metadata.labels",
                       "Invalid value: selector does not match template labels")

@@ -357,6 +357,23 @@ def test_a_statefulset_selector_change_is_a_forbidden_spec_update():
         'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
 
 
+@pytest.mark.parametrize("change, wanted, field, was, now", [
+    ({"serviceName": "db2"}, {"replicas": 1, "serviceName": "db2"}, "serviceName", "db", "db2"),
+    # unset on the running set is its default, OrderedReady (apps v1 SetDefaults_StatefulSet)
+    ({}, {"replicas": 1, "serviceName": "db", "podManagementPolicy": "Parallel"}, "podManagementPolicy",
+     "OrderedReady", "Parallel"),
+])
+def test_a_statefulsets_service_name_or_pod_management_policy_change_is_forbidden(change, wanted, field, was, now):
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
+    summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and summary.message.startswith(
+        'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
+    assert f"the running StatefulSet has {field} {was!r}, the manifest {now!r}" in summary.message
+
+
 def test_the_same_selector_written_in_another_order_is_no_change():
     # matchLabels is a map: {tier, app} and {app, tier} are the same selector.
     labels = {"app": "api", "tier": "web"}

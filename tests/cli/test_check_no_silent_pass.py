@@ -55,6 +55,20 @@ def test_a_folder_of_only_a_kustomization_is_no_input(tmp_path: Path) -> None:
     assert "no objects passed" in single_error_line(result.stderr)
 
 
+@pytest.mark.parametrize("doc, said", [
+    # kubectl apply: `no matches for kind "Deploymnet" in version "apps/v1"` — not an ignored custom kind.
+    ("apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: w, namespace: default}\n",
+     'Deploymnet/default/w: kind: no matches for kind "Deploymnet" in version "apps/v1"'),
+    ("apiVersion: v1\nkind: [Pod]\nmetadata: {name: w, namespace: default}\n",
+     "kind: must be a non-empty string, not an array"),
+])
+def test_a_kind_the_api_server_cannot_map_fails_the_gate_as_bad_input(tmp_path: Path, doc: str, said: str) -> None:
+    (tmp_path / "w.yaml").write_text(doc)
+    result = invoke(["check", str(tmp_path / "w.yaml"), *ARGS])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert single_error_line(result.stderr).endswith(said)
+
+
 def test_a_daemonset_matching_no_node_is_said_in_the_table(nowhere: str) -> None:
     result = invoke(["check", nowhere, *ARGS])
     row = next(line for line in result.stdout.splitlines() if line.startswith("DaemonSet/default/gpu-agent"))

@@ -79,6 +79,28 @@ def test_a_file_of_another_version_is_stale(prepared: Path, tmp_path: Path) -> N
     assert str(SAMPLE) in line  # where to prepare it from
 
 
+@pytest.mark.parametrize("inputs, said", [
+    ("x", "not a prepared snapshot (its header is not kwhatif's)"),
+    ({"files": 5}, "stale prepared snapshot: written by kwhatif 0.0.1"),  # its input unnamed: "?"
+])
+def test_a_header_with_a_foreign_input_record_is_refused_in_one_line(prepared: Path, tmp_path: Path, inputs: object,
+                                                                     said: str) -> None:
+    head, _, payload = prepared.read_bytes().partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    header.update(kwhatif="0.0.1", input=inputs)
+    crafted = tmp_path / "crafted.kws"
+    crafted.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = kwhatif("schedule", "-c", str(crafted))
+    assert done.returncode == 2
+    assert said in single_error_line(done.stderr)
+
+
+def test_a_file_cut_inside_its_header_is_damaged(prepared: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.kws"
+    cut.write_bytes(prepared.read_bytes()[:len(MAGIC) + 20])
+    assert "damaged prepared snapshot (its header is cut short)" in single_error_line(kwhatif("schedule", "-c", str(cut)).stderr)
+
+
 def test_a_file_of_another_object_model_is_stale(prepared: Path, tmp_path: Path) -> None:
     head, _, payload = prepared.read_bytes().partition(b"\n")
     header = json.loads(head[len(MAGIC):])

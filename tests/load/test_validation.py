@@ -6,13 +6,15 @@ or `<path>: Required value[: <detail>]`, after the object (`Pod/<namespace>/<nam
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from kwhatif.errors import InputError
 from kwhatif.load.decode import decode
-from tests.load.test_raw_pods import dump, fast_and_general
+from kwhatif.load.reader import parse_bytes
+from tests.load.test_raw_pods import dump, fast_and_general, outcome
 from tests.load.test_raw_pods import pod as raw_pod
 
 
@@ -51,6 +53,120 @@ def test_the_api_server_refuses_the_pod_in_its_own_words(spec: dict[str, Any], t
     assert str(err.value) == f"Pod/shop/x: {text}"
 
 
+def named(name: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "image": "nginx", **extra}
+
+
+# apimachinery's texts, as an InputError prints them: on one line, runs of spaces folded (Go's "',  or '").
+RFC1123_LABEL = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                 "start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for "
+                 "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+
+
+@pytest.mark.parametrize("spec, text", [
+    # validateContainers: a name is required, an RFC 1123 label, and unique among all containers.
+    ({"containers": [{"image": "nginx"}]}, "spec.containers[0].name: Required value"),
+    ({"containers": [named("A B")]}, f'spec.containers[0].name: Invalid value: "A B": {RFC1123_LABEL}'),
+    ({"containers": [named("a"), named("a")]}, 'spec.containers[1].name: Duplicate value: "a"'),
+    ({"containers": [named("a")], "initContainers": [named("a")]}, 'spec.initContainers[0].name: Duplicate value: "a"'),
+    # validateContainerPorts: containerPort required and in range, a hostPort (0: none) in range, three protocols.
+    ({"containers": [named("a", ports=[{"hostPort": 80}])]}, "spec.containers[0].ports[0].containerPort: Required value"),
+    ({"containers": [named("a", ports=[{"containerPort": 70000}])]},
+     "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "hostPort": -1}])]},
+     "spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "protocol": "XYZ"}])]},
+     'spec.containers[0].ports[0].protocol: Unsupported value: "XYZ": supported values: "SCTP", "TCP", "UDP"'),
+    # validateContainerResourceName: no domain means a container resource; extended ones count whole units.
+    ({"containers": [container({"pods": "1"})]},
+     'spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers'),
+    ({"containers": [container({"example.com/gpu": "500m"}, {"example.com/gpu": "500m"})]},
+     'spec.containers[0].resources.limits[example.com/gpu]: Invalid value: "500m": must be an integer'),
+    # A JSON number the field's Go type cannot hold (PodSpec.priority is an int32).
+    ({"containers": [container()], "priority": 2 ** 31}, "spec.priority: 2147483648 is out of range of an int32"),
+    ({"containers": [container()], "priority": 10 ** 400}, "spec.priority: a 401-digit number is out of range of an int32"),
+    # kube-scheduler counts cpu in int64 millicores: 1e16 cores overflow it.
+    ({"containers": [container({"cpu": "1e16"})]},
+     "spec.containers[0].resources.requests.cpu: '1e16' is too large: kube-scheduler counts it in 64-bit "
+     "millicores (at most 9,223,372,036,854,775,807), where it would overflow"),
+])
+def test_the_api_server_refuses_containers_in_its_own_words(spec: dict[str, Any], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with(spec), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+@pytest.mark.parametrize("labels, text", [
+    ({"a/b/c": "x"}, 'metadata.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric '
+                     "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
+                     "'MyName', or 'my.name', or '123-abc', regex used for validation is "
+                     "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' "
+                     "(e.g. 'example.com/MyName')"),
+    ({"app": "has space"}, 'metadata.labels: Invalid value: "has space": a valid label must be an empty string or '
+                           "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                           "alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for "
+                           "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+])
+def test_labels_are_refused_as_validate_labels_refuses_them(labels: dict[str, str], text: str) -> None:
+    pod = pod_with({"containers": [container()]})
+    pod["metadata"]["labels"] = labels
+    with pytest.raises(InputError) as err:
+        decode(pod, None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+@pytest.mark.parametrize("obj, text", [
+    # scheduling validation.go:ValidatePriorityClass.
+    ({"metadata": {"name": "mega"}, "value": 1_500_000_000},
+     "PriorityClass/mega: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"),
+    ({"metadata": {"name": "system-mine"}, "value": 10},
+     "PriorityClass/system-mine: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved "
+     "for system use only. error: system-mine is not a known system priority class"),
+    ({"metadata": {"name": "system-node-critical"}, "value": 10},
+     "PriorityClass/system-node-critical: metadata.name: Forbidden: priority class names with 'system-' prefix are "
+     "reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000"),
+    ({"metadata": {"name": "huge"}, "value": 10 ** 50},
+     "PriorityClass/huge: value: a 51-digit number is out of range of an int32"),
+])
+def test_a_priority_class_the_api_server_refuses(obj: dict[str, Any], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", **obj}, None)
+    assert str(err.value) == text
+
+
+def test_the_built_in_priority_classes_are_accepted() -> None:
+    obj = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+           "metadata": {"name": "system-cluster-critical"}, "value": 2_000_000_000}
+    assert decode(obj, None).value == 2_000_000_000
+
+
+@pytest.mark.parametrize("api_version, kind, text", [
+    ("apps/v1", "Pod", 'Pod/shop/x: apiVersion: no matches for kind "Pod" in version "apps/v1" (Kubernetes 1.34 '
+                       "serves it at v1)"),
+    ("policy/v1beta1", "PodDisruptionBudget", 'PodDisruptionBudget/shop/x: apiVersion: no matches for kind '
+                                              '"PodDisruptionBudget" in version "policy/v1beta1" (Kubernetes 1.34 '
+                                              "serves it at policy/v1)"),
+    ("apps/v1", "Deploymnet", 'Deploymnet/shop/x: kind: no matches for kind "Deploymnet" in version "apps/v1"'),
+    ("resource.k8s.io/v1beta1", "ResourceClaim",
+     "ResourceClaim/shop/x: apiVersion: kwhatif reads ResourceClaim at resource.k8s.io/v1 and resource.k8s.io/v1beta2, "
+     "not resource.k8s.io/v1beta1 (whose devices sit under `basic`): write it at resource.k8s.io/v1"),
+])
+def test_a_kind_kubernetes_does_not_serve_at_that_version_is_refused(api_version: str, kind: str, text: str) -> None:
+    obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "x", "namespace": "shop"}, "spec": {}}
+    with pytest.raises(InputError) as err:
+        decode(obj, None)
+    assert str(err.value) == text
+
+
+@pytest.mark.parametrize("api_version, kind", [
+    ("serving.knative.dev/v1", "Service"),  # Knative's Service is no core Service
+    ("batch.volcano.sh/v1alpha1", "Job"),
+])
+def test_another_groups_kind_of_the_same_name_is_not_read(api_version: str, kind: str) -> None:
+    obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "x", "namespace": "shop"}, "spec": {}}
+    assert decode(obj, None) is None
+
+
 @pytest.mark.parametrize("requests, limits", [
     ({"cpu": "1"}, {"cpu": "1"}),                      # equal is fine
     ({"cpu": "500m"}, {"cpu": "1"}),                   # below the limit is fine for cpu
@@ -79,3 +195,11 @@ def test_a_big_dump_reads_active_deadline_seconds_as_the_general_path() -> None:
     fast, general, _docs = fast_and_general(dump([raw_pod("job", activeDeadlineSeconds=600)]))
     assert fast == general
     assert isinstance(fast, list) and fast[0].active_deadline_seconds == 600
+
+
+def test_a_big_dumps_number_beyond_a_double_is_refused_by_its_field() -> None:
+    # orjson can neither write nor read a 401-digit integer; the List's item is then read by
+    # Python's json, and the field that holds it is refused by name, as anywhere else.
+    big = json.dumps(raw_pod("big", priority=10 ** 400)).encode()
+    docs = parse_bytes(dump([raw_pod("good"), big]), "dump.json")
+    assert outcome(docs) == "dump.json#0.items[1]: Pod/shop/big: spec.priority: a 401-digit number is out of range of an int32"

@@ -81,6 +81,25 @@ def test_a_selector_that_does_not_select_the_template_is_refused_naming_the_depl
     assert err.value.field == "spec.template.metadata.labels"
 
 
+@pytest.mark.parametrize("selector, message", [
+    # ValidateDeploymentSpec: a selector is required and selects something (the ReplicaSet's
+    # pod-template-hash, which kwhatif adds, must not hide that the Deployment's own is empty).
+    ("{}", "Invalid value: {}: empty selector is invalid for deployment"),
+    ("null", "Required value"),
+])
+def test_an_empty_or_missing_selector_is_refused(selector, message):
+    with pytest.raises(InputError) as err:
+        pods_of(web().replace("selector: {matchLabels: {app: web}}", f"selector: {selector}"))
+    assert (err.value.obj, err.value.field, err.value.message) == ("Deployment/shop/web", "spec.selector", message)
+
+
+def test_an_empty_template_metadata_is_no_metadata():
+    # Helm renders `metadata:` with nothing under it: null, which the API server reads as unset.
+    bare = web().replace("selector: {matchLabels: {app: web}}", "selector: {matchExpressions: [{key: app, operator: DoesNotExist}]}")
+    bare = bare.replace("metadata: {labels: {app: web, tier: front}, annotations: {note: x}}", "metadata:")
+    assert [p.labels for p in pods_of(bare)][0].keys() == {"pod-template-hash"}
+
+
 def test_a_deployment_without_a_name_is_refused_with_the_api_servers_words():
     """ValidateObjectMeta: `metadata.name: Required value: name or generateName is required` —
     the same words as for any other object kwhatif reads."""

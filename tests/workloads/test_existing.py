@@ -26,6 +26,7 @@ def _deployment(strategy: dict) -> object:
     ({"rollingUpdate": {"maxSurge": "30%", "maxUnavailable": "30%"}}, Strategy("RollingUpdate", 2, 1)),  # 1.2
     ({"rollingUpdate": {"maxSurge": 0, "maxUnavailable": "10%"}}, Strategy("RollingUpdate", 0, 1)),  # floor 0.4 -> 1
     ({"type": "Recreate"}, Strategy("Recreate")),
+    ({"rollingUpdate": {"maxSurge": None, "maxUnavailable": None}}, Strategy("RollingUpdate", 1, 1)),  # null: unset
 ])
 def test_a_deployment_strategy_rounds_surge_up_and_unavailability_down(strategy, expected):
     assert strategy_of(_deployment(strategy), 4) == expected  # type: ignore[arg-type]
@@ -55,6 +56,8 @@ def test_a_statefulset_strategy_keeps_its_partition_and_pod_management_policy():
     (_deployment({"rollingUpdate": {"maxSurge": "lots"}}), "spec.strategy.rollingUpdate.maxSurge"),
     # ValidateDeploymentStrategy: "may not be specified when strategy `type` is 'Recreate'"
     (_deployment({"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}), "spec.strategy.rollingUpdate"),
+    # IsNotMoreThan100Percent (ValidateRollingUpdateDeployment)
+    (_deployment({"rollingUpdate": {"maxUnavailable": "200%"}}), "spec.strategy.rollingUpdate.maxUnavailable"),
 ])
 def test_a_strategy_the_api_server_refuses_is_an_input_error_naming_the_field(w, field):
     with pytest.raises(InputError) as err:
@@ -95,10 +98,11 @@ A_DIGEST = "sha256:" + hashlib.sha256(b"a").hexdigest()  # what a redacted snaps
     ({CHECKSUM: "a"}, {CHECKSUM: "b"}, False),  # Helm's config checksum changed: the controller rolls
     ({CHECKSUM: A_DIGEST}, {CHECKSUM: "a"}, True),  # a redacted snapshot: the digest of the same value
     ({CHECKSUM: A_DIGEST}, {CHECKSUM: "b"}, False),
-    ({}, {CHECKSUM: "b"}, True),  # the pod carries no such annotation: unknown, not taken as a change
+    ({}, {CHECKSUM: "b"}, False),  # added to the template (a chart's first checksum): the pods lack it, it rolls
+    ({}, {"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z"}, False),  # the first `kubectl rollout restart`
     ({CHECKSUM: "a", "cni.example/ip": "10.0.0.1"}, {CHECKSUM: "a"}, True),  # others' annotations aside
 ])
-def test_a_template_annotation_that_the_running_pods_carry_tells_a_change(running_annotations, template_annotations,
+def test_a_template_annotation_the_running_pods_lack_or_carry_otherwise_tells_a_change(running_annotations, template_annotations,
                                                                          same):
     doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
     doc["metadata"]["annotations"] = running_annotations
