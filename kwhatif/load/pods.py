@@ -167,7 +167,7 @@ def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
     return ContainerPort(container_port, host_port, protocol, f.str(raw, "hostIP", path))
 
 
-def _overcommit_allowed(name: str) -> bool:
+def overcommit_allowed(name: str) -> bool:
     """v1helper.IsOvercommitAllowed: native names (no domain, or kubernetes.io) but hugepages."""
     return ("/" not in name or "kubernetes.io/" in name) and not name.startswith("hugepages-")
 
@@ -185,10 +185,10 @@ def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Frac
     raw_requests, raw_limits = res.get("requests") or {}, res.get("limits") or {}
     for name in sorted(raw_requests):
         if name not in limits:
-            if not _overcommit_allowed(name):
+            if not overcommit_allowed(name):
                 raise f.error(f"{path}.limits", "Required value: Limit must be set for non overcommitable resources")
             continue
-        if requests[name] != limits[name] and not _overcommit_allowed(name):
+        if requests[name] != limits[name] and not overcommit_allowed(name):
             wording = "must be equal to"
         elif requests[name] > limits[name]:
             wording = "must be less than or equal to"

@@ -107,8 +107,9 @@ def _quirks(message: str) -> list[str]:
     if DEALLOCATE in message:
         notes.append("'no new claims to deallocate' is DynamicResources' PostFilter, run for every pod in v1.34.")
     if message.endswith(NOT_FOUND):
-        notes.append("the trailing 'not found' is DefaultPreemption failing to read the PreFilter state that the "
-                     "rejecting PreFilter never wrote; it is part of the real event text.")
+        notes.append("the trailing 'not found' is DynamicResources' PostFilter failing to read the state its "
+                     "PreFilter never wrote (an earlier PreFilter rejected the pod first); preemption does not run. "
+                     "It is part of the real event text.")
     return notes
 
 
@@ -141,9 +142,12 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
     shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
     examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
-    for text, count in group.also_fails[:1]:  # the most common; -o json has them all
+    if group.also_fails:  # the most common in full, the others by plugin; -o json has them all
+        text, count = group.also_fails[0]
         verb = "fails" if count == 1 else "fail"
-        lines.extend(wrap(f"kwhatif: {count} of them also {verb} {text}", width, "        "))
+        others = ", ".join(f"{other.partition(':')[0]} ({n})" for other, n in group.also_fails[1:])
+        more = f"; and {others}" if others else ""
+        lines.extend(wrap(f"kwhatif: {count} of them also {verb} {text}{more}", width, "        "))
     return lines
 
 

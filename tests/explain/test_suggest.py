@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import ContainerPort, DaemonSet, Pod
+from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod
 from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
 from kwhatif.explain.suggest import Size, Variant, suggestions
 from kwhatif.explain.suggest.nodes import CORDON_TAINT
+from kwhatif.explain.suggest.ports import free_ports
+from kwhatif.explain.suggest.resources import lower_requests
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.load.cluster import load_cluster
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
@@ -100,3 +102,55 @@ def test_added_nodes_are_tried_with_the_pods_of_the_daemonsets() -> None:
     summaries = [s.summary for s in explained.explanation.suggestions]
     assert "lower container app's cpu request to 1200m (by 600m): it then fits on node-b" in summaries
     assert not any(s.startswith("add ") for s in summaries)
+
+
+def _port_holder(name: str, node: str, **kw: object) -> Pod:
+    return make_pod(name, node_name=node, containers=[make_container("a", ports=(ContainerPort(80, host_port=9100),))],
+                    **kw)
+
+
+def test_a_host_port_held_by_a_daemonsets_pod_is_never_freed_by_deleting_it() -> None:
+    """The DaemonSet's controller makes its pod again on the same node (a static pod's kubelet
+    keeps its mirror): only n-plain, whose holder is a bare pod, is worth a deletion."""
+    daemon = _port_holder("exporter", "n-daemon", owner_references=(OwnerReference("apps/v1", "DaemonSet", "exporter",
+                                                                                    controller=True),))
+    mirror = _port_holder("static", "n-mirror", annotations={"kubernetes.io/config.mirror": "x"})
+    plain = _port_holder("plain", "n-plain")
+    snapshot = Snapshot.build(Cluster(nodes=[make_node("n-daemon"), make_node("n-mirror"), make_node("n-plain")]),
+                              [daemon, mirror, plain])
+    pod = _port_holder("p", "")
+    verdicts = [NodeVerdict(n, False, "NodePorts", "Unschedulable", ["ports"]) for n in ("n-daemon", "n-mirror", "n-plain")]
+    [(made, variant)] = free_ports(pod, verdicts, lambda name: snapshot.by_name[name])
+    assert made.summary == "delete (or move) default/plain on n-plain, holding host port(s) 9100/TCP the pod wants"
+    assert variant.removed == frozenset({"default/plain"})
+
+
+def test_an_extended_resource_request_is_lowered_with_its_limit() -> None:
+    """Extended resources cannot be overcommitted (request = limit, validation.go): the patch sets
+    both, or the API server would refuse the pod."""
+    gpu = {"nvidia.com/gpu": "4"}
+    pod = make_pod("p", containers=[make_container("c", requests=gpu, limits=gpu)])
+    verdicts = [NodeVerdict("g1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient nvidia.com/gpu"],
+                            measures={"nvidia.com/gpu": 1})]
+    [(made, variant)] = lower_requests(pod, verdicts)
+    assert made.summary == "lower container c's nvidia.com/gpu request and limit to 3 (by 1): it then fits on g1"
+    assert [op["path"] for op in made.changes[0]["patch"]] == ["/spec/containers/0/resources/requests",
+                                                              "/spec/containers/0/resources/limits"]
+    container = variant.pod.containers[0]
+    assert container.requests["nvidia.com/gpu"] == container.limits["nvidia.com/gpu"] == 3
+
+
+def test_a_plain_init_container_allows_lowering_down_to_its_own_request() -> None:
+    """PodRequests: max(containers, each init container). app 3 → 2.35 still tops init's 1, so
+    the pod asks 650m less; init's 2.5 would keep it at 2.5 (no such suggestion); a sidecar
+    (restartPolicy Always) adds to the containers, and which to lower is the owner's call."""
+    verdicts = [NodeVerdict("w1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
+                            measures={"cpu": 650})]
+
+    def lowered(init_cpu: str, restart_policy: str | None = None) -> list[str]:
+        pod = make_pod("p", containers=[make_container("app", cpu="3")],
+                       init_containers=[make_container("init", cpu=init_cpu, restart_policy=restart_policy)])
+        return [s.summary for s, _ in lower_requests(pod, verdicts)]
+    assert lowered("1") == ["lower container app's cpu request to 2350m (by 650m): it then fits on w1"]
+    assert lowered("2500m") == []
+    assert lowered("1", "Always") == []

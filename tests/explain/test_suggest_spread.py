@@ -98,3 +98,18 @@ def test_a_node_another_constraint_rejects_does_not_set_the_max_skew() -> None:
     assert [(s.summary, s.changes[0]["patch"]) for s in raised] == [(
         "kubernetes.io/hostname b1 holds 1 matching pod(s), the emptiest 0: maxSkew 2 would pass (now 1)",
         [{"op": "replace", "path": "/spec/topologySpreadConstraints/1/maxSkew", "value": 2}])]
+
+
+def test_made_schedule_anyway_a_constraint_drops_its_min_domains() -> None:
+    """validation.go: "can only use minDomains if whenUnsatisfiable=DoNotSchedule" — the patch that
+    softens the rule removes minDomains too, and the re-run's pod has none."""
+    pod = _incoming(_constraint(min_domains=4))
+    snapshot = _cluster()
+    [(softened, variant)] = [(s, v) for s, v in spread_fixes(pod, _rejected_by_spread("a1"), snapshot)
+                             if "ScheduleAnyway" in s.summary]
+    assert softened.summary.endswith("a preference instead of a rule, without its minDomains")
+    assert softened.changes[0]["patch"] == [
+        {"op": "replace", "path": "/spec/topologySpreadConstraints/0/whenUnsatisfiable", "value": "ScheduleAnyway"},
+        {"op": "remove", "path": "/spec/topologySpreadConstraints/0/minDomains"}]
+    [constraint] = variant.pod.topology_spread_constraints
+    assert (constraint.when_unsatisfiable, constraint.min_domains) == ("ScheduleAnyway", None)

@@ -18,7 +18,7 @@ from kwhatif.api.affinity import PodAffinityRules
 from kwhatif.api.objects import Pod
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    INTERPOD, Candidate, NodeOf, Size, Suggestion, Variant, delete_change, pod_change, rejected_alone,
+    INTERPOD, Candidate, NodeOf, Size, Suggestion, Variant, comes_back, delete_change, pod_change, rejected_alone,
 )
 from kwhatif.plugins.inter_pod_affinity.filtering import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY,
@@ -74,6 +74,8 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
         domains = [(k, labels[k]) for k in keys if k in labels and (k, labels[k]) in repellers]
         found = {p.key: (p, on) for domain in domains for p, on in repellers[domain]}
         in_way = [found[k] for k in sorted(found)]
+        if any(comes_back(p) for p, _ in in_way):
+            continue  # a DaemonSet's pod or a mirror would be back in the way
         if in_way and (best is None or (len(in_way), v.node) < best[:2]):
             best = (len(in_way), v.node, in_way, domains)
     if best is None:

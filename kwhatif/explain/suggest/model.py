@@ -14,6 +14,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.whatif.pods import MIRROR_ANNOTATION
 
 # The plugins whose rejections the families read (their v1.34 names).
 FIT = "NodeResourcesFit"
@@ -90,6 +91,13 @@ def node_change(name: str, patch: list[dict[str, Any]]) -> dict[str, Any]:
 
 def delete_change(pod: Pod) -> dict[str, Any]:
     return {"op": "delete", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name}}
+
+
+def comes_back(pod: Pod) -> bool:
+    """Whether deleting the pod frees nothing: a DaemonSet's controller makes it again on the
+    same node, a static pod's kubelet keeps its mirror."""
+    ref = pod.controller_ref
+    return MIRROR_ANNOTATION in pod.annotations or (ref is not None and ref.kind == "DaemonSet")
 
 
 def pointer(key: str) -> str:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from kwhatif.api.objects import Container, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
+from kwhatif.load.pods import overcommit_allowed
 from kwhatif.explain.suggest.model import FIT, Candidate, Suggestion, Variant, pod_change, quantity, rejected_alone, scale
 
 
@@ -21,20 +22,28 @@ def lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
             continue
         container = pod.containers[index]
         lowered = container.requests[resource] - Fraction(short, scale(resource))
-        if lowered <= 0:
+        if lowered <= 0 or lowered < _init_peak(pod, resource):
             continue
-        variant = _with_request(pod, index, resource, lowered)
+        # An extended resource (or hugepages) cannot be overcommitted: its limit must equal the
+        # request (validation.go:ValidateResourceRequirements), so it is lowered alongside.
+        with_limit = resource in container.limits and not overcommit_allowed(resource)
+        variant = _with_request(pod, index, resource, lowered, with_limit)
         amount = quantity(resource, lowered)
-        summary = (f"lower container {container.name}'s {resource} request to {amount} "
+        what = "request and limit" if with_limit else "request"
+        summary = (f"lower container {container.name}'s {resource} {what} to {amount} "
                    f"(by {format_amount(resource, short)}): it then fits on {node}")
-        # The whole requests map is set ("add" creates or replaces it): a container whose requests
-        # were defaulted from its limits has no requests to replace one of.
-        requests = {name: quantity(name, value if name != resource else lowered)
-                    for name, value in sorted(container.requests.items())}
-        change = pod_change(pod, [{"op": "add", "path": f"/spec/containers/{index}/resources/requests",
-                                   "value": requests}])
+        # The whole map is set ("add" creates or replaces it): a container whose requests were
+        # defaulted from its limits has no requests to replace one of.
+        fields = ("requests", "limits") if with_limit else ("requests",)
+        change = pod_change(pod, [{"op": "add", "path": f"/spec/containers/{index}/resources/{key}",
+                                   "value": _lowered_map(getattr(container, key), resource, lowered)}
+                                  for key in fields])
         out.append((Suggestion(summary, [change]), Variant(variant)))
     return out
+
+
+def _lowered_map(amounts: dict[str, Fraction], resource: str, lowered: Fraction) -> dict[str, str]:
+    return {name: quantity(name, value if name != resource else lowered) for name, value in sorted(amounts.items())}
 
 
 def _nearest_nodes(verdicts: list[NodeVerdict]) -> dict[str, tuple[str, int]]:
@@ -53,15 +62,24 @@ def _nearest_nodes(verdicts: list[NodeVerdict]) -> dict[str, tuple[str, int]]:
 
 
 def _only_container_asking(pod: Pod, resource: str) -> int | None:
-    """The index of the one regular container requesting `resource` (init containers and
-    overhead also count towards the pod's request; with them, or with several containers, which
-    one to lower is the owner's call)."""
+    """The index of the one regular container requesting `resource` (sidecars and overhead also
+    count towards the pod's request; with them, or with several containers, which one to lower
+    is the owner's call). Plain init containers run before it, alone: `_init_peak`."""
     asking = [i for i, c in enumerate(pod.containers) if c.requests.get(resource)]
-    others = any(c.requests.get(resource) for c in pod.init_containers) or (pod.overhead or {}).get(resource)
+    sidecars = any(c.requests.get(resource) for c in pod.init_containers if c.restart_policy == "Always")
+    others = sidecars or (pod.overhead or {}).get(resource)
     return asking[0] if len(asking) == 1 and not others else None
 
 
-def _with_request(pod: Pod, index: int, resource: str, amount: Fraction) -> Pod:
+def _init_peak(pod: Pod, resource: str) -> Fraction:
+    """The largest plain init container's request: the pod asks for at least that much
+    (resource helpers.go:PodRequests: max(containers, each init container)), so a container
+    lowered below it does not lower the pod's request by the amount said."""
+    return max((c.requests.get(resource, Fraction(0)) for c in pod.init_containers), default=Fraction(0))
+
+
+def _with_request(pod: Pod, index: int, resource: str, amount: Fraction, with_limit: bool) -> Pod:
     container: Container = pod.containers[index]
-    lowered = replace(container, requests={**container.requests, resource: amount})
+    limits = {**container.limits, resource: amount} if with_limit else container.limits
+    lowered = replace(container, requests={**container.requests, resource: amount}, limits=limits)
     return pod.evolve(containers=pod.containers[:index] + (lowered,) + pod.containers[index + 1:])

@@ -11,6 +11,7 @@ maxSkew = the smallest skew(N) over those nodes lets the emptiest-crowded of the
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from kwhatif.api.affinity import TopologySpreadConstraint
 from kwhatif.api.objects import Pod
@@ -40,11 +41,14 @@ def _schedule_anyway(pod: Pod) -> list[Candidate]:
     longer a rule)."""
     out: list[Candidate] = []
     for i, c in _hard(pod):
-        change = pod_change(pod, [{"op": "replace", "path": f"/spec/topologySpreadConstraints/{i}/whenUnsatisfiable",
-                                   "value": "ScheduleAnyway"}])
+        ops: list[dict[str, Any]] = [{"op": "replace", "path": f"/spec/topologySpreadConstraints/{i}/whenUnsatisfiable",
+                                      "value": "ScheduleAnyway"}]
+        if c.min_domains is not None:  # "can only use minDomains if whenUnsatisfiable=DoNotSchedule"
+            ops.append({"op": "remove", "path": f"/spec/topologySpreadConstraints/{i}/minDomains"})
         summary = (f"make the spread over {c.topology_key} (maxSkew {c.max_skew}) ScheduleAnyway: a preference "
-                   "instead of a rule")
-        out.append((Suggestion(summary, [change]), Variant(_with(pod, i, replace(c, when_unsatisfiable="ScheduleAnyway")))))
+                   "instead of a rule" + (", without its minDomains" if c.min_domains is not None else ""))
+        softened = replace(c, when_unsatisfiable="ScheduleAnyway", min_domains=None)
+        out.append((Suggestion(summary, [pod_change(pod, ops)]), Variant(_with(pod, i, softened))))
     return out
 
 
