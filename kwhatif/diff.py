@@ -42,7 +42,8 @@ def pod_records(sim: Simulation) -> dict[str, dict[str, Any]]:
         node = final.node if result.outcome == Outcome.BOUND and final is not None else None
         records[result.pod.key] = {"outcome": result.outcome.value, "node": node, "message": result.message,
                                    "score": score_on(final) if node else None}
-        victims = final.preemption.victims if final is not None and final.preemption is not None else []
+        # The attempt that preempted is the first; the retry on the nominated node binds.
+        victims = [v for attempt in result.attempts if attempt.preemption is not None for v in attempt.preemption.victims]
         for victim in victims:
             records[victim.pod.key] = {"outcome": EVICTED, "node": None, "score": None,
                                        "message": f"preempted by {result.pod.key} (priority "

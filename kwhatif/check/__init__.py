@@ -182,8 +182,8 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
             message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
                                    len(victims), ok, message, w.source, victims, rollout, keys,
-                                   first_pending=next((k for k in unplaced if k in results and
-                                                       results[k].outcome != Outcome.BOUND), None)))
+                                   first_pending=next((k for k in unplaced if k in results and results[k].outcome
+                                                       not in (Outcome.BOUND, Outcome.SKIPPED)), None)))
     return out
 
 

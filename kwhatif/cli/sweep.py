@@ -1,7 +1,7 @@
 """`kwhatif sweep SWEEP.yaml`: many scenarios at once, here, on local workers or on Dask.
 
 The command reads the sweep (`kwhatif.sweep.spec`: every input checked before any scenario
-runs), picks the executor (`kwhatif.sweep.executors`) and writes the rows
+runs; an unreadable snapshot fails its scenarios' rows), picks the executor (`kwhatif.sweep.executors`) and writes the rows
 (`kwhatif.sweep.report`). Exit 0 when every scenario ran, 1 when a scenario's row holds an
 error (the others still ran), 2 on bad input."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from functools import partial
 from typing import TextIO
 
@@ -21,7 +22,7 @@ from kwhatif.cli.common import (
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
 from kwhatif.load.forked import cores_to_use
-from kwhatif.sweep.executors import DaskTLS, Row, run_dask, run_here, run_local_pool
+from kwhatif.sweep.executors import DaskTLS, Row, failed_row, run_dask, run_here, run_local_pool
 from kwhatif.render.table import painted, terminal_width
 from kwhatif.sweep.report import FORMATS, as_table, sweep_data
 from kwhatif.sweep.spec import Sweep, read_sweep
@@ -58,6 +59,16 @@ def tls_settings(ca: str | None, cert: str | None, key: str | None) -> DaskTLS |
 
 def execute(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: float, tls: DaskTLS | None,
             quiet: bool) -> list[Row]:
+    """Every scenario's row in order: those of an unreadable snapshot say why, the rest run."""
+    failed = [failed_row(s, sweep.unreadable[s.snapshot]) for s in sweep.scenarios if s.snapshot in sweep.unreadable]
+    runnable = replace(sweep, scenarios=[s for s in sweep.scenarios if s.snapshot not in sweep.unreadable])
+    return sorted(failed + run_scenarios(runnable, jobs, dask, dask_timeout, tls, quiet), key=lambda row: int(row["scenario"]))
+
+
+def run_scenarios(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout: float, tls: DaskTLS | None,
+                  quiet: bool) -> list[Row]:
+    if not sweep.scenarios:
+        return []
     progress = SweepProgress(quiet)
     if dask is not None:
         return run_dask(sweep, dask, tls, progress, dask_timeout)

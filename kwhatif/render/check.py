@@ -43,9 +43,18 @@ def verdict(data: dict[str, Any]) -> str:
     fits = sum(1 for w in data["workloads"] if w["ok"])
     failed = [p["policy"] for p in data["policies"] if not p["ok"]]
     text = f"{fits}/{len(data['workloads'])} workloads fit"
+    evicting = sum(1 for w in data["workloads"] if not w["ok"] and _fits_by_evicting(w))
+    if evicting:
+        text += f" ({evicting} more only by evicting)"
     if failed:
         text += f"; policies failed: {', '.join(failed)}"
     return ("PASS: " if data["ok"] else "FAIL: ") + text
+
+
+def _fits_by_evicting(w: dict[str, Any]) -> bool:
+    """Every pod placed, by preemption: failed for its evictions alone (`--no-evictions`)."""
+    rollout = w.get("rollout") or {}
+    return bool(w["evictions"]) and not w["pending"] and not rollout.get("refused") and w["bound"] == w["pods"]
 
 
 def rollout_line(w: dict[str, Any]) -> str | None:

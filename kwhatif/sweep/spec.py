@@ -4,7 +4,7 @@ The file is checked against `sweep.schema.json` (also `schemas/sweep.schema.json
 file is one error line naming the file and the field (`nodes[0].counts[1]`). Then every input it names is
 read as the commands read them (snapshots as `-c`, workload files as `check`, node templates as
 `capacity --add-node`, configurations as `--config`), so a bad input stops the sweep before any
-scenario runs. What the workers get is a `Plan` (decoded objects, no path to read) and each
+scenario runs — but a snapshot that cannot be read, which fails only its own scenarios' rows. What the workers get is a `Plan` (decoded objects, no path to read) and each
 snapshot's prepared bytes: never a file they would have to reach, nor a kubeconfig."""
 
 from __future__ import annotations
@@ -87,12 +87,15 @@ class Plan:
 @dataclass
 class Sweep:
     """A read sweep: its scenarios in order, the plan, each snapshot's prepared bytes (by the
-    snapshot's name), and the warnings of reading the inputs."""
+    snapshot's name), the warnings of reading the inputs, and the snapshots that could not be
+    read, with why (their scenarios' rows say it; the others run: one stale dump of forty
+    clusters does not stop a fleet check)."""
 
     plan: Plan
     scenarios: list[Scenario]
     snapshots: dict[str, bytes]
     warnings: list[str]
+    unreadable: dict[str, str] = field(default_factory=dict)
 
 
 def field_path(path: Any) -> str:
@@ -274,6 +277,11 @@ def read_sweep(file: str, now: str) -> Sweep:
             config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None
             warnings.extend(config.warnings if config is not None else [])
-    snapshots = {name: prepared_bytes(paths.path(name), warnings)
-                 for name in dict.fromkeys(s.snapshot for s in scenarios)}
-    return Sweep(plan, scenarios, snapshots, warnings)
+    snapshots: dict[str, bytes] = {}
+    unreadable: dict[str, str] = {}
+    for name in dict.fromkeys(s.snapshot for s in scenarios):
+        try:
+            snapshots[name] = prepared_bytes(paths.path(name), warnings)
+        except InputError as err:
+            unreadable[name] = str(err)
+    return Sweep(plan, scenarios, snapshots, warnings, unreadable)

@@ -111,6 +111,14 @@ def test_policies_can_fail_a_check_where_every_pod_fits(cli, files, flags, exit_
     assert data["policies"] == policies
 
 
+def test_a_workload_that_fits_only_by_evicting_is_said_so_in_the_verdict(cli):
+    # vip binds by preempting default/bound-a (the case above): it fails --no-evictions, and the
+    # verdict says why, rather than a bare "0/1 workloads fit".
+    result, _ = _check(cli, VIP, "--no-evictions", fmt="table")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "FAIL: 0/1 workloads fit (1 more only by evicting); policies failed: no-evictions"
+
+
 def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
     # pair: 2 x 600m on 1-cpu nodes a1 (zone-a), b1 and b2 (zone-b): one replica per node.
     # Without zone-a: b1 and b2 hold both. Without zone-b: a1 holds one, the other stays pending.

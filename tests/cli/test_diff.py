@@ -107,6 +107,18 @@ def test_a_drained_pod_is_evicted_by_the_operation(tmp_path: Path) -> None:
         [line.split() for line in lines]
 
 
+def test_a_preempted_pod_is_evicted_by_its_preemptor() -> None:
+    """samples/pods/critical.yaml's ledger-reconcile (priority 100000) preempts checkout-gx4sn on
+    worker-c1, then binds there on its retry: the victim is named with the pod that preempted it
+    (the first attempt's), not as merely absent from the after run."""
+    samples = REPO / "samples"
+    result = invoke(["diff", "-c", str(samples / "cluster.yaml"), "-c", str(samples / "pods" / "critical.yaml"),
+                     "--against", str(samples / "cluster.yaml"), "--now", NOW, "-o", "json"])
+    evicted = [c for c in json.loads(result.stdout)["pods"] if c["change"] == "evicted"]
+    assert evicted == [{"pod": "shop/checkout-7d9f8-gx4sn", "change": "evicted", "before": "worker-c1",
+                        "after": "evicted", "reason": "preempted by payments/ledger-reconcile (priority 100000)"}]
+
+
 def test_the_same_configuration_twice_changes_nothing(tmp_path: Path) -> None:
     config = tmp_path / "sched.yaml"
     config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n")

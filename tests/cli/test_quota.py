@@ -59,6 +59,7 @@ def test_check_fails_the_workload_whose_second_replica_the_quota_refuses(tmp_pat
     assert (web["pods"], web["bound"], web["pending"], web["ok"]) == (2, 1, 1, False)
     assert re.fullmatch(r'admission: pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: pods, '
                         r"requested: pods=1, used: pods=2, limited: pods=2", web["message"]), web["message"]
+    assert web["first_pending"] is None  # never created: no "why it stays pending" hint to explain it
 
 
 def test_place_reports_a_pod_the_quota_refuses_as_skipped_with_the_api_text(tmp_path: Path) -> None:

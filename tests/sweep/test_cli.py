@@ -71,6 +71,23 @@ def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path)
     assert "--strict: " in single_error_line(strict.stderr)
 
 
+def test_an_unreadable_snapshot_fails_its_own_rows_and_the_others_run(tmp_path) -> None:
+    """A fleet check over a glob: one snapshot is no kwhatif file. Its scenarios' rows carry the
+    load's error line, the good snapshot's scenario runs, and the sweep exits 1 (a row failed)."""
+    (tmp_path / "fleet").mkdir()
+    (tmp_path / "fleet" / "a.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n")
+    (tmp_path / "fleet" / "b.kws").write_bytes(b"not a snapshot\n")
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: ["fleet/*"]\n')
+    done = kwhatif("sweep", str(file), "--jobs", "1", "-o", "csv")
+    assert done.returncode == 1
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert [(r["snapshot"], r["nodes"], r["error"].startswith("error: ")) for r in rows] == [
+        ("fleet/a.yaml", "1", False), ("fleet/b.kws", "", True)]
+    assert "b.kws#0: not a prepared snapshot (no KWHATIF-PREPARED header)" in rows[1]["error"]
+
+
 def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     """samples/sweep.yaml at 150 columns: the axes every row shares (one snapshot, one workload
     set, one template, one config) are said once above the table; columns empty in every row
