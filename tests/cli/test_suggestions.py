@@ -308,10 +308,10 @@ spec:
 {_anti("app: web")}  containers: [{{name: g, image: guard}}]
 status: {{phase: Running}}
 """ + _pending("web", "app: web", "")
-NODE_AFFINITY = (_node("a", "topology.kubernetes.io/zone: us-east-1c, disktype: hdd")
-                 + _node("b", "topology.kubernetes.io/zone: us-east-1c")
+NODE_AFFINITY = (_node("a", "example.com/rack: rack-c, disktype: hdd")
+                 + _node("b", "example.com/rack: rack-c")
                  + _pending("cache", "", _node_affinity(
-                     "key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a, us-east-1b]",
+                     "key: example.com/rack, operator: In, values: [rack-a, rack-b]",
                      "key: disktype, operator: DoesNotExist")))
 NODE_AFFINITY_NOT_IN = (_node("c", "tier: spot") + _node("d", "gpu: a100, tier: spot")
                         + _pending("train", "", _node_affinity("key: gpu, operator: Exists",
@@ -345,13 +345,14 @@ SCENARIOS = [
     # instead; both nodes then fit and score alike, and the tie goes to the smaller name, a.
     pytest.param(SELECTOR, "db", _pod_patch("db", {"op": "remove", "path": "/spec/nodeSelector/example.com~1tier"}),
                  False, "a", id="drop-node-selector"),
-    # b misses one expression of cache's term (zone us-east-1c not In [us-east-1a, us-east-1b]);
-    # a misses two (the zone, and disktype exists). b labelled with the list's first zone matches.
-    pytest.param(NODE_AFFINITY, "cache", _node_patch("b", {"op": "add", "value": "us-east-1a",
-                                                           "path": "/metadata/labels/topology.kubernetes.io~1zone"}),
+    # b misses one expression of cache's term (rack rack-c not In [rack-a, rack-b]); a misses two
+    # (the rack, and disktype exists). b labelled with the list's first rack matches. (A zone would
+    # not be relabelled: it says where the machine is — tests/explain/test_suggest_nodes.py.)
+    pytest.param(NODE_AFFINITY, "cache", _node_patch("b", {"op": "add", "value": "rack-a",
+                                                           "path": "/metadata/labels/example.com~1rack"}),
                  False, "b", id="label-node-for-affinity"),
-    # ... or the In list takes b's zone: a still fails disktype DoesNotExist, so cache lands on b.
-    pytest.param(NODE_AFFINITY, "cache", _pod_patch("cache", {"op": "add", "value": "us-east-1c",
+    # ... or the In list takes b's rack: a still fails disktype DoesNotExist, so cache lands on b.
+    pytest.param(NODE_AFFINITY, "cache", _pod_patch("cache", {"op": "add", "value": "rack-c",
                                                               "path": f"{TERM_0}/matchExpressions/0/values/-"}),
                  False, "b", id="widen-affinity-in"),
     # d has a gpu label but is spot (NotIn fails): one miss; c misses the gpu too. Removing d's

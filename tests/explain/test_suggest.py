@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod
+from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod, PriorityClass
 from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
 from kwhatif.explain.suggest import Size, Variant, suggestions
 from kwhatif.explain.suggest.nodes import CORDON_TAINT
 from kwhatif.explain.suggest.ports import free_ports
+from kwhatif.explain.suggest.priority import raise_priority
 from kwhatif.explain.suggest.resources import lower_requests
+from kwhatif.explain.suggest.taints import tolerate_taint
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.load.cluster import load_cluster
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
+from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import make_container, make_node, make_pod, make_taint
 
@@ -154,3 +159,33 @@ def test_a_plain_init_container_allows_lowering_down_to_its_own_request() -> Non
     assert lowered("1") == ["lower container app's cpu request to 2350m (by 650m): it then fits on w1"]
     assert lowered("2500m") == []
     assert lowered("1", "Always") == []
+
+
+@pytest.mark.parametrize("key", ["node-role.kubernetes.io/control-plane", "node.kubernetes.io/not-ready",
+                                 "node.kubernetes.io/disk-pressure", "ToBeDeletedByClusterAutoscaler"])
+def test_a_taint_kept_for_the_nodes_sake_is_never_tolerated(key: str) -> None:
+    """The control plane's taint, a node condition's, a node the autoscaler removes: tolerating it
+    lands the pod where it must not run. Only the other taint is suggested."""
+    nodes = {"sys1": make_node("sys1", taints=(make_taint(key, effect="NoSchedule"),)),
+             "sys2": make_node("sys2", taints=(make_taint(key, effect="NoSchedule"),)),
+             "gpu": make_node("gpu", taints=(make_taint("dedicated", "gpu"),))}
+    infos = {name: NodeInfo.of(node) for name, node in nodes.items()}
+    verdicts = [NodeVerdict(n, False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"]) for n in nodes]
+    made = tolerate_taint(make_pod("p", cpu="1"), verdicts, lambda name: infos[name])
+    assert [s.summary for s, _ in made] == ["tolerate the taint dedicated=gpu:NoSchedule: it then may land on gpu"]
+
+
+def test_a_system_priority_class_is_never_given_to_a_workload() -> None:
+    """system-cluster-critical would let the pod evict the cluster's own critical pods: the
+    lowest other class above the pod's is tried, and only it."""
+    pod = make_pod("p", cpu="1")
+    exp = Explanation("default/p", Outcome.UNSCHEDULABLE, None, "0/1 nodes are available", [], [],
+                      {"potential_nodes": ["n1"]})
+    tried: list[str] = []
+
+    def rerun(variant: Variant) -> PodResult:
+        tried.append(variant.pod.priority_class_name)
+        return PodResult(variant.pod, Outcome.UNSCHEDULABLE)
+    classes = [PriorityClass("system-cluster-critical", 2_000_000_000), PriorityClass("high", 1000)]
+    assert raise_priority(pod, exp, classes, rerun) == []
+    assert tried == ["high"]

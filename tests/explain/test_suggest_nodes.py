@@ -107,3 +107,13 @@ def test_a_selector_entry_takes_the_nodes_value_when_it_has_the_key() -> None:
     assert widen[0]["patch"] == [{"op": "replace", "path": "/spec/nodeSelector/tier", "value": "silver"}]
     assert variant.pod.node_selector == {"tier": "silver"}
     assert summary == "change the pod's node rule so n matches: nodeSelector tier=silver"
+
+
+@pytest.mark.parametrize("key", ["topology.kubernetes.io/zone", "kubernetes.io/arch", "kubernetes.io/hostname",
+                                 "node.kubernetes.io/instance-type"])
+def test_what_the_machine_is_is_never_relabelled(key: str) -> None:
+    """The kubelet and the cloud set these: labelling a node of zone c as zone a would only make
+    the scheduler believe a lie. The pod's rule may change; the node's label is not suggested."""
+    pod = _pod(selector={key: "wanted"})
+    fixes = _fixes(pod, [make_node("n", labels={key: "actual"})], [_rejected("n")])
+    assert [summary for summary, _, _ in fixes] == [f"change the pod's node rule so n matches: nodeSelector {key}=actual"]

@@ -64,13 +64,29 @@ class Miss:
         return len(self.selector) + len(self.failing)
 
 
+MACHINE_LABELS = ("kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os", "topology.kubernetes.io/",
+                  "node.kubernetes.io/instance-type", "beta.kubernetes.io/", "failure-domain.beta.kubernetes.io/")
+"""Labels (keys, or prefixes ending in /) the kubelet and the cloud provider set to say what the
+machine is and where: relabelling a node's zone or architecture would make the scheduler believe
+a lie, so a fix that needs one is never suggested as a node label."""
+
+
+def _machine_label(key: str) -> bool:
+    return any(key == k or (k.endswith("/") and key.startswith(k)) for k in MACHINE_LABELS)
+
+
 def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
-    """Change the pod's rule so that the nearest node matches it, and label that node."""
+    """Change the pod's rule so that the nearest node matches it, and label that node (unless
+    that means rewriting what the machine is: MACHINE_LABELS)."""
     nearest = _nearest_miss(pod, verdicts, node_of)
     if nearest is None:
         return []
     widened = _widen_pod_rule(pod, nearest)
-    return ([widened] if widened is not None else []) + [_label_node(pod, nearest, verdicts, node_of)]
+    out = [widened] if widened is not None else []
+    keys = [*nearest.selector, *(req.key for _, req in nearest.failing)]
+    if not any(map(_machine_label, keys)):
+        out.append(_label_node(pod, nearest, verdicts, node_of))
+    return out
 
 
 def _nearest_miss(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> Miss | None:

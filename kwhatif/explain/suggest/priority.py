@@ -19,7 +19,10 @@ def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass],
     potential = (exp.preemption or {}).get("potential_nodes")
     if not potential or pod.preemption_policy == "Never":
         return []
-    higher = sorted((c for c in classes if c.value > exp.priority), key=lambda c: (c.value, c.name))
+    # The system- classes are the cluster's own critical components' (kube-dns, the CNI agent):
+    # giving one to a workload lets it evict them.
+    higher = sorted((c for c in classes if c.value > exp.priority and not c.name.startswith("system-")),
+                    key=lambda c: (c.value, c.name))
     for cls in higher[:MAX_PRIORITY_TRIES]:
         result = rerun(Variant(pod.evolve(priority_class_name=cls.name, priority=cls.value)))
         if result is None or result.final is None or not binds(result):

@@ -10,13 +10,27 @@ from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import TAINTS, Candidate, NodeOf, Suggestion, Variant, pod_change, rejected_alone
 
 
+NOT_TO_TOLERATE = ("node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master",
+                   "node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedByClusterAutoscaler",
+                   "DeletionCandidateOfClusterAutoscaler")
+"""Taints (keys, or key prefixes ending in /) that keep workloads off for the node's sake: the
+control plane's, the node lifecycle controller's conditions (not-ready, unreachable, pressure),
+an uninitialised cloud node, a node the autoscaler is removing. Tolerating one lands the pod on a
+node it should not run on: never suggested."""
+
+
+def _may_suggest(taint: Taint) -> bool:
+    return not any(taint.key == k or (k.endswith("/") and taint.key.startswith(k)) for k in NOT_TO_TOLERATE)
+
+
 def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """The untolerated taint that alone (no other filter failing) keeps the pod off the most
-    nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod."""
+    nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod. Not one
+    of NOT_TO_TOLERATE."""
     blocked: dict[Taint, list[str]] = {}
     for v in rejected_alone(verdicts, TAINTS):
         taint = first_untolerated_taint(node_of(v.node).node.taints, pod.tolerations)
-        if taint is not None:
+        if taint is not None and _may_suggest(taint):
             blocked.setdefault(taint, []).append(v.node)
     if not blocked:
         return []
