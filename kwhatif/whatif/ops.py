@@ -213,9 +213,12 @@ def change_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     evicted: list[Pod] = []
     new: list[Pod] = []
     if operation.op == "taint":
-        evicted, new = evict_untolerating(cluster, changed, node_ops.parse_taint(value), now)
+        taint = node_ops.parse_taint(value)
+        evicted, new = evict_untolerating(cluster, changed, taint, now)
         if evicted:
-            summary += f": {len(evicted)} pod(s) not tolerating it evicted, {len(new)} recreated pending"
+            delayed = sum(1 for p in evicted if any(t.tolerates(taint) for t in p.tolerations))
+            later = f" ({delayed} after their tolerationSeconds)" if delayed else ""
+            summary += f": {len(evicted)} pod(s) not tolerating it for good evicted{later}, {len(new)} recreated pending"
     started, stopped = resync_daemon_pods(cluster, changed, now)
     if started or stopped:
         summary += f" (DaemonSet pods: {len(started)} created pending, {len(stopped)} deleted)"

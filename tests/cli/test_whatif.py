@@ -24,7 +24,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from tests.cli.conftest import NOW, executable, invoke
+from tests.cli.conftest import NOW, REPO, executable, invoke
 
 Doc = dict[str, Any]
 
@@ -213,6 +213,18 @@ def test_a_noexecute_taint_evicts_the_pods_that_do_not_tolerate_it(same: Callabl
     edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2"),
                recreated(x, "db-0", "db-0")]
     same(["--taint", "n1", "maint=true:NoExecute"], edited)
+
+
+def test_pods_tolerating_a_noexecute_taint_for_a_while_are_said_to_go_after_it() -> None:
+    """samples/cluster.yaml's worker-a1: three DaemonSet pods tolerate not-ready for good (no
+    tolerationSeconds); six pods (a Job's, five ReplicaSets') carry the 300 s toleration the
+    DefaultTolerationSeconds plugin added: evicted once it runs out — said so, not as pods that
+    do not tolerate the taint."""
+    samples = REPO / "samples"
+    result = invoke(["schedule", "-c", str(samples / "cluster.yaml"), "--now", NOW,
+                     "--taint", "worker-a1", "node.kubernetes.io/not-ready:NoExecute"])
+    assert ("what-if: taint worker-a1 node.kubernetes.io/not-ready:NoExecute: 6 pod(s) not tolerating it for "
+            "good evicted (6 after their tolerationSeconds), 6 recreated pending") in result.stdout + result.stderr
 
 
 def test_a_noschedule_taint_evicts_nothing(same: Callable[..., None]) -> None:
