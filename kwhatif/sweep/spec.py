@@ -13,6 +13,8 @@ import glob
 import itertools
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -24,6 +26,7 @@ import jsonschema
 from kwhatif.api.objects import Node
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.check import parse_headroom
+from kwhatif.config.decoding import ConfigError
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.config.scheduler_config import load_scheduler_config
 from kwhatif.errors import InputError, Source
@@ -112,6 +115,9 @@ def validate_sweep(doc: Any, file: str) -> None:
     errors = sorted(validator.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         first = errors[0]
+        if first.validator == "not" and not first.absolute_path:  # the schema's `else: not required scenarios`
+            raise InputError("listed scenarios need `combine: list` (the default, product, combines the axes)",
+                             Source(file), "Sweep", "scenarios")
         raise InputError(first.message, Source(file), "Sweep", field_path(first.absolute_path))
 
 
@@ -252,6 +258,22 @@ def sweep_clock(doc: dict[str, Any], now: str, file: str) -> str:
     return str(doc["now"])
 
 
+@contextmanager
+def named_by(file: str, field: str) -> Iterator[None]:
+    """An input's error, or kube-scheduler's refusal of a configuration, as one line that also
+    names the sweep's field that named the input."""
+    try:
+        yield
+    except (InputError, ConfigError) as err:
+        text = " ".join(str(err).split())
+        raise InputError(text, Source(file), "Sweep", field) from None
+
+
+def _position(entries: list[Any], name: str) -> int:
+    """Where `name` is among the axis' entries (a name, or `{name: ...}`)."""
+    return next((i for i, e in enumerate(entries) if (e.get("name") if isinstance(e, dict) else e) == name), 0)
+
+
 def read_sweep(file: str, now: str) -> Sweep:
     """The sweep of `file` with every input read (see the module's docstring); `now` is used
     when the file does not set its own clock."""
@@ -266,15 +288,17 @@ def read_sweep(file: str, now: str) -> Sweep:
     warnings: list[str] = []
     plan = Plan(now=sweep_clock(doc, now, file), check=check_options(doc, file),
                 removals={r["name"]: r.get("labels", {}) for r in doc.get("remove", [])})
-    for entry in doc.get("workloads", []):
-        objects, found = load_workloads([paths.path(f) for f in entry["files"]])
+    for i, entry in enumerate(doc.get("workloads", [])):
+        with named_by(file, f"workloads[{i}].files"):
+            objects, found = load_workloads([paths.path(f) for f in entry["files"]])
         plan.workloads[entry["name"]] = objects
         warnings.extend(found)
     for s in scenarios:
         if s.template is not None and s.template not in plan.templates:
             plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes")
         if s.config not in plan.configs:
-            config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
+            with named_by(file, f"configs[{_position(doc.get('configs', []), s.config)}]"):
+                config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None
             warnings.extend(config.warnings if config is not None else [])
     snapshots: dict[str, bytes] = {}
