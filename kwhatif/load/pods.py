@@ -313,7 +313,8 @@ def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 def _check_container_names(f: Fields, containers: tuple[Container, ...], init_containers: tuple[Container, ...]) -> None:
     """validation.go:validateContainers and validateInitContainers: each name required, an RFC 1123
-    label, and unique among all the pod's containers (the regular ones are judged first)."""
+    label, and unique among all the pod's containers (the regular ones are judged first); an
+    image required."""
     seen: set[str] = set()
     for key, listed in (("containers", containers), ("initContainers", init_containers)):
         for i, container in enumerate(listed):
@@ -326,6 +327,8 @@ def _check_container_names(f: Fields, containers: tuple[Container, ...], init_co
             if name in seen:
                 raise f.error(path, f"Duplicate value: {json.dumps(name)}")
             seen.add(name)
+            if not container.image:
+                raise f.error(f"spec.{key}[{i}].image", "Required value")
 
 
 def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:

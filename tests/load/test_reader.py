@@ -497,7 +497,7 @@ def test_the_fast_builder_agrees_with_pyyaml_on_random_objects(obj, share):
 
 
 YAML_LIST = (b'apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n'
-             b'  spec:\n    containers:\n    - name: c\n      args:\n      - |\n        line one\n        - not an item\n'
+             b'  spec:\n    containers:\n    - name: c\n      image: app\n      args:\n      - |\n        line one\n        - not an item\n'
              b'# a comment at column 0\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n\n'
              b'kind: List\nmetadata:\n  resourceVersion: ""\n')
 

@@ -68,6 +68,7 @@ RFC1123_LABEL = ("a lowercase RFC 1123 label must consist of lower case alphanum
     ({"containers": [{"image": "nginx"}]}, "spec.containers[0].name: Required value"),
     ({"containers": [named("A B")]}, f'spec.containers[0].name: Invalid value: "A B": {RFC1123_LABEL}'),
     ({"containers": [named("a"), named("a")]}, 'spec.containers[1].name: Duplicate value: "a"'),
+    ({"containers": [{"name": "a"}]}, "spec.containers[0].image: Required value"),
     ({"containers": [named("a")], "initContainers": [named("a")]}, 'spec.initContainers[0].name: Duplicate value: "a"'),
     # validateContainerPorts: containerPort required and in range, a hostPort (0: none) in range, three protocols.
     ({"containers": [named("a", ports=[{"hostPort": 80}])]}, "spec.containers[0].ports[0].containerPort: Required value"),
