@@ -307,11 +307,11 @@ def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
         raise f.error("spec.containers", "Required value")  # validation.go:validateContainers
     containers = f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network))
     init_containers = f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network))
-    _check_container_names(f, containers, init_containers)
+    _check_containers(f, containers, init_containers)
     return dict(containers=containers, init_containers=init_containers)
 
 
-def _check_container_names(f: Fields, containers: tuple[Container, ...], init_containers: tuple[Container, ...]) -> None:
+def _check_containers(f: Fields, containers: tuple[Container, ...], init_containers: tuple[Container, ...]) -> None:
     """validation.go:validateContainers and validateInitContainers: each name required, an RFC 1123
     label, and unique among all the pod's containers (the regular ones are judged first); an
     image required."""

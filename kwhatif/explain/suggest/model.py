@@ -93,6 +93,11 @@ def delete_change(pod: Pod) -> dict[str, Any]:
     return {"op": "delete", "target": {"kind": "Pod", "namespace": pod.namespace, "name": pod.name}}
 
 
+def key_in(key: str, names: tuple[str, ...]) -> bool:
+    """Whether a label or taint key is one of `names`, or under one ending in `/` (a prefix)."""
+    return any(key == n or (n.endswith("/") and key.startswith(n)) for n in names)
+
+
 def comes_back(pod: Pod) -> bool:
     """Whether deleting the pod frees nothing: a DaemonSet's controller makes it again on the
     same node, a static pod's kubelet keeps its mirror."""

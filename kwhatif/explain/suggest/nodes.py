@@ -20,7 +20,7 @@ from kwhatif.api.selectors import Requirement
 from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    AFFINITY, CORDONED, TAINTS, Candidate, NodeOf, Size, Suggestion, Variant, node_change, pod_change, pointer,
+    AFFINITY, CORDONED, TAINTS, Candidate, NodeOf, Size, Suggestion, Variant, key_in, node_change, pod_change, pointer,
     rejected_alone,
 )
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
@@ -71,10 +71,6 @@ machine is and where: relabelling a node's zone or architecture would make the s
 a lie, so a fix that needs one is never suggested as a node label."""
 
 
-def _machine_label(key: str) -> bool:
-    return any(key == k or (k.endswith("/") and key.startswith(k)) for k in MACHINE_LABELS)
-
-
 def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """Change the pod's rule so that the nearest node matches it, and label that node (unless
     that means rewriting what the machine is: MACHINE_LABELS)."""
@@ -84,7 +80,7 @@ def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     widened = _widen_pod_rule(pod, nearest)
     out = [widened] if widened is not None else []
     keys = [*nearest.selector, *(req.key for _, req in nearest.failing)]
-    if not any(map(_machine_label, keys)):
+    if not any(key_in(key, MACHINE_LABELS) for key in keys):
         out.append(_label_node(pod, nearest, verdicts, node_of))
     return out
 

@@ -7,7 +7,9 @@ from typing import Any
 from kwhatif.api.objects import Pod
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
-from kwhatif.explain.suggest.model import TAINTS, Candidate, NodeOf, Suggestion, Variant, pod_change, rejected_alone
+from kwhatif.explain.suggest.model import (
+    TAINTS, Candidate, NodeOf, Suggestion, Variant, key_in, pod_change, rejected_alone,
+)
 
 
 NOT_TO_TOLERATE = ("node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master",
@@ -19,10 +21,6 @@ an uninitialised cloud node, a node the autoscaler is removing. Tolerating one l
 node it should not run on: never suggested."""
 
 
-def _may_suggest(taint: Taint) -> bool:
-    return not any(taint.key == k or (k.endswith("/") and taint.key.startswith(k)) for k in NOT_TO_TOLERATE)
-
-
 def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """The untolerated taint that alone (no other filter failing) keeps the pod off the most
     nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod. Not one
@@ -30,7 +28,7 @@ def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     blocked: dict[Taint, list[str]] = {}
     for v in rejected_alone(verdicts, TAINTS):
         taint = first_untolerated_taint(node_of(v.node).node.taints, pod.tolerations)
-        if taint is not None and _may_suggest(taint):
+        if taint is not None and not key_in(taint.key, NOT_TO_TOLERATE):
             blocked.setdefault(taint, []).append(v.node)
     if not blocked:
         return []
