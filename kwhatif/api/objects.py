@@ -128,6 +128,9 @@ class Pod(Namespaced, Evolving):
     container_statuses: tuple[ContainerStatusResources, ...] = ()
     init_container_statuses: tuple[ContainerStatusResources, ...] = ()
     source: Source | None = None
+    resource_claim_statuses: tuple[tuple[str, str | None], ...] = ()
+    """status.resourceClaimStatuses: per `spec.resourceClaims` entry made from a template, the
+    claim the resourceclaim controller created for it (None: none is needed)."""
 
     @property
     def effective_priority(self) -> int:

@@ -112,7 +112,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     reports it)."""
     final, first = result.final, result.first
     if final is None or first is None:
-        gated = ["SchedulingGates"] if result.outcome == Outcome.GATED else []
+        gated = [result.held_by] if result.outcome == Outcome.GATED and result.held_by else []
         return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None,
                            requeue_events(gated), priority=result.pod.effective_priority)
     attempts = [

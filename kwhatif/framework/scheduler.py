@@ -78,6 +78,8 @@ class PodResult:
     attempts: list[Attempt] = field(default_factory=list)
     message: str | None = None
     incomplete: list[str] = field(default_factory=list)  # unimplemented plugins this result may depend on
+    held_by: str = ""
+    """The PreEnqueue plugin that keeps a gated pod out of the active queue."""
 
     @property
     def final(self) -> Attempt | None:
@@ -272,7 +274,7 @@ class Scheduler:
         blocked = fwk.run_pre_enqueue(info)
         if blocked is not None:
             message = GATED_MESSAGE if blocked.plugin == "SchedulingGates" else blocked.message
-            return PodResult(pod, Outcome.GATED, message=message)
+            return PodResult(pod, Outcome.GATED, message=message, held_by=blocked.plugin)
         result = PodResult(pod, Outcome.UNSCHEDULABLE)
         attempt = self.attempt(fwk, info)
         result.attempts.append(attempt)

@@ -276,6 +276,12 @@ def owner_references(f: Fields, meta: dict) -> tuple[OwnerReference, ...]:
     return f.items(meta, "ownerReferences", "metadata", lambda e, p: _owner(f, e, p))
 
 
+def resource_claim_statuses(f: Fields, status: dict) -> tuple[tuple[str, str | None], ...]:
+    """status.resourceClaimStatuses as (pod claim name, generated claim name or None)."""
+    return f.items(status, "resourceClaimStatuses", "status",
+                   lambda e, p: (f.str(e, "name", p), f.opt_str(e, "resourceClaimName", p)))
+
+
 def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
     conditions = f.items(status, "conditions", "status", lambda e, p: PodCondition(
         f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))
@@ -407,6 +413,6 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         conditions=pod_conditions(f, status),
         container_statuses=container_statuses(f, status, "containerStatuses"),
         init_container_statuses=container_statuses(f, status, "initContainerStatuses"),
-        source=source,
+        source=source, resource_claim_statuses=resource_claim_statuses(f, status),
         **pod_template(f, spec),
     )

@@ -25,6 +25,7 @@ from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
 from kwhatif.load.pods import (
     READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
+    resource_claim_statuses,
 )
 from kwhatif.load.fields import Fields
 from kwhatif.load.schema import pod_names_valid
@@ -65,6 +66,7 @@ class _Status(msgspec.Struct):
     conditions: list[_Condition] | None = None
     containerStatuses: list[_ContainerStatus] | None = None
     initContainerStatuses: list[_ContainerStatus] | None = None
+    resourceClaimStatuses: msgspec.Raw = _NULL
 
 
 class _Container(msgspec.Struct, omit_defaults=True):
@@ -182,6 +184,7 @@ class PodReader:
             owners = self._metadata_part(self._owners, meta.ownerReferences, "ownerReferences", owner_references)
             statuses = self._container_statuses("containerStatuses", status.containerStatuses)
             init_statuses = self._container_statuses("initContainerStatuses", status.initContainerStatuses)
+            claims = self._claim_statuses(status.resourceClaimStatuses)
             template = self._specs.get(key)
             if template is None:
                 template = self._specs[key] = self._template(key)
@@ -192,7 +195,7 @@ class PodReader:
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
             meta.deletionTimestamp, owners, spec.nodeName or "", *template,
             status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
-            statuses, init_statuses, source,
+            statuses, init_statuses, source, claims,
         )
 
     def _fields(self) -> Fields:
@@ -224,6 +227,12 @@ class PodReader:
                 fragment = self._template_parts[key] = decode(self._fields(), parsed)
             template.update(fragment)
         return tuple(template[name] for name in _TEMPLATE_FIELDS)
+
+    def _claim_statuses(self, raw: msgspec.Raw) -> tuple[tuple[str, str | None], ...]:
+        """status.resourceClaimStatuses, through the general path's reader (only DRA pods have it)."""
+        if raw is _NULL or bytes(raw) == b"null":
+            return ()
+        return resource_claim_statuses(self._fields(), {"resourceClaimStatuses": orjson.loads(bytes(raw))})
 
     def _container_statuses(self, field: str, items: list[_ContainerStatus] | None) -> tuple:
         """Container statuses that report resources (in-place resize, resource helpers.go:PodRequests

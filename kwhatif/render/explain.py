@@ -10,7 +10,7 @@ from typing import Any
 
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
-from kwhatif.framework.scheduler import Outcome
+from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
@@ -33,10 +33,17 @@ node)."""
 OWN_HEAD = "why it is not scheduled (kwhatif's account: kube-scheduler never tried it):"
 
 
-def message_head(outcome: Outcome, tried: bool) -> str:
+HELD_HEAD = ("held before any attempt by DynamicResources' PreEnqueue check (kube-scheduler only logs this "
+             "text: no event, no condition):")
+
+
+def message_head(outcome: Outcome, tried: bool, message: str | None = None) -> str:
     """The line above a pod's message. An unschedulable pod that no attempt tried (one naming a
     node the snapshot lacks: its kubelet, not kube-scheduler, would take it) has kwhatif's words,
-    which users must not take for an event's."""
+    which users must not take for an event's; a pod a PreEnqueue check other than the scheduling
+    gates holds (its ResourceClaim missing) has the scheduler's log line, which no user sees."""
+    if outcome == Outcome.GATED and message != GATED_MESSAGE:
+        return HELD_HEAD
     if not tried and outcome != Outcome.GATED:
         return OWN_HEAD
     return MESSAGE_HEADS.get(outcome, "why it is not scheduled:")
@@ -51,7 +58,7 @@ def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> st
                            "other pod where it is, so it says where kube-scheduler would place it now.",
                            width, ""))
     if exp.message:
-        lines.append(message_head(exp.outcome, bool(exp.attempts)))
+        lines.append(message_head(exp.outcome, bool(exp.attempts), exp.message))
         lines.extend(_message_lines(exp.message, width))
         for note in _quirks(exp.message):
             lines.extend(wrap(note, width, "  ", "kwhatif: "))

@@ -204,3 +204,13 @@ def test_a_big_dumps_number_beyond_a_double_is_refused_by_its_field() -> None:
     big = json.dumps(raw_pod("big", priority=10 ** 400)).encode()
     docs = parse_bytes(dump([raw_pod("good"), big]), "dump.json")
     assert outcome(docs) == "dump.json#0.items[1]: Pod/shop/big: spec.priority: a 401-digit number is out of range of an int32"
+
+
+def test_a_big_dump_reads_the_generated_claims_of_a_pods_status() -> None:
+    # status.resourceClaimStatuses: what DynamicResources uses for a template's claim.
+    dra = raw_pod("dra", None, resourceClaims=[{"name": "gpu", "resourceClaimTemplateName": "tmpl"},
+                                              {"name": "opt", "resourceClaimTemplateName": "tmpl"}])
+    dra["status"]["resourceClaimStatuses"] = [{"name": "gpu", "resourceClaimName": "dra-gpu-x7k2q"}, {"name": "opt"}]
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), dra]))
+    assert fast == general
+    assert isinstance(fast, list) and fast[1].resource_claim_statuses == (("gpu", "dra-gpu-x7k2q"), ("opt", None))

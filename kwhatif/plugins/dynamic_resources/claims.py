@@ -46,10 +46,39 @@ def _made_for(claim: ResourceClaim, pod: Pod, pod_claim: str) -> bool:
             and claim.name.startswith(base) and len(claim.name) == len(base) + 5)
 
 
+class NoClaimNeeded(Exception):
+    """The pod's status says no claim was made for this entry (resourceclaim.Name: a nil name)."""
+
+
+def _from_status(pod: Pod, name: str, index: DraIndex) -> ResourceClaim | None:
+    """The claim the pod's status names for the entry (resourceclaim.Name): what the scheduler
+    uses, as it is — never the template again; None when the status does not name one yet."""
+    for entry_name, claim_name in pod.resource_claim_statuses:
+        if entry_name != name:
+            continue
+        if claim_name is None:
+            raise NoClaimNeeded(name)
+        return _existing(pod, claim_name, index)
+    return None
+
+
+def _existing(pod: Pod, name: str, index: DraIndex) -> ResourceClaim:
+    """A claim by name, as the scheduler's claim cache answers (assumecache NotFoundError)."""
+    claim = index.claims.get((pod.namespace, name))
+    if claim is None:
+        raise ClaimLookupError(f'could not find ResourceClaim "{pod.namespace}/{name}"')
+    return claim
+
+
 def _from_template(pod: Pod, entry: Mapping, index: DraIndex) -> ResourceClaim:
-    """The claim made for this pod from its template: one already there (in the input, or made
-    by an earlier cycle), else the one the controller would create now."""
+    """The claim made for this pod from its template: the one its status names, else one already
+    there (in the input, or made by an earlier cycle), else the one the controller would create
+    now — kwhatif's what-if for a pod just created (the scheduler waits the moment until the
+    controller has made it and written the status)."""
     name = str(entry.get("name", ""))
+    named = _from_status(pod, name, index)
+    if named is not None:
+        return named
     for claim in index.claims.values():
         if _made_for(claim, pod, name):
             return claim
@@ -69,12 +98,12 @@ def pod_claims(pod: Pod, index: DraIndex) -> list[ResourceClaim]:
     claims = []
     for entry in pod.resource_claims:
         if entry.get("resourceClaimName"):
-            name = str(entry["resourceClaimName"])
-            claim = index.claims.get((pod.namespace, name))
-            if claim is None:
-                raise ClaimLookupError(f'resourceclaim.resource.k8s.io "{name}" not found')
+            claim = _existing(pod, str(entry["resourceClaimName"]), index)
         elif entry.get("resourceClaimTemplateName"):
-            claim = _from_template(pod, entry, index)
+            try:
+                claim = _from_template(pod, entry, index)
+            except NoClaimNeeded:
+                continue  # foreachPodResourceClaim: "valid use cases", skipped
             if claim.owner_pod_uid != pod.uid:
                 raise ClaimLookupError(f"ResourceClaim {claim.key} was not created for pod "
                                        f"{pod.namespace}/{pod.name} (pod is not owner)")

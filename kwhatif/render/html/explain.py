@@ -20,7 +20,7 @@ def explain_page(data: dict[str, Any]) -> str:
     where = f" on {data['node']}" if data["node"] else ""
     body = [paragraph(f"Pod {data['pod']} (priority {data['priority']}): {data['outcome']}{where}")]
     if data["message"]:
-        head = message_head(Outcome(data["outcome"]), bool(exp["attempts"])).rstrip(":")
+        head = message_head(Outcome(data["outcome"]), bool(exp["attempts"]), data.get("message")).rstrip(":")
         body.append(section(head, f"<pre class=\"message\">{escape(data['message'])}</pre>\n"))
     many = len(exp["attempts"]) > 1
     for i, attempt in enumerate(exp["attempts"], 1):

@@ -4,6 +4,8 @@ reason texts are upstream's (`statusUnschedulable` is UnschedulableAndUnresolvab
 
 from __future__ import annotations
 
+import pytest
+
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import (
@@ -56,11 +58,13 @@ ALLOCATED_ON_2 = Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1
 
 
 def test_claim_missing_is_refused_at_pre_enqueue():
-    # upstream "claim-missing": PreEnqueue status UnschedulableAndUnresolvable, the lister's NotFound text.
+    # upstream "claim-missing": PreEnqueue status UnschedulableAndUnresolvable. v1.34 reads claims
+    # through the DRA manager's assume cache (dra_manager.go claimTracker.Get), which scheduler.go
+    # names "ResourceClaim": its NotFoundError is `could not find ResourceClaim "<ns>/<name>"`.
     snap, plugin = _setup()
     status = plugin.pre_enqueue(PodInfo.of(_pod()))
     assert (status.code, status.message) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                             'resourceclaim.resource.k8s.io "my-claim" not found')
+                                             'could not find ResourceClaim "default/my-claim"')
 
 
 def test_deleted_claim_is_refused():
@@ -230,6 +234,47 @@ def test_a_generated_claim_in_the_input_is_the_pods_own():
     snap, plugin = _setup(made, templates=(ResourceClaimTemplate("default", "tmpl", (req("req-1"),)),))
     state, info, status = _cycle(plugin, snap, _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"}))
     assert status is None and [c.name for c in state.get("PreFilterDynamicResources").claims] == ["my-pod-gpu-x7k2q"]
+
+
+def _with_status(pod, *statuses: tuple[str, str | None]):
+    return pod.evolve(resource_claim_statuses=statuses)
+
+
+TEMPLATED = {"name": "gpu", "resourceClaimTemplateName": "tmpl"}
+
+
+def test_the_claim_the_pods_status_names_is_used_as_it_is():
+    """resourceclaim.Name: a template entry's claim is the one status.resourceClaimStatuses
+    names — already allocated on node-2 here — never the template again (which now asks for a
+    class no device has): the pod goes where its claim is."""
+    named = claim("my-pod-gpu-abcde", req("req-1")).evolve(owner_pod_uid="pod-uid", allocation=ALLOCATED_ON_2)
+    changed = ResourceClaimTemplate("default", "tmpl", (req("req-1", "no-such-class"),))
+    snap, plugin = _setup(named, templates=(changed,))
+    pod = _with_status(_pod("my-pod", TEMPLATED), ("gpu", "my-pod-gpu-abcde"))
+    state, info, status = _cycle(plugin, snap, pod)
+    assert status is None and [c.name for c in state.get("PreFilterDynamicResources").claims] == ["my-pod-gpu-abcde"]
+    assert plugin.filter(state, info, snap.by_name["node-2"]) is None
+    assert plugin.filter(state, info, snap.by_name["node-1"]) is not None
+
+
+@pytest.mark.parametrize("claims, statuses, message", [
+    # the status names a claim the cache lacks (assumecache NotFoundError)
+    ((), (("gpu", "my-pod-gpu-abcde"),), 'could not find ResourceClaim "default/my-pod-gpu-abcde"'),
+    # resourceclaim.IsForPod: the named claim is controlled by another pod
+    ((claim("my-pod-gpu-abcde", req("req-1")).evolve(owner_pod_uid="other-uid"),), (("gpu", "my-pod-gpu-abcde"),),
+     "ResourceClaim default/my-pod-gpu-abcde was not created for pod default/my-pod (pod is not owner)"),
+])
+def test_a_status_named_claim_that_is_missing_or_not_the_pods_holds_it(claims, statuses, message):
+    snap, plugin = _setup(*claims, templates=(ResourceClaimTemplate("default", "tmpl", (req("req-1"),)),))
+    pod = _with_status(_pod("my-pod", TEMPLATED), *statuses)
+    assert plugin.pre_enqueue(PodInfo.of(pod)).message == message
+
+
+def test_a_status_without_a_claim_name_needs_no_claim():
+    # foreachPodResourceClaim: a nil claim name is skipped ("valid use cases").
+    snap, plugin = _setup()
+    pod = _with_status(_pod("my-pod", TEMPLATED), ("gpu", None))
+    assert plugin.pre_enqueue(PodInfo.of(pod)) is None
 
 
 def test_generated_names_are_cut_in_proportion_past_57_characters():
