@@ -49,6 +49,12 @@ def find_kubectl() -> str:
     return found
 
 
+REQUEST_TIMEOUT = "60s"
+"""kubectl's `--request-timeout` for every call: kubectl waits for ever by default, and an API
+server that accepts the connection but never answers (an overloaded one, a dead aggregated API)
+would hang the snapshot. Each request of a chunked list (500 objects) gets this much."""
+
+
 @dataclass(frozen=True)
 class Kubectl:
     """The user's kubectl with the context and kubeconfig they chose (None: kubectl's defaults)."""
@@ -56,16 +62,20 @@ class Kubectl:
     executable: str
     context: str | None = None
     kubeconfig: str | None = None
+    request_timeout: str = REQUEST_TIMEOUT
 
     def flags(self) -> list[str]:
         chosen = [("--context", self.context), ("--kubeconfig", self.kubeconfig)]
         return [f"{flag}={value}" for flag, value in chosen if value]
 
+    def argv(self, verb: str, args: Sequence[str]) -> list[str]:
+        return read_only_argv(self.executable, verb, args, [*self.flags(), f"--request-timeout={self.request_timeout}"])
+
     def run(self, verb: str, *args: str, partial_ok: bool = False) -> bytes:
         """kubectl's stdout. A failure is one error line with kubectl's own last word; with
         `partial_ok` a failure that still printed something gives that output (`api-resources`
         lists what it could discover when an aggregated API is down)."""
-        argv = read_only_argv(self.executable, verb, args, self.flags())
+        argv = self.argv(verb, args)
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=False)
         except OSError as err:

@@ -84,6 +84,9 @@ class FakeAPIServer:
     objects: list[dict[str, Any]]
     requests: list[tuple[str, str]] = field(default_factory=list)
     url: str = ""
+    silent: frozenset[str] = frozenset()
+    """Paths the server accepts and never answers (an overloaded API server)."""
+    released: threading.Event = field(default_factory=threading.Event)
 
     def answer(self, method: str, path: str) -> tuple[int, dict[str, Any]]:
         self.requests.append((method, path))
@@ -139,6 +142,9 @@ def etcd_key(obj: dict[str, Any]) -> tuple[str, str]:
 def _handler(server: FakeAPIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def _reply(self) -> None:
+            if self.path.split("?", 1)[0] in server.silent:
+                server.released.wait()  # until the test ends: kubectl must give up first
+                return
             code, body = server.answer(self.command, self.path.split("?", 1)[0])
             data = json.dumps(body).encode()
             self.send_response(code)
@@ -155,10 +161,11 @@ def _handler(server: FakeAPIServer) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def serving(objects: Iterable[dict[str, Any]], served: tuple[Served, ...] = V1_34) -> Iterator[FakeAPIServer]:
+def serving(objects: Iterable[dict[str, Any]], served: tuple[Served, ...] = V1_34,
+            silent: frozenset[str] = frozenset()) -> Iterator[FakeAPIServer]:
     """The server on an ephemeral port of 127.0.0.1 in a thread, for the block's duration; its URL
     is `server.url`."""
-    fake = FakeAPIServer(served, list(objects))
+    fake = FakeAPIServer(served, list(objects), silent=silent)
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -166,6 +173,7 @@ def serving(objects: Iterable[dict[str, Any]], served: tuple[Served, ...] = V1_3
         fake.url = f"http://127.0.0.1:{httpd.server_address[1]}"
         yield fake
     finally:
+        fake.released.set()
         httpd.shutdown()
         httpd.server_close()
         thread.join()

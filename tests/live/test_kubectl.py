@@ -7,12 +7,15 @@ from __future__ import annotations
 import ast
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
 
 from kwhatif.errors import InputError
 from kwhatif.live.kubectl import Kubectl, NotReadOnly, find_kubectl, last_line, read_only_argv
+from tests.live.fake_apiserver import serving, write_kubeconfig
+from tests.live.support import installed_kubectl, kubectl_env  # noqa: F401 - a fixture
 
 PACKAGE = Path(__file__).parents[2] / "kwhatif"
 THE_ONE_PLACE = PACKAGE / "live" / "kubectl.py"
@@ -105,7 +108,7 @@ def _fake_kubectl(tmp_path: Path, script: str) -> str:
 
 def test_context_and_kubeconfig_are_passed_to_kubectl(tmp_path: Path) -> None:
     kubectl = Kubectl(_fake_kubectl(tmp_path, 'echo "$@"'), context="prod", kubeconfig="/k/config")
-    assert kubectl.run("get", "nodes") == b"get nodes --context=prod --kubeconfig=/k/config\n"
+    assert kubectl.run("get", "nodes") == b"get nodes --context=prod --kubeconfig=/k/config --request-timeout=60s\n"
 
 
 def test_a_failing_kubectl_is_one_line_with_its_last_word(tmp_path: Path) -> None:
@@ -136,3 +139,19 @@ def test_a_kubectl_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot run .*: permission denied"):
         Kubectl(str(not_executable)).run("version")
     assert os.path.exists(not_executable)
+
+
+def test_an_api_server_that_never_answers_is_one_line_not_a_hang(tmp_path: Path, kubectl_env: dict[str, str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server answers discovery and then holds the nodes list for ever: kubectl gives up at
+    its --request-timeout (60 s by default; 2 s here), and kwhatif says so in one line."""
+    for name, value in kubectl_env.items():
+        monkeypatch.setenv(name, value)
+    with serving([], silent=frozenset({"/api/v1/nodes"})) as server:
+        config = write_kubeconfig(tmp_path / "config", server.url)
+        kubectl = Kubectl(installed_kubectl() or "kubectl", kubeconfig=str(config), request_timeout="2s")
+        started = time.monotonic()
+        with pytest.raises(InputError) as raised:
+            kubectl.run("get", "nodes", "-o", "json")
+    assert time.monotonic() - started < 30
+    assert str(raised.value).startswith(f"`kubectl get nodes -o json --kubeconfig={config}` failed (exit 1): ")
