@@ -46,10 +46,16 @@ class WorkloadCapacity:
     def more(self) -> int:
         return max(0, self.copies - self.replicas)
 
+    @property
+    def fits(self) -> bool:
+        """Whether its own replicas all fit (else some of them stay pending)."""
+        return self.copies >= self.replicas
+
     def data(self) -> dict:
         return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
-                "more": self.more, "running": self.running, "max": self.max, "reached_max": self.copies >= self.max,
-                "distribution": self.distribution, "stop_reason": self.stop_reason, "evictions": self.evictions}
+                "more": self.more, "fits": self.fits, "running": self.running, "max": self.max,
+                "reached_max": self.more >= self.max, "distribution": self.distribution,
+                "stop_reason": self.stop_reason, "evictions": self.evictions}
 
 
 @dataclass
@@ -131,13 +137,13 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
 def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
             running: int) -> WorkloadCapacity:
     """Copies of the group's pod scheduled one at a time on the prepared snapshot, after the
-    `running` ones."""
+    `running` ones: its own replicas, then up to `maximum` more."""
     make = _copy_maker(group)
     distribution: dict[str, int] = {}
     evictions: list[str] = []
     stop = None
     copies = running
-    while copies < maximum:
+    while copies < max(len(group.pods), running) + maximum:
         [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True)
         if rejected:
             stop = rejected

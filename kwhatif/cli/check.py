@@ -141,7 +141,8 @@ def _template_node(path: str, warnings: Warnings) -> Node:
 @cluster_option
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @click.option("--max", "maximum", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Stop after this many copies (or, with --add-node, this many added nodes).")
+              help="Stop after this many copies beyond the workload's own replicas (or, with --add-node, this "
+                   "many added nodes).")
 @click.option("--add-node", "add_node", metavar="TEMPLATE.yaml",
               help="Instead: the smallest number of nodes like this Node that must be added for every pod of "
                    "the workloads to fit.")
@@ -158,8 +159,9 @@ def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, cluster
                  config_file: str | None, strict: bool = False) -> None:
     """For each workload (or pod) of WORKLOAD_FILES: how many more copies of its pod fit beyond its
     replicas (placed one at a time until one does not, the other workloads placed first), where
-    they land and why the next one does not. With --add-node: how many such nodes to add for the
-    workloads to fit (exit 1 when even --max nodes are not enough)."""
+    they land and why the next one does not (exit 1 when a workload's own replicas do not all
+    fit). With --add-node: how many such nodes to add for the workloads to fit (exit 1 when even
+    --max nodes are not enough)."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         chosen = profiles(inputs.config, no_preemption=not allow_preemption)
@@ -173,8 +175,10 @@ def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, cluster
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED
             table = add_node_table
         else:
-            data = capacity(inputs.cluster, objects, inputs.now, chosen, maximum, replicas_mode).data()
-            code = Exit.ALL_PLACED
+            found_capacity = capacity(inputs.cluster, objects, inputs.now, chosen, maximum, replicas_mode)
+            data = found_capacity.data()
+            fits = all(w.fits for w in found_capacity.workloads)
+            code = Exit.ALL_PLACED if fits else Exit.NOT_ALL_PLACED  # some of its own replicas stay pending
             table = capacity_table
         data["warnings"] = found + data["warnings"]  # the files' own warnings, in every format
         inputs.finish(data["warnings"])

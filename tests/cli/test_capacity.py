@@ -37,25 +37,28 @@ def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_m
     result, data = _capacity(cli, str(CHECK / "copy.yaml"))
     assert result.exit_code == 0
     assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
-                                   "more": 5, "running": 0, "max": 1000, "reached_max": False,
+                                   "more": 5, "fits": True, "running": 0, "max": 1000, "reached_max": False,
                                    "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
                                    "evictions": []}],
                     "warnings": []}
 
 
-def test_max_bounds_the_count(cli):
+def test_max_bounds_the_copies_beyond_its_own_replicas(cli):
+    # The pod itself first, then at most 3 more (room for 6): 4 copies, 3 more, stopped at --max.
     result, data = _capacity(cli, str(CHECK / "copy.yaml"), "--max", "3")
     assert result.exit_code == 0
     (w,) = data["workloads"]
-    assert (w["copies"], w["reached_max"], w["stop_reason"]) == (3, True, None)
-    assert sum(w["distribution"].values()) == 3
+    assert (w["copies"], w["more"], w["reached_max"], w["stop_reason"]) == (4, 3, True, None)
+    assert sum(w["distribution"].values()) == 4
 
 
 def test_copies_of_a_deployment_are_more_replicas_of_its_replica_set(cli):
     result, data = _capacity(cli, str(CHECK / "api.yaml"))
-    # 600m: node-b takes one (800m free), nothing else has 600m: not even its 2 replicas fit.
-    assert result.exit_code == 0
+    # 600m: node-b takes one (800m free), nothing else has 600m: not even its 2 replicas fit,
+    # so one would stay pending: exit 1, as check would.
+    assert result.exit_code == 1
     (w,) = data["workloads"]
+    assert w["fits"] is False
     assert re.fullmatch(r"default/api-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}", w["pod"])
     assert (w["workload"], w["replicas"], w["copies"], w["more"]) == ("Deployment/default/api", 2, 1, 0)
     assert w["distribution"] == {"node-b": 1}
@@ -68,7 +71,7 @@ def test_every_workload_of_the_files_is_counted_with_the_others_placed_first(cli
     # (LeastAllocated: node-b 800m free of 4000m scores above node-a's 500m of 2000m): 600m left,
     # one 600m replica there, none on node-a (500m).
     result, data = _capacity(cli, str(CHECK / "copy.yaml"), str(CHECK / "api.yaml"))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # api's second replica fits nowhere
     assert [(w["workload"], w["copies"], w["distribution"]) for w in data["workloads"]] == [
         ("Pod/default/copy", 3, {"node-a": 2, "node-b": 1}), ("Deployment/default/api", 1, {"node-b": 1})]
 
