@@ -8,7 +8,7 @@ reason the catalogue does not match), so the catalogue cannot drift from what kw
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -164,16 +164,50 @@ CATALOGUE: tuple[Reason, ...] = (
            "Preemption is not helpful for scheduling",
            "The node was rejected for a reason no eviction can change (UnschedulableAndUnresolvable).",
            "Fix the node's filter reason (taint, affinity, size...)."),
+    Reason("DefaultPreemption", _exact("not eligible due to preemptionPolicy=Never"),
+           "not eligible due to preemptionPolicy=Never",
+           "The pod may not preempt (preemptionPolicy: Never, often from its PriorityClass): no pod is "
+           "evicted for it, it waits for room.",
+           "Free room another way, or give it a PriorityClass whose preemptionPolicy is PreemptLowerPriority."),
+    Reason("DefaultPreemption", _exact("not eligible due to a terminating pod on the nominated node"),
+           "not eligible due to a terminating pod on the nominated node",
+           "An earlier preemption for this pod is still evicting its victims: the scheduler waits for them to go.",
+           "Nothing: the pod is retried once the victims are gone (check their terminationGracePeriodSeconds)."),
+    Reason("DynamicResources", _exact("no new claims to deallocate"), "no new claims to deallocate",
+           "DynamicResources' PostFilter, which v1.34 runs for every pod that does not fit (DRA is GA): it "
+           "found no claim of the pod whose deallocation would help. It is in every FailedScheduling "
+           "message, DRA or not.",
+           "Nothing: read the reasons before it."),
+    Reason("DynamicResources", _exact("not found"), "not found",
+           "The trailing word after a PreFilter rejection (a missing PVC, an unbound immediate claim...): "
+           "DynamicResources' PostFilter reads the state its PreFilter never wrote (an earlier PreFilter "
+           "rejected the pod first) and fails; preemption does not run.",
+           "Fix the reason before it; this word goes with it."),
     Reason("Framework", _exact("no nodes available to schedule pods"), "no nodes available to schedule pods",
            "The cluster has no nodes (or the snapshot none).",
            "Add nodes, or check the input holds them."),
 )
 
+_COUNT = re.compile(r"^(?:(?:preemption: )?\d+/\d+ nodes are available: )?\d+ ")
+"""What a message prints before a reason: its head (`0/5 nodes are available: `, after
+`preemption: ` too) and the reason's node count."""
+_MESSAGE_PARTS = re.compile(r"\. |, ")
+
 
 def lookup(text: str) -> list[Reason]:
-    """The reasons a text is (a full match), else those whose example or pattern mentions it."""
-    exact = [r for r in CATALOGUE if r.matches(text)]
+    """The reasons a text is (a full match, with or without the count and the period the message
+    prints around it: `2 Insufficient cpu.`), each shown with the text as given; else, for a whole
+    pasted FailedScheduling message, the reasons of its parts; else those whose example or plugin
+    mentions it."""
+    reason = _COUNT.sub("", text.strip()).rstrip(".")
+    exact = [replace(r, example=reason) for r in CATALOGUE if r.matches(reason)]
     if exact:
         return exact
+    parts = [_COUNT.sub("", p.strip()).rstrip(".") for p in _MESSAGE_PARTS.split(text)]
+    found = {r: None for p in parts for r in CATALOGUE if r.matches(p)}
+    if len(parts) > 1 and found:
+        return list(found)
     needle = text.lower()
     return [r for r in CATALOGUE if needle in r.example.lower() or needle in r.plugin.lower()]
+
+

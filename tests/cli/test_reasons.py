@@ -10,7 +10,7 @@ def test_a_reason_as_printed_is_explained(cli, monkeypatch):
     result = cli(["reasons", "Insufficient nvidia.com/gpu"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "NodeResourcesFit: Insufficient cpu"  # the entry, shown by its example
+    assert lines[0] == "NodeResourcesFit: Insufficient nvidia.com/gpu"  # the entry, shown with the reason given
     assert lines[1].startswith("  What it means: ") and lines[2].startswith("  How to fix it: ")
 
 

@@ -51,3 +51,31 @@ def test_lookup_finds_a_reason_by_its_exact_text_then_by_a_word() -> None:
     assert [r.plugin for r in lookup("Insufficient memory")] == ["NodeResourcesFit"]
     assert {r.plugin for r in lookup("taint")} == {"TaintToleration"}
     assert lookup("no such reason") == []
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("Insufficient memory", "Insufficient memory"),  # shown as given, not as the entry's example (cpu)
+    ("2 Insufficient cpu", "Insufficient cpu"),  # with the count the message prints before it
+    ("3 node(s) had untolerated taint {dedicated: gpu}.", "node(s) had untolerated taint {dedicated: gpu}"),
+])
+def test_a_reason_as_the_message_prints_it_is_found_and_shown_as_given(text: str, shown: str) -> None:
+    assert [r.example for r in lookup(text)] == [shown]
+
+
+def test_a_whole_failed_scheduling_message_is_looked_up_reason_by_reason() -> None:
+    message = ("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {dedicated: gpu}. "
+               "no new claims to deallocate, preemption: 0/5 nodes are available: 5 Preemption is not helpful "
+               "for scheduling.")
+    assert [r.plugin for r in lookup(message)] == ["NodeResourcesFit", "TaintToleration", "DynamicResources",
+                                                   "DefaultPreemption"]
+
+
+@pytest.mark.parametrize("text, plugin", [
+    # reference 8.2: the suffixes DynamicResources' PostFilter adds to every 1.34 message
+    ("no new claims to deallocate", "DynamicResources"),
+    ("not found", "DynamicResources"),
+    ("not eligible due to preemptionPolicy=Never", "DefaultPreemption"),
+    ("not eligible due to a terminating pod on the nominated node", "DefaultPreemption"),
+])
+def test_the_postfilter_texts_of_every_message_are_catalogued(text: str, plugin: str) -> None:
+    assert [r.plugin for r in lookup(text)] == [plugin]
