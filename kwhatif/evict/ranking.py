@@ -36,6 +36,7 @@ from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.whatif.pods import MIRROR_ANNOTATION, remove_pods
 from kwhatif.whatif.targets import replace_node
+from kwhatif.text import listed
 
 SYSTEM_CRITICAL_PRIORITY = 2_000_000_000  # scheduling.SystemCriticalPriority
 STATIC_SOURCE = "kubernetes.io/config.source"
@@ -233,6 +234,11 @@ def plan_eviction(cluster: Cluster, node_name: str, signal: str, usage: Mapping[
     if limit_text is None:
         raise InputError(f"{signal}: the kubelet has no default threshold for it; give --threshold")
     plan = EvictionPlan(node_name, signal, available, threshold_bytes(limit_text, capacity, signal), estimated)
+    unmeasured = [c.pod.key for c in candidates if c.usage is None]
+    if unmeasured and usage:
+        plan.warnings.append(f"{len(unmeasured)} pod(s) on {node_name} have no {spec.usage} reading in the usage file "
+                             f"({listed(unmeasured, 5)}): ranked as pods the kubelet has no stats for, first — a "
+                             "stale file (a pod started since) makes them look that way")
     plan.ranking = [Ranked(c, qos_class(c.pod), is_critical(c.pod)) for c in ranked(candidates, signal)]
     plan.after = choose_evictions(plan)
     reschedule(cluster, plan, spec, now)

@@ -59,6 +59,7 @@ def top_usage(path: str, text: str) -> Usage:
         if key in lines:  # kubectl top lists a pod once: two lines are two readings, and which one holds?
             raise InputError(f"--usage {path}: line {number}: {key} is listed again (first on line {lines[key]})")
         lines[key] = number
+        amount(path, f"line {number}", fields[-2])  # the CPU column: a line that has none is not kubectl top's
         out[key] = {"memory": amount(path, f"line {number}", fields[-1])}
     return out
 

@@ -85,6 +85,15 @@ def test_the_kubelet_order_and_the_pods_that_go(tmp_path: Path) -> None:
     assert placed[0].startswith("shop/f-rs-") and placed[1].startswith("shop/b-rs-")
 
 
+def test_a_pod_the_usage_file_misses_is_warned_about(tmp_path: Path) -> None:
+    # TOP has no line for f: ranked first as the kubelet ranks a pod it has no stats for, and said
+    # so (a file taken before f started looks the same); --strict makes it the error.
+    result = run(tmp_path, "--available", "50Mi")
+    assert ("1 pod(s) on n1 have no memory reading in the usage file (shop/f): ranked as pods the kubelet has "
+            "no stats for, first") in result.stderr
+    assert run(tmp_path, "--available", "50Mi", "--strict").exit_code == 2
+
+
 def test_a_critical_pod_is_passed_over(tmp_path: Path) -> None:
     # 50Mi available, threshold 1000Mi: f (+0), b (+600Mi) = 650Mi, a (+300Mi) = 950Mi, the mirror pod
     # is skipped, e (+100Mi) = 1050Mi >= 1000Mi, shown rounded: 1050 / 1024 = 1.025 -> 1.03Gi.

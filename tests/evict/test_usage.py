@@ -43,8 +43,16 @@ def test_kubelet_summary_gives_the_node_too(tmp_path: Path) -> None:
 
 def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "top.txt"
-    path.write_text("shop web 1m\nshop web 1m lots extra\n")
+    path.write_text("web 1m 10Mi\nshop web 1m lots extra\n")  # line 1: `kubectl top pods` of one namespace
     with pytest.raises(InputError, match=r"top.txt: line 2: expected NAMESPACE NAME CPU MEMORY"):
+        read_usage(str(path))
+
+
+def test_a_line_without_a_cpu_column_is_not_read_as_a_pod_named_after_its_namespace(tmp_path: Path) -> None:
+    # `default be 5m`: three fields read as NAME CPU MEMORY would make a pod "default" of cpu "be".
+    path = tmp_path / "top.txt"
+    path.write_text("default be 5m\n")
+    with pytest.raises(InputError, match=r"top.txt: line 1: 'be' is not a quantity"):
         read_usage(str(path))
 
 
