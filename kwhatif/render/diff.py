@@ -68,8 +68,9 @@ def diff_table(data: dict[str, Any], wide: bool = False, headers: bool = True, c
 
 
 def cell(text: str) -> str:
-    """A Markdown table cell: pipes escaped, on one line."""
-    return " ".join(text.replace("|", "\\|").split())
+    """A Markdown table cell: on one line, pipes escaped, and `<` as an entity (GitHub renders
+    HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays)."""
+    return " ".join(text.replace("<", "&lt;").replace("|", "\\|").split())
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> list[str]:

@@ -45,8 +45,9 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
             more = f", ... ({len(owners)})" if len(owners) > EXAMPLES else ""
             lines.extend(wrap(f"owners: {', '.join(owners[:EXAMPLES])}{more}", width, " " * 7, hanging=" " * 9))
         if group["suggestion"]:
-            lines.extend(wrap(f"fix (verified for {pods[0]}): {group['suggestion']['summary']}", width, " " * 7,
-                              hanging=" " * 9))
+            alone = f" alone, not for the other {len(pods) - 1}" if len(pods) > 1 else ""
+            lines.extend(wrap(f"fix (verified for {pods[0]}{alone}): {group['suggestion']['summary']}", width,
+                              " " * 7, hanging=" " * 9))
     if data["groups"]:
         lines.append("kwhatif: why one of them stays pending: kwhatif explain NAMESPACE/NAME")
     return "\n".join(lines) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.sweep.report import as_table
+from kwhatif.sweep.report import as_markdown, as_table
 
 
 def _row(index: int, failed: list[str], policies: list[tuple[str, bool]], message: str | None) -> dict[str, Any]:
@@ -42,3 +42,11 @@ def test_texts_are_notes_below_each_once() -> None:
     lines = as_table({"rows": rows}, width=200).splitlines()
     assert [line.split()[-1] for line in lines if line.strip()[:1].isdigit()] == ["[1]", "[1]", "-"]
     assert lines[-2:] == ["", "[1] the same"]
+
+
+def test_markdown_cells_escape_what_github_would_render() -> None:
+    """A snapshot file named `<b>x.yaml` would turn the rest of the row bold, a `|` would split
+    the cell; an empty cell reads `-`, as a missing one does."""
+    row = {**_row(0, [], [], "a | b"), "snapshot": "<b>x.yaml", "policies": []}
+    line = next(line for line in as_markdown({"rows": [row]}).splitlines() if "x.yaml" in line)
+    assert "&lt;b>x.yaml" in line and "a \\| b" in line and "<b>" not in line
