@@ -9,3 +9,9 @@ def listed(items: Sequence[str], limit: int = 3) -> str:
     """`a, b, c` or `a, b, c and 7 more`: a message naming thousands of objects stays one line."""
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def markdown_cell(text: str) -> str:
+    """A Markdown table cell: on one line, pipes escaped, and `<` as an entity (GitHub renders
+    HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays)."""
+    return " ".join(text.replace("<", "&lt;").replace("|", "\\|").split())

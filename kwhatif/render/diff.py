@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.api.quantity import format_amount
+from kwhatif.text import markdown_cell
 from kwhatif.render.table import painted, plain_table, rows_alone, terminal_width, with_text_column
 
 POD_HEADERS = ["POD", "CHANGE", "BEFORE", "AFTER", "REASON"]
@@ -67,15 +68,9 @@ def diff_table(data: dict[str, Any], wide: bool = False, headers: bool = True, c
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
-def cell(text: str) -> str:
-    """A Markdown table cell: on one line, pipes escaped, and `<` as an entity (GitHub renders
-    HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays)."""
-    return " ".join(text.replace("<", "&lt;").replace("|", "\\|").split())
-
-
 def markdown_table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)] + \
-        ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+        ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
 
 
 def diff_markdown(data: dict[str, Any]) -> str:

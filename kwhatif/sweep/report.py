@@ -17,7 +17,7 @@ import orjson
 from tabulate import tabulate
 
 from kwhatif import __version__
-from kwhatif.render.diff import cell
+from kwhatif.text import markdown_cell
 
 Row = dict[str, Any]
 
@@ -148,7 +148,7 @@ def _notes(texts: Sequence[str], width: int) -> str:
 
 def as_markdown(data: dict[str, Any]) -> str:
     header, body = flat(data["rows"])
-    cells = [["-" if v is None or v == "" else cell(str(v)) for v in line] for line in body]
+    cells = [["-" if v is None or v == "" else markdown_cell(str(v)) for v in line] for line in body]
     return tabulate(cells, headers=header, tablefmt="github") + "\n"
 
 
