@@ -84,7 +84,7 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
     return pod.evolve(name=name, uid=deterministic_uid("Pod", pod.namespace, name), node_name="",
                       nominated_node_name="", phase="Pending", start_time=None, conditions=(),
                       container_statuses=(), init_container_statuses=(), creation_timestamp=now,
-                      deletion_timestamp=None)
+                      deletion_timestamp=None, resource_claim_statuses=())  # its claims are made anew
 
 
 def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,

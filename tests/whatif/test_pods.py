@@ -29,6 +29,16 @@ def test_a_replicaset_pod_comes_back_pending_with_a_new_generated_name() -> None
     assert new.owner_references == old.owner_references and new.containers == old.containers
 
 
+def test_a_recreated_pod_names_no_generated_claim_of_the_pod_it_replaces() -> None:
+    # status.resourceClaimStatuses names the gone pod's own claims (owned by its UID): the new pod
+    # gets its own from the template, or DynamicResources would find it "not owner".
+    old = of("ReplicaSet", "web-abc12", "web-abc12-aaaaa", node_name="n1",
+             resource_claims=({"name": "gpu", "resourceClaimTemplateName": "tmpl"},),
+             resource_claim_statuses=(("gpu", "web-abc12-aaaaa-gpu-x7k2q"),))
+    new = recreated(old, NOW, taken_names(Cluster(pods=[old]), "default"), "t")
+    assert (new.resource_claims, new.resource_claim_statuses) == (old.resource_claims, ())
+
+
 def test_a_statefulset_pod_keeps_its_name() -> None:
     old = of("StatefulSet", "db", "db-1", node_name="n1")
     assert recreated(old, NOW, taken_names(Cluster(), "default"), "t").name == "db-1"
