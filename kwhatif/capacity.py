@@ -69,7 +69,7 @@ class CapacityResult:
 
 def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
     """Copy i of the group's pods: its own pods first, then more named as its controller would
-    name one more replica."""
+    name one more replica, each with claims of its own (no status naming the prototype's)."""
     proto = group.pods[0]
     own = list(group.pods)
     w = group.workload
@@ -88,14 +88,14 @@ def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
             name = f"{w.name}-{ordinal}"
             labels = {**proto.labels, "statefulset.kubernetes.io/pod-name": name,
                       "apps.kubernetes.io/pod-index": str(ordinal)}
-            return proto.evolve(name=name, labels=labels)
+            return proto.evolve(name=name, labels=labels, resource_claim_statuses=())
         return stateful
     base = proto.name[:-RANDOM_LENGTH] if w.kind in _GENERATED else f"{proto.name}-"
 
     def generated(i: int) -> Pod:
         if i < len(own):
             return own[i]
-        return proto.evolve(name=names.generate(base, f"capacity/{w.uid}/{i}"))
+        return proto.evolve(name=names.generate(base, f"capacity/{w.uid}/{i}"), resource_claim_statuses=())
     return generated
 
 
@@ -143,7 +143,7 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
     evictions: list[str] = []
     stop = None
     copies = running
-    while copies < max(len(group.pods), running) + maximum:
+    while copies < len(group.pods) + maximum:
         [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True)
         if rejected:
             stop = rejected

@@ -36,7 +36,7 @@ CATALOGUE: tuple[Reason, ...] = (
     Reason("NodeResourcesFit", _exact("Too many pods"), "Too many pods",
            "The node already runs as many pods as its allocatable `pods` allows.",
            "Raise the kubelet's maxPods, spread the pods, or add nodes."),
-    Reason("TaintToleration", r"node\(s\) had untolerated taint \{.*\}", "node(s) had untolerated taint {dedicated: gpu}",
+    Reason("TaintToleration", r"node\(s\) had untolerated taint \{[^}]*\}", "node(s) had untolerated taint {dedicated: gpu}",
            "The node has a NoSchedule or NoExecute taint that none of the pod's tolerations tolerates.",
            "Add a toleration for that taint to the pod, or remove the taint from the node (if the node "
            "is meant for such pods)."),

@@ -163,6 +163,8 @@ class SweepPaths:
                 if not found:
                     raise InputError(f"{pattern!r} matches no file", Source(self.file), "Sweep", f"snapshots[{i}]")
                 names.extend(n for n in found if n not in names)
+            elif not os.path.exists(self.path(pattern)):  # a typo, not a snapshot that cannot be read
+                raise InputError(f"{pattern!r}: no such file or directory", Source(self.file), "Sweep", f"snapshots[{i}]")
             elif pattern not in names:
                 names.append(pattern)
         return names

@@ -243,3 +243,15 @@ def test_a_workload_of_zero_replicas_is_named_as_the_reason_nothing_is_copied(cl
     assert result.exit_code == 2
     assert single_error_line(result.stderr).endswith(
         "capacity: no pod to copy: Deployment/default/web has 0 replicas (give spec.replicas of 1 or more)")
+
+
+def test_copies_of_a_pod_whose_status_names_its_claim_need_claims_of_their_own(cli):
+    """One GPU on n1; trainer's status names its generated claim (trainer-gpu-abcde, owned by its
+    uid). The pod itself takes the GPU; a copy must get a claim of its own from the template — not
+    the one the prototype's status names — and finds no GPU left: 0 more fit."""
+    data = DATA / "dra-capacity"
+    result = cli(["capacity", str(data / "trainer.yaml"), "-c", str(data / "cluster.yaml"), "--now", NOW, "-q",
+                  "--max", "5", "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert (w["copies"], w["more"]) == (1, 0)
+    assert w["stop_reason"].startswith("0/1 nodes are available: 1 cannot allocate all claims.")

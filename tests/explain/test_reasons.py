@@ -79,3 +79,9 @@ def test_a_whole_failed_scheduling_message_is_looked_up_reason_by_reason() -> No
 ])
 def test_the_postfilter_texts_of_every_message_are_catalogued(text: str, plugin: str) -> None:
     assert [r.plugin for r in lookup(text)] == [plugin]
+
+
+def test_a_pasted_message_with_several_taints_is_read_reason_by_reason() -> None:
+    message = ("0/3 nodes are available: 1 node(s) had untolerated taint {a: b}, 1 Insufficient memory, "
+               "1 node(s) had untolerated taint {c: d}.")
+    assert [r.plugin for r in lookup(message)] == ["TaintToleration", "NodeResourcesFit"]
