@@ -1,6 +1,6 @@
 """Kubernetes name checks (apimachinery `util/validation`): `IsQualifiedName` (label keys,
-resource names), `IsDNS1123Subdomain` (their prefixes) and `IsValidLabelValue`, with
-apimachinery's own messages.
+resource names), `IsDNS1123Subdomain` (their prefixes; objects' names), `IsDNS1123Label`
+(namespaces, containers) and `IsValidLabelValue`, with apimachinery's own messages.
 
 One implementation for every layer that judges a name: the loader (label keys and values of
 objects), the configuration (plugin arguments) and the api model (extended resources, selector
@@ -21,6 +21,10 @@ QUALIFIED_NAME_MSG = ("must consist of alphanumeric characters, '-', '_' or '.',
 _QUALIFIED_NAME = re.compile(f"^{QUALIFIED_NAME_FMT}$")
 QUALIFIED_NAME_MAX_LENGTH = 63
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_LABEL = re.compile(f"^{_DNS1123_LABEL_FMT}$")
+DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                     "start and end with an alphanumeric character")
+DNS1123_LABEL_MAX_LENGTH = 63
 DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
 _DNS1123_SUBDOMAIN = re.compile(f"^{DNS1123_SUBDOMAIN_FMT}$")
 DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
@@ -49,6 +53,17 @@ def max_len_error(length: int) -> str:
 def _fullmatch(pattern: re.Pattern[str], text: str) -> bool:
     """Go's `^...$` (no multiline): `$` matches at the very end only, never before a newline."""
     return pattern.match(text) is not None and "\n" not in text
+
+
+@lru_cache(maxsize=4096)
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    """validation.IsDNS1123Label (a namespace's name, a container's)."""
+    errs = []
+    if len(value.encode()) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _fullmatch(_DNS1123_LABEL, value):
+        errs.append(regex_error(DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return tuple(errs)
 
 
 @lru_cache(maxsize=4096)

@@ -209,5 +209,3 @@ def lookup(text: str) -> list[Reason]:
         return list(found)
     needle = text.lower()
     return [r for r in CATALOGUE if needle in r.example.lower() or needle in r.plugin.lower()]
-
-

@@ -27,7 +27,7 @@ from kwhatif.errors import InputError, Source
 from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pods import decode_pod, toleration
+from kwhatif.load.pods import decode_pod, taint_effect, toleration
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
 from kwhatif.load.versions import kubernetes_kind
@@ -36,13 +36,9 @@ from kwhatif.load.storage import (
     decode_volume_attachment,
 )
 
-TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-
 
 def _taint(f: Fields, raw: dict, path: str) -> Taint:
-    effect = f.str(raw, "effect", path)
-    if effect not in TAINT_EFFECTS:
-        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"")
+    effect = taint_effect(f, raw, path, empty_ok=False)
     return Taint(f.str(raw, "key", path), f.str(raw, "value", path), effect)
 
 

@@ -14,7 +14,7 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
-from kwhatif.api.names import is_qualified_name
+from kwhatif.api.names import is_dns1123_label, is_qualified_name
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.settings import container_settings
@@ -22,7 +22,6 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.schema import dns_label_problem
 from kwhatif.load.selectors import checked_labels, label_selector, node_term
 
 
@@ -36,10 +35,7 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
     key = f.str(raw, "key", path)
     if not key and op != "Exists":
         raise f.error(f"{path}.operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"")
-    effect = f.str(raw, "effect", path)
-    if effect not in ("", *TAINT_EFFECTS):
-        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: "
-                                        + ", ".join(f'"{e}"' for e in TAINT_EFFECTS))
+    effect = taint_effect(f, raw, path, empty_ok=True)  # empty: every effect
     seconds = f.int(raw, "tolerationSeconds", path, bits=64)
     if seconds is not None and effect != "NoExecute":
         raise f.error(f"{path}.effect", f"Invalid value: {effect!r}: effect must be 'NoExecute' when "
@@ -49,6 +45,15 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 """validation.go validateTaintEffect, in its order."""
+
+
+def taint_effect(f: Fields, raw: dict, path: str, empty_ok: bool) -> str:
+    """A taint's or a toleration's `effect`, one of TAINT_EFFECTS (validateTaintEffect)."""
+    effect = f.str(raw, "effect", path)
+    if effect not in TAINT_EFFECTS and not (empty_ok and effect == ""):
+        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: "
+                                        + ", ".join(f'"{e}"' for e in TAINT_EFFECTS))
+    return effect
 
 
 def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
@@ -327,9 +332,9 @@ def _check_containers(f: Fields, containers: tuple[Container, ...], init_contain
             path, name = f"spec.{key}[{i}].name", container.name
             if not name:
                 raise f.error(path, "Required value")
-            wrong = dns_label_problem(name)
+            wrong = is_dns1123_label(name)
             if wrong:
-                raise f.error(path, f"Invalid value: {json.dumps(name)}: {wrong}")
+                raise f.error(path, f"Invalid value: {json.dumps(name)}: {wrong[0]}")
             if name in seen:
                 raise f.error(path, f"Duplicate value: {json.dumps(name)}")
             seen.add(name)

@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain
 from kwhatif.errors import InputError
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
@@ -79,48 +80,26 @@ def validate_light(doc: RawDoc) -> None:
             obj=object_ref(obj),
             field="metadata.namespace",
         )
-    wrong = _dns_problem(namespace, _DNS_LABEL, DNS_LABEL_RULE, 63) if namespace else ""
+    wrong = is_dns1123_label(namespace) if namespace else ()
     if wrong:
-        raise InputError(f"Invalid value: {namespace!r}: {wrong}", doc.source, obj=object_ref(obj),
+        raise InputError(f"Invalid value: {namespace!r}: {wrong[0]}", doc.source, obj=object_ref(obj),
                          field="metadata.namespace")
-    wrong = _dns_problem(name, _DNS_SUBDOMAIN, DNS_SUBDOMAIN_RULE, 253) if obj.get("kind") in SUBDOMAIN_NAMED else ""
+    wrong = is_dns1123_subdomain(name) if obj.get("kind") in SUBDOMAIN_NAMED else ()
     if wrong:
-        raise InputError(f"Invalid value: {name!r}: {wrong}", doc.source, obj=object_ref(obj), field="metadata.name")
+        raise InputError(f"Invalid value: {name!r}: {wrong[0]}", doc.source, obj=object_ref(obj), field="metadata.name")
 
 
-_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-                  "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-                  "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
-DNS_SUBDOMAIN_RULE = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                      "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                      "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
-"""apimachinery's IsDNS1123Label and IsDNS1123Subdomain texts (the double space is theirs): a
-namespace is a label; pods, nodes, the workload kinds, PriorityClasses and RuntimeClasses are
-named by subdomains (ValidatePodName, ValidateNodeName...)."""
 SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
                              "ReplicationController", "PriorityClass", "RuntimeClass"})
-"""(Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any name.)"""
+"""Kinds named by RFC 1123 subdomains (ValidatePodName, ValidateNodeName...); a namespace is a
+label. (Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any
+name.)"""
 
 
 def pod_names_valid(namespace: str, name: str) -> bool:
     """Whether a pod's namespace and name pass `validate_light`'s rules (a reader that skips it
     leaves a pod that does not to the path that says why)."""
-    return not _dns_problem(namespace, _DNS_LABEL, DNS_LABEL_RULE, 63) \
-        and not _dns_problem(name, _DNS_SUBDOMAIN, DNS_SUBDOMAIN_RULE, 253)
-
-
-def dns_label_problem(value: str) -> str:
-    """What the API server says of a name that must be an RFC 1123 label (a container's)."""
-    return _dns_problem(value, _DNS_LABEL, DNS_LABEL_RULE, 63)
-
-
-def _dns_problem(value: str, pattern: re.Pattern[str], rule: str, limit: int) -> str:
-    """What the API server says of a name that breaks the rule ("" when it does not)."""
-    if len(value) > limit:
-        return f"must be no more than {limit} characters"
-    return "" if pattern.fullmatch(value) else rule
+    return not is_dns1123_label(namespace) and not is_dns1123_subdomain(name)
 
 
 def validate_object(doc: RawDoc) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
+from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
@@ -215,15 +216,9 @@ def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
         for v in chosen["victims"]:
             pdb = f", breaks PDB {', '.join(v['breaks_pdb'])}" if v["breaks_pdb"] else ""
             lines.append(f"    evicts {v['pod']} (priority {v['priority']}{pdb})")
-        sampled = sampled_candidates(len(potential))
+        sampled = DefaultPreemptionArgs().candidates_sought(len(potential))
         if sampled < len(potential):
             lines.extend(wrap(f"kube-scheduler dry-runs about {sampled} of the {len(potential)} potential nodes, from a "
                               "random one on, and chooses among those: a real cluster may choose another node (and "
                               "other victims); kwhatif tried them all", width, "  "))
     return lines
-
-
-def sampled_candidates(potential: int) -> int:
-    """preemption.go:GetOffsetAndNumCandidates with the default arguments (10 %, at least 100):
-    how many candidates kube-scheduler looks for before it stops (reference 9.3)."""
-    return min(max(potential * 10 // 100, 100), potential)

@@ -74,8 +74,12 @@ def is_indexed(w: Workload) -> bool:
 
 def completion_index(pod: Pod) -> int | None:
     """An Indexed Job's pod's completion index (its label), None without one."""
-    value = pod.labels.get(INDEX_KEY, "")
-    return int(value) if value.isascii() and value.isdigit() else None
+    return _whole(pod.labels.get(INDEX_KEY, ""))
+
+
+def _whole(text: str) -> int | None:
+    """A count a controller writes into a label or annotation; None for anything else."""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def pending_indexes(w: Workload, taken: AbstractSet[int], count: int, live: RunningJob | None = None) -> list[int]:
@@ -96,8 +100,7 @@ def index_failed(w: Workload, pod: Pod) -> bool:
     `batch.kubernetes.io/job-index-failure-count` annotation, and this one exceed the limit):
     the controller does not run that index again."""
     limit = w.fields.int(w.spec, "backoffLimitPerIndex", "spec")
-    count = pod.annotations.get(FAILURE_COUNT_KEY, "0")
-    failures = int(count) if count.isascii() and count.isdigit() else 0
+    failures = _whole(pod.annotations.get(FAILURE_COUNT_KEY, "0")) or 0
     return limit is not None and pod.phase == "Failed" and failures + 1 > limit
 
 

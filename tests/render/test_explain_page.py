@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemption_lines, sampled_candidates
+from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
+from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemption_lines
 
 
 @pytest.mark.parametrize("potential, sampled", [
@@ -15,7 +16,7 @@ from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemptio
     (3497, 349),   # 10 % of 3,497
 ])
 def test_the_candidates_kube_scheduler_looks_for(potential: int, sampled: int) -> None:
-    assert sampled_candidates(potential) == sampled
+    assert DefaultPreemptionArgs().candidates_sought(potential) == sampled  # the defaults: 10 %, at least 100
 
 
 def _preemption(potential: int) -> dict:

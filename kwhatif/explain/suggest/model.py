@@ -14,7 +14,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.snapshot.node_info import NodeInfo
-from kwhatif.whatif.pods import MIRROR_ANNOTATION
+from kwhatif.whatif.pods import DAEMONSET, is_mirror, owner_kind
 
 # The plugins whose rejections the families read (their v1.34 names).
 FIT = "NodeResourcesFit"
@@ -101,8 +101,7 @@ def key_in(key: str, names: tuple[str, ...]) -> bool:
 def comes_back(pod: Pod) -> bool:
     """Whether deleting the pod frees nothing: a DaemonSet's controller makes it again on the
     same node, a static pod's kubelet keeps its mirror."""
-    ref = pod.controller_ref
-    return MIRROR_ANNOTATION in pod.annotations or (ref is not None and ref.kind == "DaemonSet")
+    return is_mirror(pod) or owner_kind(pod) == DAEMONSET
 
 
 def pointer(key: str) -> str:
