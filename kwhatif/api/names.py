@@ -55,26 +55,28 @@ def _fullmatch(pattern: re.Pattern[str], text: str) -> bool:
     return pattern.match(text) is not None and "\n" not in text
 
 
+def _length_and_pattern(value: str, limit: int, pattern: re.Pattern[str], regex_message: str) -> tuple[str, ...]:
+    """Go's checks of a name against a length (in bytes) and a pattern, in their order."""
+    errs = []
+    if len(value.encode()) > limit:
+        errs.append(max_len_error(limit))
+    if not _fullmatch(pattern, value):
+        errs.append(regex_message)
+    return tuple(errs)
+
+
 @lru_cache(maxsize=4096)
 def is_dns1123_label(value: str) -> tuple[str, ...]:
     """validation.IsDNS1123Label (a namespace's name, a container's)."""
-    errs = []
-    if len(value.encode()) > DNS1123_LABEL_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
-    if not _fullmatch(_DNS1123_LABEL, value):
-        errs.append(regex_error(DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return tuple(errs)
+    return _length_and_pattern(value, DNS1123_LABEL_MAX_LENGTH, _DNS1123_LABEL,
+                               regex_error(DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
 
 
 @lru_cache(maxsize=4096)
 def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     """validation.IsDNS1123Subdomain."""
-    errs = []
-    if len(value.encode()) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
-    if not _fullmatch(_DNS1123_SUBDOMAIN, value):
-        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return tuple(errs)
+    return _length_and_pattern(value, DNS1123_SUBDOMAIN_MAX_LENGTH, _DNS1123_SUBDOMAIN,
+                               regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
 
 
 @lru_cache(maxsize=4096)
@@ -107,9 +109,5 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def is_valid_label_value(value: str) -> tuple[str, ...]:
     """validation.IsValidLabelValue."""
-    errs = []
-    if len(value.encode()) > LABEL_VALUE_MAX_LENGTH:
-        errs.append(max_len_error(LABEL_VALUE_MAX_LENGTH))
-    if not _fullmatch(_LABEL_VALUE, value):
-        errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return tuple(errs)
+    return _length_and_pattern(value, LABEL_VALUE_MAX_LENGTH, _LABEL_VALUE,
+                               regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
