@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from kwhatif.config.args import ARG_SCHEMAS
-from kwhatif.config.golang import DurationError, go_quote, parse_duration
+from kwhatif.golang import DurationError, go_quote, parse_duration
 from kwhatif.config.schema import API_VERSION, CONFIG_SCHEMA, GROUP, KIND, SCHEME
 from kwhatif.config.types import DURATION, ListOf, MapOf, Raw, Scalar, Struct
 

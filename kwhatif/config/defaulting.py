@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from kwhatif.config.golang import parse_duration
+from kwhatif.golang import parse_duration
 from kwhatif.config.profile import (
     PLUGIN_SETS, PluginRef, PluginSetConfig, Plugins, default_plugin_config, default_plugins, merge_plugins,
 )

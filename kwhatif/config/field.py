@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from kwhatif.api.names import is_qualified_name
-from kwhatif.config.golang import go_quote, value_text
+from kwhatif.golang import go_quote, value_text
 
 def child(path: str, *names: str) -> str:
     for name in names:

@@ -1,18 +1,67 @@
 """CronJob (batch/v1): the one Job its next run creates — named `<cronjob>-<scheduled time in
 minutes since the Unix epoch>` (getJobName), labels and annotations from `jobTemplate.metadata`,
 owned by the CronJob — expanded as a Job. kwhatif takes the simulation clock (`--now`) as the
-scheduled time; a suspended CronJob creates nothing."""
+scheduled time; a suspended CronJob creates nothing. What the API server refuses of the
+CronJob itself (its schedule, time zone, policies, name length) is refused here too."""
 
 from __future__ import annotations
 
 import copy
 
+from kwhatif.api import settings
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.errors import InputError
+from kwhatif.golang import go_quote
 from kwhatif.workloads import job
+from kwhatif.workloads.cron_schedule import CronError, parse_standard, time_zone_problem
 from kwhatif.workloads.common import Context, Expanded, Workload, deterministic_uid
 
 KIND = "CronJob"
+CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
+MAX_NAME_LENGTH = 52
+"""A Job's name is the CronJob's and 11 characters (`-<minutes>`), at most 63."""
+
+
+def validate(w: Workload) -> None:
+    """batch validation.go:ValidateCronJobCreate, for what it checks beyond the Job template (which
+    the Job's own expansion checks), in its order: the first refusal is the error."""
+    f, spec = w.fields, w.spec
+    schedule = f.str(spec, "schedule", "spec")
+    if not schedule:
+        raise f.error("spec.schedule", "Required value")
+    try:
+        parse_standard(schedule)
+    except CronError as err:
+        raise f.error("spec.schedule", f"Invalid value: {go_quote(schedule)}: {err}") from None
+    if "TZ" in schedule:
+        raise f.error("spec.schedule", f"Invalid value: {go_quote(schedule)}: cannot use TZ or CRON_TZ in schedule, "
+                      "use timeZone field instead")
+    _non_negative(w, "startingDeadlineSeconds", 64)
+    zone = f.opt_str(spec, "timeZone", "spec")
+    problem = None if zone is None else time_zone_problem(zone)
+    if zone is not None and problem is not None:
+        raise f.error("spec.timeZone", f"Invalid value: {go_quote(zone)}: {problem}")
+    policy = f.str(spec, "concurrencyPolicy", "spec") or "Allow"  # defaulted when empty
+    if policy not in CONCURRENCY_POLICIES:
+        raise f.error("spec.concurrencyPolicy", f"Unsupported value: {go_quote(policy)}: supported values: "
+                      + ", ".join(map(go_quote, CONCURRENCY_POLICIES)))
+    template = f.map(f.map(spec, "jobTemplate", "spec"), "spec", "spec.jobTemplate")
+    if template.get("selector") is not None:
+        raise f.error("spec.jobTemplate.spec.selector",
+                      f"Invalid value: {settings.canonical(template['selector'])}: `selector` will be auto-generated")
+    if f.bool(template, "manualSelector", "spec.jobTemplate.spec"):
+        raise f.error("spec.jobTemplate.spec.manualSelector", 'Unsupported value: true: supported values: "nil", "false"')
+    for key in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
+        _non_negative(w, key, 32)
+    if len(w.name) > MAX_NAME_LENGTH:
+        raise f.error("metadata.name", f"Invalid value: {go_quote(w.name)}: must be no more than {MAX_NAME_LENGTH} "
+                      "characters")
+
+
+def _non_negative(w: Workload, key: str, bits: int) -> None:
+    value = w.fields.int(w.spec, key, "spec", bits=bits)
+    if value is not None and value < 0:
+        raise w.fields.error(f"spec.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
 
 
 def job_name(w: Workload, now: str) -> str:
@@ -39,6 +88,7 @@ def job_manifest(w: Workload, now: str) -> dict:
 
 
 def expand(w: Workload, ctx: Context) -> Expanded:
+    validate(w)
     if w.fields.bool(w.spec, "suspend", "spec"):
         return Expanded(w)
     manifest = job_manifest(w, ctx.now)

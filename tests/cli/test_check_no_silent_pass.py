@@ -142,3 +142,17 @@ def test_eta_is_said_between_the_first_and_the_last_scenario() -> None:
     assert eta(10.0, 2, 6).strip() == ", about 20 s left"  # 5 s a scenario, 4 to go
     assert eta(600.0, 1, 3).strip() == ", about 20 min left"  # 600 s a scenario, 2 to go
     assert eta(1.0, 0, 3).strip() == "" and eta(9.0, 3, 3).strip() == ""
+
+
+def test_a_cronjob_whose_schedule_the_api_server_refuses_fails_the_check_as_bad_input(tmp_path: Path) -> None:
+    """kubectl apply answers `The CronJob "nightly" is invalid: spec.schedule: Invalid value:
+    "0 0 * * * *": expected exactly 5 fields, found 6: [0 0 * * * *]` (cron v3 ParseStandard)."""
+    path = tmp_path / "cj.yaml"
+    path.write_text("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly, namespace: default}\n"
+                    "spec:\n  schedule: '0 0 * * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n"
+                    "          restartPolicy: OnFailure\n          containers: [{name: c, image: busybox}]\n")
+    result = invoke(["check", str(path), *ARGS])
+    assert result.exit_code == 2 and result.stdout == ""
+    line = single_error_line(result.stderr)
+    assert f"{path}" in line and "CronJob/default/nightly: spec.schedule: " in line
+    assert line.endswith('Invalid value: "0 0 * * * *": expected exactly 5 fields, found 6: [0 0 * * * *]')

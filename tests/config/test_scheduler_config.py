@@ -24,7 +24,7 @@ from kwhatif.api.affinity import (
 from kwhatif.api.selectors import Requirement
 from kwhatif.cli.main import main
 from kwhatif.config.args import default_args, plugin_args
-from kwhatif.config.golang import format_duration, parse_duration
+from kwhatif.golang import format_duration, parse_duration
 from kwhatif.config.profile import (
     KUBE_POINTS, MULTI_POINT, PLUGIN_SETS, PluginRef, PluginSetConfig, ProfileError, default_plugins, default_profile,
     expand_plugins, merge_plugin_set, merge_plugins,
