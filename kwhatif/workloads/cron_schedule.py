@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import NamedTuple
 
 from kwhatif.golang import DurationError, go_quote, parse_duration
@@ -141,12 +142,16 @@ def location_problem(name: str) -> str | None:
         return None
     if ".." in name or name[0] in "/\\":
         return "time: invalid location name"
-    entry = files("tzdata").joinpath("zoneinfo")
+    entry: Traversable | None = files("tzdata").joinpath("zoneinfo")
     for part in name.split("/"):  # by listing: a file system that ignores case must not find "utc"
-        entry = next((e for e in entry.iterdir() if e.name == part), None) if entry.is_dir() else None
-        if entry is None:
-            return f"unknown time zone {name}"
-    if not entry.is_file():
+        entry = _child(entry, part)
+    if entry is None or not entry.is_file():
         return f"unknown time zone {name}"
     with entry.open("rb") as data:
         return None if data.read(4) == b"TZif" else "malformed time zone information"
+
+
+def _child(entry: Traversable | None, name: str) -> Traversable | None:
+    if entry is None or not entry.is_dir():
+        return None
+    return next((e for e in entry.iterdir() if e.name == name), None)
