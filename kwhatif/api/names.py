@@ -1,6 +1,6 @@
 """Kubernetes name checks (apimachinery `util/validation`): `IsQualifiedName` (label keys,
 resource names), `IsDNS1123Subdomain` (their prefixes; objects' names), `IsDNS1123Label`
-(namespaces, containers) and `IsValidLabelValue`, with apimachinery's own messages.
+(namespaces, containers), `IsValidLabelValue` and `IsValidPortName`, with apimachinery's own messages.
 
 One implementation for every layer that judges a name: the loader (label keys and values of
 objects), the configuration (plugin arguments) and the api model (extended resources, selector
@@ -111,3 +111,24 @@ def is_valid_label_value(value: str) -> tuple[str, ...]:
     """validation.IsValidLabelValue."""
     return _length_and_pattern(value, LABEL_VALUE_MAX_LENGTH, _LABEL_VALUE,
                                regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+
+
+_PORT_NAME_CHARSET = re.compile("^[-a-z0-9]+$")
+PORT_NAME_MAX_LENGTH = 15
+
+
+@lru_cache(maxsize=1024)
+def is_valid_port_name(port: str) -> tuple[str, ...]:
+    """validation.IsValidPortName (an IANA service name: a container's port, a Service's)."""
+    errs = []
+    if len(port.encode()) > PORT_NAME_MAX_LENGTH:
+        errs.append(max_len_error(PORT_NAME_MAX_LENGTH))
+    if not _fullmatch(_PORT_NAME_CHARSET, port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port[:1] == "-" or port[-1:] == "-":
+        errs.append("must not begin or end with a hyphen")
+    return tuple(errs)

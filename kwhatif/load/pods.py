@@ -22,6 +22,7 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
+from kwhatif.load.pod_volumes import check_pod
 from kwhatif.load.selectors import checked_labels, label_selector, node_term
 
 
@@ -342,6 +343,12 @@ def _check_containers(f: Fields, containers: tuple[Container, ...], init_contain
                 raise f.error(f"spec.{key}[{i}].image", "Required value")
 
 
+def _mounts_part(f: Fields, spec: dict) -> dict[str, Any]:
+    """Nothing kept: what the API server refuses of the volumes, mounts and port names."""
+    check_pod(f, spec)
+    return {}
+
+
 def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:
     pod_res = f.opt_map(spec, "resources", "spec")
     return dict(
@@ -382,6 +389,7 @@ TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, 
     (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork",
       "activeDeadlineSeconds"), _scheduling_part),
     (("containers", "initContainers", "hostNetwork"), _containers_part),
+    (("containers", "initContainers", "volumes"), _mounts_part),
     (("overhead", "resources"), _resources_part),
     (("nodeSelector",), _node_selector_part),
     (("affinity",), _affinity_part),

@@ -214,3 +214,66 @@ def test_a_big_dump_reads_the_generated_claims_of_a_pods_status() -> None:
     fast, general, _docs = fast_and_general(dump([raw_pod("good"), dra]))
     assert fast == general
     assert isinstance(fast, list) and fast[1].resource_claim_statuses == (("gpu", "dra-gpu-x7k2q"), ("opt", None))
+
+
+@pytest.mark.parametrize("spec, text", [
+    # ValidateVolumes: a name required, an RFC 1123 label, unique; exactly one source (validateVolumeSource).
+    ({"containers": [named("a")], "volumes": [{"emptyDir": {}}]}, "spec.volumes[0].name: Required value"),
+    ({"containers": [named("a")], "volumes": [{"name": "V_x", "emptyDir": {}}]},
+     f'spec.volumes[0].name: Invalid value: "V_x": {RFC1123_LABEL}'),
+    ({"containers": [named("a")], "volumes": [{"name": "v", "emptyDir": {}}, {"name": "v", "emptyDir": {}}]},
+     'spec.volumes[1].name: Duplicate value: "v"'),
+    ({"containers": [named("a")], "volumes": [{"name": "v"}]},
+     "spec.volumes[0]: Required value: must specify a volume type"),
+    # The second source found in validateVolumeSource's order (emptyDir before configMap) is refused.
+    ({"containers": [named("a")], "volumes": [{"name": "v", "configMap": {"name": "c"}, "emptyDir": {}}]},
+     "spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type"),
+    # ValidateVolumeMounts: the volume must be declared (field.NotFound), the mount path unique in the container.
+    ({"containers": [named("a", volumeMounts=[{"name": "config", "mountPath": "/etc/app"}])]},
+     'spec.containers[0].volumeMounts[0].name: Not found: "config"'),
+    ({"containers": [named("a", volumeMounts=[{"name": "v", "mountPath": "/x"}, {"name": "v", "mountPath": "/x"}])],
+      "volumes": [{"name": "v", "emptyDir": {}}]},
+     'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/x": must be unique'),
+    ({"containers": [named("a", volumeMounts=[{"name": "v"}])], "volumes": [{"name": "v", "emptyDir": {}}]},
+     "spec.containers[0].volumeMounts[0].mountPath: Required value"),
+    ({"containers": [named("a")], "initContainers": [named("i", volumeMounts=[{"name": "w", "mountPath": "/w"}])]},
+     'spec.initContainers[0].volumeMounts[0].name: Not found: "w"'),
+    # validateContainerPorts: a port's name is an IANA service name (IsValidPortName), unique in its container.
+    ({"containers": [named("a", ports=[{"containerPort": 9090, "name": "prometheus-metrics"}])]},
+     'spec.containers[0].ports[0].name: Invalid value: "prometheus-metrics": must be no more than 15 characters'),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "name": "HTTP"}])]},
+     'spec.containers[0].ports[0].name: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, '
+     '0-9), and hyphens (-)'),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "name": "8080"}])]},
+     'spec.containers[0].ports[0].name: Invalid value: "8080": must contain at least one letter (a-z)'),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "name": "a--b"}])]},
+     'spec.containers[0].ports[0].name: Invalid value: "a--b": must not contain consecutive hyphens'),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "name": "http-"}])]},
+     'spec.containers[0].ports[0].name: Invalid value: "http-": must not begin or end with a hyphen'),
+    ({"containers": [named("a", ports=[{"containerPort": 80, "name": "http"}, {"containerPort": 81, "name": "http"}])]},
+     'spec.containers[0].ports[1].name: Duplicate value: "http"'),
+])
+def test_the_api_server_refuses_volumes_mounts_and_port_names_in_its_own_words(spec: dict[str, Any],
+                                                                                text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with(spec), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_the_same_port_name_in_two_containers_and_a_mounted_volume_are_accepted() -> None:
+    # validateContainerPorts keeps its set of names per container; a declared volume may be mounted by all.
+    mount = [{"name": "v", "mountPath": "/v"}]
+    decode(pod_with({"containers": [named("a", ports=[{"containerPort": 80, "name": "http"}], volumeMounts=mount),
+                                    named("b", ports=[{"containerPort": 81, "name": "http"}], volumeMounts=mount)],
+                     "volumes": [{"name": "v", "emptyDir": {}}]}), None)
+
+
+def test_a_big_dump_refuses_a_bad_port_name_as_the_general_path() -> None:
+    # (Its mounts are not read again: each replica's service-account token volume and mount have a
+    # name of their own, and a big dump's pods are the ones the API server accepted.)
+    spec = {"containers": [{"name": "web", "image": "nginx", "ports": [{"containerPort": 80, "name": "Web"}]}]}
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), raw_pod("bad", **spec)]))
+    assert fast == general
+    assert isinstance(fast, str) and fast.endswith(
+        'Pod/shop/bad: spec.containers[0].ports[0].name: Invalid value: "Web": must contain only alpha-numeric '
+        "characters (a-z, 0-9), and hyphens (-)")
