@@ -1,6 +1,6 @@
 """Kubernetes name checks (apimachinery `util/validation`): `IsQualifiedName` (label keys,
 resource names), `IsDNS1123Subdomain` (their prefixes; objects' names), `IsDNS1123Label`
-(namespaces, containers), `IsValidLabelValue` and `IsValidPortName`, with apimachinery's own messages.
+(namespaces, containers), `IsDNS1035Label` (Services), `IsValidLabelValue` and `IsValidPortName`, with apimachinery's own messages.
 
 One implementation for every layer that judges a name: the loader (label keys and values of
 objects), the configuration (plugin arguments) and the api model (extended resources, selector
@@ -30,6 +30,10 @@ _DNS1123_SUBDOMAIN = re.compile(f"^{DNS1123_SUBDOMAIN_FMT}$")
 DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
                          "'.', and must start and end with an alphanumeric character")
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_DNS1035_LABEL = re.compile(f"^{_DNS1035_LABEL_FMT}$")
+DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                     "alphabetic character, and end with an alphanumeric character")
 LABEL_VALUE_FMT = f"({QUALIFIED_NAME_FMT})?"
 _LABEL_VALUE = re.compile(f"^{LABEL_VALUE_FMT}$")
 LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
@@ -70,6 +74,13 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     """validation.IsDNS1123Label (a namespace's name, a container's)."""
     return _length_and_pattern(value, DNS1123_LABEL_MAX_LENGTH, _DNS1123_LABEL,
                                regex_error(DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+
+
+@lru_cache(maxsize=1024)
+def is_dns1035_label(value: str) -> tuple[str, ...]:
+    """validation.IsDNS1035Label (a Service's name)."""
+    return _length_and_pattern(value, DNS1123_LABEL_MAX_LENGTH, _DNS1035_LABEL,
+                               regex_error(DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
 
 
 @lru_cache(maxsize=4096)

@@ -30,6 +30,7 @@ from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, taint_effect, toleration
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
+from kwhatif.load.spec_checks import check_budget, check_service
 from kwhatif.load.versions import kubernetes_kind
 from kwhatif.load.storage import (
     decode_csi_driver, decode_csi_node, decode_csi_storage_capacity, decode_pv, decode_pvc, decode_storage_class,
@@ -124,6 +125,7 @@ def decode_runtime_class(obj: dict, source: Source | None) -> RuntimeClass:
 def decode_pdb(obj: dict, source: Source | None) -> PodDisruptionBudget:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
+    check_budget(f, spec)
     status = f.map(obj, "status", "")
     return PodDisruptionBudget(
         namespace=namespace, name=name, selector=label_selector(f, spec, "selector", "spec"),
@@ -143,6 +145,7 @@ def _int_or_percent(value: object) -> int | str | None:
 def decode_service(obj: dict, source: Source | None) -> Service:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
+    check_service(f, spec)
     selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
     return Service(namespace, name, selector, source)
 

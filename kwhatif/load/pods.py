@@ -359,7 +359,8 @@ def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 def _node_selector_part(f: Fields, spec: dict) -> dict[str, Any]:
-    return dict(node_selector=f.str_map(spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None else None)
+    return dict(node_selector=checked_labels(f, spec, "nodeSelector", "spec") if spec.get("nodeSelector") is not None
+                else None)
 
 
 def _tolerations_part(f: Fields, spec: dict) -> dict[str, Any]:

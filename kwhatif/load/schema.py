@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain
+from kwhatif.api.names import is_dns1035_label, is_dns1123_label, is_dns1123_subdomain
 from kwhatif.errors import InputError
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
@@ -84,7 +84,8 @@ def validate_light(doc: RawDoc) -> None:
     if wrong:
         raise InputError(f"Invalid value: {namespace!r}: {wrong[0]}", doc.source, obj=object_ref(obj),
                          field="metadata.namespace")
-    wrong = is_dns1123_subdomain(name) if obj.get("kind") in SUBDOMAIN_NAMED else ()
+    kind = obj.get("kind")
+    wrong = is_dns1123_subdomain(name) if kind in SUBDOMAIN_NAMED else is_dns1035_label(name) if kind == "Service" else ()
     if wrong:
         raise InputError(f"Invalid value: {name!r}: {wrong[0]}", doc.source, obj=object_ref(obj), field="metadata.name")
 
@@ -92,7 +93,7 @@ def validate_light(doc: RawDoc) -> None:
 SUBDOMAIN_NAMED = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
                              "ReplicationController", "PriorityClass", "RuntimeClass"})
 """Kinds named by RFC 1123 subdomains (ValidatePodName, ValidateNodeName...); a namespace is a
-label. (Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any
+label, a Service a DNS-1035 label (ValidateServiceName). (Not PodDisruptionBudget: its validation checks the spec alone, and the server takes any
 name.)"""
 
 

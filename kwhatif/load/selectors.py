@@ -24,12 +24,13 @@ def _check_label_value(f: Fields, value: str, path: str) -> None:
         raise f.error(path, f"Invalid value: {json.dumps(value)}: {problems[0]}")
 
 
-def checked_labels(f: Fields, meta: dict) -> dict[str, str]:
-    """An object's metadata.labels, refused where the API server refuses them (ValidateLabels)."""
-    labels = f.str_map(meta, "labels", "metadata")
-    for key, value in labels.items():
-        _check_label_key(f, key, "metadata.labels")
-        _check_label_value(f, value, "metadata.labels")
+def checked_labels(f: Fields, parent: dict, key: str = "labels", path: str = "metadata") -> dict[str, str]:
+    """An object's metadata.labels (or a pod's nodeSelector), refused where the API server refuses
+    them (ValidateLabels)."""
+    labels = f.str_map(parent, key, path)
+    for name, value in labels.items():
+        _check_label_key(f, name, f"{path}.{key}")
+        _check_label_value(f, value, f"{path}.{key}")
     return labels
 
 

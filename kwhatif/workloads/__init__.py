@@ -32,7 +32,7 @@ from kwhatif.workloads import (
     replicationcontroller,
     statefulset,
 )
-from kwhatif.workloads.common import Context, Expanded, Workload, decode_workload
+from kwhatif.workloads.common import RUNS_FOREVER, Context, Expanded, Workload, check_controller_spec, decode_workload
 from kwhatif.workloads.existing import strategy_of
 from kwhatif.workloads.operators import operated, operated_warning
 from kwhatif.text import listed
@@ -125,6 +125,8 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:
+                if obj.kind in RUNS_FOREVER:
+                    check_controller_spec(obj)
                 group = CONTROLLERS[obj.kind].expand(obj, ctx)
                 strategy_of(obj, len(group.pods))  # a strategy the API server refuses is bad input, new or not
                 out.groups.append(group)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import uuid
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -133,6 +134,47 @@ def owner_reference(api_version: str, kind: str, name: str, uid: str) -> dict[st
     """metav1.NewControllerRef: controller and blockOwnerDeletion true."""
     return {"apiVersion": api_version, "kind": kind, "name": name, "uid": uid,
             "controller": True, "blockOwnerDeletion": True}
+
+
+RUNS_FOREVER = {"Deployment": "ReplicaSet", "ReplicaSet": "ReplicaSet", "ReplicationController": "ReplicationController",
+                "DaemonSet": "DaemonSet", "StatefulSet": "StatefulSet"}
+"""The kinds whose pods run until deleted, with the word their validation names them by (a
+Deployment's template is validated as its ReplicaSet's)."""
+DEFAULT_PROGRESS_DEADLINE = 600  # apps/v1 defaults.go:SetDefaults_Deployment
+
+
+def check_controller_spec(w: Workload) -> None:
+    """What the API server refuses of a long-running controller beyond what kwhatif reads (apps
+    validation.go: ValidatePodTemplateSpecForReplicaSet and the DaemonSet's, StatefulSet's and
+    ReplicationController's twins; ValidateDeploymentSpec...): a template whose pods would stop
+    (restartPolicy other than Always, an activeDeadlineSeconds), negative minReadySeconds or
+    revisionHistoryLimit, a Deployment's progress deadline (600 s when unset) not beyond its
+    minReadySeconds."""
+    f, spec = w.fields, w.spec
+    pod_spec = f.map(f.map(spec, "template", "spec"), "spec", "spec.template")
+    restart = f.str(pod_spec, "restartPolicy", "spec.template.spec") or "Always"
+    if restart != "Always":
+        raise f.error("spec.template.spec.restartPolicy", f'Unsupported value: {json.dumps(restart)}: supported '
+                      'values: "Always"')
+    if pod_spec.get("activeDeadlineSeconds") is not None:
+        raise f.error("spec.template.spec.activeDeadlineSeconds",
+                      f"Forbidden: activeDeadlineSeconds in {RUNS_FOREVER[w.kind]} is not Supported")
+    ready = _non_negative(w, "minReadySeconds") or 0
+    if w.kind in ("Deployment", "DaemonSet", "StatefulSet"):
+        _non_negative(w, "revisionHistoryLimit")
+    if w.kind == "Deployment":
+        deadline = _non_negative(w, "progressDeadlineSeconds")
+        deadline = DEFAULT_PROGRESS_DEADLINE if deadline is None else deadline
+        if deadline <= ready:
+            raise f.error("spec.progressDeadlineSeconds", f"Invalid value: {deadline}: must be greater than "
+                          "minReadySeconds")
+
+
+def _non_negative(w: Workload, key: str) -> int | None:
+    value = w.fields.int(w.spec, key, "spec")
+    if value is not None and value < 0:
+        raise w.fields.error(f"spec.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
+    return value
 
 
 def template_of(w: Workload, parent: dict[str, Any], path: str) -> dict[str, Any]:

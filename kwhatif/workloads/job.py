@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Set as AbstractSet
 
+from kwhatif.api import settings
 from kwhatif.api.objects import Pod, RunningJob
 
 from kwhatif.workloads.common import (
@@ -107,7 +108,24 @@ def index_failed(w: Workload, pod: Pod) -> bool:
 FAILURE_COUNT_KEY = "batch.kubernetes.io/job-index-failure-count"
 
 
+def check_selector(w: Workload) -> None:
+    """batch validation.go: a Job without `manualSelector: true` gets its selector generated
+    (validateGeneratedSelector: `controller-uid` alone, added to any the manifest gives, which is
+    then refused); with it, the selector is the manifest's and required (ValidateJobSpec)."""
+    f, spec = w.fields, w.spec
+    selector = spec.get("selector")
+    if f.bool(spec, "manualSelector", "spec"):
+        if selector is None:
+            raise f.error("spec.selector", "Required value")
+        return
+    given = f.opt_map(spec, "selector", "spec") or {}
+    labels = f.map(given, "matchLabels", "spec.selector")
+    if given.get("matchExpressions") or set(labels) - {"batch.kubernetes.io/controller-uid", "controller-uid"}:
+        raise f.error("spec.selector", f"Invalid value: {settings.canonical(selector)}: `selector` not auto-generated")
+
+
 def expand(w: Workload, ctx: Context) -> Expanded:
+    check_selector(w)
     out = Expanded(w)
     out.pods = job_pods(w, range(active_count(w)))
     return out

@@ -67,6 +67,8 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     check_selector(w, controller, labels)
     count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
     start = f.int(f.map(spec, "ordinals", "spec"), "start", "spec.ordinals", 0) or 0
+    if start < 0:  # ValidateStatefulSetSpec (before the pods' names and labels could say it otherwise)
+        raise f.error("spec.ordinals.start", f"Invalid value: {start}: must be greater than or equal to 0")
     revision = f"{w.name}-{template_hash(template)}"
     selector_labels = dict(f.str_map(f.map(spec, "selector", "spec"), "matchLabels", "spec.selector"))
     claim_templates = _claims(w, spec)

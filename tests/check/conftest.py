@@ -52,11 +52,13 @@ def running(name: str, owner: tuple[str, str], node_name: str, cpu: str, image: 
 
 def workload(kind: str, name: str, cpu: str, image: str, spec: dict[str, Any] | None = None,
              host_port: int | None = None) -> Workload:
-    """A manifest of `kind` whose template runs one container `app` (label app=<name>)."""
+    """A manifest of `kind` whose template runs one container `app` (label app=<name>, which its
+    selector selects)."""
     labels = {"app": name}
-    body: dict[str, Any] = {"selector": {"matchLabels": labels},
-                            "template": {"metadata": {"labels": labels},
+    body: dict[str, Any] = {"template": {"metadata": {"labels": labels},
                                          "spec": {"containers": [container(cpu, image, host_port)]}}}
+    if kind != "Job":  # a Job's selector is generated (batch validation.go:validateGeneratedSelector)
+        body["selector"] = {"matchLabels": labels}
     body.update(spec or {})
     return decode_workload({"apiVersion": "apps/v1", "kind": kind,
                             "metadata": {"name": name, "namespace": "default"}, "spec": body}, SOURCE)

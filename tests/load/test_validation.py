@@ -7,11 +7,13 @@ or `<path>: Required value[: <detail>]`, after the object (`Pod/<namespace>/<nam
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kwhatif.errors import InputError
+from kwhatif.load.cluster import load_objects
 from kwhatif.load.decode import decode
 from kwhatif.load.reader import parse_bytes
 from tests.load.test_raw_pods import dump, fast_and_general, outcome
@@ -277,3 +279,86 @@ def test_a_big_dump_refuses_a_bad_port_name_as_the_general_path() -> None:
     assert isinstance(fast, str) and fast.endswith(
         'Pod/shop/bad: spec.containers[0].ports[0].name: Invalid value: "Web": must contain only alpha-numeric '
         "characters (a-z, 0-9), and hyphens (-)")
+
+
+def service_with(spec: dict[str, Any], name: str = "web") -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": "shop"}, "spec": spec}
+
+
+@pytest.mark.parametrize("obj, text", [
+    # ValidateService: ports required unless headless or ExternalName; validateServicePort: a name when
+    # there are several (an RFC 1123 label, unique), a port in range, a protocol, a targetPort number or name.
+    (service_with({"selector": {"app": "web"}}), "Service/shop/web: spec.ports: Required value"),
+    (service_with({"ports": [{"port": 80}, {"port": 443}]}), "Service/shop/web: spec.ports[0].name: Required value"),
+    (service_with({"ports": [{"name": "h", "port": 80}, {"name": "h", "port": 443}]}),
+     'Service/shop/web: spec.ports[1].name: Duplicate value: "h"'),
+    (service_with({"ports": [{"name": "Web", "port": 80}]}),
+     f'Service/shop/web: spec.ports[0].name: Invalid value: "Web": {RFC1123_LABEL}'),
+    (service_with({"ports": [{"port": 0}]}),
+     "Service/shop/web: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive"),
+    (service_with({"ports": [{"port": 80, "protocol": "HTTP"}]}),
+     'Service/shop/web: spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"'),
+    (service_with({"ports": [{"port": 80, "targetPort": "metrics-endpoint-1"}]}),
+     'Service/shop/web: spec.ports[0].targetPort: Invalid value: "metrics-endpoint-1": must be no more than 15 '
+     "characters"),
+    (service_with({"ports": [{"port": 80, "targetPort": 70000}]}),
+     "Service/shop/web: spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+    # supportedServiceType, listed sorted (sets.List).
+    (service_with({"type": "Bogus", "ports": [{"port": 80}]}),
+     'Service/shop/web: spec.type: Unsupported value: "Bogus": supported values: "ClusterIP", "ExternalName", '
+     '"LoadBalancer", "NodePort"'),
+])
+def test_a_service_the_api_server_refuses(obj: dict[str, Any], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(obj, None)
+    assert str(err.value) == text
+
+
+def test_a_service_is_named_by_a_dns_1035_label(tmp_path: Path) -> None:
+    # ValidateServiceName: NameIsDNS1035Label (starts with a letter), unlike a Deployment's subdomain.
+    (tmp_path / "svc.json").write_text(json.dumps(service_with({"ports": [{"port": 80}]}, name="1svc")))
+    with pytest.raises(InputError) as err:
+        load_objects([str(tmp_path)])
+    assert str(err.value).endswith(
+        "Service/shop/1svc: metadata.name: Invalid value: '1svc': a DNS-1035 label must consist of lower case "
+        "alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character "
+        "(e.g. 'my-name', or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
+
+
+@pytest.mark.parametrize("spec", [
+    {"clusterIP": "None", "selector": {"app": "db"}},  # headless: no port needed
+    {"type": "ExternalName", "externalName": "db.example.com"},
+    {"ports": [{"port": 80, "targetPort": "http"}]},  # one port needs no name
+])
+def test_services_the_api_server_takes(spec: dict[str, Any]) -> None:
+    decode(service_with(spec), None)
+
+
+def budget_with(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"selector": {"matchLabels": {"app": "web"}}, **spec}}
+
+
+@pytest.mark.parametrize("spec, text", [
+    # ValidatePodDisruptionBudgetSpec: not both; each ValidatePositiveIntOrPercent and IsNotMoreThan100Percent.
+    ({"minAvailable": 1, "maxUnavailable": 1}, "spec: Invalid value: "),
+    ({"minAvailable": -1}, "spec.minAvailable: Invalid value: -1: must be greater than or equal to 0"),
+    ({"maxUnavailable": "150%"}, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'),
+    ({"minAvailable": "abc"},
+     "spec.minAvailable: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an "
+     "ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')"),
+])
+def test_a_budget_the_api_server_refuses(spec: dict[str, Any], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(budget_with(spec), None)
+    assert str(err.value).startswith(f"PodDisruptionBudget/shop/web: {text}")
+    if "minAvailable" in spec and "maxUnavailable" in spec:
+        assert str(err.value).endswith("minAvailable and maxUnavailable cannot be both set")
+
+
+def test_a_node_selector_is_refused_as_labels_are() -> None:
+    # ValidatePodSpec: unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector")).
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a")], "nodeSelector": {"node role": "worker"}}), None)
+    assert str(err.value).startswith('Pod/shop/x: spec.nodeSelector: Invalid value: "node role": name part must '
+                                     "consist of alphanumeric characters")

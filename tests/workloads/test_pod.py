@@ -27,7 +27,7 @@ spec:
 apiVersion: v1
 kind: Service
 metadata: {name: rs}
-spec: {selector: {app: rs}}
+spec: {selector: {app: rs}, ports: [{port: 80}]}
 """
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.api.objects import OwnerReference
+from kwhatif.errors import InputError
 from tests.workloads.conftest import HASH, expand_text, matches, pods_of
 
 DB = """
@@ -40,6 +41,14 @@ spec:
 ])
 def test_pods_are_named_set_ordinal_in_ordinal_order(ordinals, expected_names):
     assert [p.name for p in pods_of(DB.replace("ORDINALS", ordinals))] == expected_names
+
+
+def test_a_negative_first_ordinal_is_refused_by_its_field():
+    # ValidateStatefulSetSpec: spec.ordinals.start, ValidateNonnegativeField.
+    with pytest.raises(InputError) as err:
+        pods_of(DB.replace("ORDINALS", "ordinals: {start: -1}"))
+    assert (err.value.field, err.value.message) == ("spec.ordinals.start",
+                                                     "Invalid value: -1: must be greater than or equal to 0")
 
 
 def test_each_pod_carries_the_controller_labels_and_the_set_as_controller_owner():

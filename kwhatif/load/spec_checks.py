@@ -1,0 +1,81 @@
+"""What the API server refuses of the Services and PodDisruptionBudgets kwhatif reads only in part
+(core validation.go: ValidateService, validateServicePort; policy validation.go:
+ValidatePodDisruptionBudgetSpec), with its texts: a check must not pass on files that `kubectl
+apply` refuses, although scheduling reads only a Service's selector and a budget's counts."""
+
+from __future__ import annotations
+
+from kwhatif.api import settings
+from kwhatif.api.names import is_dns1123_label, is_valid_port_name, regex_error
+from kwhatif.golang import go_quote
+from kwhatif.load.fields import Fields
+
+SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")  # sets.List: sorted
+PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
+_PORT_RANGE = "must be between 1 and 65535, inclusive"
+
+
+def check_service(f: Fields, spec: dict) -> None:
+    """The type (ClusterIP when empty), then each port: named when there are several (an RFC 1123
+    label, unique), a port in range, a known protocol (TCP when empty), a target port that is a
+    number in range or an IANA port name (the port when empty)."""
+    kind = f.str(spec, "type", "spec") or "ClusterIP"
+    if kind not in SERVICE_TYPES:
+        raise f.error("spec.type", f"Unsupported value: {go_quote(kind)}: supported values: "
+                      + ", ".join(map(go_quote, SERVICE_TYPES)))
+    ports = f.items(spec, "ports", "spec", lambda e, p: e)
+    if not ports and kind != "ExternalName" and spec.get("clusterIP") != "None":  # headless services need none
+        raise f.error("spec.ports", "Required value")
+    names: set[str] = set()
+    for i, port in enumerate(ports):
+        path = f"spec.ports[{i}]"
+        name = f.str(port, "name", path)
+        if not name and len(ports) > 1:
+            raise f.error(f"{path}.name", "Required value")
+        wrong = is_dns1123_label(name) if name else ()
+        if wrong:
+            raise f.error(f"{path}.name", f"Invalid value: {go_quote(name)}: {wrong[0]}")
+        if name and name in names:
+            raise f.error(f"{path}.name", f"Duplicate value: {go_quote(name)}")
+        names.add(name)
+        number = f.int(port, "port", path, 0) or 0
+        if not 1 <= number <= 65535:
+            raise f.error(f"{path}.port", f"Invalid value: {number}: {_PORT_RANGE}")
+        protocol = f.str(port, "protocol", path) or "TCP"
+        if protocol not in PORT_PROTOCOLS:
+            raise f.error(f"{path}.protocol", f"Unsupported value: {go_quote(protocol)}: supported values: "
+                          + ", ".join(map(go_quote, PORT_PROTOCOLS)))
+        _check_target_port(f, port.get("targetPort"), f"{path}.targetPort")
+
+
+def _check_target_port(f: Fields, target: object, path: str) -> None:
+    """ValidatePortNumOrName: 0 or "" is the port itself (defaulted)."""
+    if isinstance(target, int) and not isinstance(target, bool) and target != 0 and not 1 <= target <= 65535:
+        raise f.error(path, f"Invalid value: {target}: {_PORT_RANGE}")
+    if isinstance(target, str) and target:
+        wrong = is_valid_port_name(target)
+        if wrong:
+            raise f.error(path, f"Invalid value: {go_quote(target)}: {wrong[0]}")
+
+
+_PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string followed by an ending '%'",
+                               "[0-9]+%", "1%", "93%")
+
+
+def check_budget(f: Fields, spec: dict) -> None:
+    """One of minAvailable and maxUnavailable, each a non-negative integer or a percentage of at
+    most 100%."""
+    if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
+        raise f.error("spec", f"Invalid value: {settings.canonical(spec)}: minAvailable and maxUnavailable cannot "
+                      "be both set")
+    for key in ("minAvailable", "maxUnavailable"):
+        value = spec.get(key)
+        path = f"spec.{key}"
+        if isinstance(value, bool) or not isinstance(value, (int, str, type(None))):
+            raise f.error(path, f"expected an integer or a string, got {settings.canonical(value)}")
+        if isinstance(value, int) and value < 0:
+            raise f.error(path, f"Invalid value: {value}: must be greater than or equal to 0")
+        if isinstance(value, str) and not (value[:-1].isascii() and value[:-1].isdigit() and value.endswith("%")):
+            raise f.error(path, f"Invalid value: {go_quote(value)}: {_PERCENT_MESSAGE}")
+        if isinstance(value, str) and int(value[:-1]) > 100:
+            raise f.error(path, f"Invalid value: {go_quote(value)}: must not be greater than 100%")

@@ -1,0 +1,100 @@
+"""What the API server refuses of a controller beyond what kwhatif reads, in its words (apps
+validation.go: ValidatePodTemplateSpecForReplicaSet, ValidateDeploymentSpec, ValidateDaemonSetSpec,
+ValidateStatefulSetSpec; core: ValidateReplicationControllerSpec; batch: validateGeneratedSelector,
+ValidateJobSpec). Each expected text is written from those functions: `field.NotSupported`,
+`field.Forbidden`, `ValidateNonnegativeField` ("must be greater than or equal to 0")."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwhatif.errors import InputError
+from tests.workloads.conftest import pods_of
+
+SELECTOR = "selector: {matchLabels: {app: w}}"
+CONTROLLER = """
+apiVersion: APIVERSION
+kind: KIND
+metadata: {name: w, namespace: shop}
+spec:
+  SELECTOR
+  EXTRA
+  template:
+    metadata: {labels: {app: w}}
+    spec:
+      TEMPLATE
+      containers: [{name: c, image: nginx}]
+"""
+KINDS = [("apps/v1", "Deployment", SELECTOR), ("apps/v1", "ReplicaSet", SELECTOR), ("v1", "ReplicationController",
+         "selector: {app: w}"), ("apps/v1", "DaemonSet", SELECTOR), ("apps/v1", "StatefulSet", SELECTOR)]
+
+
+def manifest(api_version: str, kind: str, selector: str, extra: str = "", template: str = "") -> str:
+    return (CONTROLLER.replace("APIVERSION", api_version).replace("KIND", kind).replace("SELECTOR", selector)
+            .replace("EXTRA", extra).replace("TEMPLATE", template))
+
+
+def refusal(text: str) -> tuple[str | None, str]:
+    with pytest.raises(InputError) as err:
+        pods_of(text)
+    return err.value.field, err.value.message
+
+
+@pytest.mark.parametrize("api_version, kind, selector", KINDS, ids=[k for _, k, _ in KINDS])
+def test_a_template_whose_pods_would_stop_is_refused(api_version: str, kind: str, selector: str) -> None:
+    assert refusal(manifest(api_version, kind, selector, template="restartPolicy: Never")) == (
+        "spec.template.spec.restartPolicy", 'Unsupported value: "Never": supported values: "Always"')
+    word = {"Deployment": "ReplicaSet"}.get(kind, kind)  # a Deployment's template is its ReplicaSet's
+    assert refusal(manifest(api_version, kind, selector, template="activeDeadlineSeconds: 30")) == (
+        "spec.template.spec.activeDeadlineSeconds", f"Forbidden: activeDeadlineSeconds in {word} is not Supported")
+
+
+@pytest.mark.parametrize("api_version, kind, selector", KINDS, ids=[k for _, k, _ in KINDS])
+def test_negative_min_ready_seconds_are_refused(api_version: str, kind: str, selector: str) -> None:
+    assert refusal(manifest(api_version, kind, selector, extra="minReadySeconds: -1")) == (
+        "spec.minReadySeconds", "Invalid value: -1: must be greater than or equal to 0")
+
+
+@pytest.mark.parametrize("extra, field, message", [
+    ("revisionHistoryLimit: -1", "spec.revisionHistoryLimit", "Invalid value: -1: must be greater than or equal to 0"),
+    # progressDeadlineSeconds must exceed minReadySeconds; unset, it is defaulted to 600 first.
+    ("minReadySeconds: 60\n  progressDeadlineSeconds: 60", "spec.progressDeadlineSeconds",
+     "Invalid value: 60: must be greater than minReadySeconds"),
+    ("minReadySeconds: 600", "spec.progressDeadlineSeconds", "Invalid value: 600: must be greater than minReadySeconds"),
+])
+def test_a_deployments_counts_the_api_server_refuses(extra: str, field: str, message: str) -> None:
+    assert refusal(manifest("apps/v1", "Deployment", SELECTOR, extra=extra)) == (field, message)
+
+
+def test_a_deployment_within_its_limits_is_expanded() -> None:
+    text = manifest("apps/v1", "Deployment", SELECTOR, extra="minReadySeconds: 30\n  revisionHistoryLimit: 0",
+                    template="restartPolicy: Always")
+    assert len(pods_of(text)) == 1
+
+
+JOB = """
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: shop}
+spec:
+  EXTRA
+  template:
+    metadata: {labels: {app: migrate}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+"""
+
+
+@pytest.mark.parametrize("extra, message", [
+    # Without manualSelector the selector is generated (controller-uid alone): one given is refused.
+    ("selector: {matchLabels: {app: migrate}}", 'Invalid value: {"matchLabels":{"app":"migrate"}}: `selector` not '
+     "auto-generated"),
+    # With it, the manifest's selector is required.
+    ("manualSelector: true", "Required value"),
+])
+def test_a_jobs_selector_the_api_server_refuses(extra: str, message: str) -> None:
+    assert refusal(JOB.replace("EXTRA", extra)) == ("spec.selector", message)
+
+
+def test_a_manual_selector_that_selects_the_template_is_taken() -> None:
+    text = JOB.replace("EXTRA", "manualSelector: true\n  selector: {matchLabels: {app: migrate}}")
+    assert len(pods_of(text)) == 1
