@@ -18,7 +18,7 @@ from dataclasses import replace
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
-from kwhatif.workloads.common import Workload
+from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, Workload
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
 SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
@@ -32,7 +32,10 @@ def parse_scale(text: str) -> tuple[str, str, str, int]:
     if match is None:
         raise InputError(f"--scale {text}: expected KIND/NAMESPACE/NAME=REPLICAS (e.g. ReplicaSet/shop/web-7d9f8=5)")
     kind = KIND_NAMES.get(match["kind"].lower(), match["kind"])
-    return kind, match["namespace"], match["name"], int(match["replicas"])
+    count = int(match["replicas"])
+    if count > MAX_PODS_A_WORKLOAD:
+        raise InputError(f"--scale {text}: kwhatif simulates at most {MAX_PODS_A_WORKLOAD:,} pods a workload")
+    return kind, match["namespace"], match["name"], count
 
 
 KIND_NAMES = {alias: kind for kind, aliases in (

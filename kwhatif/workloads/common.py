@@ -222,6 +222,24 @@ def replicas(w: Workload, default: int = 1) -> int:
     return count
 
 
+MAX_PODS_A_WORKLOAD = 1_000_000
+"""More pods than a workload is simulated with: Kubernetes' own scalability limits stop at
+150,000 pods a cluster, and a million pods take minutes and gigabytes — a replica count beyond it
+(an int32 the API server takes) is refused rather than left to exhaust the machine."""
+
+
+def wanted_replicas(w: Workload, ctx: Context) -> int:
+    """The replicas a controller creates: the override (an HPA's, the running count) or its own."""
+    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    within_limit(w.fields, "spec.replicas", count)
+    return count
+
+
+def within_limit(f: Fields, path: str, count: int) -> None:
+    if count > MAX_PODS_A_WORKLOAD:
+        raise f.error(path, f"{count:,} pods: kwhatif simulates at most {MAX_PODS_A_WORKLOAD:,} pods a workload")
+
+
 def template_labels(w: Workload, template: dict[str, Any], path: str) -> dict[str, str]:
     f = w.fields
     meta = f.map(template, "metadata", path)
@@ -259,7 +277,7 @@ def replica_pods(w: Workload, ctx: Context, template: dict[str, Any], labels: di
                  owner: dict[str, Any]) -> list[Pod]:
     """The pods a ReplicaSet-like controller creates: `replicas` (or the override) copies of the
     template named `<name>-<5 chars>`."""
-    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    count = wanted_replicas(w, ctx)
     names = NameSet()
     return [make_pod(w, template, "spec.template", names.generate(f"{w.name}-", f"{w.uid}/{i}"), labels, owner)
             for i in range(count)]

@@ -13,9 +13,9 @@ from kwhatif.workloads.common import (
     Expanded,
     Workload,
     deterministic_uid,
-    replicas,
     template_hash,
     template_of,
+    wanted_replicas,
 )
 
 KIND = "Deployment"
@@ -51,7 +51,7 @@ def replica_set_manifest(w: Workload, count: int) -> dict:
 
 
 def expand(w: Workload, ctx: Context) -> Expanded:
-    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    count = wanted_replicas(w, ctx)
     manifest = replica_set_manifest(w, count)
     rs = Workload("ReplicaSet", "apps/v1", w.namespace, manifest["metadata"]["name"],
                   _rs_uid(w, manifest["metadata"]["name"]), manifest, w.source)

@@ -22,6 +22,7 @@ from kwhatif.workloads.common import (
     owner_reference,
     template_labels,
     template_of,
+    within_limit,
 )
 
 KIND = "Job"
@@ -51,6 +52,7 @@ def wanted_active(w: Workload, succeeded: int, active: int, live: RunningJob | N
         raise f.error("spec.parallelism", f"Invalid value: {parallelism}: must be greater than or equal to 0")
     if completions is not None and completions < 0:
         raise f.error("spec.completions", f"Invalid value: {completions}: must be greater than or equal to 0")
+    within_limit(f, "spec.parallelism", parallelism)
     if f.bool(spec, "suspend", "spec"):
         return 0
     if completions is None:

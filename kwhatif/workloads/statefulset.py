@@ -23,10 +23,10 @@ from kwhatif.workloads.common import (
     Workload,
     make_pod,
     owner_reference,
-    replicas,
     template_hash,
     template_labels,
     template_of,
+    wanted_replicas,
 )
 from kwhatif.workloads.replicaset import check_selector
 
@@ -65,7 +65,7 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     labels = template_labels(w, template, "spec.template")
     controller = decode_controller(w.obj, w.source)
     check_selector(w, controller, labels)
-    count = ctx.replicas_override.get((w.kind, w.namespace, w.name), replicas(w))
+    count = wanted_replicas(w, ctx)
     start = f.int(f.map(spec, "ordinals", "spec"), "start", "spec.ordinals", 0) or 0
     if start < 0:  # ValidateStatefulSetSpec (before the pods' names and labels could say it otherwise)
         raise f.error("spec.ordinals.start", f"Invalid value: {start}: must be greater than or equal to 0")

@@ -8,6 +8,7 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, OwnerReference, Pod
+from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import recreated, remove_pods, taken_names
 from kwhatif.whatif.scale import deletion_order, parse_scale, scale
@@ -130,3 +131,9 @@ def test_delete_pod_reports_the_pod_it_removed_its_replacement_and_its_node() ->
 ])
 def test_scale_takes_the_kind_names_kubectl_takes(text: str, kind: str) -> None:
     assert parse_scale(text) == (kind, "shop", "web", 3)
+
+
+def test_a_scale_beyond_the_limit_is_refused() -> None:
+    with pytest.raises(InputError, match="at most 1,000,000 pods a workload"):
+        parse_scale("ReplicaSet/shop/web=99999999999999999999")
+    assert parse_scale("rs/shop/web=1000000") == ("ReplicaSet", "shop", "web", 1_000_000)

@@ -98,3 +98,14 @@ def test_a_jobs_selector_the_api_server_refuses(extra: str, message: str) -> Non
 def test_a_manual_selector_that_selects_the_template_is_taken() -> None:
     text = JOB.replace("EXTRA", "manualSelector: true\n  selector: {matchLabels: {app: migrate}}")
     assert len(pods_of(text)) == 1
+
+
+@pytest.mark.parametrize("text, field", [
+    (manifest("apps/v1", "Deployment", SELECTOR, extra="replicas: 2147483647"), "spec.replicas"),
+    (manifest("apps/v1", "StatefulSet", SELECTOR, extra="replicas: 1000001"), "spec.replicas"),
+    (JOB.replace("EXTRA", "parallelism: 1000001"), "spec.parallelism"),
+])
+def test_more_pods_than_kwhatif_simulates_are_refused_not_created(text: str, field: str) -> None:
+    # An int32 the API server takes; creating two billion pods would exhaust the machine instead.
+    got_field, message = refusal(text)
+    assert got_field == field and message.endswith("pods: kwhatif simulates at most 1,000,000 pods a workload")
