@@ -11,6 +11,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from kwhatif.errors import InputError, Source
 from kwhatif.load.documents import shape
+from kwhatif.load.refs import object_ref
 
 MAX_DEPTH = 200
 """Deepest nesting of YAML collections accepted (Kubernetes objects are far shallower than 30)."""
@@ -31,6 +32,7 @@ class _Loader(yaml.CSafeLoader):
         self.file = file
         self.doc = 0
         self._depth = 0
+        self._root: Node | None = None
 
     # The C composer calls these (Python) hooks around every node it composes.
     def descend_resolver(self, current_node: Node | None, current_index: Any) -> None:
@@ -100,8 +102,10 @@ class _Loader(yaml.CSafeLoader):
                 first = other.start_mark.line + 1
                 break
         where = f" (first on line {first})" if first is not None else ""
+        obj, path = _object_and_path(self._root, key_node)
         return InputError(
-            f'duplicate key "{key}"{where}', Source(self.file, self.doc, key_node.start_mark.line + 1)
+            f'duplicate key "{key}"{where}', Source(self.file, self.doc, key_node.start_mark.line + 1),
+            obj=object_ref(_named_by(obj)) if obj is not None else None, field=_dotted(path) if path else None,
         )
 
     def build(self, node: Node) -> Any:
@@ -112,6 +116,7 @@ class _Loader(yaml.CSafeLoader):
         `_check_aliases`, nesting through aliases)."""
         memo: dict[int, Any] = {}
         constructors = self.yaml_constructors
+        self._root = node  # what an error names: the object, the field
 
         def build(node: Node) -> Any:
             cls = node.__class__
@@ -154,6 +159,7 @@ class _Loader(yaml.CSafeLoader):
         try:
             return build(node)
         finally:
+            self._root = None
             self.constructed_objects = {}
             self.recursive_objects = {}
             memo.clear()
@@ -308,3 +314,55 @@ def _allowed_alias_ratio(decoded: int) -> float:
     if decoded >= high:
         return 0.10
     return 0.99 - 0.89 * (decoded - low) / (high - low)
+
+
+def _path_to(node: Node, target: Node) -> list[str] | None:
+    """The keys and indexes from `node` down to the key node `target` (None: not below it)."""
+    if isinstance(node, MappingNode):
+        for key_node, value_node in node.value:
+            name = key_node.value if isinstance(key_node, ScalarNode) else "?"
+            if key_node is target:
+                return [name]
+            below = _path_to(value_node, target)
+            if below is not None:
+                return [name, *below]
+    elif isinstance(node, SequenceNode):
+        for i, child in enumerate(node.value):
+            below = _path_to(child, target)
+            if below is not None:
+                return [f"[{i}]", *below]
+    return None
+
+
+def _object_and_path(root: Node | None, key_node: Node) -> tuple[MappingNode | None, list[str] | None]:
+    """The object a key belongs to — the document, or the item of a `kind: List` (or of the
+    sequence a big file's items are read in) — and the key's path in it."""
+    path = _path_to(root, key_node) if root is not None else None
+    node = root
+    while path and node is not None:
+        if isinstance(node, SequenceNode) and path[0].startswith("["):
+            node, path = node.value[int(path[0][1:-1])], path[1:]
+        elif isinstance(node, MappingNode) and _named_by(node)["kind"] == "List" and path[0] == "items" and len(path) > 2:
+            items = next(v for k, v in node.value if isinstance(k, ScalarNode) and k.value == "items")
+            node, path = items, path[1:]
+        else:
+            break
+    return (node if isinstance(node, MappingNode) else None), path
+
+
+def _dotted(path: list[str]) -> str:
+    return "".join(part if part.startswith("[") or i == 0 else f".{part}" for i, part in enumerate(path))
+
+
+def _named_by(root: MappingNode) -> dict[str, Any]:
+    """The document's kind, name and namespace, as far as plain scalars give them (for object_ref)."""
+    def scalars(node: Node) -> dict[str, str]:
+        if not isinstance(node, MappingNode):
+            return {}
+        found: dict[str, str] = {}
+        for k, v in node.value:  # the first of duplicates, as the error says it
+            if isinstance(k, ScalarNode) and isinstance(v, ScalarNode):
+                found.setdefault(k.value, v.value)
+        return found
+    metadata = next((v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "metadata"), None)
+    return {"kind": scalars(root).get("kind"), "metadata": scalars(metadata) if metadata is not None else {}}
