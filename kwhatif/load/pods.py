@@ -22,7 +22,7 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pod_volumes import check_pod
+from kwhatif.load.pod_checks import check_pod
 from kwhatif.load.selectors import checked_labels, label_selector, node_term
 
 

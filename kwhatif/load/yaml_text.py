@@ -105,7 +105,8 @@ class _Loader(yaml.CSafeLoader):
         obj, path = _object_and_path(self._root, key_node)
         return InputError(
             f'duplicate key "{key}"{where}', Source(self.file, self.doc, key_node.start_mark.line + 1),
-            obj=object_ref(_named_by(obj)) if obj is not None else None, field=_dotted(path) if path else None,
+            obj=object_ref(_named_by(obj)) if obj is not None and _has_metadata(obj) else None,
+            field=_dotted(path) if path else None,
         )
 
     def build(self, node: Node) -> Any:
@@ -366,3 +367,8 @@ def _named_by(root: MappingNode) -> dict[str, Any]:
         return found
     metadata = next((v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "metadata"), None)
     return {"kind": scalars(root).get("kind"), "metadata": scalars(metadata) if metadata is not None else {}}
+
+
+def _has_metadata(node: MappingNode) -> bool:
+    """A Kubernetes object (named by its metadata), not another YAML file (a sweep's)."""
+    return any(isinstance(k, ScalarNode) and k.value == "metadata" for k, _v in node.value)

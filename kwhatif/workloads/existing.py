@@ -511,13 +511,22 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
 
 def daemonset_strategy(w: Workload, desired: int) -> Strategy:
     """daemon/util: SurgeCount and UnavailableCount both round up; default maxUnavailable 1,
-    maxSurge 0; both 0 acts as maxUnavailable 1 (update.go updatedDesiredNodeCounts)."""
+    maxSurge 0; exactly one of them non-zero as written (validation.go
+    ValidateRollingUpdateDaemonSet — a maxSurge beside the default maxUnavailable is refused), and a
+    percentage that rounds to 0 on both acts as maxUnavailable 1 (update.go updatedDesiredNodeCounts)."""
     kind, rolling, path = _strategy_map(w, "updateStrategy")
     _check_type(w, "updateStrategy", kind, ("OnDelete", "RollingUpdate"))
     if kind == "OnDelete":
         return Strategy(kind)
     surge = scaled(w, rolling, "maxSurge", path, 0, desired, True, at_most_all=True)
     unavailable = scaled(w, rolling, "maxUnavailable", path, 1, desired, True, at_most_all=True)
+    written_surge, written_unavailable = rolling.get("maxSurge"), rolling.get("maxUnavailable")
+    has_surge = written_surge is not None and not _zero(written_surge)
+    if has_surge and (written_unavailable is None or not _zero(written_unavailable)):
+        raise w.fields.error(f"{path}.maxSurge", f"Invalid value: {json.dumps(written_surge)}: may not be set when "
+                             "maxUnavailable is non-zero")
+    if not has_surge and written_unavailable is not None and _zero(written_unavailable):
+        raise w.fields.error(f"{path}.maxUnavailable", "Required value: cannot be 0 when maxSurge is 0")
     if desired and surge == 0 and unavailable == 0:
         unavailable = 1
     return Strategy(kind, surge, unavailable)
@@ -528,10 +537,17 @@ def statefulset_strategy(w: Workload) -> Strategy:
     one at a time (maxUnavailable needs the MaxUnavailableStatefulSet gate, off in v1.34)."""
     kind, rolling, path = _strategy_map(w, "updateStrategy")
     _check_type(w, "updateStrategy", kind, ("OnDelete", "RollingUpdate"))
+    if kind == "OnDelete" and (w.spec.get("updateStrategy") or {}).get("rollingUpdate") is not None:
+        raise w.fields.error(path, f"Invalid value: {settings.canonical(rolling)}: only allowed for updateStrategy "
+                             "'RollingUpdate'")
     partition = w.fields.int(rolling, "partition", path, 0) or 0
     if partition < 0:
         raise w.fields.error(f"{path}.partition", f"Invalid value: {partition}: must be greater than or equal to 0")
-    parallel = w.fields.str(w.spec, "podManagementPolicy", "spec") == "Parallel"
+    policy = w.fields.str(w.spec, "podManagementPolicy", "spec") or "OrderedReady"  # defaulted when empty
+    if policy not in ("OrderedReady", "Parallel"):
+        raise w.fields.error("spec.podManagementPolicy", f"Invalid value: {json.dumps(policy)}: must be "
+                             "'OrderedReady' or 'Parallel'")
+    parallel = policy == "Parallel"
     return Strategy(kind, 0, 1, partition if kind == "RollingUpdate" else 0, parallel)
 
 

@@ -231,23 +231,23 @@ ERRORS = [
      {}, ["nope.yaml"], "nope.yaml#0: no such file or directory"),
     ("a missing path after good ones is still an error",
      {"a.yaml": POD_A}, ["a.yaml", "gone/"], "gone/#0: no such file or directory"),
-    # A duplicate key names the object (as far as its kind, name and namespace are read: object_ref's
-    # `?` and `default` otherwise) and the key's field, as every other error does.
+    # A duplicate key names the key's field, and its object when the document has metadata (as far
+    # as its kind, name and namespace are read: object_ref's `?` and `default` otherwise).
     ("a duplicate key names the key, its line and the first one's line",
      {"d.yaml": b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  labels: {}\n  name: b\n"},
      ["d.yaml"], 'd.yaml#0:6: Pod/default/a: metadata.name: duplicate key "name" (first on line 4)'),
     ("a duplicate key in a later document names that document",
      {"d.yaml": POD_A + b"---\nkind: Pod\nkind: Node\n"},
-     ["d.yaml"], 'd.yaml#1:7: Pod/default/?: kind: duplicate key "kind" (first on line 6)'),
+     ["d.yaml"], 'd.yaml#1:7: kind: duplicate key "kind" (first on line 6)'),
     ("a duplicate key in a flow mapping is found too",
      {"d.yaml": b"metadata: {name: a, name: b}\n"},
      ["d.yaml"], 'd.yaml#0:1: ?/default/a: metadata.name: duplicate key "name" (first on line 1)'),
     ("a quoted and a plain spelling of the same key are duplicates",
      {"d.yaml": b"kind: Pod\n'kind': Node\n"},
-     ["d.yaml"], 'd.yaml#0:2: Pod/default/?: kind: duplicate key "kind" (first on line 1)'),
+     ["d.yaml"], 'd.yaml#0:2: kind: duplicate key "kind" (first on line 1)'),
     ("a key repeated beside a merge key is a duplicate",
      {"d.yaml": b"b: &b {x: 1}\nm:\n  <<: *b\n  y: 1\n  y: 2\n"},
-     ["d.yaml"], 'd.yaml#0:5: ?/default/?: m.y: duplicate key "y" (first on line 4)'),
+     ["d.yaml"], 'd.yaml#0:5: m.y: duplicate key "y" (first on line 4)'),
     ("a truncated JSON file reports the line and column",
      {"t.json": b'{"kind": "Pod",\n "metadata": {"name": '},
      ["t.json"], "t.json#0:2: JSON syntax error: unexpected end of data (column 23)"),

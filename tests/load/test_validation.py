@@ -362,3 +362,45 @@ def test_a_node_selector_is_refused_as_labels_are() -> None:
         decode(pod_with({"containers": [named("a")], "nodeSelector": {"node role": "worker"}}), None)
     assert str(err.value).startswith('Pod/shop/x: spec.nodeSelector: Invalid value: "node role": name part must '
                                      "consist of alphanumeric characters")
+
+
+def probe(**fields: Any) -> dict[str, Any]:
+    return fields
+
+
+@pytest.mark.parametrize("extra, text", [
+    # validatePullPolicy: three values (empty is defaulted from the image's tag).
+    ({"imagePullPolicy": "IfNotPresnt"},
+     'spec.containers[0].imagePullPolicy: Unsupported value: "IfNotPresnt": supported values: "Always", '
+     '"IfNotPresent", "Never"'),
+    # ValidateEnv, relaxed names (GA in v1.34): printable ASCII but '='; validateEnvVarValueFrom.
+    ({"env": [{"name": "1=A", "value": "x"}]},
+     "spec.containers[0].env[0].name: Invalid value: \"1=A\": a valid environment variable name must consist only of "
+     "printable ASCII characters other than '='"),
+    ({"env": [{"value": "x"}]}, "spec.containers[0].env[0].name: Required value"),
+    ({"env": [{"name": "A", "value": "x", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]},
+     'spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty'),
+    ({"env": [{"name": "A", "valueFrom": {}}]},
+     'spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, '
+     "`configMapKeyRef` or `secretKeyRef`"),
+    # validateProbe / validateHandler: exactly one handler, counts not negative; liveness succeeds once.
+    ({"readinessProbe": probe(periodSeconds=5)},
+     "spec.containers[0].readinessProbe: Required value: must specify a handler type"),
+    ({"readinessProbe": probe(httpGet={"port": 80}, tcpSocket={"port": 80})},
+     "spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type"),
+    ({"livenessProbe": probe(tcpSocket={"port": 80}, periodSeconds=-1)},
+     "spec.containers[0].livenessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0"),
+    ({"livenessProbe": probe(tcpSocket={"port": 80}, successThreshold=2)},
+     "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1"),
+])
+def test_the_api_server_refuses_env_pull_policies_and_probes_in_its_own_words(extra: dict[str, Any],
+                                                                               text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a", **extra)]}), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_a_readiness_probe_may_succeed_more_than_once_and_zero_counts_are_defaults() -> None:
+    decode(pod_with({"containers": [named("a", readinessProbe=probe(httpGet={"port": 80}, successThreshold=3),
+                                          livenessProbe=probe(exec={"command": ["true"]}, successThreshold=0))]}),
+           None)

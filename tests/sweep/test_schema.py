@@ -66,7 +66,7 @@ CASES = [
      "the file is empty: a Sweep names at least its snapshots"),
     ("a key given twice is refused, as in every input (kwhatif/load/yaml_text.py)",
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nsnapshots: [SAMPLES/other.yaml]\n",
-     ':3: duplicate key "snapshots" (first on line 2)'),
+     ':3: snapshots: duplicate key "snapshots" (first on line 2)'),
     ("a second document is refused",
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\n---\nkind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\n",
      "2 YAML documents: a sweep file holds one Sweep"),

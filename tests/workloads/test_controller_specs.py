@@ -109,3 +109,36 @@ def test_more_pods_than_kwhatif_simulates_are_refused_not_created(text: str, fie
     # An int32 the API server takes; creating two billion pods would exhaust the machine instead.
     got_field, message = refusal(text)
     assert got_field == field and message.endswith("pods: kwhatif simulates at most 1,000,000 pods a workload")
+
+
+@pytest.mark.parametrize("rolling, field, message", [
+    # ValidateRollingUpdateDaemonSet: exactly one of maxSurge and maxUnavailable (default 1) non-zero.
+    ("{maxSurge: 1}", "spec.updateStrategy.rollingUpdate.maxSurge",
+     "Invalid value: 1: may not be set when maxUnavailable is non-zero"),
+    ('{maxSurge: "10%", maxUnavailable: 1}', "spec.updateStrategy.rollingUpdate.maxSurge",
+     'Invalid value: "10%": may not be set when maxUnavailable is non-zero'),
+    ("{maxSurge: 0, maxUnavailable: 0}", "spec.updateStrategy.rollingUpdate.maxUnavailable",
+     "Required value: cannot be 0 when maxSurge is 0"),
+])
+def test_a_daemonset_rolling_update_the_api_server_refuses(rolling: str, field: str, message: str) -> None:
+    text = manifest("apps/v1", "DaemonSet", SELECTOR, extra=f"updateStrategy: {{type: RollingUpdate, rollingUpdate: "
+                                                               f"{rolling}}}")
+    assert refusal(text) == (field, message)
+
+
+def test_a_daemonset_surging_with_no_unavailable_is_taken() -> None:
+    text = manifest("apps/v1", "DaemonSet", SELECTOR, extra="updateStrategy: {rollingUpdate: {maxSurge: 1, "
+                                                           "maxUnavailable: 0}}")
+    assert pods_of(text) == []  # no node given: nothing to run, and nothing refused
+
+
+@pytest.mark.parametrize("extra, field, message", [
+    # ValidateStatefulSetSpec: the pod management policy (OrderedReady when empty), rollingUpdate only for RollingUpdate.
+    ("podManagementPolicy: Random", "spec.podManagementPolicy", "Invalid value: \"Random\": must be 'OrderedReady' or "
+     "'Parallel'"),
+    ("updateStrategy: {type: OnDelete, rollingUpdate: {partition: 1}}", "spec.updateStrategy.rollingUpdate",
+     "Invalid value: {\"partition\":1}: only allowed for updateStrategy 'RollingUpdate'"),
+])
+def test_a_statefulset_policy_the_api_server_refuses(extra: str, field: str, message: str) -> None:
+    text = manifest("apps/v1", "StatefulSet", SELECTOR, extra=f"serviceName: w\n  {extra}")
+    assert refusal(text) == (field, message)

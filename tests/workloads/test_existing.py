@@ -219,11 +219,13 @@ def test_a_deployment_scaled_to_zero_keeps_zero_whatever_its_old_sets_say() -> N
     assert kept_replicas([web], state, PodIndex.of(state)) == {("Deployment", "default", "web"): 0}
 
 
-def test_a_snapshot_pods_env_that_is_not_a_list_loads_and_sets_nothing() -> None:
-    # The loader's light checks do not judge env: a malformed one is no setting, never a crash.
+def test_a_snapshot_pods_env_that_is_not_a_list_is_refused_naming_it() -> None:
+    # ValidateEnv reads a list (the API server could not even decode a number there): one line, never a crash.
     doc = running("web-h1-a", ("ReplicaSet", "web-h1"), "n1", "100m", labels=LABELS)
     doc["spec"]["containers"][0]["env"] = 5
-    assert cluster(doc).pods[0].containers[0].settings == ()
+    with pytest.raises(InputError) as err:
+        cluster(doc)
+    assert (err.value.field, err.value.message) == ("spec.containers[0].env", "expected a list, got an integer 5")
 
 
 TOKEN = {"name": "kube-api-access-x7k2p", "projected": {"defaultMode": 420, "sources": [

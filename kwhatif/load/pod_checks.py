@@ -1,6 +1,7 @@
-"""What the API server checks of a pod's volumes and its containers' mounts and port names
-(core validation.go: ValidateVolumes, validateVolumeSource, ValidateVolumeMounts,
-validateContainerPorts), with its texts. kwhatif keeps only the volumes scheduling reads, but a
+"""What the API server checks of a pod's volumes and its containers' mounts, port names, env,
+pull policy and probes (core validation.go: ValidateVolumes, validateVolumeSource,
+ValidateVolumeMounts, validateContainerPorts, ValidateEnv, validatePullPolicy, validateProbe),
+with its texts. kwhatif keeps only the volumes scheduling reads, but a
 template that mounts a volume it does not declare — a typo, a volume dropped in a refactor — is
 refused by `kubectl apply`, and must not pass a check. (A big JSON dump's fast reader keeps no
 mounts, nor the volumes scheduling does not read: its pods are those the API server accepted, and
@@ -33,7 +34,14 @@ def check_pod(f: Fields, spec: dict) -> None:
     names = _check_volumes(f, f.items(spec, "volumes", "spec", lambda e, p: e))
     for key in ("containers", "initContainers"):
         for i, container in enumerate(f.items(spec, key, "spec", lambda e, p: e)):
-            _check_container(f, container, f"spec.{key}[{i}]", names)
+            path = f"spec.{key}[{i}]"
+            _check_container(f, container, path, names)
+            _check_env(f, container, path)
+            _check_pull_policy(f, container, path)
+            for probe in PROBES:
+                if container.get(probe) is not None:
+                    _check_probe(f, f.map(container, probe, path), f"{path}.{probe}", probe == "livenessProbe"
+                                 or probe == "startupProbe")
 
 
 def _check_volumes(f: Fields, volumes: tuple[dict, ...]) -> set[str]:
@@ -84,3 +92,59 @@ def _check_container(f: Fields, container: dict, path: str, volumes: set[str]) -
         if mount_path in mount_points:
             raise f.error(f"{at}.mountPath", f"Invalid value: {go_quote(mount_path)}: must be unique")
         mount_points.add(mount_path)
+
+
+def _check_env(f: Fields, container: dict, path: str) -> None:
+    """ValidateEnv with relaxed names (RelaxedEnvironmentVariableValidation, on in v1.34): each
+    named, in printable ASCII but '='; a valueFrom with one source, never beside a value."""
+    for i, var in enumerate(f.items(container, "env", path, lambda e, p: e)):
+        at = f"{path}.env[{i}]"
+        name = f.str(var, "name", at)
+        if not name:
+            raise f.error(f"{at}.name", "Required value")
+        if any(not 32 <= ord(ch) < 127 or ch == "=" for ch in name):
+            raise f.error(f"{at}.name", f"Invalid value: {go_quote(name)}: a valid environment variable name must "
+                          "consist only of printable ASCII characters other than '='")
+        source = f.opt_map(var, "valueFrom", at)
+        if source is None:
+            continue
+        count = sum(1 for key in ENV_SOURCES if source.get(key) is not None)
+        if count == 0:
+            raise f.error(f"{at}.valueFrom", 'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, '
+                          "`configMapKeyRef` or `secretKeyRef`")
+        if f.str(var, "value", at):
+            raise f.error(f"{at}.valueFrom", 'Invalid value: "": may not be specified when `value` is not empty')
+        if count > 1:
+            raise f.error(f"{at}.valueFrom", 'Invalid value: "": may not have more than one field specified at a time')
+
+
+ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
+PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+PROBE_COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")
+
+
+def _check_pull_policy(f: Fields, container: dict, path: str) -> None:
+    """validatePullPolicy (empty: defaulted from the image's tag)."""
+    policy = f.str(container, "imagePullPolicy", path)
+    if policy and policy not in PULL_POLICIES:
+        raise f.error(f"{path}.imagePullPolicy", f"Unsupported value: {go_quote(policy)}: supported values: "
+                      + ", ".join(map(go_quote, PULL_POLICIES)))
+
+
+def _check_probe(f: Fields, probe: dict, path: str, once: bool) -> None:
+    """validateProbe: exactly one handler (in validateHandler's order), counts not negative; a
+    liveness or startup probe succeeds once (successThreshold 1, its default)."""
+    handlers = [key for key in PROBE_HANDLERS if probe.get(key) is not None]
+    if not handlers:
+        raise f.error(path, "Required value: must specify a handler type")
+    if len(handlers) > 1:
+        raise f.error(f"{path}.{handlers[1]}", "Forbidden: may not specify more than 1 handler type")
+    for key in PROBE_COUNTS:
+        value = f.int(probe, key, path)
+        if value is not None and value < 0:
+            raise f.error(f"{path}.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
+    threshold = f.int(probe, "successThreshold", path)
+    if once and threshold not in (None, 0, 1):  # 0 is defaulted to 1 first
+        raise f.error(f"{path}.successThreshold", f"Invalid value: {threshold}: must be 1")
