@@ -10,6 +10,8 @@ keeps, and checks.)"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kwhatif.api.names import is_dns1123_label, is_valid_port_name
 from kwhatif.golang import go_quote
 from kwhatif.load.fields import Fields
@@ -44,6 +46,17 @@ def check_pod(f: Fields, spec: dict) -> None:
                                  or probe == "startupProbe")
 
 
+def unique_name(f: Fields, name: str, path: str, judge: Callable[[str], tuple[str, ...]], seen: set[str]) -> None:
+    """A name `judge` takes (its first message is the error) and `seen` lacks (field.Duplicate);
+    added to `seen`."""
+    wrong = judge(name)
+    if wrong:
+        raise f.error(path, f"Invalid value: {go_quote(name)}: {wrong[0]}")
+    if name in seen:
+        raise f.error(path, f"Duplicate value: {go_quote(name)}")
+    seen.add(name)
+
+
 def _check_volumes(f: Fields, volumes: tuple[dict, ...]) -> set[str]:
     """ValidateVolumes: each volume named (an RFC 1123 label, unique) with exactly one source;
     the names, for the mounts."""
@@ -53,12 +66,7 @@ def _check_volumes(f: Fields, volumes: tuple[dict, ...]) -> set[str]:
         name = f.str(volume, "name", path)
         if not name:
             raise f.error(f"{path}.name", "Required value")
-        wrong = is_dns1123_label(name)
-        if wrong:
-            raise f.error(f"{path}.name", f"Invalid value: {go_quote(name)}: {wrong[0]}")
-        if name in names:
-            raise f.error(f"{path}.name", f"Duplicate value: {go_quote(name)}")
-        names.add(name)
+        unique_name(f, name, f"{path}.name", is_dns1123_label, names)
         sources = [shown for key, shown in VOLUME_SOURCES if volume.get(key) is not None]
         if not sources:
             raise f.error(path, "Required value: must specify a volume type")
@@ -73,12 +81,8 @@ def _check_container(f: Fields, container: dict, path: str, volumes: set[str]) -
     seen: set[str] = set()
     for i, port in enumerate(f.items(container, "ports", path, lambda e, p: e)):
         name = f.str(port, "name", f"{path}.ports[{i}]")
-        wrong = is_valid_port_name(name) if name else ()
-        if wrong:
-            raise f.error(f"{path}.ports[{i}].name", f"Invalid value: {go_quote(name)}: {wrong[0]}")
-        if name and name in seen:
-            raise f.error(f"{path}.ports[{i}].name", f"Duplicate value: {go_quote(name)}")
-        seen.add(name)
+        if name:
+            unique_name(f, name, f"{path}.ports[{i}].name", is_valid_port_name, seen)
     mount_points: set[str] = set()
     for i, mount in enumerate(f.items(container, "volumeMounts", path, lambda e, p: e)):
         at = f"{path}.volumeMounts[{i}]"

@@ -22,7 +22,7 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pod_checks import check_pod
+from kwhatif.load.pod_checks import check_pod, unique_name
 from kwhatif.load.selectors import checked_labels, label_selector, node_term
 
 
@@ -333,12 +333,7 @@ def _check_containers(f: Fields, containers: tuple[Container, ...], init_contain
             path, name = f"spec.{key}[{i}].name", container.name
             if not name:
                 raise f.error(path, "Required value")
-            wrong = is_dns1123_label(name)
-            if wrong:
-                raise f.error(path, f"Invalid value: {json.dumps(name)}: {wrong[0]}")
-            if name in seen:
-                raise f.error(path, f"Duplicate value: {json.dumps(name)}")
-            seen.add(name)
+            unique_name(f, name, path, is_dns1123_label, seen)
             if not container.image:
                 raise f.error(f"spec.{key}[{i}].image", "Required value")
 

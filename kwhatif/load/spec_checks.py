@@ -9,6 +9,7 @@ from kwhatif.api import settings
 from kwhatif.api.names import is_dns1123_label, is_valid_port_name, regex_error
 from kwhatif.golang import go_quote
 from kwhatif.load.fields import Fields
+from kwhatif.load.pod_checks import unique_name
 
 SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")  # sets.List: sorted
 PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
@@ -32,12 +33,8 @@ def check_service(f: Fields, spec: dict) -> None:
         name = f.str(port, "name", path)
         if not name and len(ports) > 1:
             raise f.error(f"{path}.name", "Required value")
-        wrong = is_dns1123_label(name) if name else ()
-        if wrong:
-            raise f.error(f"{path}.name", f"Invalid value: {go_quote(name)}: {wrong[0]}")
-        if name and name in names:
-            raise f.error(f"{path}.name", f"Duplicate value: {go_quote(name)}")
-        names.add(name)
+        if name:
+            unique_name(f, name, f"{path}.name", is_dns1123_label, names)
         number = f.int(port, "port", path, 0) or 0
         if not 1 <= number <= 65535:
             raise f.error(f"{path}.port", f"Invalid value: {number}: {_PORT_RANGE}")
