@@ -14,12 +14,13 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
-from kwhatif.api.names import is_dns1123_label, is_qualified_name
+from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.settings import container_settings
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
+from kwhatif.golang import go_quote
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_checks import check_pod, unique_name
@@ -363,7 +364,12 @@ def _tolerations_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 def _gates_part(f: Fields, spec: dict) -> dict[str, Any]:
-    return dict(scheduling_gates=f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p)))
+    """validateSchedulingGates: names unique (qualified names, as the schema's light checks read them)."""
+    gates = f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p))
+    seen: set[str] = set()
+    for i, name in enumerate(gates):
+        unique_name(f, name, f"spec.schedulingGates[{i}].name", lambda _name: (), seen)
+    return dict(scheduling_gates=gates)
 
 
 def _affinity_part(f: Fields, spec: dict) -> dict[str, Any]:
@@ -371,8 +377,15 @@ def _affinity_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 def _spread_part(f: Fields, spec: dict) -> dict[str, Any]:
-    return dict(topology_spread_constraints=f.items(spec, "topologySpreadConstraints", "spec",
-                                                    lambda e, p: _spread_constraint(f, e, p)))
+    """validateTopologySpreadConstraints: each (topologyKey, whenUnsatisfiable) once — the
+    first of a repeated pair is the one refused (ValidateSpreadConstraintNotRepeat)."""
+    constraints = f.items(spec, "topologySpreadConstraints", "spec", lambda e, p: _spread_constraint(f, e, p))
+    for i, c in enumerate(constraints):
+        if any((c.topology_key, c.when_unsatisfiable) == (o.topology_key, o.when_unsatisfiable)
+               for o in constraints[i + 1:]):
+            raise f.error(f"spec.topologySpreadConstraints[{i}].{{topologyKey, whenUnsatisfiable}}",
+                          f'Duplicate value: "{{{c.topology_key}, {c.when_unsatisfiable}}}"')
+    return dict(topology_spread_constraints=constraints)
 
 
 def _storage_part(f: Fields, spec: dict) -> dict[str, Any]:
@@ -406,6 +419,15 @@ def pod_template(f: Fields, spec: dict) -> dict[str, Any]:
     return template
 
 
+def _node_name(f: Fields, spec: dict) -> str:
+    """ValidateNodeName (an RFC 1123 subdomain) when set."""
+    name = f.str(spec, "nodeName", "spec")
+    wrong = is_dns1123_subdomain(name) if name else ()
+    if wrong:
+        raise f.error("spec.nodeName", f"Invalid value: {go_quote(name)}: {wrong[0]}")
+    return name
+
+
 def decode_pod(obj: dict, source: Source | None) -> Pod:
     f, meta, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
@@ -416,7 +438,7 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
         deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
         owner_references=owner_references(f, meta),
-        node_name=f.str(spec, "nodeName", "spec"),
+        node_name=_node_name(f, spec),
         phase=f.str(status, "phase", "status"), start_time=f.opt_str(status, "startTime", "status"),
         nominated_node_name=f.str(status, "nominatedNodeName", "status"),
         conditions=pod_conditions(f, status),

@@ -404,3 +404,21 @@ def test_a_readiness_probe_may_succeed_more_than_once_and_zero_counts_are_defaul
     decode(pod_with({"containers": [named("a", readinessProbe=probe(httpGet={"port": 80}, successThreshold=3),
                                           livenessProbe=probe(exec={"command": ["true"]}, successThreshold=0))]}),
            None)
+
+
+@pytest.mark.parametrize("extra, text", [
+    # ValidateNodeName (an RFC 1123 subdomain), validateSchedulingGates (unique), and
+    # ValidateSpreadConstraintNotRepeat (the first of a repeated pair, at a path naming both keys).
+    ({"nodeName": "Bad_Node"}, 'spec.nodeName: Invalid value: "Bad_Node": a lowercase RFC 1123 subdomain must consist'),
+    ({"schedulingGates": [{"name": "example.com/a"}, {"name": "example.com/a"}]},
+     'spec.schedulingGates[1].name: Duplicate value: "example.com/a"'),
+    ({"topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"},
+        {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]},
+     'spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"'),
+])
+def test_the_api_server_refuses_node_names_gates_and_repeated_spread_constraints(extra: dict[str, Any],
+                                                                                  text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a")], **extra}), None)
+    assert str(err.value).startswith(f"Pod/shop/x: {text}")
