@@ -18,13 +18,16 @@ from kwhatif.render.evict import eviction_table
 from kwhatif.render.writers import writer
 
 
-def quantity(option: str, text: str | None) -> int | None:
+def quantity(option: str, text: str | None, positive: bool = False) -> int | None:
     if text is None:
         return None
     try:
-        return value(parse_quantity(text))
+        amount = value(parse_quantity(text))
     except (ValueError, InputError):
         raise InputError(f"{option} {text}: not a quantity") from None
+    if positive and amount <= 0:
+        raise InputError(f"{option} {text}: must be positive")
+    return amount
 
 
 @click.command(name="evict", epilog=examples(
@@ -39,8 +42,10 @@ def quantity(option: str, text: str | None) -> int | None:
 @click.option("--threshold", metavar="QUANTITY|N%",
               help="The hard threshold (kubelet defaults: memory.available<100Mi, nodefs.available<10%).")
 @click.option("--available", metavar="QUANTITY", help="The signal's value now (default: the stats summary's, or "
-                                                      "allocatable minus the pods' usage).")
-@click.option("--capacity", metavar="QUANTITY", help="The node's capacity for a percentage threshold.")
+                                                      "the capacity minus the pods' usage).")
+@click.option("--capacity", metavar="QUANTITY", help="The node's capacity (default: the stats summary's, else its "
+                                                     "allocatable): what a percentage threshold is of, and what the "
+                                                     "signal is estimated from without --available.")
 @click.option("-o", "--output", type=click.Choice(DATA_FORMATS), default="table", show_default=True)
 @no_headers_option
 @color_option
@@ -57,7 +62,7 @@ def evict_cmd(node: str, clusters: tuple[str, ...], signal: str, usage_file: str
         inputs = load_inputs(clusters, [None], now, quiet, strict)
         usage, node_stats = read_usage(usage_file)
         plan = plan_eviction(inputs.cluster, node, signal, usage, node_stats, inputs.now, threshold,
-                             quantity("--available", available), quantity("--capacity", capacity))
+                             quantity("--available", available), quantity("--capacity", capacity, positive=True))
         inputs.finish(plan.warnings)
         table = partial(eviction_table, headers=not no_headers, color=use_color(color))
         emit(writer(output, table)(plan.data()))

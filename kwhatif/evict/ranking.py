@@ -156,7 +156,10 @@ def threshold_bytes(text: str, capacity: int | None, signal: str) -> int:
             raise InputError(f"--threshold {text}: a percentage of {signal} needs the capacity "
                              "(--capacity, or a kubelet stats summary as --usage)")
         return value(percent * capacity / 100)
-    amount = value(parse_quantity(text))
+    try:
+        amount = value(parse_quantity(text))
+    except ValueError:
+        raise InputError(f"--threshold {text}: not a quantity (e.g. 100Mi) nor a percentage (e.g. 10%)") from None
     if amount <= 0:
         raise InputError(f"--threshold {text}: eviction threshold {signal} must be positive: {text}")
     return amount
@@ -230,7 +233,7 @@ def plan_eviction(cluster: Cluster, node_name: str, signal: str, usage: Mapping[
         if capacity is None:
             raise InputError(f"{signal}: give --available (the usage file says nothing of the node)")
         available = capacity - sum(c.usage or 0 for c in candidates)
-    limit_text = threshold or spec.default
+    limit_text = spec.default if threshold is None else threshold
     if limit_text is None:
         raise InputError(f"{signal}: the kubelet has no default threshold for it; give --threshold")
     plan = EvictionPlan(node_name, signal, available, threshold_bytes(limit_text, capacity, signal), estimated)

@@ -38,10 +38,38 @@ def read_usage(path: str) -> tuple[Usage, NodeStats]:
 
 
 def amount(path: str, where: str, text: Any) -> int:
+    """A usage reading written as a quantity: never negative (and never too big to be one)."""
     try:
-        return value(parse_quantity(str(text)))
-    except (ValueError, InputError):
+        found = value(parse_quantity(str(text)))
+    except (ValueError, ArithmeticError, InputError):
         raise InputError(f"--usage {path}: {where}: {text!r} is not a quantity") from None
+    if found < 0:
+        raise InputError(f"--usage {path}: {where}: {text!r} is negative: a usage reading never is")
+    if found > INT64_MAX:
+        raise InputError(f"--usage {path}: {where}: {text!r} is not a quantity a kubelet reports (beyond int64)")
+    return found
+
+
+INT64_MAX = 2**63 - 1
+
+
+def count(path: str, where: str, raw: Any) -> int | None:
+    """A stats summary figure: a JSON integer, not negative (null: not reported)."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise InputError(f"--usage {path}: {where}: expected a count of bytes (an integer, not negative), "
+                         f"got {json.dumps(raw)[:40]}")
+    return raw
+
+
+def mapping(path: str, where: str, raw: Any) -> dict[str, Any]:
+    """A JSON object of a usage file (null: empty)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise InputError(f"--usage {path}: {where}: expected an object, got {json.dumps(raw)[:40]}")
+    return raw
 
 
 def top_usage(path: str, text: str) -> Usage:
@@ -70,29 +98,45 @@ def metrics_usage(path: str, data: Any) -> Usage:
     if not isinstance(items, list):
         raise InputError(f"--usage {path}: expected a PodMetricsList (items) or a kubelet stats summary")
     out: Usage = {}
-    for i, item in enumerate(items):
-        meta = item.get("metadata", {}) if isinstance(item, dict) else {}
+    for i, raw in enumerate(items):
+        item = mapping(path, f"items[{i}]", raw)
+        meta = mapping(path, f"items[{i}].metadata", item.get("metadata"))
         key = f"{meta.get('namespace', 'default')}/{meta.get('name', '')}"
-        total = sum(amount(path, f"items[{i}]", c.get("usage", {}).get("memory", "0"))
-                    for c in item.get("containers", []) or [])
-        out[key] = {"memory": total}
+        containers = item.get("containers") or []
+        if not isinstance(containers, list):
+            raise InputError(f"--usage {path}: items[{i}].containers: expected a list")
+        out[key] = {"memory": sum(
+            amount(path, f"items[{i}].containers[{j}]", mapping(path, f"items[{i}].containers[{j}].usage", mapping(
+                path, f"items[{i}].containers[{j}]", c).get("usage")).get("memory", "0"))
+            for j, c in enumerate(containers))}
     return out
 
 
 def summary_usage(path: str, data: dict[str, Any]) -> tuple[Usage, NodeStats]:
     """The kubelet's stats summary: the pods' and the node's figures."""
     out: Usage = {}
-    for pod in data.get("pods") or []:
-        ref = pod.get("podRef", {})
-        figures = {"memory": (pod.get("memory") or {}).get("workingSetBytes"),
-                   "ephemeral-storage": (pod.get("ephemeral-storage") or {}).get("usedBytes"),
-                   "pids": (pod.get("process_stats") or {}).get("process_count")}
+    pods = data.get("pods") or []
+    if not isinstance(pods, list):
+        raise InputError(f"--usage {path}: pods: expected a list")
+    for i, raw in enumerate(pods):
+        at = f"pods[{i}]"
+        pod = mapping(path, at, raw)
+        ref = mapping(path, f"{at}.podRef", pod.get("podRef"))
+        figures = {"memory": count(path, f"{at}.memory.workingSetBytes",
+                                   mapping(path, f"{at}.memory", pod.get("memory")).get("workingSetBytes")),
+                   "ephemeral-storage": count(path, f"{at}.ephemeral-storage.usedBytes", mapping(
+                       path, f"{at}.ephemeral-storage", pod.get("ephemeral-storage")).get("usedBytes")),
+                   "pids": count(path, f"{at}.process_stats.process_count", mapping(
+                       path, f"{at}.process_stats", pod.get("process_stats")).get("process_count"))}
         out[f"{ref.get('namespace', 'default')}/{ref.get('name', '')}"] = \
-            {k: int(v) for k, v in figures.items() if v is not None}
-    node = data.get("node") or {}
-    memory, fs, rlimit = node.get("memory") or {}, node.get("fs") or {}, node.get("rlimit") or {}
-    available = {"memory": memory.get("availableBytes"), "ephemeral-storage": fs.get("availableBytes"),
-                 "pids": (rlimit["maxpid"] - rlimit["curproc"]) if "maxpid" in rlimit and "curproc" in rlimit else None}
-    capacity = {"ephemeral-storage": fs.get("capacityBytes"), "pids": rlimit.get("maxpid")}
-    return out, NodeStats({k: int(v) for k, v in available.items() if v is not None},
-                          {k: int(v) for k, v in capacity.items() if v is not None})
+            {k: v for k, v in figures.items() if v is not None}
+    node = mapping(path, "node", data.get("node"))
+    memory, fs, rlimit = (mapping(path, f"node.{key}", node.get(key)) for key in ("memory", "fs", "rlimit"))
+    maxpid, curproc = count(path, "node.rlimit.maxpid", rlimit.get("maxpid")), \
+        count(path, "node.rlimit.curproc", rlimit.get("curproc"))
+    available = {"memory": count(path, "node.memory.availableBytes", memory.get("availableBytes")),
+                 "ephemeral-storage": count(path, "node.fs.availableBytes", fs.get("availableBytes")),
+                 "pids": maxpid - curproc if maxpid is not None and curproc is not None else None}
+    capacity = {"ephemeral-storage": count(path, "node.fs.capacityBytes", fs.get("capacityBytes")), "pids": maxpid}
+    return out, NodeStats({k: v for k, v in available.items() if v is not None},
+                          {k: v for k, v in capacity.items() if v is not None})

@@ -19,7 +19,7 @@ def eviction_table(data: dict[str, Any], wide: bool = False, headers: bool = Tru
     def show(amount: int | None) -> str:
         return "no stats" if amount is None else format_amount(resource, amount, exact=False)
     state = "under pressure" if data["under_pressure"] else "not under pressure"
-    estimated = " (estimated: allocatable minus the pods' usage)" if data["available_estimated"] else ""
+    estimated = " (estimated: capacity minus the pods' usage)" if data["available_estimated"] else ""
     lines = [f"{data['node']}: {data['signal']} {show(data['available'])}{estimated}, threshold "
              f"{show(data['threshold'])}: {state}",
              f"{data['evicted']} pod(s) evicted before {data['signal']} is back at "

@@ -110,7 +110,7 @@ def test_estimated_from_allocatable_when_nothing_says_the_node_figure(tmp_path: 
     # Shown rounded from 1Gi up: 2446 / 1024 = 2.389 -> 2.39Gi.
     result = run(tmp_path)
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == ("n1: memory.available 2.39Gi (estimated: allocatable minus the pods' "
+    assert result.stdout.splitlines()[0] == ("n1: memory.available 2.39Gi (estimated: capacity minus the pods' "
                                              "usage), threshold 100Mi: not under pressure")
 
 
@@ -119,3 +119,13 @@ def test_pid_pressure_needs_a_threshold(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == ("kwhatif: error: pid.available: the kubelet has no default threshold for it; "
                              "give --threshold\n")
+
+
+def test_a_mistyped_threshold_or_a_capacity_not_above_zero_is_bad_input(tmp_path: Path) -> None:
+    # "500MB" is no Kubernetes quantity (MB is not a suffix): exit 2 naming the option, never an internal error.
+    result = run(tmp_path, "--threshold", "500MB")
+    assert result.exit_code == 2
+    assert result.stderr == ("kwhatif: error: --threshold 500MB: not a quantity (e.g. 100Mi) nor a percentage "
+                             "(e.g. 10%)\n")
+    result = run(tmp_path, "--capacity", "-5")
+    assert (result.exit_code, result.stderr) == (2, "kwhatif: error: --capacity -5: must be positive\n")

@@ -62,3 +62,23 @@ def test_a_pod_listed_twice_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         read_usage(str(usage))
     assert str(err.value) == f"--usage {usage}: line 2: shop/cart is listed again (first on line 1)"
+
+
+@pytest.mark.parametrize("content, said", [
+    # A usage file that parses but holds no reading where one belongs: one line naming the field, never a crash.
+    ('{"node":{"nodeName":"n1","memory":{"availableBytes":"x"}},"pods":[]}', "node.memory.availableBytes: expected"),
+    ('{"node":{"nodeName":"n1","memory":{"availableBytes":true}},"pods":[]}', "node.memory.availableBytes: expected"),
+    ('{"node":{"nodeName":"n1","memory":{"availableBytes":1e400}},"pods":[]}', "node.memory.availableBytes: expected"),
+    ('{"node":{"nodeName":"n1"},"pods":[{"podRef":{"name":"a"}},{"podRef":null,"memory":5}]}',
+     "pods[1].memory: expected an object"),
+    ('{"kind":"PodMetricsList","items":[{"metadata":null,"containers":[{"usage":{"memory":"-5Gi"}}]}]}',
+     "items[0].containers[0]: '-5Gi' is negative"),
+    ('{"kind":"PodMetricsList","items":[7]}', "items[0]: expected an object"),
+    ("shop cart-redis-1 10m 1e999\n", "line 1: '1e999' is not a quantity a kubelet reports"),
+])
+def test_a_malformed_usage_file_is_one_line_naming_where(tmp_path: Path, content: str, said: str) -> None:
+    path = tmp_path / "usage.json"
+    path.write_text(content)
+    with pytest.raises(InputError) as err:
+        read_usage(str(path))
+    assert said in str(err.value) and str(path) in str(err.value)
