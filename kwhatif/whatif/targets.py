@@ -5,6 +5,7 @@ node name, so a lone "has the label" requirement needs a comma (`gpu,`)."""
 from __future__ import annotations
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.names import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from kwhatif.api.objects import Node
 from kwhatif.api.selectors import LabelSelector, Requirement
 from kwhatif.errors import InputError
@@ -17,7 +18,9 @@ def is_selector(target: str) -> bool:
 
 def parse_selector(text: str) -> LabelSelector:
     """kubectl's equality-based selector: `k=v`, `k==v`, `k!=v`, `k` (exists), `!k` (absent), ANDed
-    with commas (labels.Parse, without the set-based `in (...)` forms)."""
+    with commas (labels.Parse, without the set-based `in (...)` forms). A key that is no label key or
+    a value that is no label value (`!`, `!!x`, `!=`) is refused, as labels.Parse refuses it: read
+    as written, it would select every node."""
     requirements = []
     for part in (p.strip() for p in text.split(",") if p.strip()):
         if "!=" in part:
@@ -30,18 +33,30 @@ def parse_selector(text: str) -> LabelSelector:
             requirements.append(Requirement(part[1:].strip(), "DoesNotExist"))
         else:
             requirements.append(Requirement(part, "Exists"))
+    for r in requirements:
+        wrong = is_qualified_name(r.key) or next((is_valid_label_value(v) for v in r.values if is_valid_label_value(v)),
+                                                 ())
+        if wrong:
+            raise ValueError(f"invalid label selector: {r.key!r}{'' if not r.values else ' ' + repr(r.values[0])}: "
+                             f"{wrong[0]}")
     return LabelSelector(tuple(requirements))
 
 
 def target_nodes(cluster: Cluster, target: str, option: str) -> list[Node]:
     """The nodes `target` names, in input order; none is bad input (the option is named)."""
     if is_selector(target):
-        selector = parse_selector(target)
+        try:
+            selector = parse_selector(target)
+        except ValueError as err:
+            raise InputError(f"--{option} {target}: {err}") from None
         found = [n for n in cluster.nodes if selector.matches(n.labels)]
         if not found:
             raise InputError(f"--{option} {target}: no node matches this label selector")
         return found
     found = [n for n in cluster.nodes if n.name == target]
+    if not found and is_dns1123_subdomain(target):
+        raise InputError(f"--{option} {target}: neither a node name (an RFC 1123 subdomain) nor a label selector "
+                         "kwhatif reads (k=v, k!=v, k, !k, joined by commas; not the set-based `in (...)`)")
     if not found:
         raise InputError(f"--{option} {target}: no such node in the cluster")
     return found

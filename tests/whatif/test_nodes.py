@@ -127,3 +127,17 @@ def test_copies_of_a_node_of_the_cluster_publish_its_own_resource_slices():
     copy = cluster.resource_slices["n1-1-gpu"]
     assert (added[0].name, copy.node_name, copy.pool, copy.devices) == ("n1-1", "n1-1", "n1-1", (gpu,))
     assert sorted(cluster.resource_slices) == ["fabric", "n1-1-gpu", "n1-gpu", "n2-gpu"]
+
+
+@pytest.mark.parametrize("target, said", [
+    # labels.Parse refuses an empty or invalid key: read as written, each would have selected every node.
+    ("!", "invalid label selector: '': name part must be non-empty"),
+    ("!=", "invalid label selector: '' '': name part must be non-empty"),
+    ("!!x", "invalid label selector: '!x': name part must consist of alphanumeric characters"),
+    ("zone=a b", "invalid label selector: 'zone' 'a b': a valid label must be an empty string or consist of"),
+    ("k in (a", "neither a node name (an RFC 1123 subdomain) nor a label selector kwhatif reads"),
+])
+def test_a_target_that_is_no_selector_and_no_node_name_is_refused(target: str, said: str) -> None:
+    with pytest.raises(InputError) as err:
+        target_nodes(Cluster(nodes=[make_node("n1")]), target, "cordon")
+    assert str(err.value).startswith(f"--cordon {target}: {said}")
