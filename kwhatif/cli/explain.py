@@ -87,10 +87,10 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":
-            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, rerun=done.rerun)
+            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, running_on=done.running_on)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
-            emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp))))
+            emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp, done.running_on))))
         return Exit.ALL_PLACED if done.result.outcome == Outcome.BOUND else Exit.NOT_ALL_PLACED
     run(action)
 

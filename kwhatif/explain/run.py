@@ -21,7 +21,7 @@ class Explained:
     sim: Simulation
     result: PodResult
     explanation: Explanation
-    rerun: bool  # the pod is bound in the snapshot: this is a re-run of its placement
+    running_on: str | None  # the pod is bound there in the snapshot: this is a re-run of its placement
 
 
 def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
@@ -42,7 +42,8 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
         exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,
                                                                           _daemons_for(cluster, v.nodes, now)),
                                       sim.snapshot, list(cluster.priority_classes.values()))
-    return Explained(sim, result, exp, again is not None)
+    running_on = next((p.node_name for p in cluster.pods if p.key == key), None) if again is not None else None
+    return Explained(sim, result, exp, running_on)
 
 
 def _daemons_for(cluster: Cluster, nodes: Sequence[Node], now: str) -> list[Pod]:

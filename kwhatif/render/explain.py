@@ -50,14 +50,19 @@ def message_head(outcome: Outcome, tried: bool, message: str | None = None) -> s
     return MESSAGE_HEADS.get(outcome, "why it is not scheduled:")
 
 
-def explanation_summary(exp: Explanation, width: int, rerun: bool = False) -> str:
-    """The summary page of one pod's explanation, wrapped to `width` columns. `rerun`: the pod is
-    bound in the snapshot and this is a re-run of its placement (engine.placed_again)."""
-    lines = [f"Pod {exp.pod}: {exp.outcome.value}" + (f" on {exp.node}" if exp.node else "")]
-    if rerun:
+def explanation_summary(exp: Explanation, width: int, running_on: str | None = None) -> str:
+    """The summary page of one pod's explanation, wrapped to `width` columns. `running_on`: the
+    node the pod is bound to in the snapshot, when this is a re-run of its placement
+    (engine.placed_again): the headline says where it runs, the re-run where it would go now."""
+    if running_on:
+        now = f"would be {exp.outcome.value} on {exp.node}" if exp.node else f"would be {exp.outcome.value}"
+        lines = [f"Pod {exp.pod}: running on {running_on}; placed again now, it {now}"
+                 + (" (the same node)" if exp.node == running_on else "")]
         lines.extend(wrap("kwhatif: the pod is bound in the snapshot; this re-runs its placement with every "
                            "other pod where it is, so it says where kube-scheduler would place it now.",
                            width, ""))
+    else:
+        lines = [f"Pod {exp.pod}: {exp.outcome.value}" + (f" on {exp.node}" if exp.node else "")]
     if exp.message:
         lines.append(message_head(exp.outcome, bool(exp.attempts), exp.message))
         lines.extend(_message_lines(exp.message, width))

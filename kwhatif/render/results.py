@@ -111,9 +111,10 @@ def simulation_head(sim: Simulation) -> dict[str, Any]:
     }
 
 
-def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
+def explained_pod_data(sim: Simulation, exp: Explanation, running_on: str | None = None) -> dict[str, Any]:
     """The pod's record of the contract with its `explanation` (each attempt's per-node verdicts
-    and the preemption story) added."""
+    and the preemption story) added; `running_on`: the node a bound pod runs on in the snapshot
+    (its record's node is where a re-run of its placement would put it now)."""
     data = next(pod_result_data(r) for r in sim.results if r.pod.key == exp.pod)
     attempts = [{**asdict(a), "outcome": a.outcome.value, "groups": [_group_data(g) for g in reason_groups(a)]}
                 for a in exp.attempts]
@@ -121,6 +122,8 @@ def explained_pod_data(sim: Simulation, exp: Explanation) -> dict[str, Any]:
                for plugin, e in exp.requeue_on]
     data["explanation"] = {"attempts": attempts, "preemption": exp.preemption, "requeue_on": requeue,
                            "suggestions": [s.data() for s in exp.suggestions]}
+    if running_on:
+        data["explanation"]["running_on"] = running_on
     return data
 
 

@@ -122,12 +122,20 @@ def test_a_bound_pod_is_explained_by_re_running_its_placement(cli, monkeypatch):
     result = cli(["explain", "default/bound-a", *CLUSTER_ARGS])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "Pod default/bound-a: bound on node-a"
+    # bound-a runs on node-a (tests/cli/data/cluster/bound.yaml): the headline says so first, then the re-run's node.
+    assert lines[0] == "Pod default/bound-a: running on node-a; placed again now, it would be bound on node-a (the same node)"
     assert lines[1].startswith("kwhatif: the pod is bound in the snapshot; this re-runs its placement")
     assert ("  best score: node-a, total 425 (ImageLocality 0, NodeResourcesBalancedAllocation 75, "
             "NodeResourcesFit 50, TaintToleration 300)") in lines
     assert "  runner-up: node-b, total 399, 26 behind (ImageLocality 0, NodeResourcesBalancedAllocation 68, " \
            "NodeResourcesFit 31, TaintToleration 300)" in lines
+
+
+def test_a_bound_pods_json_says_the_node_it_runs_on_beside_the_re_runs(cli):
+    result = cli(["explain", "default/bound-a", *CLUSTER_ARGS, "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["explanation"]["running_on"] == "node-a"  # its spec.nodeName in bound.yaml
 
 
 def test_a_pod_that_does_not_exist_is_an_input_error(cli):
