@@ -228,11 +228,16 @@ def listed_scenarios(doc: dict[str, Any]) -> list[Scenario]:
     return out
 
 
-def check_names(doc: dict[str, Any], scenarios: list[Scenario], file: str) -> None:
-    """A listed scenario names workloads and removals defined in the file."""
+def check_names(doc: dict[str, Any], scenarios: list[Scenario], paths: SweepPaths) -> None:
+    """A listed scenario names workloads and removals defined in the file, and a snapshot that
+    exists (a typo, as in `snapshots`; a snapshot that cannot be read fails its rows only)."""
+    file = paths.file
     defined = {"workloads": {w["name"] for w in doc.get("workloads", [])},
                "remove": {r["name"] for r in doc.get("remove", [])}}
     for s in scenarios:
+        if not os.path.exists(paths.path(s.snapshot)):
+            raise InputError(f"{s.snapshot!r}: no such file or directory", Source(file), "Sweep",
+                             f"scenarios[{s.index}].snapshot")
         for axis, value in (("workloads", s.workloads), ("remove", s.remove)):
             if value is not None and value not in defined[axis]:
                 raise InputError(f"{value!r} is not defined under {axis}", Source(file), "Sweep",
@@ -284,7 +289,7 @@ def read_sweep(file: str, now: str) -> Sweep:
     paths = SweepPaths(file)
     if doc.get("combine", "product") == "list":
         scenarios = listed_scenarios(doc)
-        check_names(doc, scenarios, file)
+        check_names(doc, scenarios, paths)
     else:
         scenarios = product_scenarios(doc, paths.snapshot_names(doc["snapshots"]))
     warnings: list[str] = []
