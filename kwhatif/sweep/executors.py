@@ -169,9 +169,16 @@ class DaskTLS:
 def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
     try:
         from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
         from distributed.security import Security
     except ImportError:
         raise InputError("--dask needs dask.distributed: pip install 'kwhatif[dask]'") from None
+    try:  # before a Client exists: one refused by its address waits out its own close on exit
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except ValueError as err:
+        raise InputError(f"--dask {address}: not a Dask scheduler address (e.g. tcp://scheduler:8786): {err}") from None
     security = None
     if tls is not None:
         security = Security(tls_ca_file=tls.ca_file, tls_client_cert=tls.cert, tls_client_key=tls.key,

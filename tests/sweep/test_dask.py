@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,6 +64,16 @@ def test_an_unreachable_scheduler_is_one_error_line() -> None:
                    timeout=120)
     assert done.returncode == 2
     assert "--dask tcp://127.0.0.1:1: cannot reach the Dask scheduler" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("address", ["dask-scheduler", "tcp://[::1"])
+def test_an_address_without_a_port_is_one_line_at_once(address: str) -> None:
+    # Refused before a Client exists: one built from it waited out its close on exit, then printed a
+    # traceback after the error line.
+    done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", address, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"kwhatif: error: --dask {address}: not a Dask scheduler address")
     assert len(done.stderr.splitlines()) == 1
 
 
