@@ -8,7 +8,6 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
