@@ -28,6 +28,23 @@ KIND_NAMES: dict[str, str] = {
 }
 
 
+POD_KIND_NAMES = frozenset({"pod", "pods", "po"})
+
+
+def kubectl_ref(ref: str, namespace: str | None) -> str:
+    """kubectl's ways of naming a pod or a workload, as NAMESPACE/NAME or KIND/NAMESPACE/NAME:
+    NAME and KIND/NAME in `namespace` (-n, else default), `pod/...` as the pod itself."""
+    parts = ref.split("/")
+    kind = parts[0].lower()
+    if len(parts) == 1:
+        return f"{namespace or 'default'}/{ref}"
+    if len(parts) == 2 and (kind in POD_KIND_NAMES or kind in KIND_NAMES):
+        parts = [parts[0], namespace or "default", parts[1]]
+    if len(parts) == 3 and kind in POD_KIND_NAMES:
+        return f"{parts[1]}/{parts[2]}"
+    return "/".join(parts)
+
+
 def workload_ref(ref: str) -> tuple[str, str, str] | None:
     """(kind, namespace, name) of `KIND/NAMESPACE/NAME`, or None for anything else."""
     parts = ref.split("/")

@@ -12,7 +12,7 @@ from kwhatif.cli.common import (
     cluster_option, config_option, emit, examples, html_output_option, load_inputs, now_option, placing, profiles,
     quiet_option, run, strict_option,
 )
-from kwhatif.check.targets import pod_for_workload, workload_ref
+from kwhatif.check.targets import kubectl_ref, pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.api.objects import Pod
 from kwhatif.cli.whatif import applied_scenario, whatif_options, with_whatif
@@ -67,10 +67,10 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
     KIND/NAMESPACE/NAME (deploy/shop/frontend) explains the workload's first pod that does not fit,
     or its first replica."""
     def action() -> int:
-        key = pod_ref if "/" in pod_ref else f"{namespace or 'default'}/{pod_ref}"
+        key = kubectl_ref(pod_ref, namespace)
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         cluster, pods = placing(pod_files, inputs, namespace) if pod_files else (inputs.cluster, [])
-        workload = workload_ref(pod_ref)
+        workload = workload_ref(key)
         if workload is not None:
             key = pod_for_workload(cluster, inputs.now, pods, workload, profiles(inputs.config)) or ""
             if not key:
