@@ -327,9 +327,12 @@ def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
 def _check_containers(f: Fields, containers: tuple[Container, ...], init_containers: tuple[Container, ...]) -> None:
     """validation.go:validateContainers and validateInitContainers: each name required, an RFC 1123
     label, and unique among all the pod's containers (the regular ones are judged first); an
-    image required."""
+    image required; a restartPolicy only on an init container, and Always there (a sidecar; the
+    ContainerRestartRules gate is off in v1.34); each host port once among the containers of a
+    list (AccumulateUniqueHostPorts: protocol, host IP and port)."""
     seen: set[str] = set()
     for key, listed in (("containers", containers), ("initContainers", init_containers)):
+        host_ports: set[str] = set()
         for i, container in enumerate(listed):
             path, name = f"spec.{key}[{i}].name", container.name
             if not name:
@@ -337,6 +340,16 @@ def _check_containers(f: Fields, containers: tuple[Container, ...], init_contain
             unique_name(f, name, path, is_dns1123_label, seen)
             if not container.image:
                 raise f.error(f"spec.{key}[{i}].image", "Required value")
+            restart = container.restart_policy
+            if restart is not None and key == "containers":
+                raise f.error(f"spec.{key}[{i}].restartPolicy", "Forbidden: may not be set for non-init containers")
+            if restart is not None and restart != "Always":
+                raise f.error(f"spec.{key}[{i}].restartPolicy",
+                              f'Unsupported value: {go_quote(restart)}: supported values: "Always"')
+            for j, port in enumerate(container.ports):
+                taken = f"{port.protocol}/{port.host_ip}/{port.host_port}"
+                if port.host_port:
+                    unique_name(f, taken, f"spec.{key}[{i}].ports[{j}].hostPort", lambda _taken: (), host_ports)
 
 
 def _mounts_part(f: Fields, spec: dict) -> dict[str, Any]:

@@ -422,3 +422,21 @@ def test_the_api_server_refuses_node_names_gates_and_repeated_spread_constraints
     with pytest.raises(InputError) as err:
         decode(pod_with({"containers": [named("a")], **extra}), None)
     assert str(err.value).startswith(f"Pod/shop/x: {text}")
+
+
+@pytest.mark.parametrize("spec, text", [
+    # AccumulateUniqueHostPorts: "protocol/hostIP/port" once among a list's containers.
+    ({"containers": [named("a", ports=[{"containerPort": 80, "hostPort": 80}]),
+                     named("b", ports=[{"containerPort": 81, "hostPort": 80}])]},
+     'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//80"'),
+    # An init container's restartPolicy is Always (a sidecar) or unset; a regular container's is unset.
+    ({"containers": [named("a")], "initContainers": [named("i", restartPolicy="Never")]},
+     'spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"'),
+    ({"containers": [named("a", restartPolicy="Always")]},
+     "spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"),
+])
+def test_the_api_server_refuses_repeated_host_ports_and_misplaced_restart_policies(spec: dict[str, Any],
+                                                                                   text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with(spec), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
