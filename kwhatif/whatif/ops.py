@@ -86,7 +86,11 @@ def operation_item(path: str, index: int, item: Any) -> Operation:
     if len(names) != 1 or set(item) - {names[0], "force"}:
         raise InputError(f"{where}: expected one operation (and `force` for a drain), found {sorted(map(str, item))}")
     value = item[names[0]]
-    args = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    values = value if isinstance(value, list) else [value]
+    if not values or any(v is None or isinstance(v, (dict, list)) or str(v) == "" for v in values):
+        raise InputError(f"{where}: {names[0]}: expected its arguments as on the command line (a node, a selector, "
+                         f"a file...), got {value!r}")
+    args = [str(v) for v in values]
     try:
         return parse_operation(str(names[0]), args, bool(item.get("force", False)))
     except InputError as err:

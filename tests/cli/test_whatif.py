@@ -601,6 +601,7 @@ def test_check_scales_a_workload_of_its_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content, error", [
     ("- cordon: [n1, n2]\n", "item 0: --cordon: expected NODE"),
     ("- foo: n1\n", "item 0:"),
+    ("- cordon:\n", "item 0: cordon: expected its arguments as on the command line"),  # null: not "None" the node
     ("{\n", "while parsing"),
 ])
 @pytest.mark.parametrize("command", [["check", "WORKLOADS"], ["schedule"]])
