@@ -452,7 +452,10 @@ def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
 def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
     spec = operation.args[0]
     base, sep, count_text = spec.rpartition(":")
-    if not (sep and count_text.isdigit()):
+    if sep and (count_text.lstrip("-").isdigit() or base.startswith("like:")):  # a node name holds no ':'
+        if not count_text.lstrip("-").isdigit():
+            raise InputError(f"--add-node {spec}: COUNT must be a whole number")
+    else:
         base, count_text = spec, "1"
     count = int(count_text)
     if count < 1:

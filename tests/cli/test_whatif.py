@@ -307,6 +307,16 @@ def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp
     assert not any(r["pod"].startswith("kube-system/agent-") for r in data["results"])
 
 
+@pytest.mark.parametrize("spec, said", [
+    ("like:n3:0", "COUNT must be at least 1"),
+    ("like:n3:-1", "COUNT must be at least 1"),
+    ("like:n3:abc", "COUNT must be a whole number"),  # a node name holds no ':': not "no such node"
+])
+def test_add_node_with_a_count_that_is_no_count_says_so(tmp_path: Path, spec: str, said: str) -> None:
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--add-node", spec, "--now", NOW])
+    assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --add-node {spec}: {said}\n")
+
+
 def test_delete_pod_of_a_static_pods_mirror_changes_nothing(same: Callable[..., None]) -> None:
     # kube-proxy-n1 is a mirror (kubernetes.io/config.mirror): its kubelet runs the static pod on
     # and creates the mirror again, bound to n1; the scheduler never sees it.
