@@ -109,7 +109,8 @@ def parse_headroom(text: str) -> dict[str, Fraction]:
                              "e.g. cpu=10%,memory=15%")
         amount = Fraction(match.group(1)) / (100 if match.group(2) else 1)
         if amount > 1:
-            raise InputError(f"--headroom: {part!r}: the fraction to keep free cannot exceed 100%")
+            hint = f" (a fraction without %: {value.strip()}% was meant?)" if not match.group(2) else ""
+            raise InputError(f"--headroom: {part!r}: the fraction to keep free cannot exceed 100%{hint}")
         out[name.strip()] = amount
     if not out:
         raise InputError("--headroom: empty; e.g. cpu=10%,memory=15%")
