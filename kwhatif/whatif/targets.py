@@ -34,11 +34,10 @@ def parse_selector(text: str) -> LabelSelector:
         else:
             requirements.append(Requirement(part, "Exists"))
     for r in requirements:
-        wrong = is_qualified_name(r.key) or next((is_valid_label_value(v) for v in r.values if is_valid_label_value(v)),
-                                                 ())
+        wrong = [*is_qualified_name(r.key), *(problem for v in r.values for problem in is_valid_label_value(v))]
         if wrong:
-            raise ValueError(f"invalid label selector: {r.key!r}{'' if not r.values else ' ' + repr(r.values[0])}: "
-                             f"{wrong[0]}")
+            shown = " ".join(repr(t) for t in (r.key, *r.values))
+            raise ValueError(f"invalid label selector: {shown}: {wrong[0]}")
     return LabelSelector(tuple(requirements))
 
 
