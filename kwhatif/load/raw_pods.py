@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import msgspec
 import orjson
 
+from kwhatif.api.names import is_dns1123_subdomain
 from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
 from kwhatif.load.pods import (
@@ -147,7 +148,8 @@ class PodReader:
     """Decodes the pods of one load from their bytes, remembering each distinct part it decoded
     (a part's cache maps its text to its decoded value)."""
 
-    __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod", "_namespaces_valid")
+    __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod", "_namespaces_valid",
+                 "_node_names_valid")
 
     def __init__(self) -> None:
         self._specs: dict[bytes, tuple] = {}
@@ -158,6 +160,7 @@ class PodReader:
         self._statuses: dict[tuple, tuple] = {}
         self._pod: tuple[Source | None, str, str] = (None, "", "")
         self._namespaces_valid: set[str] = set()
+        self._node_names_valid: set[str] = set()
 
     def read(self, raw: bytes | memoryview | msgspec.Raw, source: Source | None) -> Pod | None:
         """The pod, or None when the general path must decode it."""
@@ -177,6 +180,11 @@ class PodReader:
             if not pod_names_valid(namespace, meta.name):
                 return None
             self._namespaces_valid.add(namespace)
+        node = spec.nodeName or ""
+        if node and node not in self._node_names_valid:
+            if is_dns1123_subdomain(node):  # not a node's name: the general path words it
+                return None
+            self._node_names_valid.add(node)
         self._pod = (source, namespace, meta.name)
         try:  # the parts in the general path's order, so that a pod with several faults gets its error
             labels = self._metadata_part(self._labels, meta.labels, "labels", pod_labels)
@@ -193,7 +201,7 @@ class PodReader:
         # mypy takes a *tuple of unknown length to fill every later parameter (python/mypy#14648).
         return Pod(  # type: ignore[call-arg]  # positional: keywords cost 3 µs a pod (see _TEMPLATE_FIELDS)
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
-            meta.deletionTimestamp, owners, spec.nodeName or "", *template,
+            meta.deletionTimestamp, owners, node, *template,
             status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
             statuses, init_statuses, source, claims,
         )

@@ -440,3 +440,10 @@ def test_the_api_server_refuses_repeated_host_ports_and_misplaced_restart_polici
     with pytest.raises(InputError) as err:
         decode(pod_with(spec), None)
     assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_a_big_dump_refuses_a_node_name_that_is_no_name_as_the_general_path() -> None:
+    # Found by the property test (tests/load/test_raw_pods.py): nodeName ":" read by the fast reader alone.
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), raw_pod("bad", nodeName=":")]))
+    assert fast == general
+    assert isinstance(fast, str) and 'Pod/shop/bad: spec.nodeName: Invalid value: ":"' in fast
