@@ -26,6 +26,9 @@ def reasons(text: str | None, output: str, no_headers: bool) -> None:
     """The catalogue of reasons; with TEXT (a reason as printed, or a word of it), the matching
     entries with what they mean and how to fix them."""
     def action() -> int:
+        if text is not None and not text.strip():
+            raise InputError("an empty TEXT matches nothing: give a reason as printed, or a word of it (kwhatif reasons "
+                             "lists them all)")
         found = list(CATALOGUE) if text is None else lookup(text)
         if not found:
             raise InputError(f"no reason matches {text!r} (kwhatif reasons lists them all)")

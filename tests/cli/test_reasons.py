@@ -24,3 +24,9 @@ def test_an_unknown_text_is_said_on_one_line(cli):
     result = cli(["reasons", "no such thing"])
     assert result.exit_code == 2
     assert result.stderr == "kwhatif: error: no reason matches 'no such thing' (kwhatif reasons lists them all)\n"
+
+
+def test_an_empty_text_is_bad_input_not_the_first_entry(cli):
+    result = cli(["reasons", " "])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("kwhatif: error: an empty TEXT matches nothing")
