@@ -3,6 +3,8 @@ one function that applies them in order to a copy of the cluster."""
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,10 +93,23 @@ def operation_item(path: str, index: int, item: Any) -> Operation:
         raise InputError(f"{where}: {names[0]}: expected its arguments as on the command line (a node, a selector, "
                          f"a file...), got {value!r}")
     args = [str(v) for v in values]
+    if names[0] == "add-node":
+        args = [_beside(path, args[0]), *args[1:]]
     try:
         return parse_operation(str(names[0]), args, bool(item.get("force", False)))
     except InputError as err:
         raise InputError(f"{where}: {err}") from None
+
+
+def _beside(ops_file: str, spec: str) -> str:
+    """An `add-node` template path relative to the operations file (as a sweep's are), when it
+    is there; a `like:` spec, an absolute path or one only the working directory has, as given."""
+    base, sep, count = spec.rpartition(":")
+    template = base if sep and count.isdigit() else spec
+    if spec.startswith("like:") or os.path.isabs(template):
+        return spec
+    near = os.path.join(os.path.dirname(os.path.abspath(ops_file)), template)
+    return spec.replace(template, near, 1) if os.path.exists(near) else spec
 
 
 @dataclass(frozen=True)

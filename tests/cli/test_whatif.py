@@ -626,3 +626,19 @@ def test_a_bad_whatif_file_is_a_one_line_error_of_the_installed_command(
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"kwhatif: error: --whatif {ops}: ") and error in line
+
+
+def test_an_add_node_template_of_a_whatif_file_is_found_beside_the_file(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # As a sweep's paths are: relative to the file that names them (the working directory is elsewhere).
+    ops_dir = tmp_path / "ops"
+    ops_dir.mkdir()
+    (ops_dir / "node.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: added}\n"
+        "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n")
+    (ops_dir / "ops.yaml").write_text("- add-node: node.yaml:2\n")
+    cluster = write(tmp_path, "x.yaml", cluster_x())
+    monkeypatch.chdir(tmp_path)
+    result = invoke(["schedule", "-c", cluster, "--whatif", str(ops_dir / "ops.yaml"), "-o", "json", "--now", NOW])
+    assert result.exit_code in (0, 1), result.stderr
+    assert "add-node 2 like added" in json.loads(result.stdout)["whatif"][0]["summary"]
