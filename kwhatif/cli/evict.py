@@ -38,7 +38,8 @@ def quantity(option: str, text: str | None, positive: bool = False) -> int | Non
 @cluster_option
 @click.option("--signal", type=click.Choice(sorted(SIGNALS)), default="memory.available", show_default=True)
 @click.option("--usage", "usage_file", required=True, metavar="FILE",
-              help="kubectl top pods -A --no-headers output, metrics-server JSON, or a kubelet stats summary.")
+              help="kubectl top pods -A --no-headers output, metrics-server JSON, or a kubelet stats summary (- for "
+                   "stdin).")
 @click.option("--threshold", metavar="QUANTITY|N%",
               help="The hard threshold (kubelet defaults: memory.available<100Mi, nodefs.available<10%).")
 @click.option("--available", metavar="QUANTITY", help="The signal's value now (default: the stats summary's, or "

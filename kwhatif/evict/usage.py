@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ Usage = dict[str, dict[str, int]]  # pod key -> resource -> amount (bytes, or a 
 
 
 def read_usage(path: str) -> tuple[Usage, NodeStats]:
+    """`path`'s readings; `-` is stdin (`kubectl top pods -A --no-headers | kwhatif evict ... --usage -`)."""
     try:
-        text = Path(path).read_text()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
     except OSError as err:
         raise InputError(f"--usage {path}: {err.strerror or err}") from None
     if text.lstrip().startswith("{"):

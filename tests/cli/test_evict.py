@@ -129,3 +129,11 @@ def test_a_mistyped_threshold_or_a_capacity_not_above_zero_is_bad_input(tmp_path
                              "(e.g. 10%)\n")
     result = run(tmp_path, "--capacity", "-5")
     assert (result.exit_code, result.stderr) == (2, "kwhatif: error: --capacity -5: must be positive\n")
+
+
+def test_the_usage_can_come_from_stdin(tmp_path: Path) -> None:
+    # `kubectl top pods -A --no-headers | kwhatif evict ... --usage -`: the same plan as from the file.
+    from_file = run(tmp_path)
+    text = (tmp_path / "top.txt").read_text()
+    from_stdin = invoke(["evict", "n1", "-c", cluster(tmp_path), "--usage", "-", "--now", NOW], input=text)
+    assert (from_stdin.exit_code, from_stdin.stdout) == (from_file.exit_code, from_file.stdout)
