@@ -32,6 +32,12 @@ def go_quote(text: str) -> str:
     return "".join(out)
 
 
+def not_supported(value: str, supported: Sequence[str]) -> str:
+    """apimachinery field.NotSupported's text for a string value: `Unsupported value: "x":
+    supported values: "a", "b"`."""
+    return f"Unsupported value: {go_quote(value)}: supported values: " + ", ".join(map(go_quote, supported))
+
+
 @dataclass(frozen=True)
 class GoText:
     """A bad value already printed the way Go prints it (`%#v` of a struct, a Stringer...)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kwhatif.api.names import is_dns1123_label, is_valid_port_name
-from kwhatif.golang import go_quote
+from kwhatif.golang import go_quote, not_supported
 from kwhatif.load.fields import Fields
 
 VOLUME_SOURCES: tuple[tuple[str, str], ...] = (
@@ -133,8 +133,7 @@ def _check_pull_policy(f: Fields, container: dict, path: str) -> None:
     """validatePullPolicy (empty: defaulted from the image's tag)."""
     policy = f.str(container, "imagePullPolicy", path)
     if policy and policy not in PULL_POLICIES:
-        raise f.error(f"{path}.imagePullPolicy", f"Unsupported value: {go_quote(policy)}: supported values: "
-                      + ", ".join(map(go_quote, PULL_POLICIES)))
+        raise f.error(f"{path}.imagePullPolicy", not_supported(policy, PULL_POLICIES))
 
 
 def _check_probe(f: Fields, probe: dict, path: str, once: bool) -> None:

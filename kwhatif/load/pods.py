@@ -151,8 +151,8 @@ def _policy(f: Fields, raw: dict, key: str, path: str) -> str | None:
     return value
 
 
-_PORT_RANGE = "must be between 1 and 65535, inclusive"
-_PROTOCOLS = ("SCTP", "TCP", "UDP")
+PORT_RANGE = "must be between 1 and 65535, inclusive"
+PROTOCOLS = ("SCTP", "TCP", "UDP")
 
 
 def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
@@ -164,11 +164,11 @@ def _port(f: Fields, raw: dict, path: str, host_network: bool) -> ContainerPort:
         raise f.error(f"{path}.containerPort", "Required value")
     for key, port in (("containerPort", container_port), ("hostPort", host_port)):
         if port and not 1 <= port <= 65535:
-            raise f.error(f"{path}.{key}", f"Invalid value: {port}: {_PORT_RANGE}")
+            raise f.error(f"{path}.{key}", f"Invalid value: {port}: {PORT_RANGE}")
     protocol = f.str(raw, "protocol", path) or "TCP"
-    if protocol not in _PROTOCOLS:
+    if protocol not in PROTOCOLS:
         raise f.error(f"{path}.protocol", f"Unsupported value: {json.dumps(protocol)}: supported values: "
-                                          + ", ".join(f'"{p}"' for p in _PROTOCOLS))
+                                          + ", ".join(f'"{p}"' for p in PROTOCOLS))
     if host_network and host_port == 0:
         host_port = container_port  # API defaulting for hostNetwork pods (core v1 defaults.go:SetDefaults_Pod)
     return ContainerPort(container_port, host_port, protocol, f.str(raw, "hostIP", path))

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from kwhatif.api import settings
 from kwhatif.api.names import is_dns1123_label, is_valid_port_name, regex_error
-from kwhatif.golang import go_quote
+from kwhatif.golang import go_quote, not_supported
 from kwhatif.load.fields import Fields
 from kwhatif.load.pod_checks import unique_name
+from kwhatif.load.pods import PORT_RANGE, PROTOCOLS
 
 SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")  # sets.List: sorted
-PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
-_PORT_RANGE = "must be between 1 and 65535, inclusive"
 
 
 def check_service(f: Fields, spec: dict) -> None:
@@ -22,8 +21,7 @@ def check_service(f: Fields, spec: dict) -> None:
     number in range or an IANA port name (the port when empty)."""
     kind = f.str(spec, "type", "spec") or "ClusterIP"
     if kind not in SERVICE_TYPES:
-        raise f.error("spec.type", f"Unsupported value: {go_quote(kind)}: supported values: "
-                      + ", ".join(map(go_quote, SERVICE_TYPES)))
+        raise f.error("spec.type", not_supported(kind, SERVICE_TYPES))
     ports = f.items(spec, "ports", "spec", lambda e, p: e)
     if not ports and kind != "ExternalName" and spec.get("clusterIP") != "None":  # headless services need none
         raise f.error("spec.ports", "Required value")
@@ -37,18 +35,17 @@ def check_service(f: Fields, spec: dict) -> None:
             unique_name(f, name, f"{path}.name", is_dns1123_label, names)
         number = f.int(port, "port", path, 0) or 0
         if not 1 <= number <= 65535:
-            raise f.error(f"{path}.port", f"Invalid value: {number}: {_PORT_RANGE}")
+            raise f.error(f"{path}.port", f"Invalid value: {number}: {PORT_RANGE}")
         protocol = f.str(port, "protocol", path) or "TCP"
-        if protocol not in PORT_PROTOCOLS:
-            raise f.error(f"{path}.protocol", f"Unsupported value: {go_quote(protocol)}: supported values: "
-                          + ", ".join(map(go_quote, PORT_PROTOCOLS)))
+        if protocol not in PROTOCOLS:
+            raise f.error(f"{path}.protocol", not_supported(protocol, PROTOCOLS))
         _check_target_port(f, port.get("targetPort"), f"{path}.targetPort")
 
 
 def _check_target_port(f: Fields, target: object, path: str) -> None:
     """ValidatePortNumOrName: 0 or "" is the port itself (defaulted)."""
     if isinstance(target, int) and not isinstance(target, bool) and target != 0 and not 1 <= target <= 65535:
-        raise f.error(path, f"Invalid value: {target}: {_PORT_RANGE}")
+        raise f.error(path, f"Invalid value: {target}: {PORT_RANGE}")
     if isinstance(target, str) and target:
         wrong = is_valid_port_name(target)
         if wrong:

@@ -159,19 +159,20 @@ def check_controller_spec(w: Workload) -> None:
     if pod_spec.get("activeDeadlineSeconds") is not None:
         raise f.error("spec.template.spec.activeDeadlineSeconds",
                       f"Forbidden: activeDeadlineSeconds in {RUNS_FOREVER[w.kind]} is not Supported")
-    ready = _non_negative(w, "minReadySeconds") or 0
+    ready = non_negative(w, "minReadySeconds") or 0
     if w.kind in ("Deployment", "DaemonSet", "StatefulSet"):
-        _non_negative(w, "revisionHistoryLimit")
+        non_negative(w, "revisionHistoryLimit")
     if w.kind == "Deployment":
-        deadline = _non_negative(w, "progressDeadlineSeconds")
+        deadline = non_negative(w, "progressDeadlineSeconds")
         deadline = DEFAULT_PROGRESS_DEADLINE if deadline is None else deadline
         if deadline <= ready:
             raise f.error("spec.progressDeadlineSeconds", f"Invalid value: {deadline}: must be greater than "
                           "minReadySeconds")
 
 
-def _non_negative(w: Workload, key: str) -> int | None:
-    value = w.fields.int(w.spec, key, "spec")
+def non_negative(w: Workload, key: str, bits: int = 32) -> int | None:
+    """spec.`key` (an int of `bits`), refused when negative (ValidateNonnegativeField)."""
+    value = w.fields.int(w.spec, key, "spec", bits=bits)
     if value is not None and value < 0:
         raise w.fields.error(f"spec.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
     return value

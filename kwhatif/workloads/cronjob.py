@@ -11,10 +11,10 @@ import copy
 from kwhatif.api import settings
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.errors import InputError
-from kwhatif.golang import go_quote
+from kwhatif.golang import go_quote, not_supported
 from kwhatif.workloads import job
 from kwhatif.workloads.cron_schedule import CronError, parse_standard, time_zone_problem
-from kwhatif.workloads.common import Context, Expanded, Workload, deterministic_uid
+from kwhatif.workloads.common import Context, Expanded, Workload, deterministic_uid, non_negative
 
 KIND = "CronJob"
 CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
@@ -36,15 +36,14 @@ def validate(w: Workload) -> None:
     if "TZ" in schedule:
         raise f.error("spec.schedule", f"Invalid value: {go_quote(schedule)}: cannot use TZ or CRON_TZ in schedule, "
                       "use timeZone field instead")
-    _non_negative(w, "startingDeadlineSeconds", 64)
+    non_negative(w, "startingDeadlineSeconds", 64)
     zone = f.opt_str(spec, "timeZone", "spec")
     problem = None if zone is None else time_zone_problem(zone)
     if zone is not None and problem is not None:
         raise f.error("spec.timeZone", f"Invalid value: {go_quote(zone)}: {problem}")
     policy = f.str(spec, "concurrencyPolicy", "spec") or "Allow"  # defaulted when empty
     if policy not in CONCURRENCY_POLICIES:
-        raise f.error("spec.concurrencyPolicy", f"Unsupported value: {go_quote(policy)}: supported values: "
-                      + ", ".join(map(go_quote, CONCURRENCY_POLICIES)))
+        raise f.error("spec.concurrencyPolicy", not_supported(policy, CONCURRENCY_POLICIES))
     template = f.map(f.map(spec, "jobTemplate", "spec"), "spec", "spec.jobTemplate")
     if template.get("selector") is not None:
         raise f.error("spec.jobTemplate.spec.selector",
@@ -52,16 +51,10 @@ def validate(w: Workload) -> None:
     if f.bool(template, "manualSelector", "spec.jobTemplate.spec"):
         raise f.error("spec.jobTemplate.spec.manualSelector", 'Unsupported value: true: supported values: "nil", "false"')
     for key in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
-        _non_negative(w, key, 32)
+        non_negative(w, key)
     if len(w.name) > MAX_NAME_LENGTH:
         raise f.error("metadata.name", f"Invalid value: {go_quote(w.name)}: must be no more than {MAX_NAME_LENGTH} "
                       "characters")
-
-
-def _non_negative(w: Workload, key: str, bits: int) -> None:
-    value = w.fields.int(w.spec, key, "spec", bits=bits)
-    if value is not None and value < 0:
-        raise w.fields.error(f"spec.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
 
 
 def job_name(w: Workload, now: str) -> str:
