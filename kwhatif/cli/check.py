@@ -14,7 +14,7 @@ from kwhatif.check import CheckResult, parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, detail_kept, emit,
     emit_json_results, examples, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option,
-    profiles, quiet_option, run, strict_option, use_color,
+    profiles, quiet_option, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
@@ -70,10 +70,11 @@ replicas_option = click.option(
 @quiet_option
 @config_option
 @strict_option
+@validate_option
 def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str,
           node_detail: bool, no_headers: bool, color: str, no_evictions: bool, headroom: str | None, node_loss: int,
           zone_loss: bool, jobs: int, replicas_mode: str, rollout: bool, suggest: bool, now: str | None, quiet: bool,
-          config_file: str | None, strict: bool = False) -> None:
+          config_file: str | None, strict: bool = False, validate: str = "strict") -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
@@ -81,7 +82,7 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
         limits = parse_headroom(headroom) if headroom is not None else None
         detail = detail_kept(output, node_detail)
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        objects, found = load_workloads(workload_files, namespace=namespace)
+        objects, found = load_workloads(workload_files, namespace=namespace, validate=validate)
         objects = scaled(objects)
         inputs.warnings.check(found)
         result = run_check(inputs.cluster, objects, inputs.now, profiles(inputs.config), replicas_mode=replicas_mode,
@@ -154,9 +155,10 @@ def _template_node(path: str, warnings: Warnings) -> Node:
 @quiet_option
 @config_option
 @strict_option
+@validate_option
 def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str, maximum: int,
                  add_node: str | None, allow_preemption: bool, replicas_mode: str, now: str | None, quiet: bool,
-                 config_file: str | None, strict: bool = False) -> None:
+                 config_file: str | None, strict: bool = False, validate: str = "strict") -> None:
     """For each workload (or pod) of WORKLOAD_FILES: how many more copies of its pod fit beyond its
     replicas (placed one at a time until one does not, the other workloads placed first), where
     they land and why the next one does not (exit 1 when a workload's own replicas do not all
@@ -165,7 +167,7 @@ def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, cluster
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         chosen = profiles(inputs.config, no_preemption=not allow_preemption)
-        objects, found = load_workloads(workload_files, namespace=namespace)
+        objects, found = load_workloads(workload_files, namespace=namespace, validate=validate)
         objects = scaled(objects)
         inputs.warnings.check(found)
         if add_node:

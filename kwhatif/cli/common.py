@@ -28,6 +28,7 @@ from kwhatif.framework.scheduler import Outcome
 from kwhatif.live.capture import Snapshot, capture, write_snapshot
 from kwhatif.live.kubectl import Kubectl, find_kubectl
 from kwhatif.load.cluster import load_cluster
+from kwhatif.load.schema import UNKNOWN_FIELDS
 from kwhatif.memory import keep_for_the_run
 from kwhatif.render.html import with_utilisation
 from kwhatif.render.json import write_json_streamed
@@ -113,6 +114,11 @@ quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or 
 strict_option = click.option("--strict", is_flag=True,
                              help="Treat every warning (unknown fields, duplicates, pods bound to missing nodes...) "
                                   "as an input error: exit 2.")
+validate_option = click.option(
+    "--validate", type=click.Choice(UNKNOWN_FIELDS), default="strict", show_default=True,
+    help="Unknown fields in the manifests to apply, as kubectl apply's --validate: strict refuses them "
+         "(exit 2; the API server's strict decoding does), warn warns, ignore drops them silently. The "
+         "cluster's own objects (-c) are only ever warned about.")
 config_option = click.option("--config", "config_file", metavar="FILE",
                              help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) as kube-scheduler's "
                                   "--config; invalid files are refused with kube-scheduler's error.")
@@ -242,11 +248,12 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
     return inputs
 
 
-def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None) -> tuple[Cluster, list[Pod]]:
+def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
+            validate: str = "strict") -> tuple[Cluster, list[Pod]]:
     """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
     workloads bring along, and the pods, their warnings reported; `namespace` (-n) for the
-    manifests that name none."""
-    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now, namespace)
+    manifests that name none; `validate` (--validate) what their unknown fields are."""
+    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate)
     inputs.warnings.report(found)
     return cluster, pods
 

@@ -21,10 +21,12 @@ from kwhatif.cli.diff import compare_runs, diff_output_options, styled_diff_tabl
               help="The configuration to compare with (default: kube-scheduler's default profile).")
 @diff_output_options
 def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: str, against_file: str | None,
-            output: str, no_headers: bool, color: str, now: str | None, quiet: bool, strict: bool = False) -> None:
+            output: str, no_headers: bool, color: str, now: str | None, quiet: bool, strict: bool = False,
+            validate: str = "strict") -> None:
     """`diff --config FILE --against-config AGAINST`: schedule the pending pods (and POD_FILES) under
     the default profile (or --against) and under --config, and show the pods that move, become
     pending or get placed, and each node's utilisation before and after. Exit 1 when some pod
     is evicted or becomes pending under --config, else 0."""
     table = styled_diff_table(no_headers, color)
-    run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, table, now, quiet, strict))
+    run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, table, now, quiet, strict,
+                             validate))

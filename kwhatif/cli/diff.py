@@ -11,7 +11,7 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
-    quiet_option, run, strict_option, use_color,
+    quiet_option, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import applied_scenario, baseline, whatif_options
@@ -26,9 +26,9 @@ DIFF_FORMATS = ("table", "wide", "json", "yaml", "markdown")
 
 def diff_output_options(command: Callable[..., None]) -> Callable[..., None]:
     """The options diff and compare share after their own: the format, the table's habits and the
-    run's clock, quietness and strictness (in this order in --help)."""
+    run's clock, quietness, strictness and the POD_FILES' validation (in this order in --help)."""
     options = (click.option("-o", "--output", type=click.Choice(DIFF_FORMATS), default="table", show_default=True),
-               no_headers_option, color_option, now_option, quiet_option, strict_option)
+               no_headers_option, color_option, now_option, quiet_option, strict_option, validate_option)
     for option in reversed(options):
         command = option(command)
     return command
@@ -55,22 +55,22 @@ def styled_diff_table(no_headers: bool, color: str) -> Callable[..., str]:
 @diff_output_options
 def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
              config_file: str | None, against_config: str | None, output: str, no_headers: bool, color: str,
-             now: str | None, quiet: bool, strict: bool = False) -> None:
+             now: str | None, quiet: bool, strict: bool = False, validate: str = "strict") -> None:
     """Schedule the pending pods (and POD_FILES) before and after, and show what changed. Exit 1
     when some pod is evicted or becomes pending, else 0."""
     table = styled_diff_table(no_headers, color)
     run(lambda: compare_runs(pod_files, clusters, against, config_file, against_config, output, table, now, quiet,
-                             strict))
+                             strict, validate))
 
 
 def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tuple[str, ...],
                  config_file: str | None, against_config: str | None, output: str, table: Callable[..., str],
-                 now: str | None, quiet: bool, strict: bool) -> int:
+                 now: str | None, quiet: bool, strict: bool, validate: str) -> int:
     """`diff`, and `compare` (two configurations on one snapshot): both runs, what changed, the
     table drawn by `table` (diff_table with the command's --no-headers and --color)."""
     inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
     after_config, before_config = inputs.configs
-    cluster, pods = placing(pod_files, inputs) if pod_files else (inputs.cluster, [])
+    cluster, pods = placing(pod_files, inputs, validate=validate) if pod_files else (inputs.cluster, [])
     before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
     inputs.warnings.check(before_cluster.warnings if against else [])
     # A diff reads each pod's outcome, node, its score and message: no per-node detail is kept.

@@ -17,7 +17,7 @@ import click
 
 from kwhatif.cli.common import (
     Warnings, clock, color_option, emit, examples, no_headers_option, now_option, quiet_option, run, strict_option,
-    use_color,
+    use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
@@ -97,9 +97,10 @@ def run_scenarios(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout
 @now_option
 @quiet_option
 @strict_option
+@validate_option
 def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: int | None, dask: str | None, dask_timeout: float, dask_tls_ca: str | None,
               dask_tls_cert: str | None, dask_tls_key: str | None, now: str | None, quiet: bool,
-              strict: bool = False) -> None:
+              strict: bool = False, validate: str = "strict") -> None:
     """Run every scenario of SWEEP_FILE (snapshots × workloads × node templates × counts × node
     removals × scheduler configs, or a list) and print one row each: pods bound / pending /
     evicted, the check's verdict, failing workloads and policies, utilisation, and a message:
@@ -112,7 +113,7 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
         if dask is not None and dask.startswith("tls://") and tls is None:
             raise InputError(f"--dask {dask}: a TLS scheduler needs --dask-tls-ca and --dask-tls-cert")
         warnings = Warnings(quiet, strict)
-        sweep = read_sweep(sweep_file, clock(now))
+        sweep = read_sweep(sweep_file, clock(now), validate)
         warnings.report(sweep.warnings)
         rows = execute(sweep, jobs, dask, dask_timeout, tls, quiet)
         table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)),

@@ -70,7 +70,7 @@ UNKNOWN_FIELD_CHECK_LIMIT = 1000
 
 
 def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,
-                unknown_fields: bool = False) -> Named | None:
+                unknown_fields: bool = False, validate: str = "warn") -> Named | None:
     """One document to its typed object. Pods of a big JSON List are read from their bytes
     (the structural check is the reader's types); everything else from the parsed object."""
     if doc.raw is not None and doc.kind == "Pod" and not full_validation:
@@ -78,7 +78,7 @@ def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: P
         if pod is not None:
             return pod
     if full_validation or (isinstance(doc.kind, str) and doc.kind in KEPT_WHOLE):
-        warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
+        warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc, validate))
     else:
         validate_light(doc)
         if unknown_fields:
@@ -103,14 +103,15 @@ as decoding; this process unpickles them at a quarter of that."""
 
 def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_fields: bool | None = None,
                 progress: Callable[[int, int], None] | None = None,
-                parallel_min: int = PARALLEL_DECODE_MIN) -> tuple[list[object], list[str]]:
+                parallel_min: int = PARALLEL_DECODE_MIN, validate: str = "warn") -> tuple[list[object], list[str]]:
     """Typed objects in input order; duplicates keep the last one (kubectl apply semantics).
 
     `full_validation` checks every object against the Kubernetes schemas (about 1 ms an object:
     right for manifests a user writes, too slow for a 150,000-pod dump, which gets the structural
     check; decoding itself still refuses wrong types and bad quantities, naming the field).
     `unknown_fields` (default: inputs of at most UNKNOWN_FIELD_CHECK_LIMIT objects) adds the
-    unknown-field warnings alone to that structural check. `progress` hears (objects decoded,
+    unknown-field warnings alone to that structural check; `validate` is what the unknown fields
+    of fully validated objects are (`schema.UNKNOWN_FIELDS`). `progress` hears (objects decoded,
     objects) every 10,000 objects decoded here. From `parallel_min` objects, the last
     CHILD_SHARE of them are decoded by a forked child meanwhile: the same objects, warnings and
     first error."""
@@ -118,7 +119,7 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
         unknown_fields = len(docs) <= UNKNOWN_FIELD_CHECK_LIMIT
 
     def part(start: int, end: int, told: Callable[[int, int], None] | None) -> tuple[list[Named | None], Said]:
-        return _decoded(docs, start, end, full_validation, unknown_fields, told)
+        return _decoded(docs, start, end, full_validation, unknown_fields, told, validate)
 
     if len(docs) >= parallel_min:
         cut = len(docs) - int(len(docs) * CHILD_SHARE)
@@ -132,7 +133,7 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
 
 
 def _decoded(docs: Sequence[RawDoc], start: int, end: int, full_validation: bool, unknown_fields: bool,
-             progress: Callable[[int, int], None] | None) -> tuple[list[Named | None], Said]:
+             progress: Callable[[int, int], None] | None, validate: str) -> tuple[list[Named | None], Said]:
     """docs[start:end] decoded (None for a kind kwhatif does not read), and their warnings."""
     warnings: Said = []
     objects: list[Named | None] = []
@@ -142,7 +143,7 @@ def _decoded(docs: Sequence[RawDoc], start: int, end: int, full_validation: bool
             progress(index, len(docs))
         doc = docs[index]
         said: list[str] = []
-        objects.append(_decode_doc(doc, full_validation, said, pods, unknown_fields))
+        objects.append(_decode_doc(doc, full_validation, said, pods, unknown_fields, validate))
         warnings.extend((index, text) for text in said)
         doc.release()  # a big List's items are decoded one at a time
     return objects, warnings

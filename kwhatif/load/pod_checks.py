@@ -1,6 +1,7 @@
-"""What the API server checks of a pod's volumes and its containers' mounts, port names, env,
-pull policy and probes (core validation.go: ValidateVolumes, validateVolumeSource,
-ValidateVolumeMounts, validateContainerPorts, ValidateEnv, validatePullPolicy, validateProbe),
+"""What the API server checks of a pod's volumes and its containers' mounts, port names, claim
+names, env, pull policy and probes (core validation.go: ValidateVolumes, validateVolumeSource,
+ValidateVolumeMounts, validateContainerPorts, validateResourceClaimNames, ValidateEnv,
+validatePullPolicy, validateProbe),
 with its texts. kwhatif keeps only the volumes scheduling reads, but a
 template that mounts a volume it does not declare — a typo, a volume dropped in a refactor — is
 refused by `kubectl apply`, and must not pass a check. (A big JSON dump's fast reader keeps no
@@ -34,10 +35,13 @@ as written there, typo ("downwarAPI") and case ("cephFS") included."""
 def check_pod(f: Fields, spec: dict) -> None:
     """The volumes, then each container's port names and mounts (ValidatePodSpec's order)."""
     names = _check_volumes(f, f.items(spec, "volumes", "spec", lambda e, p: e))
+    claims = {f.str(claim, "name", f"spec.resourceClaims[{i}]")
+              for i, claim in enumerate(f.items(spec, "resourceClaims", "spec", lambda e, p: e))}
     for key in ("containers", "initContainers"):
         for i, container in enumerate(f.items(spec, key, "spec", lambda e, p: e)):
             path = f"spec.{key}[{i}]"
             _check_container(f, container, path, names)
+            _check_claim_names(f, container, path, claims)
             _check_env(f, container, path)
             _check_pull_policy(f, container, path)
             for probe in PROBES:
@@ -96,6 +100,25 @@ def _check_container(f: Fields, container: dict, path: str, volumes: set[str]) -
         if mount_path in mount_points:
             raise f.error(f"{at}.mountPath", f"Invalid value: {go_quote(mount_path)}: must be unique")
         mount_points.add(mount_path)
+
+
+def _check_claim_names(f: Fields, container: dict, path: str, pod_claims: set[str]) -> None:
+    """validateResourceClaimNames: a container's `resources.claims` each name, once, a claim of
+    the pod's `spec.resourceClaims` — one naming none would never get its devices."""
+    resources, path = f.map(container, "resources", path), f"{path}.resources"
+    seen: set[str] = set()
+    for i, claim in enumerate(f.items(resources, "claims", path, lambda e, p: e)):
+        at = f"{path}.claims[{i}]"
+        name = f.str(claim, "name", at)
+        if not name:
+            raise f.error(at, "Required value")
+        if name in seen:
+            raise f.error(at, f"Duplicate value: {go_quote(name)}")
+        seen.add(name)
+        if name not in pod_claims:
+            listed = f": {', '.join(sorted(pod_claims))}" if pod_claims else " which is empty"
+            raise f.error(at, f"Not found: {go_quote(name)}: must be one of the names in pod.spec.resourceClaims"
+                              f"{listed}")
 
 
 def _check_env(f: Fields, container: dict, path: str) -> None:

@@ -103,8 +103,15 @@ def pod_names_valid(namespace: str, name: str) -> bool:
     return not is_dns1123_label(namespace) and not is_dns1123_subdomain(name)
 
 
-def validate_object(doc: RawDoc) -> list[str]:
-    """Unknown-field warnings for `doc`; InputError for its first schema violation.
+UNKNOWN_FIELDS = ("strict", "warn", "ignore")
+"""What unknown fields of a manifest to apply are, as kubectl apply's `--validate`: an error
+(kubectl's default: the API server's strict decoding refuses the object), a warning, nothing."""
+
+
+def validate_object(doc: RawDoc, unknown_fields: str = "warn") -> list[str]:
+    """Unknown-field warnings for `doc`; InputError for its first schema violation, then (with
+    `unknown_fields="strict"`) for its unknown fields, all named on the line as kubectl's
+    strict decoding error names them. "ignore": no warning.
 
     Objects of a kind (at an apiVersion) without a schema are not validated: `[]`."""
     obj = doc.obj
@@ -127,7 +134,12 @@ def validate_object(doc: RawDoc) -> list[str]:
         field, message = _describe_violation(error)
         raise InputError(message, doc.source, obj=object_ref(obj), field=field or None)
     warnings.sort()
-    return [text for _key, text in warnings]
+    texts = [_unknown_text(path) for _key, path in warnings]
+    if texts and unknown_fields == "strict":
+        raise InputError(f"unknown field: kubectl apply refuses the object (strict decoding error: {', '.join(texts)}); "
+                         "--validate=warn reads it with a warning instead", doc.source, obj=object_ref(obj),
+                         field=warnings[0][1])
+    return texts if unknown_fields != "ignore" else []
 
 
 def unknown_field_warnings(doc: RawDoc) -> list[str]:
@@ -145,18 +157,23 @@ def unknown_field_warnings(doc: RawDoc) -> list[str]:
     for error in validator.iter_errors(obj):
         warnings.extend(_unknown_fields(obj, error) or ())
     warnings.sort()
-    return [text for _key, text in warnings]
+    return [_unknown_text(path) for _key, path in warnings]
+
+
+def _unknown_text(path: str) -> str:
+    """kubectl's words (and the API server's strict decoding error's) for an unknown field."""
+    return f'unknown field "{path}"'
 
 
 def _unknown_fields(obj: dict, error: ValidationError) -> list[tuple[tuple, str]] | None:
-    """The unknown-field warnings (with their order keys) an `additionalProperties: false` error
+    """The unknown fields (with their order keys) an `additionalProperties: false` error
     stands for; None for any other error, which is a violation."""
     if error.validator != "additionalProperties" or error.validator_value is not False:
         return None
     warnings = []
     for key in _unknown_keys(error):
         path = list(error.absolute_path) + [key]
-        warnings.append((_order_key(obj, path), f'unknown field "{_field_path(path)}"'))
+        warnings.append((_order_key(obj, path), _field_path(path)))
     return warnings
 
 

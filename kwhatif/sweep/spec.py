@@ -281,9 +281,10 @@ def _position(entries: list[Any], name: str) -> int:
     return next((i for i, e in enumerate(entries) if (e.get("name") if isinstance(e, dict) else e) == name), 0)
 
 
-def read_sweep(file: str, now: str) -> Sweep:
+def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
     """The sweep of `file` with every input read (see the module's docstring); `now` is used
-    when the file does not set its own clock."""
+    when the file does not set its own clock; `validate`: what the workloads' unknown fields are
+    (`schema.UNKNOWN_FIELDS`)."""
     doc = read_sweep_file(file)
     unique_names(doc, file)
     paths = SweepPaths(file)
@@ -297,7 +298,7 @@ def read_sweep(file: str, now: str) -> Sweep:
                 removals={r["name"]: r.get("labels", {}) for r in doc.get("remove", [])})
     for i, entry in enumerate(doc.get("workloads", [])):
         with named_by(file, f"workloads[{i}].files"):
-            objects, found = load_workloads([paths.path(f) for f in entry["files"]])
+            objects, found = load_workloads([paths.path(f) for f in entry["files"]], validate=validate)
         plan.workloads[entry["name"]] = objects
         warnings.extend(found)
     for s in scenarios:

@@ -61,12 +61,14 @@ class Expansion:
         return [p for g in self.groups for p in g.pods]
 
 
-def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
-                   namespace: str | None = None) -> tuple[list[object], list[str]]:
+def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespace: str | None = None,
+                   validate: str = "strict") -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
     objects for the rest (Pods, Services, PDBs, ...), each validated against its schema.
     Operator-managed custom resources are left out, named in one warning (`operators`).
-    `namespace` (`-n`) goes to the objects that have none, as `kubectl apply -n` does."""
+    `namespace` (`-n`) goes to the objects that have none, as `kubectl apply -n` does. `validate`:
+    what unknown fields are (`schema.UNKNOWN_FIELDS`); by default errors, as `kubectl apply`
+    refuses them — a manifest with a misspelt field would otherwise pass a check and fail to apply."""
     skipped: list[str] = []
     docs = read_inputs(paths, stdin, skipped)
     if namespace is not None:
@@ -79,7 +81,7 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
     seen: dict[tuple[str, str, str], Workload] = {}
     for doc in docs:
         if isinstance(doc.kind, str) and doc.kind in WORKLOAD_KINDS and kubernetes_kind(doc.obj, doc.source):
-            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc))
+            warnings.extend(f"{doc.source}: {object_ref(doc.obj)}: {w}" for w in validate_object(doc, validate))
             workload = decode_workload(doc.obj, doc.source)
             key = (workload.kind, workload.namespace, workload.name)
             if key in seen:  # kubectl apply semantics, as for cluster objects: the last one wins
@@ -94,7 +96,7 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None,
             rest.append(doc)
     note = operated_warning(managed)
     warnings += [note] if note else []
-    others, more = decode_docs(rest, full_validation=True) if rest else ([], [])
+    others, more = decode_docs(rest, full_validation=True, validate=validate) if rest else ([], [])
     objects = sorted(workloads + others, key=lambda o: order.get(getattr(o, "source", None), len(order)))
     return objects, warnings + more
 
@@ -170,13 +172,13 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
 
 
 
-def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str,
-                  namespace: str | None = None) -> tuple[Cluster, list[Pod], list[str]]:
+def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: str | None = None,
+                  validate: str = "strict") -> tuple[Cluster, list[Pod], list[str]]:
     """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
     order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
     bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
     NamespaceLifecycle does."""
-    objects, warnings = load_workloads(paths, namespace=namespace)
+    objects, warnings = load_workloads(paths, namespace=namespace, validate=validate)
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)

@@ -1,6 +1,7 @@
 """A CI gate that never passes silently: no workload in the files is an error, a DaemonSet that
-matches no node is said (`no node`, and a warning), a typo in a manifest is a warning in every
-format (`--strict`: the error), a claim that cannot bind because the snapshot lacks its storage
+matches no node is said (`no node`, and a warning), a misspelt field in a manifest is the error
+kubectl apply's strict decoding makes it (with `--validate=warn`: a warning in every format, and
+`--strict` the error; `--validate=ignore`: nothing), a claim that cannot bind because the snapshot lacks its storage
 objects says so. The cluster is tests/cli/conftest.py's (nodes node-a, node-b, node-c)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from tests.cli.conftest import CLUSTER, NOW, invoke, single_error_line
 
 ARGS = ["-c", str(CLUSTER), "--now", NOW, "-q"]
+WARN = [*ARGS, "--validate=warn"]
 NOWHERE = """apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: gpu-agent, namespace: default}
@@ -69,27 +71,42 @@ def test_a_kind_the_api_server_cannot_map_fails_the_gate_as_bad_input(tmp_path: 
     assert single_error_line(result.stderr).endswith(said)
 
 
-def test_a_daemonset_matching_no_node_is_said_in_the_table(nowhere: str) -> None:
+def test_a_misspelt_field_fails_the_gate_as_kubectl_apply_refuses_it(nowhere: str) -> None:
     result = invoke(["check", nowhere, *ARGS])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert single_error_line(result.stderr) == (
+        f"kwhatif: error: {nowhere}#0:1: DaemonSet/default/gpu-agent: spec.template.spec.containers[0].resouces: "
+        'unknown field: kubectl apply refuses the object (strict decoding error: unknown field '
+        '"spec.template.spec.containers[0].resouces"); --validate=warn reads it with a warning instead')
+
+
+def test_validate_ignore_drops_the_misspelt_field_silently(nowhere: str) -> None:
+    data = json.loads(invoke(["check", nowhere, *ARGS, "--validate=ignore", "-o", "json"]).stdout)
+    assert not any("unknown field" in w for w in data["warnings"]) and NO_NODE in data["warnings"]
+
+
+def test_a_daemonset_matching_no_node_is_said_in_the_table(nowhere: str) -> None:
+    result = invoke(["check", nowhere, *WARN])
     row = next(line for line in result.stdout.splitlines() if line.startswith("DaemonSet/default/gpu-agent"))
     assert row.split()[-2:] == ["no", "node"]  # PODS 0 BOUND 0 PENDING 0, never "ok"
 
 
 def test_the_warnings_reach_every_format(nowhere: str) -> None:
-    data = json.loads(invoke(["check", nowhere, *ARGS, "-o", "json"]).stdout)
+    data = json.loads(invoke(["check", nowhere, *WARN, "-o", "json"]).stdout)
     assert data["warnings"][:1] == [f"{nowhere}#0:1: {TYPO}"] and NO_NODE in data["warnings"]
-    github = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "-o", "github"]).stdout.splitlines()
+    github = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "--validate=warn", "-o", "github"]
+                    ).stdout.splitlines()
     assert f"::warning title=kwhatif::{nowhere}#0:1: {TYPO}" in github
-    suite = ET.fromstring(invoke(["check", nowhere, *ARGS, "-o", "junit"]).stdout).find("testsuite")
+    suite = ET.fromstring(invoke(["check", nowhere, *WARN, "-o", "junit"]).stdout).find("testsuite")
     assert suite is not None
     assert [p.get("value") for p in suite.iter("property")] == data["warnings"]
     assert NO_NODE in (suite.findtext("system-out") or "")
-    markdown = invoke(["check", nowhere, *ARGS, "-o", "markdown"]).stdout
+    markdown = invoke(["check", nowhere, *WARN, "-o", "markdown"]).stdout
     assert f"- {nowhere}#0:1: {TYPO}" in markdown and f"- {NO_NODE}" in markdown
 
 
 def test_strict_fails_on_the_typo(nowhere: str) -> None:
-    result = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "--strict"])
+    result = invoke(["check", nowhere, "-c", str(CLUSTER), "--now", NOW, "--validate=warn", "--strict"])
     assert result.exit_code == 2 and result.stdout == ""
     assert single_error_line(result.stderr) == f"kwhatif: error: --strict: {nowhere}#0:1: {TYPO}"
 
@@ -123,7 +140,7 @@ def test_capacity_carries_the_files_warnings_in_its_json(tmp_path: Path, extra: 
     path = tmp_path / "pod.yaml"
     path.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: typo, namespace: default}\nspec:\n"
                     "  containers: [{name: c, image: x, resouces: {requests: {cpu: 100m}}}]\n")
-    data = json.loads(invoke(["capacity", str(path), *ARGS, "--max", "2", "-o", "json", *extra]).stdout)
+    data = json.loads(invoke(["capacity", str(path), *WARN, "--max", "2", "-o", "json", *extra]).stdout)
     assert data["warnings"][0] == f'{path}#0:1: Pod/default/typo: unknown field "spec.containers[0].resouces"'
 
 

@@ -47,7 +47,8 @@ def test_strict_makes_the_warning_the_error(command):
 
 
 def test_quiet_silences_the_warnings_about_pods_to_place():
-    args = ["place", str(HOSTILE / "unknown-field.yaml"), "-c", str(HOSTILE / "no-allocatable.yaml"), "--now", NOW]
+    args = ["place", str(HOSTILE / "unknown-field.yaml"), "-c", str(HOSTILE / "no-allocatable.yaml"), "--now", NOW,
+            "--validate=warn"]
     assert 'unknown field "spec.nodeSelectr"' in invoke(args).stderr
     assert invoke([*args, "-q"]).stderr == ""
 

@@ -254,6 +254,20 @@ def test_a_big_dump_reads_the_generated_claims_of_a_pods_status() -> None:
      'spec.containers[0].ports[0].name: Invalid value: "http-": must not begin or end with a hyphen'),
     ({"containers": [named("a", ports=[{"containerPort": 80, "name": "http"}, {"containerPort": 81, "name": "http"}])]},
      'spec.containers[0].ports[1].name: Duplicate value: "http"'),
+    # validateResourceClaimNames: each of a container's resources.claims names, once, one of the
+    # pod's spec.resourceClaims (field.NotFound with the detail it adds: the names, or "which is empty").
+    ({"containers": [named("a", resources={"claims": [{"name": "gpu"}]})]},
+     'spec.containers[0].resources.claims[0]: Not found: "gpu": must be one of the names in '
+     "pod.spec.resourceClaims which is empty"),
+    ({"containers": [named("a", resources={"claims": [{"name": "gpu"}]})],
+      "resourceClaims": [{"name": "nic", "resourceClaimName": "n"}, {"name": "fpga", "resourceClaimName": "f"}]},
+     'spec.containers[0].resources.claims[0]: Not found: "gpu": must be one of the names in '
+     "pod.spec.resourceClaims: fpga, nic"),
+    ({"containers": [named("a")], "initContainers": [named("i", resources={"claims": [{"name": ""}]})]},
+     "spec.initContainers[0].resources.claims[0]: Required value"),
+    ({"containers": [named("a", resources={"claims": [{"name": "gpu"}, {"name": "gpu"}]})],
+      "resourceClaims": [{"name": "gpu", "resourceClaimName": "g"}]},
+     'spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'),
 ])
 def test_the_api_server_refuses_volumes_mounts_and_port_names_in_its_own_words(spec: dict[str, Any],
                                                                                 text: str) -> None:
