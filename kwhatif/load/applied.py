@@ -4,7 +4,7 @@ and what the server and the controllers own kept from the object that runs.
 Workload files (`check`, `place`) are manifests to apply. Rendered charts carry the app's
 PersistentVolumeClaim, PodDisruptionBudget or Node without status, uid or the fields a controller
 fills in; taken as they are, a Bound claim would turn unbound (its pods then fail
-VolumeBinding), a PDB would allow no disruption and a Node would hold nothing: a CI gate that
+VolumeBinding), a PDB would lose its count of the pods that run and a Node would hold nothing: a CI gate that
 fails for what the pull request never changed. The API server never lets apply write status
 (it is a subresource) and keeps the fields a manifest does not name; so does this, except
 where a manifest states a status kwhatif reads: a Node's `status.allocatable`, a claim's or a
@@ -68,8 +68,8 @@ def _volume(old: PersistentVolume, new: PersistentVolume) -> PersistentVolume:
 def _budget(old: PodDisruptionBudget, new: PodDisruptionBudget) -> PodDisruptionBudget:
     """What a PDB allows is the disruption controller's count of the pods that run: kept while
     the spec it counted for stays. A changed spec (another selector, minAvailable or
-    maxUnavailable) is counted again by the controller, which kwhatif does not do: the
-    manifest's count, 0 unless it states one — no disruption allowed, the cautious reading."""
+    maxUnavailable) is counted again by the controller, once the budget joins the cluster
+    (`kwhatif.load.disruption.count_budgets`), unless the manifest states a count."""
     same_spec = (_canonical(new.selector), new.min_available, new.max_unavailable) == \
         (_canonical(old.selector), old.min_available, old.max_unavailable)
     if new.counted or not same_spec:

@@ -47,6 +47,7 @@ from kwhatif.load.refs import object_ref
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.prepared import is_prepared, read_prepared
 from kwhatif.load.reader import not_objects_warning, read_inputs
+from kwhatif.load.disruption import count_budgets
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
 
@@ -292,6 +293,7 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
     for obj in objects:
         add_object(cluster, obj)
     cluster.warnings.extend(empty_node_warnings(cluster.nodes) + bound_pod_warnings(cluster.nodes, cluster.pods))
+    count_budgets(cluster)
     return cluster
 
 

@@ -289,10 +289,17 @@ def resource_claim_statuses(f: Fields, status: dict) -> tuple[tuple[str, str | N
                    lambda e, p: (f.str(e, "name", p), f.opt_str(e, "resourceClaimName", p)))
 
 
+def kept_condition(kind: str | None, status: str | None) -> bool:
+    """READ_CONDITIONS, and a Ready condition that is not True: a PodDisruptionBudget counts only
+    Ready pods as healthy (`kwhatif.load.disruption`), and a bound pod without a Ready condition
+    is read as Ready — so the many that are keep no condition, and share their template's."""
+    return kind in READ_CONDITIONS or (kind == "Ready" and status != "True")
+
+
 def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
     conditions = f.items(status, "conditions", "status", lambda e, p: PodCondition(
         f.str(e, "type", p), f.str(e, "status", p), f.str(e, "reason", p)))
-    return tuple(c for c in conditions if c.type in READ_CONDITIONS)
+    return tuple(c for c in conditions if kept_condition(c.type, c.status))
 
 
 def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:

@@ -25,7 +25,7 @@ from kwhatif.api.names import is_dns1123_subdomain
 from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
 from kwhatif.errors import Source
 from kwhatif.load.pods import (
-    READ_CONDITIONS, TEMPLATE_PARTS, container_statuses, owner_references, pod_annotations, pod_labels,
+    TEMPLATE_PARTS, kept_condition, container_statuses, owner_references, pod_annotations, pod_labels,
     resource_claim_statuses,
 )
 from kwhatif.load.fields import Fields
@@ -259,8 +259,8 @@ class PodReader:
 
 
 def _read_conditions(conditions: list[_Condition] | None) -> tuple[PodCondition, ...]:
-    """The conditions scheduling reads (READ_CONDITIONS), as the general path keeps them."""
+    """The conditions kwhatif reads (`pods.kept_condition`), as the general path keeps them."""
     if not conditions:
         return ()
     return tuple(PodCondition(c.type or "", c.status or "", c.reason or "") for c in conditions
-                 if c.type in READ_CONDITIONS)
+                 if kept_condition(c.type, c.status))

@@ -16,6 +16,7 @@ from typing import BinaryIO, cast
 from kwhatif.api.objects import Namespace, Node, Pod
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import Named, apply_object, decode_docs
+from kwhatif.load.disruption import count_budgets
 from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
 from kwhatif.load.refs import object_ref
@@ -168,6 +169,7 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
                 cluster.namespaces[pod.namespace] = Namespace(pod.namespace, {NAMESPACE_LABEL: pod.namespace})
                 if pod.namespace not in SYSTEM_NAMESPACES:
                     warnings.append(f"namespace {pod.namespace!r} is not in the snapshot: created for the workloads")
+    count_budgets(cluster)
     return warnings
 
 

@@ -1,0 +1,114 @@
+"""The count the disruption controller writes into a PodDisruptionBudget's status, for a budget
+given without one (a hand-written snapshot, a chart's manifest whose spec differs from the one
+that runs). Taken as 0, such a budget would refuse every eviction and weigh on every preemption
+as if broken; the controller counts it within seconds of its creation (disruption.go: trySync,
+getExpectedPodCount, getExpectedScale, countHealthyPods, updatePdbStatus):
+
+- its pods: the namespace's pods its selector matches (a null selector matches none, an empty
+  one all);
+- expected: with `maxUnavailable` or a percentage `minAvailable`, the sum of the scales of the
+  pods' controllers (a Deployment's ReplicaSets count once, as their Deployment); with an integer
+  `minAvailable`, the number of its pods. Pods without a controller add nothing. A pod whose
+  controller has no scale (a Job, a DaemonSet) fails the count: the controller's fail-safe then
+  allows no disruption;
+- desired healthy: `minAvailable`, or expected − `maxUnavailable`, percentages rounded up;
+- healthy: its pods not being deleted nor just disrupted, and Ready;
+- allowed: healthy − desired, but 0 when negative or when nothing is expected.
+
+Two readings where a snapshot is silent: a bound pod without a Ready condition (a manifest, not
+a dump) is taken as Ready unless its phase says it no longer runs; a ReplicaSet, StatefulSet or
+ReplicationController the snapshot lacks is taken at the number of its pods there."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Controller, Pod, PodDisruptionBudget
+
+SCALED_KINDS = frozenset({"ReplicaSet", "StatefulSet", "ReplicationController"})
+UNSCALED_KINDS = frozenset({"Job", "DaemonSet", "CronJob"})
+"""Controllers without a scale subresource: getScaleController fails on them."""
+
+
+def count_budgets(cluster: Cluster) -> None:
+    """Every budget of `cluster` without a count given the controller's (in place)."""
+    if all(pdb.counted for pdb in cluster.pdbs):
+        return
+    by_namespace: dict[str, list[Pod]] = {}
+    for pod in cluster.pods:
+        by_namespace.setdefault(pod.namespace, []).append(pod)
+    cluster.pdbs[:] = [pdb if pdb.counted else counted(pdb, by_namespace.get(pdb.namespace, []), cluster.controllers)
+                       for pdb in cluster.pdbs]
+
+
+def counted(pdb: PodDisruptionBudget, namespace_pods: Sequence[Pod],
+            controllers: dict[tuple[str, str, str], Controller]) -> PodDisruptionBudget:
+    """The budget with the status the disruption controller would write (module docstring)."""
+    pods = [p for p in namespace_pods if pdb.selector is not None and pdb.selector.matches(p.labels)]
+    expected, desired = _expected_and_desired(pdb, pods, controllers)
+    healthy = sum(1 for p in pods if _healthy(p, pdb.disrupted_pods))
+    allowed = healthy - desired if expected is not None and expected > 0 else 0
+    return replace(pdb, disruptions_allowed=max(allowed, 0), counted=True)
+
+
+def _expected_and_desired(pdb: PodDisruptionBudget, pods: list[Pod],
+                          controllers: dict[tuple[str, str, str], Controller]) -> tuple[int | None, int]:
+    """getExpectedPodCount: (expected pods, None when the count fails; desired healthy)."""
+    if pdb.max_unavailable is not None:
+        expected = _expected_scale(pods, controllers)
+        if expected is None:
+            return None, 0
+        return expected, max(expected - _scaled(pdb.max_unavailable, expected), 0)
+    if isinstance(pdb.min_available, int):
+        return len(pods), pdb.min_available
+    if isinstance(pdb.min_available, str):
+        expected = _expected_scale(pods, controllers)
+        return expected, _scaled(pdb.min_available, expected or 0)
+    return 0, 0
+
+
+def _scaled(value: int | str, total: int) -> int:
+    """intstr.GetScaledValueFromIntOrPercent(value, total, roundUp=true)."""
+    if isinstance(value, int):
+        return value
+    return math.ceil(int(value.rstrip("%")) * total / 100)
+
+
+def _expected_scale(pods: list[Pod], controllers: dict[tuple[str, str, str], Controller]) -> int | None:
+    """getExpectedScale: the sum of the scales of the pods' controllers, each once; None when a
+    pod's controller has no scale."""
+    scales: dict[tuple[str, str], int] = {}
+    owned: dict[tuple[str, str], int] = {}
+    for pod in pods:
+        ref = pod.controller_ref
+        if ref is None:
+            continue  # unmanaged: the controller warns and counts it nowhere
+        if ref.kind in UNSCALED_KINDS:
+            return None
+        key = (ref.kind, ref.name)
+        owned[key] = owned.get(key, 0) + 1
+        controller = controllers.get((ref.kind, pod.namespace, ref.name)) if ref.kind in SCALED_KINDS else None
+        if controller is not None and controller.deployment_replicas is not None:
+            # A Deployment's ReplicaSet (named DEPLOYMENT-HASH): the Deployment's scale, once for all its sets.
+            scales[("Deployment", ref.name.rpartition("-")[0])] = controller.deployment_replicas
+        elif controller is not None:
+            scales[key] = 1 if controller.replicas is None else controller.replicas
+    for key, count in owned.items():  # a controller the snapshot lacks: its pods there
+        known = key in scales or (key[0] == "ReplicaSet" and ("Deployment", key[1].rpartition("-")[0]) in scales)
+        if not known:
+            scales[key] = count
+    return sum(scales.values())
+
+
+def _healthy(pod: Pod, disrupted: frozenset[str]) -> bool:
+    """countHealthyPods: not being deleted, not just disrupted, Ready (module docstring for a pod
+    without conditions)."""
+    if pod.deletion_timestamp is not None or pod.name in disrupted or not pod.node_name:
+        return False
+    ready = next((c for c in pod.conditions if c.type == "Ready"), None)
+    if ready is not None:
+        return ready.status == "True"
+    return pod.phase in ("", "Running")
