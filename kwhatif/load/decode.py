@@ -27,7 +27,7 @@ from kwhatif.errors import InputError, Source
 from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pods import decode_pod, taint_effect, toleration
+from kwhatif.load.pods import decode_pod, quantity_text, taint_effect, toleration
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
@@ -179,7 +179,30 @@ STATEFULSET_FIXED = (("serviceName", ""), ("podManagementPolicy", "OrderedReady"
 
 
 def statefulset_fixed(f: Fields, spec: dict) -> tuple[tuple[str, str], ...]:
-    return tuple((key, f.str(spec, key, "spec") or default) for key, default in STATEFULSET_FIXED)
+    """STATEFULSET_FIXED's fields, then each claim template's (`_claim_template_fields`)."""
+    return (tuple((key, f.str(spec, key, "spec") or default) for key, default in STATEFULSET_FIXED)
+            + _claim_template_fields(f, spec))
+
+
+def _claim_template_fields(f: Fields, spec: dict) -> tuple[tuple[str, str], ...]:
+    """The fields of each volumeClaimTemplate an update may not change (ValidateStatefulSetUpdate
+    compares the whole template) that a snapshot and a manifest write alike: access modes, class,
+    volume mode (defaulted to Filesystem), requests and limits (quantities as the API server
+    prints them: 2048Mi is 2Gi) — a storage resize is the classic refused update. (Not compared:
+    labels, annotations, selector, data source; a dump may add what the manifest leaves out.)"""
+    out: list[tuple[str, str]] = []
+    for i, template in enumerate(f.items(spec, "volumeClaimTemplates", "spec", lambda e, p: e)):
+        path = f"spec.volumeClaimTemplates[{i}]"
+        claim = f.map(template, "spec", path)
+        at = f"volumeClaimTemplates[{f.str(f.map(template, 'metadata', path), 'name', f'{path}.metadata')}]"
+        out += [(f"{at}.spec.accessModes", ", ".join(f.str_list(claim, "accessModes", f"{path}.spec"))),
+                (f"{at}.spec.storageClassName", f.str(claim, "storageClassName", f"{path}.spec")),
+                (f"{at}.spec.volumeMode", f.str(claim, "volumeMode", f"{path}.spec") or "Filesystem")]
+        resources = f.map(claim, "resources", f"{path}.spec")
+        for kind in ("requests", "limits"):
+            written = f.map(resources, kind, f"{path}.spec.resources")
+            out += [(f"{at}.spec.resources.{kind}.{name}", quantity_text(written[name])) for name in sorted(written)]
+    return tuple(out)
 
 
 def decode_job(obj: dict, source: Source | None) -> RunningJob | None:

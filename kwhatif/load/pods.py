@@ -179,7 +179,7 @@ def overcommit_allowed(name: str) -> bool:
     return ("/" not in name or "kubernetes.io/" in name) and not name.startswith("hugepages-")
 
 
-def _quantity_text(text: object) -> str:
+def quantity_text(text: object) -> str:
     """How the API server prints a quantity it parsed from `text` (resource.Quantity.String())."""
     return canonical(parse_quantity(text), quantity_format(text))
 
@@ -188,7 +188,8 @@ def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Frac
                                   limits: dict[str, Fraction], path: str) -> None:
     """validation.go:ValidateResourceRequirements: a request above its limit is refused; for
     resources that cannot be overcommitted (extended, hugepages) request and limit must be equal
-    and a limit is required. Upstream reports every error; kwhatif the first in name order."""
+    and a limit is required; hugepages come with a cpu or memory request or limit. Upstream
+    reports every error; kwhatif the first in name order."""
     raw_requests, raw_limits = res.get("requests") or {}, res.get("limits") or {}
     for name in sorted(raw_requests):
         if name not in limits:
@@ -201,8 +202,11 @@ def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Frac
             wording = "must be less than or equal to"
         else:
             continue
-        raise f.error(f"{path}.requests", f'Invalid value: "{_quantity_text(raw_requests[name])}": '
-                                          f"{wording} {name} limit of {_quantity_text(raw_limits[name])}")
+        raise f.error(f"{path}.requests", f'Invalid value: "{quantity_text(raw_requests[name])}": '
+                                          f"{wording} {name} limit of {quantity_text(raw_limits[name])}")
+    named = set(raw_requests) | set(raw_limits)
+    if not named & {"cpu", "memory"} and any(n.startswith("hugepages-") for n in named):
+        raise f.error(path, "Forbidden: HugePages require cpu or memory")
 
 
 _STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
@@ -232,7 +236,7 @@ def _check_resource_list(f: Fields, res: dict, key: str, amounts: dict[str, Frac
         if problem:
             raise f.error(where, f"Invalid value: {json.dumps(name)}: {problem}")
         if "/" in name and "kubernetes.io/" not in name and amount.denominator != 1:
-            raise f.error(where, f'Invalid value: "{_quantity_text(written[name])}": must be an integer')
+            raise f.error(where, f'Invalid value: "{quantity_text(written[name])}": must be an integer')
 
 
 def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:

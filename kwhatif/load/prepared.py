@@ -17,8 +17,10 @@ benchmark dump (README, "Prepared snapshots"). Unpickling runs with the cyclic c
 What makes a file unusable, each refused with one line naming the file:
 - foreign: no `KWHATIF-PREPARED` header, or a header that is not the JSON described above;
 - stale: written by another kwhatif version, or by a build whose object model (the source of
-  `kwhatif/api` and `kwhatif/errors.py`, the classes pickled) differs from this one: the pickled
-  objects could restore into the wrong shapes silently, so the file must be prepared again;
+  `kwhatif/api` and `kwhatif/errors.py`, the classes pickled) or loader (`kwhatif/load`, which
+  decides what they hold: a budget's count, a StatefulSet's fixed fields) differs from this one:
+  the pickled objects could restore into the wrong shapes, or hold what this build would not
+  have read, silently, so the file must be prepared again;
 - damaged: the payload's sha256 differs from the header's (truncated or altered);
 - not a snapshot: a payload that names anything but kwhatif's object classes (and Fraction) —
   `SnapshotUnpickler` refuses it before calling it, so a crafted file (the sha256 in its header
@@ -61,10 +63,11 @@ MODEL_MODULES = frozenset({f"kwhatif.api.{path.stem}" for path in _PACKAGE.glob(
 @lru_cache(maxsize=1)
 def model_fingerprint() -> str:
     """The sha256 of the source of the pickled classes' modules (`kwhatif/api/*.py`,
-    `kwhatif/errors.py`): a file prepared by a build with another object model is stale even
-    when the version string is the same (a development build)."""
+    `kwhatif/errors.py`) and of the loader (`kwhatif/load/*.py`): a file prepared by a build with
+    another object model or loader is stale even when the version string is the same (a
+    development build)."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.glob("api/*.py")) + [_PACKAGE / "errors.py"]:
+    for path in sorted(_PACKAGE.glob("api/*.py")) + sorted(_PACKAGE.glob("load/*.py")) + [_PACKAGE / "errors.py"]:
         digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

@@ -213,16 +213,26 @@ def refused_update(cluster: Cluster, w: Workload) -> str | None:
 
 
 def _changed_statefulset_field(cluster: Cluster, w: Workload) -> str | None:
-    """The refusal of a StatefulSet update that changes its serviceName or podManagementPolicy."""
+    """The refusal of a StatefulSet update that changes its serviceName, podManagementPolicy or
+    a claim template (`decode.statefulset_fixed`)."""
     running = cluster.controllers.get((w.kind, w.namespace, w.name)) if w.kind == "StatefulSet" else None
     if running is None or not running.fixed:
         return None
-    for (key, was), (_, wanted) in zip(running.fixed, statefulset_fixed(w.fields, w.spec)):
-        if wanted != was:
+    was, wanted = dict(running.fixed), dict(statefulset_fixed(w.fields, w.spec))
+    for key in dict.fromkeys([*was, *wanted]):
+        if was.get(key) != wanted.get(key):
+            resize = ".resources." in key and "volumeClaimTemplates" in key
+            how = ("to resize, patch each claim (its StorageClass must allow volume expansion), or delete the "
+                   "StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and create it again") if resize \
+                else "to change it, delete the StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and " \
+                     "create it again"
             return (f'The StatefulSet "{w.name}" is invalid: {STATEFULSET_FORBIDDEN} (the running StatefulSet has '
-                    f"{key} {was!r}, the manifest {wanted!r}; to change it, delete the StatefulSet — "
-                    "`kubectl delete --cascade=orphan` keeps its pods — and create it again)")
+                    f"{key} {_shown(was.get(key))}, the manifest {_shown(wanted.get(key))}; {how})")
     return None
+
+
+def _shown(value: str | None) -> str:
+    return "none" if value is None else repr(value)
 
 
 def _running_selector(cluster: Cluster, w: Workload) -> tuple[LabelSelector, Mapping[str, Any] | None] | None:

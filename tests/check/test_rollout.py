@@ -357,21 +357,46 @@ def test_a_statefulset_selector_change_is_a_forbidden_spec_update():
         'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
 
 
+def claim_templates(storage: str, mode: str | None = None) -> list[dict]:
+    """One claim template `data`, as a dump writes it when `mode` is given (defaulted fields)."""
+    spec: dict = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": storage}}}
+    if mode is not None:
+        spec["volumeMode"] = mode
+    return [{"metadata": {"name": "data"}, "spec": spec}]
+
+
 @pytest.mark.parametrize("change, wanted, field, was, now", [
-    ({"serviceName": "db2"}, {"replicas": 1, "serviceName": "db2"}, "serviceName", "db", "db2"),
+    # `change`: what the running set has beside serviceName db
+    ({}, {"replicas": 1, "serviceName": "db2"}, "serviceName", "db", "db2"),
     # unset on the running set is its default, OrderedReady (apps v1 SetDefaults_StatefulSet)
     ({}, {"replicas": 1, "serviceName": "db", "podManagementPolicy": "Parallel"}, "podManagementPolicy",
      "OrderedReady", "Parallel"),
+    # a claim template's storage resized: ValidateStatefulSetUpdate compares the whole template
+    ({"volumeClaimTemplates": claim_templates("1Gi", "Filesystem")},
+     {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": claim_templates("2Gi")},
+     "volumeClaimTemplates[data].spec.resources.requests.storage", "1Gi", "2Gi"),
 ])
-def test_a_statefulsets_service_name_or_pod_management_policy_change_is_forbidden(change, wanted, field, was, now):
+def test_a_statefulsets_service_name_policy_or_claim_template_change_is_forbidden(change, wanted, field, was, now):
     sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
-           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db", **change,
                     "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
     summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
     assert (summary.change, summary.ok) == ("refused", False)
     assert summary.message is not None and summary.message.startswith(
         'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
     assert f"the running StatefulSet has {field} {was!r}, the manifest {now!r}" in summary.message
+
+
+def test_a_claim_template_written_as_the_api_server_stores_it_is_no_change():
+    # The dump's template carries the defaulted volumeMode and 1Gi; the manifest leaves volumeMode out
+    # and writes 1024Mi, which the API server stores as 1Gi: the same template, the update is accepted.
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+                    "volumeClaimTemplates": claim_templates("1Gi", "Filesystem"),
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
+    wanted = {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": claim_templates("1024Mi")}
+    summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
+    assert summary.change != "refused"
 
 
 def test_the_same_selector_written_in_another_order_is_no_change():

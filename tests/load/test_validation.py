@@ -48,11 +48,19 @@ def container(requests: dict[str, Any] | None = None, limits: dict[str, Any] | N
      'spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2'),
     ({"containers": [container({"nvidia.com/gpu": "1"})]},
      "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"),
+    # hugepages alone (no cpu or memory request nor limit): Forbidden(fldPath, "HugePages require cpu or memory").
+    ({"containers": [container({"hugepages-2Mi": "2Mi"}, {"hugepages-2Mi": "2Mi"})]},
+     "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"),
 ])
 def test_the_api_server_refuses_the_pod_in_its_own_words(spec: dict[str, Any], text: str) -> None:
     with pytest.raises(InputError) as err:
         decode(pod_with(spec), None)
     assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_hugepages_with_a_memory_limit_are_accepted() -> None:
+    decode(pod_with({"containers": [container({"hugepages-2Mi": "2Mi"}, {"hugepages-2Mi": "2Mi", "memory": "1Gi"})]}),
+           None)
 
 
 def named(name: str, **extra: Any) -> dict[str, Any]:
