@@ -74,13 +74,19 @@ class Simulation:
 def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
           quotas: QuotaLedger | None = None) -> list[tuple[Pod, str | None]]:
     """Each pod after the API server's admission, or with the text of its refusal. A pod created
-    from a manifest into a namespace the snapshot lacks is refused as NamespaceLifecycle refuses it
-    (judged only when the input has Namespace objects at all: a bare pod list says nothing).
-    `quotas` charges the pods being created (and pending ones never created: no creationTimestamp)."""
+    from a manifest into a namespace the snapshot lacks, or one being deleted, is refused as
+    NamespaceLifecycle refuses it (a missing one judged only when the input has Namespace objects
+    at all: a bare pod list says nothing). `quotas` charges the pods being created (and pending
+    ones never created: no creationTimestamp)."""
     out: list[tuple[Pod, str | None]] = []
     for pod in pods:
         if created and cluster.namespaces and pod.namespace not in cluster.namespaces:
             out.append((pod, f'admission: namespaces "{pod.namespace}" not found'))
+            continue
+        namespace = cluster.namespaces.get(pod.namespace)
+        if created and namespace is not None and namespace.terminating:
+            out.append((pod, f'admission: pods "{pod.name}" is forbidden: unable to create new content in namespace '
+                             f"{pod.namespace} because it is being terminated"))
             continue
         try:
             admitted = admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,

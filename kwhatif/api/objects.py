@@ -208,6 +208,9 @@ class Namespace:
     name: str
     labels: Labels = field(default_factory=dict)
     source: Source | None = None
+    terminating: bool = False
+    """Being deleted (a deletionTimestamp, or status.phase Terminating): NamespaceLifecycle
+    refuses anything new in it."""
 
 
 @dataclass(frozen=True, slots=True)

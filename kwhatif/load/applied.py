@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, Callable, TypeVar
 
 from kwhatif.api.dra import ResourceClaim
-from kwhatif.api.objects import Node, PodDisruptionBudget
+from kwhatif.api.objects import Namespace, Node, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector
 from kwhatif.api.storage import PersistentVolume, PersistentVolumeClaim
 
@@ -85,6 +85,11 @@ def _canonical(selector: LabelSelector | None) -> list[tuple[str, str, tuple[str
     return sorted((r.key, r.operator, tuple(sorted(r.values))) for r in selector.requirements)
 
 
+def _namespace(old: Namespace, new: Namespace) -> Namespace:
+    """A namespace being deleted stays so: applying its manifest again does not stop that."""
+    return replace(new, terminating=old.terminating or new.terminating)
+
+
 def _resource_claim(old: ResourceClaim, new: ResourceClaim) -> ResourceClaim:
     """A claim's allocation and reservations are the scheduler's status; its spec cannot change."""
     if new.allocation is not None or new.reserved_for:
@@ -95,6 +100,7 @@ def _resource_claim(old: ResourceClaim, new: ResourceClaim) -> ResourceClaim:
 
 _KEEPERS: dict[type, Callable[[Any, Any], Any]] = {
     Node: _node,
+    Namespace: _namespace,
     PersistentVolumeClaim: _claim,
     PersistentVolume: _volume,
     PodDisruptionBudget: _budget,

@@ -69,7 +69,8 @@ def decode_namespace(obj: dict, source: Source | None) -> Namespace:
     f, meta, _, name = object_fields(obj, source)
     labels = dict(checked_labels(f, meta))
     labels["kubernetes.io/metadata.name"] = name  # always set by the API server (core v1 defaults.go:SetDefaults_Pod)
-    return Namespace(name, labels, source)
+    phase = f.str(f.map(obj, "status", ""), "phase", "status")
+    return Namespace(name, labels, source, terminating=meta.get("deletionTimestamp") is not None or phase == "Terminating")
 
 
 def decode_priority_class(obj: dict, source: Source | None) -> PriorityClass:

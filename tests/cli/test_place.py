@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 import yaml
 
 from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, by_pod, executable, totals
@@ -224,6 +225,25 @@ def test_a_pod_for_a_namespace_the_cluster_lacks_is_refused(cli, tmp_path):
     result, data = _place(cli, str(pod), cluster=(*CLUSTER_ARGS, "-c", str(namespace)))
     stray = by_pod(data)["nowhere/stray"]
     assert (stray["outcome"], stray["message"]) == ("skipped", 'admission: namespaces "nowhere" not found')
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("being_deleted", ["metadata: {name: gone, deletionTimestamp: '2025-01-01T00:00:00Z'}\n",
+                                           "metadata: {name: gone}\nstatus: {phase: Terminating}\n"])
+def test_a_pod_for_a_namespace_being_deleted_is_refused(cli, tmp_path, being_deleted):
+    # NamespaceLifecycle: "unable to create new content in namespace gone because it is being terminated"
+    # (admission.NewForbidden: `pods "stray" is forbidden: ...`), even when the manifests apply the Namespace again.
+    pod = tmp_path / "stray.yaml"
+    pod.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: gone}\n---\n"
+                   "apiVersion: v1\nkind: Pod\nmetadata: {name: stray, namespace: gone}\n"
+                   "spec:\n  containers: [{name: c, image: nginx}]\n")
+    namespace = tmp_path / "ns.yaml"
+    namespace.write_text("apiVersion: v1\nkind: Namespace\n" + being_deleted)
+    result, data = _place(cli, str(pod), cluster=(*CLUSTER_ARGS, "-c", str(namespace)))
+    stray = by_pod(data)["gone/stray"]
+    assert (stray["outcome"], stray["message"]) == (
+        "skipped", 'admission: pods "stray" is forbidden: unable to create new content in namespace gone because it '
+                   "is being terminated")
     assert result.exit_code == 1
 
 
