@@ -56,6 +56,8 @@ class Explanation:
     requeue_on: list[tuple[str, RequeueEvent]] = field(default_factory=list)  # (plugin, event), pending pods
     suggestions: list[Suggestion] = field(default_factory=list)  # each verified by a re-run
     priority: int = 0  # as the scheduler saw it (after admission)
+    gates: tuple[str, ...] = ()
+    """A gated pod's spec.schedulingGates: the condition message does not name them."""
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
@@ -114,7 +116,8 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
     if final is None or first is None:
         gated = [result.held_by] if result.outcome == Outcome.GATED and result.held_by else []
         return Explanation(result.pod.key, result.outcome, None, result.message, [], [], None,
-                           requeue_events(gated), priority=result.pod.effective_priority)
+                           requeue_events(gated), priority=result.pod.effective_priority,
+                           gates=result.pod.scheduling_gates if result.held_by == "SchedulingGates" else ())
     attempts = [
         AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
                            a.nominated_fast_path, a.named_node)

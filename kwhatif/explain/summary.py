@@ -84,13 +84,25 @@ def _spreads(members: list[NodeVerdict]) -> list[Spread]:
     return out
 
 
+MAX_COUNTED = 4
+"""A group whose nodes say at most this many different sentences gets each counted ("on 3 of
+them: ..."): they are categorical (a label missed, a taint); more are per-node amounts, which
+the spreads sum up."""
+
+
 def _shared_insight(plugin: str, members: list[NodeVerdict]) -> list[str]:
-    """The rejecting plugin's sentences when they are the same for every node of the group (a
-    taint, a label that does not match); per-node ones (amounts) are summed up by the spreads."""
-    first = members[0].insights.get(plugin, [])
-    if all(v.insights.get(plugin, []) == first for v in members[1:]):
-        return list(first)
-    return []
+    """The rejecting plugin's sentences: those every node of the group says as they are (a
+    taint, a label that does not match), the others with how many nodes say them when there are
+    few kinds (`MAX_COUNTED`: which label no node has, which other taint some also carry) and the
+    plugin measures nothing; per-node ones (amounts) are left to the spreads."""
+    counts = Counter(s for v in members for s in dict.fromkeys(v.insights.get(plugin, [])))
+    everyone = [s for s, n in counts.items() if n == len(members)]
+    if len(counts) > MAX_COUNTED or any(v.measures for v in members):
+        return everyone if len(everyone) == len(counts) else []
+    some = sorted((s for s in counts if counts[s] < len(members)), key=lambda s: -counts[s])
+    if not some:
+        return everyone
+    return [f"on all {len(members)}: {s}" for s in everyone] + [f"on {counts[s]} of them: {s}" for s in some]
 
 
 def ranking(attempt: AttemptExplanation) -> list[NodeVerdict]:

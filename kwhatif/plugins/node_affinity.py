@@ -10,7 +10,7 @@ add to the score."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +21,8 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
-    BatchFilter, FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts, ScorePlugin,
+    BatchFilter, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts,
+    ScorePlugin,
 )
 from kwhatif.framework.status import SKIP, Status, error, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
@@ -71,7 +72,23 @@ _ENFORCED = unresolvable(ERR_REASON_ENFORCED)
 _REJECTED = unresolvable(ERR_REASON_POD)
 
 
-class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin):
+def _missed(term: NodeSelectorTerm, labels: Mapping[str, str], node_name: str) -> str:
+    """Why a term does not match the node: its first requirement the node misses, as written
+    (`disktype In [nvme] not matched`)."""
+    if not term.valid:
+        return "a requirement is malformed, so the term matches no node"
+    if term.is_empty:
+        return "the term is empty, so it matches no node"
+    for req in term.match_expressions:
+        if not req.matches(labels):
+            return f"{req.key} {req.operator} [{', '.join(req.values)}]".replace(" []", "") + " not matched"
+    for req in term.match_fields:
+        if not req.matches({req.key: node_name}):
+            return f"field {req.key} {req.operator} [{', '.join(req.values)}] not matched"
+    return ""
+
+
+class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, NodeExplainer):
     name = NAME
 
     def __init__(self, args: NodeAffinityArgs | None, handle: Handle) -> None:
@@ -105,6 +122,24 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
         if required_node_affinity(pod).matches(node.node.labels, node.name):
             return None
         return _REJECTED
+
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """Which of the pod's requirements the node misses, in words shared by every node that
+        misses the same one: a group of thousands of rejected nodes then says which label no
+        node has, or how many lack each."""
+        labels, name = node.node.labels, node.name
+        out = []
+        if self.added_required is not None and not self.added_required.matches(labels, name):
+            out.append("the profile's addedAffinity excludes it")
+        required = required_node_affinity(pod)
+        out += [f"nodeSelector {key}={value} not matched" for key, value in (required.node_selector or {}).items()
+                if labels.get(key) != value]
+        if required.required is not None and not required.required.matches(labels, name):
+            terms = required.required.terms
+            out += [] if terms else ["required node affinity has no term (it matches no node)"]
+            out += [f"required node affinity{f' term {i}' if len(terms) > 1 else ''}: {_missed(term, labels, name)}"
+                    for i, term in enumerate(terms)]
+        return out
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         enforced = np.zeros(rows.size, dtype=bool)

@@ -12,7 +12,9 @@ import numpy as np
 
 from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint, tolerates, untolerated_taint_reason
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import BatchFilter, BatchScore, FilterPlugin, PreScorePlugin, RowVerdicts, ScorePlugin
+from kwhatif.framework.interfaces import (
+    BatchFilter, BatchScore, FilterPlugin, NodeExplainer, PreScorePlugin, RowVerdicts, ScorePlugin,
+)
 from kwhatif.framework.status import Status, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
@@ -26,6 +28,11 @@ _PRE_SCORE_KEY = "PreScore" + NAME
 def _first_untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> Status | None:
     taint = first_untolerated_taint(taints, tolerations)
     return None if taint is None else unresolvable(untolerated_taint_reason(taint))
+
+
+def _shown(taint: Taint) -> str:
+    """A taint as the reasons write it, with its effect."""
+    return f"{{{taint.key}: {taint.value}}}:{taint.effect}"
 
 
 def _intolerable_preferred(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> int:
@@ -43,11 +50,21 @@ def _filter_verdicts(tolerations: tuple[Toleration, ...]
     return work_out
 
 
-class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore):
+class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore, NodeExplainer):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         return _first_untolerated(node.node.taints, pod.pod.tolerations)
+
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """The untolerated taints beyond the first (the reason names that one alone: tolerating
+        it would not be enough), and the PreferNoSchedule ones that lower the node's score."""
+        tolerations = pod.pod.tolerations
+        untolerated = [t for t in node.node.taints if not tolerates(tolerations, t)]
+        hard = [t for t in untolerated if t.effect in ("NoSchedule", "NoExecute")]
+        return ([f"also untolerated: taint {_shown(t)}" for t in hard[1:]]
+                + [f"untolerated PreferNoSchedule taint {_shown(t)} lowers its score"
+                   for t in untolerated if t.effect == "PreferNoSchedule"])
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         tolerations = pod.pod.tolerations

@@ -124,6 +124,8 @@ def explained_pod_data(sim: Simulation, exp: Explanation, running_on: str | None
                            "suggestions": [s.data() for s in exp.suggestions]}
     if running_on:
         data["explanation"]["running_on"] = running_on
+    if exp.gates:
+        data["explanation"]["gates"] = list(exp.gates)
     return data
 
 

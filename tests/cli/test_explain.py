@@ -310,3 +310,16 @@ def test_a_pod_a_whatif_removed_is_named_with_the_operation_and_its_replacement(
     line = single_error_line(result.stderr)
     assert re.search(r"; --delete-pod default/web-abc-aaaaa removed it; its controller recreated it as "
                      r"default/web-abc-[a-z0-9]{5}: explain that$", line), line
+
+
+def test_a_gated_pod_is_explained_with_its_gates(cli, tmp_path):
+    # The condition message ("Scheduling is blocked due to non-empty scheduling gates") names no
+    # gate: kwhatif's line does, and -o json's explanation.gates lists them.
+    pod = tmp_path / "gated.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: held, namespace: default}\nspec:\n"
+                   "  schedulingGates: [{name: example.com/quota}, {name: example.com/review}]\n"
+                   "  containers: [{name: c, image: nginx}]\n")
+    out = cli(["explain", "default/held", "-f", str(pod), *CLUSTER_ARGS]).stdout
+    assert "kwhatif: its scheduling gates: example.com/quota, example.com/review" in " ".join(out.split())
+    data = json.loads(cli(["explain", "default/held", "-f", str(pod), *CLUSTER_ARGS, "-o", "json"]).stdout)
+    assert data["explanation"]["gates"] == ["example.com/quota", "example.com/review"]

@@ -269,3 +269,28 @@ def test_an_invalid_preferred_term_with_weight_zero_is_ignored_rather_than_faili
     info = PodInfo.of(pod)
     assert plugin.pre_score(state, info, snap.node_infos) is None
     assert score_nodes(plugin, state, info, [snap.by_name["n1"]]) == {"n1": 4}
+
+
+@pytest.mark.parametrize("pod_kw, labels, said", [
+    # kwhatif's insight: each requirement the node misses, in words every node missing it shares.
+    (dict(node_selector={"disktype": "nvme", "pool": "highmem"}), {"pool": "highmem"},
+     ["nodeSelector disktype=nvme not matched"]),
+    (dict(node_selector={"disktype": "nvme", "pool": "highmem"}), {"disktype": "ssd"},
+     ["nodeSelector disktype=nvme not matched", "nodeSelector pool=highmem not matched"]),
+    # one term: its first expression the node misses (the second, zone, matches)
+    (dict(affinity=required(term(req("gpu", "Exists"), req("zone", "In", "a", "b")))), {"zone": "a"},
+     ["required node affinity: gpu Exists not matched"]),
+    # two terms (ORed): each term's miss, numbered
+    (dict(affinity=required(term(req("zone", "In", "a")), term(req("zone", "In", "b"), req("ssd", "Exists")))),
+     {"zone": "b"},
+     ["required node affinity term 0: zone In [a] not matched",
+      "required node affinity term 1: ssd Exists not matched"]),
+    (dict(affinity=required(term(req("foo", "In", "a b")))), {"foo": "a b"},
+     ["required node affinity: a requirement is malformed, so the term matches no node"]),
+    # a node that matches says nothing
+    (dict(node_selector={"pool": "highmem"}), {"pool": "highmem"}, []),
+])
+def test_explain_node_names_each_missed_requirement(pod_kw, labels, said):
+    snap = Snapshot.build(Cluster(nodes=[make_node("n1", labels=labels)]), [])
+    plugin = NodeAffinity(None, Handle(snap))
+    assert plugin.explain_node(CycleState(), PodInfo.of(make_pod("p", **pod_kw)), snap.by_name["n1"]) == said

@@ -147,3 +147,18 @@ SCORE_CASES = [
 @pytest.mark.parametrize("tolerations, node_taints, expected", SCORE_CASES)
 def test_score(tolerations, node_taints, expected):
     assert _scores(tolerations, node_taints) == expected
+
+
+@pytest.mark.parametrize("tolerations, taints, said", [
+    # The reason names the first untolerated NoSchedule/NoExecute taint only: the others are said.
+    ((), (taint("a", "1", "NoSchedule"), taint("b", "2", "NoExecute")), ["also untolerated: taint {b: 2}:NoExecute"]),
+    ((tol("a", "Exists"),), (taint("a", "1", "NoSchedule"), taint("b", "2", "NoSchedule")), []),
+    # PreferNoSchedule never rejects; untolerated, it lowers the node's score
+    ((), (taint("spot", "true", "PreferNoSchedule"),), ["untolerated PreferNoSchedule taint {spot: true}:PreferNoSchedule "
+                                                        "lowers its score"]),
+])
+def test_explain_node_says_the_taints_beyond_the_reason(tolerations, taints, said):
+    snap = Snapshot.build(Cluster(nodes=[make_node("nodeA", taints=taints)]), [])
+    plugin = TaintToleration(None, Handle(snap))
+    pod = PodInfo.of(make_pod("p", tolerations=tolerations))
+    assert plugin.explain_node(CycleState(), pod, snap.by_name["nodeA"]) == said
