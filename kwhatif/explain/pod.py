@@ -61,6 +61,8 @@ class Explanation:
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
+    if attempt.outcome == Outcome.ERROR:
+        return []  # a plugin's error ended the cycle: no node was judged
     statuses = attempt.diagnosis.node_to_status
     feasible = set(attempt.feasible_nodes)
     out = []

@@ -93,7 +93,7 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         full = _requeue_lines(exp, width)
         # Past the page's budget, one line a plugin (the events' wording stays in -o json).
         lines.extend(full if len(lines) + len(full) + 2 <= MAX_LINES else _compact_requeue_lines(exp, width))
-    if exp.attempts:  # a gated or refused pod was never tried on a node
+    if any(a.verdicts for a in exp.attempts):  # a gated or refused pod, an error: no node was judged
         lines.append("")
         lines.extend(wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
     return "\n".join(lines) + "\n"
@@ -150,6 +150,8 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
         return wrap(f"kwhatif: its spec.nodeName names {attempt.node}: kube-scheduler never schedules the pod, and "
                     "that node's kubelet admits it (resources, host ports, node affinity and NoExecute taints "
                     "pass; a cordon does not count).", width, "")
+    if attempt.outcome == Outcome.ERROR:
+        return _error_lines(attempt, width)
     groups = reason_groups(attempt)
     rejected = sum(len(g.nodes) for g in groups)
     feasible = len(attempt.verdicts) - rejected
@@ -162,6 +164,25 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
         lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s)")
     for line in _ranking_lines(attempt):
         lines.extend(wrap(line, width, "  ", hanging=" " * 4))
+    return lines
+
+
+CEL_MISSING_KEY = "CEL runtime error: no such key: "
+
+
+def _error_lines(attempt: AttemptExplanation, width: int) -> list[str]:
+    """An attempt a plugin's error ended: no node was judged (framework.go aborts the cycle at the
+    first error), and kube-scheduler retries the pod with backoff, failing alike until the input
+    changes. A CEL selector reading an attribute some device lacks is the usual cause in DRA."""
+    lines = wrap("kwhatif: the cycle stopped at this error: a plugin's error aborts the whole scheduling cycle, so "
+                 "no node was judged; kube-scheduler retries the pod with backoff and fails alike until what the "
+                 "error names changes.", width, "")
+    message = attempt.message or ""
+    if CEL_MISSING_KEY in message:
+        key = (message.split(CEL_MISSING_KEY, 1)[1].split() or ["KEY"])[0]
+        lines.extend(wrap(f"kwhatif: a device the selector looked at has no attribute {key!r}; CEL errors instead of "
+                          "being false: guard the test, e.g. `\"" + key + "\" in device.attributes[\"DOMAIN\"] && "
+                          "...`, or select the devices by a DeviceClass that only holds devices with it.", width, ""))
     return lines
 
 

@@ -44,3 +44,18 @@ def test_a_message_too_long_for_the_page_keeps_its_head_and_says_where_the_rest_
     assert "lines in all: -o json has the whole message" in note
     short = _message_lines("0/3 nodes are available: 3 Insufficient cpu.", 80)
     assert short == ["  0/3 nodes are available: 3 Insufficient cpu."]
+
+
+def test_an_attempt_an_error_ended_judged_no_node_and_a_missing_cel_key_is_said() -> None:
+    from kwhatif.explain.pod import AttemptExplanation, Explanation
+    from kwhatif.framework.scheduler import Outcome
+    from kwhatif.render.explain import explanation_summary
+
+    message = ('running "DynamicResources" filter plugin: claim default/c: selector #0: CEL runtime error: '
+               "no such key: model")
+    attempt = AttemptExplanation(Outcome.ERROR, None, message, [], [], False)
+    page = " ".join(explanation_summary(Explanation("default/p", Outcome.ERROR, None, message, [], [attempt], None),
+                                        200).split())
+    assert "no node was judged" in page and "node(s) evaluated" not in page and "--all-nodes" not in page
+    assert "a device the selector looked at has no attribute 'model'" in page
+    assert '`"model" in device.attributes["DOMAIN"] && ...`' in page
