@@ -189,3 +189,29 @@ def test_a_system_priority_class_is_never_given_to_a_workload() -> None:
     classes = [PriorityClass("system-cluster-critical", 2_000_000_000), PriorityClass("high", 1000)]
     assert raise_priority(pod, exp, classes, rerun) == []
     assert tried == ["high"]
+
+
+def test_a_priority_that_binds_without_evicting_says_the_pod_goes_ahead_in_the_queue(tmp_path: Path) -> None:
+    """n1 has 1 cpu; y (queued first) takes 800m of it and x (800m) stays pending: nothing
+    evictable (y is as important). With high (1000), x is scheduled before y and binds on n1
+    with no victim — y then finds no room, which the suggestion must not hide behind
+    "preemption makes room"."""
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+        "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n---\n"
+        + "---\n".join(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {n}, namespace: default, creationTimestamp: "
+                       f"'2025-01-01T00:00:0{i}Z'}}\nspec:\n  containers: [{{name: c, image: x, resources: "
+                       "{requests: {cpu: 800m}}}]\n" for i, n in enumerate(("y", "x"))))
+    cluster = load_cluster([str(tmp_path / "c.yaml")])
+    sim = simulate(cluster, NOW, explain=frozenset({"default/x"}))
+    result = next(r for r in sim.results if r.pod.key == "default/x")
+    exp = explain(result, ["n1"])
+    pod = input_pod(cluster, [], "default/x")
+    assert pod is not None
+
+    def rerun(variant: Variant) -> PodResult | None:
+        return rerun_with(cluster, NOW, [], variant.pod, None, variant.nodes, variant.removed)
+    [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun)
+    assert made.summary == ("give the pod priorityClassName high (1000): it then binds on n1 without evicting anyone, "
+                            "scheduled ahead of the lower-priority pods queued before it, which may then find no room")

@@ -1,4 +1,5 @@
-"""DefaultPreemption: the lowest existing PriorityClass with which preemption makes room."""
+"""DefaultPreemption and the queue: the lowest existing PriorityClass with which the pod binds —
+by preemption, or by going ahead of the lower-priority pods queued before it."""
 
 from __future__ import annotations
 
@@ -30,8 +31,11 @@ def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass],
         victims = [v.pod.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         change = pod_change(pod, [{"op": "add", "path": "/spec/priorityClassName", "value": cls.name},
                                   {"op": "add", "path": "/spec/priority", "value": cls.value}])
-        shown = listed(victims, 2)
-        evicts = f", evicting {shown}" if victims else ""
-        return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): preemption then makes "
-                           f"room on {result.final.node}{evicts}", [change], size=Size.PRIORITY)]
+        if victims:
+            effect = f"preemption then makes room on {result.final.node}, evicting {listed(victims, 2)}"
+        else:  # no eviction: the higher priority moved it ahead in the queue, onto room others would have taken
+            effect = (f"it then binds on {result.final.node} without evicting anyone, scheduled ahead of the "
+                      "lower-priority pods queued before it, which may then find no room")
+        return [Suggestion(f"give the pod priorityClassName {cls.name} ({cls.value}): {effect}", [change],
+                           size=Size.PRIORITY)]
     return []
