@@ -21,6 +21,7 @@ from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger
 from kwhatif.memory import collector_paused
 from kwhatif.plugins.registry import REGISTRY
+from kwhatif.plugins.volume_binding.storage import default_class
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import located
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
@@ -92,11 +93,34 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
             admitted = admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
                                  cluster.limit_ranges, created=created)
             if quotas is not None and (created or not pod.creation_timestamp):
+                charge_new_claims(pod, cluster, quotas)
                 quotas.charge(admitted)
             out.append((admitted, None))
         except AdmissionRejected as rejected:
             out.append((pod, f"admission: {rejected}"))
     return out
+
+
+def charge_new_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
+    """The claims a workload brings that `pod`, being created, is the first to use, charged to
+    the quotas as their creation is (a StatefulSet creates its pod's claims just before the pod);
+    a refusal refuses the pod: the controller does not create it (a StatefulSet), or it would wait
+    for a claim that never comes."""
+    default = default_class(cluster.storage_classes)
+    for name in claim_names(pod):
+        claim = cluster.pvcs.get((pod.namespace, name))
+        if claim is None or claim.creation_timestamp:
+            continue
+        class_name = claim.storage_class_name if claim.storage_class_name is not None else \
+            (default.name if default is not None else "")
+        try:
+            quotas.charge_claim(claim, class_name)
+        except AdmissionRejected as refused:
+            owner = pod.controller_ref
+            if owner is not None and owner.kind == "StatefulSet":  # stateful_set_control.go's event
+                raise AdmissionRejected(f"create Claim {name} for Pod {pod.name} in StatefulSet {owner.name} failed "
+                                        f"error: {refused}") from None
+            raise AdmissionRejected(f"its claim {name} is refused: {refused}; the pod would wait for it") from None
 
 
 def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
@@ -460,7 +484,7 @@ def prepare(
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
     scheduler.keep_detail = node_detail and scenarios is None
-    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods)
+    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
     queue = admit_queue(cluster, now, cluster.pods, new_pods, quotas)
     return Prepared(scheduler, queue, missing, warnings, len(bound), quotas)
 
@@ -500,7 +524,7 @@ def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Seque
     """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
     `new_pods` created now, charged against the ResourceQuotas in that order (on `quotas`, when
     the run goes on charging)."""
-    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods) if quotas is None else quotas
+    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values())) if quotas is None else quotas
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
     return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
 

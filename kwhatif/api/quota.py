@@ -22,7 +22,7 @@ DECIMAL_EXPONENT = "DecimalExponent"
 
 _DECIMAL_SUFFIX = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
 _BINARY_SUFFIX = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
-_BYTE_RESOURCES = ("memory", "ephemeral-storage")
+_BYTE_RESOURCES = ("memory", "ephemeral-storage", "storage")
 _EXPONENT_FORM = re.compile(r"^[+-]?[0-9.]+[eE][+-]?[0-9]+$")
 
 TERMINATING = "Terminating"

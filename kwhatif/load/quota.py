@@ -11,23 +11,29 @@ plugins (LimitRanger, Priority...), as resourcequota controller.go:CheckRequest 
   and is charged at admission instead of being counted.
 - Quotas of a namespace are checked in name order (the API server's lister has no fixed order);
   the first that refuses the pod decides the text.
+- PersistentVolumeClaims are charged too (core/persistent_volume_claims.go): `persistentvolumeclaims`,
+  `count/persistentvolumeclaims`, `requests.storage` and their `<class>.storageclass.storage.k8s.io/`
+  forms, when a claim a workload brings is first used by a pod being created (a StatefulSet creates
+  its pod's claims just before the pod), counted like pods otherwise (those with a
+  creationTimestamp were charged before the dump). Quotas with scopes are pod quotas here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 from kwhatif.api.affinity import PodAffinityRules
 from kwhatif.api.objects import Container, Pod
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.api.quota import (
     BEST_EFFORT, CROSS_NAMESPACE_POD_AFFINITY, NOT_BEST_EFFORT, NOT_TERMINATING, PRIORITY_CLASS, TERMINATING, Amount,
     ResourceQuota, ScopeRequirement, pod_amount, pretty,
 )
 from kwhatif.api.resources import container_aggregate, is_extended_resource_name, is_pod_level_resource, pod_requests
 from kwhatif.api.selectors import Requirement
-from kwhatif.load.admission import forbidden
+from kwhatif.load.admission import AdmissionRejected, forbidden
 
 COUNT_PODS = "count/pods"
 _POD_RESOURCES = frozenset((
@@ -46,6 +52,33 @@ def matching_resources(names: Iterable[str]) -> list[str]:
     compute names, `count/pods`, hugepages and `requests.<extended resource>`."""
     return [n for n in names if n in _POD_RESOURCES or n.startswith(("hugepages-", "requests.hugepages-"))
             or (n.startswith("requests.") and "/" in n and "kubernetes.io/" not in n)]
+
+
+_CLAIM_COUNTS = ("persistentvolumeclaims", "count/persistentvolumeclaims")
+_CLASS_RESOURCE = ".storageclass.storage.k8s.io/"
+
+
+def claim_resources(names: Iterable[str]) -> list[str]:
+    """The quota resources the claims evaluator tracks (core/persistent_volume_claims.go)."""
+    return [n for n in names if n in _CLAIM_COUNTS or n == "requests.storage"
+            or (_CLASS_RESOURCE in n and n.endswith(("/requests.storage", "/persistentvolumeclaims")))]
+
+
+def claim_usage(claim: PersistentVolumeClaim, class_name: str) -> dict[str, Amount]:
+    """core/persistent_volume_claims.go:Usage: the counts, the storage requested, and both again
+    for the claim's StorageClass."""
+    usage = dict.fromkeys(_CLAIM_COUNTS, _ONE)
+    if class_name:
+        usage[f"{class_name}{_CLASS_RESOURCE}persistentvolumeclaims"] = _ONE
+    if claim.requested_storage is not None:
+        usage["requests.storage"] = pod_amount("requests.storage", claim.requested_storage)
+        if class_name:
+            usage[f"{class_name}{_CLASS_RESOURCE}requests.storage"] = usage["requests.storage"]
+    return usage
+
+
+def _claim_refused(claim: PersistentVolumeClaim, text: str) -> AdmissionRejected:
+    return AdmissionRejected(f'persistentvolumeclaims "{claim.name}" is forbidden: {text}')
 
 
 def _is_best_effort(pod: Pod) -> bool:
@@ -148,12 +181,16 @@ def _must_specify(required: set[str], containers: Sequence[Container]) -> str | 
 class QuotaLedger:
     """The quotas of a run with their running usage: what each admitted pod has charged so far."""
 
-    def __init__(self, quotas: Sequence[ResourceQuota], pods: Sequence[Pod]) -> None:
+    def __init__(self, quotas: Sequence[ResourceQuota], pods: Sequence[Pod],
+                 claims: Sequence[PersistentVolumeClaim] = ()) -> None:
         self._quotas: dict[str, list[ResourceQuota]] = {}
         for q in sorted(quotas, key=lambda q: (q.namespace, q.name)):
             self._quotas.setdefault(q.namespace, []).append(q)
         self._pods = pods
+        self._claims = claims
         self._synced: set[str] = set()
+        self.claims_charged: set[tuple[str, str]] = {(c.namespace, c.name) for c in claims if c.creation_timestamp}
+        """The claims created already (charged before the dump) or charged in this run."""
 
     def _sync(self, namespace: str) -> list[ResourceQuota]:
         """The namespace's quotas, each given the status the quota controller would have written
@@ -163,8 +200,29 @@ class QuotaLedger:
             return quotas
         self._synced.add(namespace)
         members = [p for p in self._pods if p.namespace == namespace and (p.node_name or p.creation_timestamp)]
-        quotas[:] = [q if q.status_hard is not None else _controller_status(q, members) for q in quotas]
+        claims = [c for c in self._claims if c.namespace == namespace and c.creation_timestamp]
+        quotas[:] = [q if q.status_hard is not None else _controller_status(q, members, claims) for q in quotas]
         return quotas
+
+    def charge_claim(self, claim: PersistentVolumeClaim, class_name: str) -> None:
+        """Admit a claim being created against its namespace's quotas (`claim_usage`; `class_name`
+        after the DefaultStorageClass admission), or raise AdmissionRejected with the API
+        server's text; charged once (`claims_charged`)."""
+        key = (claim.namespace, claim.name)
+        if key in self.claims_charged:
+            return
+        quotas = self._sync(claim.namespace)
+        matched = [i for i, q in enumerate(quotas) if not q.scopes and claim_resources(q.status_hard or {})]
+        for i in matched:
+            restricted = claim_resources(quotas[i].status_hard or {})
+            if any(name not in (quotas[i].status_used or {}) for name in restricted):
+                raise _claim_refused(claim, f"status unknown for quota: {quotas[i].name}, resources: "
+                                            f"{','.join(sorted(restricted))}")
+        usage = claim_usage(claim, class_name)
+        charged = [_charged(quotas[i], usage, lambda text: _claim_refused(claim, text)) for i in matched]
+        for i, quota in zip(matched, charged):
+            quotas[i] = quota
+        self.claims_charged.add(key)
 
     def charge(self, pod: Pod) -> None:
         """Admit `pod` against its namespace's quotas, or raise AdmissionRejected with the API
@@ -176,7 +234,8 @@ class QuotaLedger:
         for i in matched:
             _check_status(quotas[i], pod)
         usage = {n: q for n, q in pod_usage(pod).items() if q.value}
-        charged = [_charged(quotas[i], usage, pod) for i in matched]  # all or none: a refusal charges nothing
+        charged = [_charged(quotas[i], usage, lambda text: forbidden(pod, text))  # all or none: a refusal charges nothing
+                   for i in matched]
         for i, quota in zip(matched, charged):
             quotas[i] = quota
 
@@ -209,26 +268,30 @@ def _check_status(quota: ResourceQuota, pod: Pod) -> None:
         raise forbidden(pod, f"status unknown for quota: {quota.name}, resources: {','.join(sorted(restricted))}")
 
 
-def _charged(quota: ResourceQuota, usage: Mapping[str, Amount], pod: Pod) -> ResourceQuota:
-    """The second pass: the pod's usage of what the quota limits, added to what is used, must stay
-    within `hard`; otherwise the `exceeded quota` text with the exceeded resources only."""
+def _charged(quota: ResourceQuota, usage: Mapping[str, Amount],
+             refused: Callable[[str], AdmissionRejected]) -> ResourceQuota:
+    """The second pass: the object's usage of what the quota limits, added to what is used, must
+    stay within `hard`; otherwise the `exceeded quota` text with the exceeded resources only."""
     hard, used = quota.status_hard or {}, quota.status_used or {}
     requested = {n: q for n, q in usage.items() if n in hard}
     new_used = _add(used, requested)
     exceeded = sorted(n for n in requested if new_used[n].value > hard[n].value)
     if exceeded:
-        raise forbidden(pod, f"exceeded quota: {quota.name}, requested: {pretty({n: requested[n] for n in exceeded})}, "
-                             f"used: {pretty({n: used[n] for n in exceeded if n in used})}, "
-                             f"limited: {pretty({n: hard[n] for n in exceeded})}")
+        raise refused(f"exceeded quota: {quota.name}, requested: {pretty({n: requested[n] for n in exceeded})}, "
+                      f"used: {pretty({n: used[n] for n in exceeded if n in used})}, "
+                      f"limited: {pretty({n: hard[n] for n in exceeded})}")
     return replace(quota, status_used=new_used)
 
 
-def _controller_status(quota: ResourceQuota, pods: Sequence[Pod]) -> ResourceQuota:
-    """generic.CalculateUsageStats over the namespace's pods matching the quota's scopes, each
-    tracked resource starting from 0, masked to `hard`."""
-    tracked = matching_resources(quota.hard)
+def _controller_status(quota: ResourceQuota, pods: Sequence[Pod],
+                       claims: Sequence[PersistentVolumeClaim] = ()) -> ResourceQuota:
+    """generic.CalculateUsageStats over the namespace's pods matching the quota's scopes (and its
+    claims, for a quota without scopes), each tracked resource starting from 0, masked to `hard`."""
+    tracked = matching_resources(quota.hard) + claim_resources(quota.hard)
     used = {name: Amount(Fraction(0)) for name in tracked}
     for pod in pods:
         if all(scope_matches(s, pod) for s in quota.scopes):
             used = _add(used, {n: q for n, q in pod_usage(pod).items() if n in used})
+    for claim in claims if not quota.scopes else ():
+        used = _add(used, {n: q for n, q in claim_usage(claim, claim.storage_class_name or "").items() if n in used})
     return replace(quota, status_hard=dict(quota.hard), status_used=used)

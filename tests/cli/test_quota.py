@@ -73,3 +73,44 @@ def test_place_reports_a_pod_the_quota_refuses_as_skipped_with_the_api_text(tmp_
     assert result["outcome"] == "skipped"
     assert result["message"] == ('admission: pods "big" is forbidden: exceeded quota: pods, requested: '
                                  "requests.cpu=1, used: requests.cpu=3500m, limited: requests.cpu=4")
+
+
+def test_check_fails_the_statefulset_whose_claim_the_storage_quota_refuses(tmp_path: Path) -> None:
+    # Namespace data (the pods quota is shop's), a default StorageClass that provisions on the chosen
+    # node. Quota storage (no status: nothing counted yet) limits requests.storage to 25Gi: db-0's
+    # claim 10Gi -> 10Gi, db-1's -> 20Gi, db-2's 30Gi > 25Gi: the claim is refused, so the
+    # StatefulSet controller never creates db-2 (its event's words around the API server's).
+    (tmp_path / "sts.yaml").write_text("""\
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: fast, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: storage, namespace: data}
+spec: {hard: {requests.storage: 25Gi}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres, resources: {requests: {cpu: 100m}}}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
+""")
+    proc = _run(tmp_path, "check", str(tmp_path / "sts.yaml"))
+    assert proc.returncode == 1, proc.stderr
+    (db,) = json.loads(proc.stdout)["workloads"]
+    assert (db["pods"], db["bound"], db["pending"], db["ok"]) == (3, 2, 1, False)
+    assert db["message"] == (
+        "admission: create Claim data-db-2 for Pod db-2 in StatefulSet db failed error: persistentvolumeclaims "
+        '"data-db-2" is forbidden: exceeded quota: storage, requested: requests.storage=10Gi, used: '
+        "requests.storage=20Gi, limited: requests.storage=25Gi")

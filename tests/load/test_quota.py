@@ -253,3 +253,45 @@ def test_hugepages_are_limited_under_their_own_and_their_requests_names() -> Non
     assert admitted([quota("huge", hard, used)], [new])["x"] == refused(
         "x", "exceeded quota: huge, requested: hugepages-2Mi=1Gi,requests.hugepages-2Mi=1Gi, "
              "used: hugepages-2Mi=512Mi,requests.hugepages-2Mi=512Mi, limited: hugepages-2Mi=1Gi,requests.hugepages-2Mi=1Gi")
+
+
+def claim(name: str, storage: str, *, created: str = "", class_name: str | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "namespace": "shop"}
+    if created:
+        meta["creationTimestamp"] = created
+    spec: dict[str, Any] = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": storage}}}
+    if class_name is not None:
+        spec["storageClassName"] = class_name
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta, "spec": spec}
+
+
+def mounting(name: str, claim_name: str, **kw: Any) -> dict[str, Any]:
+    return pod(name, {"cpu": "100m"}, volumes=[{"name": "data", "persistentVolumeClaim": {"claimName": claim_name}}],
+               **kw)
+
+
+DEFAULT_CLASS = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                 "metadata": {"name": "fast", "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+                 "provisioner": "ebs.csi.aws.com", "volumeBindingMode": "WaitForFirstConsumer"}
+
+
+def test_a_new_claim_is_charged_when_its_first_pod_is_created_and_a_refusal_refuses_the_pod() -> None:
+    # requests.storage 15Gi, no status: the existing claim `old` (created, 5Gi) counts; a's new claim
+    # (8Gi): 5 + 8 = 13Gi fits; b's (8Gi): 13 + 8 = 21Gi > 15Gi: refused, and b with it.
+    cluster = [DEFAULT_CLASS, quota("storage", {"requests.storage": "15Gi"}), claim("old", "5Gi", created=CREATED),
+               claim("a-data", "8Gi"), claim("b-data", "8Gi")]
+    result = admitted(cluster, [mounting("a", "a-data"), mounting("b", "b-data")])
+    assert result == {"a": None, "b": (
+        'admission: its claim b-data is refused: persistentvolumeclaims "b-data" is forbidden: exceeded quota: '
+        "storage, requested: requests.storage=8Gi, used: requests.storage=13Gi, limited: requests.storage=15Gi; the "
+        "pod would wait for it")}
+
+
+def test_a_claim_is_charged_once_and_by_its_class() -> None:
+    # fast.storageclass.storage.k8s.io/persistentvolumeclaims 1: the unset class defaults to `fast`
+    # (DefaultStorageClass); two pods share the claim, which is created (and charged) once.
+    cluster = [DEFAULT_CLASS, quota("per-class", {"fast.storageclass.storage.k8s.io/persistentvolumeclaims": "1"},
+                                    {"fast.storageclass.storage.k8s.io/persistentvolumeclaims": "0"}),
+               claim("shared", "1Gi"), claim("other", "1Gi", class_name="slow")]
+    result = admitted(cluster, [mounting("a", "shared"), mounting("b", "shared"), mounting("c", "other")])
+    assert result == {"a": None, "b": None, "c": None}  # `other` is of class slow: not limited
