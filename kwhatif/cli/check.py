@@ -122,7 +122,10 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
         key = workload.first_pending
         done = explain_pod(run.cluster, now, key, run.fresh, chosen) if key is not None else None
         if done is not None and done.explanation.suggestions:
-            workload.suggestion = {"pod": key, **done.explanation.suggestions[0].data()}
+            first = done.explanation.suggestions[0]
+            if workload.kind != "Pod":  # the fix goes to the pod template of the workload in the files
+                first = first.on_template(workload.kind, workload.namespace, workload.name)
+            workload.suggestion = {"pod": key, **first.data()}
 
 
 def _template_node(path: str, warnings: Warnings) -> Node:

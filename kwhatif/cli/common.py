@@ -36,7 +36,7 @@ from kwhatif.render.results import pod_result_data, simulation_data, simulation_
 from kwhatif.render.text import grouped_warnings
 from kwhatif.render.table import results_table
 from kwhatif.render.writers import writer
-from kwhatif.workloads import pods_to_place
+from kwhatif.workloads import Origins, pods_to_place
 from kwhatif.api.cluster import Cluster
 
 SAMPLES_EXAMPLES = "from the repository, on samples/"
@@ -249,13 +249,14 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
 
 
 def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
-            validate: str = "strict") -> tuple[Cluster, list[Pod]]:
+            validate: str = "strict") -> tuple[Cluster, list[Pod], Origins]:
     """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
-    workloads bring along, and the pods, their warnings reported; `namespace` (-n) for the
-    manifests that name none; `validate` (--validate) what their unknown fields are."""
-    cluster, pods, found = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate)
+    workloads bring along, the pods, and the workloads that make them, their warnings reported;
+    `namespace` (-n) for the manifests that name none; `validate` (--validate) what their
+    unknown fields are."""
+    cluster, pods, found, origins = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate)
     inputs.warnings.report(found)
-    return cluster, pods
+    return cluster, pods, origins
 
 
 def kind_progress(quiet: bool) -> Callable[[str, int], None]:

@@ -70,7 +70,7 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
     table drawn by `table` (diff_table with the command's --no-headers and --color)."""
     inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
     after_config, before_config = inputs.configs
-    cluster, pods = placing(pod_files, inputs, validate=validate) if pod_files else (inputs.cluster, [])
+    cluster, pods, _ = placing(pod_files, inputs, validate=validate) if pod_files else (inputs.cluster, [], {})
     before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
     inputs.warnings.check(before_cluster.warnings if against else [])
     # A diff reads each pod's outcome, node, its score and message: no per-node detail is kept.

@@ -70,7 +70,7 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
     def action() -> int:
         key = kubectl_ref(pod_ref, namespace)
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods = placing(pod_files, inputs, namespace, validate) if pod_files else (inputs.cluster, [])
+        cluster, pods, origins = placing(pod_files, inputs, namespace, validate) if pod_files else (inputs.cluster, [], {})
         workload = workload_ref(key)
         if workload is not None:
             key = pod_for_workload(cluster, inputs.now, pods, workload, profiles(inputs.config)) or ""
@@ -85,6 +85,8 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
         if unknown:
             raise InputError(f"--node {unknown[0]}: no such node in the cluster")
         exp = done.explanation
+        if key in origins:  # a pod a workload of the files makes: the fixes go to its template
+            exp.suggestions = [s.on_template(*origins[key]) for s in exp.suggestions]
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":

@@ -81,7 +81,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
 
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods = placing((*pod_files, *filenames), inputs, namespace, validate)
+        cluster, pods, _ = placing((*pod_files, *filenames), inputs, namespace, validate)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet), for_the_run=True,
                        node_detail=detail_kept(output, node_detail))

@@ -174,12 +174,16 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
 
 
 
+Origins = dict[str, tuple[str, str, str]]
+"""Pod key → (kind, namespace, name) of the workload of the input that makes the pod."""
+
+
 def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: str | None = None,
-                  validate: str = "strict") -> tuple[Cluster, list[Pod], list[str]]:
+                  validate: str = "strict") -> tuple[Cluster, list[Pod], list[str], Origins]:
     """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
     order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
     bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
-    NamespaceLifecycle does."""
+    NamespaceLifecycle does. The pods' origins: the workloads that make them (not bare Pods)."""
     objects, warnings = load_workloads(paths, namespace=namespace, validate=validate)
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now)
@@ -187,7 +191,8 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     if not expansion.pods:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
-    return cluster, expansion.pods, warnings
+    origins = {p.key: (g.workload.kind, g.workload.namespace, g.workload.name) for g in controlled.groups for p in g.pods}
+    return cluster, expansion.pods, warnings, origins
 
 
 def namesake_warnings(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:

@@ -215,6 +215,10 @@ def test_a_new_workload_left_pending_gets_a_verified_fix_with_suggest(cli):
     [api] = data["workloads"]
     assert api["suggestion"]["summary"] == "lower container api's cpu request to 500m (by 100m): it then fits on node-a"
     assert api["suggestion"]["pod"] == api["first_pending"] and api["suggestion"]["verified"] is True
+    # The change goes to the Deployment's pod template, the object in the files (the pod is generated).
+    assert api["suggestion"]["changes"] == [{
+        "op": "patch", "target": {"kind": "Deployment", "namespace": "default", "name": "api"},
+        "patch": [{"op": "add", "path": "/spec/template/spec/containers/0/resources/requests", "value": {"cpu": "500m"}}]}]
     markdown = cli(["check", API, *ARGS, "-o", "markdown", "--suggest"]).stdout
     assert (f"- 🔧 `{api['first_pending']}` (`Deployment/default/api`) would fit if: {api['suggestion']['summary']} "
             "(verified for that pod alone by a re-run: re-run the check after the change)") in markdown.splitlines()

@@ -11,7 +11,7 @@ from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod, P
 from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
-from kwhatif.explain.suggest import Size, Variant, suggestions
+from kwhatif.explain.suggest import Size, Suggestion, Variant, suggestions
 from kwhatif.explain.suggest.nodes import CORDON_TAINT
 from kwhatif.explain.suggest.ports import free_ports
 from kwhatif.explain.suggest.priority import raise_priority
@@ -215,3 +215,14 @@ def test_a_priority_that_binds_without_evicting_says_the_pod_goes_ahead_in_the_q
     [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun)
     assert made.summary == ("give the pod priorityClassName high (1000): it then binds on n1 without evicting anyone, "
                             "scheduled ahead of the lower-priority pods queued before it, which may then find no room")
+
+
+@pytest.mark.parametrize("kind, prefix", [("Deployment", "/spec/template"), ("CronJob", "/spec/jobTemplate/spec/template")])
+def test_a_fix_for_a_pod_a_workload_makes_patches_the_workloads_template(kind: str, prefix: str) -> None:
+    pod_patch = {"op": "patch", "target": {"kind": "Pod", "namespace": "shop", "name": "web-7d4b9-x2x8q"},
+                 "patch": [{"op": "remove", "path": "/spec/nodeSelector/disk"}]}
+    node_patch = {"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "n1"},
+                  "patch": [{"op": "add", "path": "/metadata/labels/disk", "value": "nvme"}]}
+    made = Suggestion("drop it", [pod_patch, node_patch]).on_template(kind, "shop", "web")
+    assert made.changes == [{"op": "patch", "target": {"kind": kind, "namespace": "shop", "name": "web"},
+                             "patch": [{"op": "remove", "path": f"{prefix}/spec/nodeSelector/disk"}]}, node_patch]

@@ -4,7 +4,7 @@ objects as they appear in the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
 from typing import Any, Callable
@@ -64,6 +64,16 @@ class Suggestion:
     def data(self) -> dict[str, Any]:
         return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
 
+    def on_template(self, kind: str, namespace: str, name: str) -> Suggestion:
+        """The suggestion for a pod a workload of the input makes: its changes to the pod go to
+        the workload's pod template instead (`/spec/x` → `/spec/template/spec/x`), the object the
+        user edits — the generated pod is in no file."""
+        prefix = TEMPLATE_PATHS.get(kind, "/spec/template")
+        target = {"kind": kind, "namespace": namespace, "name": name}
+        changes = [{**c, "target": target, "patch": [{**op, "path": prefix + op["path"]} for op in c["patch"]]}
+                   if c.get("op") == "patch" and c["target"]["kind"] == "Pod" else c for c in self.changes]
+        return replace(self, changes=changes)
+
     @property
     def rank(self) -> tuple[int, int, int]:
         """The ranking key: the kind of change, then how many objects it touches, then how many
@@ -71,6 +81,9 @@ class Suggestion:
         ops = sum(len(c.get("patch", ())) or 1 for c in self.changes)
         return int(self.size), len(self.changes), ops
 
+
+TEMPLATE_PATHS = {"CronJob": "/spec/jobTemplate/spec/template"}
+"""Where a workload kind keeps its pod template, when not at `/spec/template`."""
 
 Candidate = tuple[Suggestion, Variant]
 
