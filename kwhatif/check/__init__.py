@@ -137,33 +137,48 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     refused = [i for i, u in updates.items() if u.refused]
     warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)
-    sim, rollouts = run_with_updates(cluster, now, expansion, updates, profiles, scenarios, workloads_only,
-                                     node_detail)
-    return Scheduled(sim, expansion, warnings, rollouts, cluster)
+    sim, rollouts, replacements = run_with_updates(cluster, now, expansion, updates, profiles, scenarios,
+                                                   workloads_only, node_detail)
+    return Scheduled(sim, expansion, warnings, rollouts, replacements, cluster)
 
 
 def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
     """Per workload: its pods (those an update created), how many stay bound (a pod bound, then
-    evicted by a later preemption, counts as pending), how many existing pods its preemptions
-    evict."""
+    evicted by a later preemption, by its replacement: `Scheduled.replacements`), how many
+    existing pods its preemptions evict."""
     sim = run.simulation
-    new_keys = {p.key for p in run.new_pods}
+    new_keys = {p.key for p in run.new_pods} | set(run.replacements.values())
     results = {r.pod.key: r for r in sim.results}
     evicted = {v for r in sim.results for v in _victims(r)}
+
+    def holds(key: str) -> bool:
+        """Bound at the end of the run: the pod, or the replacement of the pod evicted."""
+        if key in run.replacements:
+            key = run.replacements[key]
+        elif key in evicted:
+            return False
+        return key in results and results[key].outcome == Outcome.BOUND
+
     out = []
     for index, group in enumerate(run.expansion.groups):
         keys = [p.key for p in run.judged(index)]
         brought = {p.key for p in run.pods_of(index)}
-        placed = [k for k in keys if k in results and results[k].outcome == Outcome.BOUND and k not in evicted]
+        placed = [k for k in keys if holds(k)]
         rollout = run.rollouts.get(index)
         transient = [p.key for p in rollout.transient] if rollout is not None else []
-        makers = [k for k in keys if k in brought] + transient
+        makers = [k for k in keys if k in brought] + transient + [run.replacements[k] for k in keys
+                                                                   if k in run.replacements]
         victims = sorted({v for k in makers if k in results for v in _victims(results[k]) if v not in new_keys})
         unplaced = [k for k in keys if k not in placed]
         message = None
         if unplaced:
             first = results.get(unplaced[0])
-            if first is None:
+            replacement = run.replacements.get(unplaced[0])
+            if replacement is not None and replacement in results:
+                again = results[replacement]
+                message = (f"{unplaced[0]} was evicted by a later preemption; its controller's replacement "
+                           f"{replacement} stays {again.outcome.value}: {again.message or again.outcome.value}")
+            elif first is None:
                 message = "not scheduled"
             elif unplaced[0] in evicted and first.outcome == Outcome.BOUND:
                 message = f"{unplaced[0]} was bound to {first.final.node if first.final else '?'} and then evicted by a later preemption"

@@ -11,9 +11,11 @@ from kwhatif.api.objects import Pod
 from kwhatif.check.rollout import Rollout, Stepper, Update
 from kwhatif.check.strategies import ROLLERS, keeps_pending, refuse
 from kwhatif.config.profile import ProfileConfig
-from kwhatif.engine import Scenarios, Simulation, admit, is_pending, prepare
+from kwhatif.engine import Prepared, Scenarios, Simulation, admit, is_pending, needs_missing_plugin, prepare
 from kwhatif.framework.scheduler import PodResult
+from kwhatif.whatif.pods import is_replaced, pod_names, recreated
 from kwhatif.workloads import Expansion
+from kwhatif.workloads.common import NameSet
 from kwhatif.workloads.existing import (
     PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update, strategy_of,
 )
@@ -28,6 +30,9 @@ class Scheduled:
     expansion: Expansion
     warnings: list[str]
     rollouts: dict[int, Rollout] = field(default_factory=dict)
+    replacements: dict[str, str] = field(default_factory=dict)
+    """A new pod bound, then evicted by a later preemption of the run → the pod its controller
+    made in its place (`replace_evicted`)."""
     cluster: Cluster | None = None
     """The cluster the first run scheduled (the manifests' objects added): with `fresh`, the run
     an explanation of a new workload's pod replays."""
@@ -89,13 +94,16 @@ def _as_admitted(pod: Pod, cluster: Cluster) -> Pod:
 
 def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],
                      profiles: Sequence[ProfileConfig] | None, scenarios: Scenarios | None = None,
-                     workloads_only: bool = False, node_detail: bool = True) -> tuple[Simulation, dict[int, Rollout]]:
+                     workloads_only: bool = False, node_detail: bool = True
+                     ) -> tuple[Simulation, dict[int, Rollout], dict[str, str]]:
     """Schedule the cluster's pending pods and the new workloads' pods, then roll out each update
     in input order on the same snapshot. `cluster` already holds the manifests' objects; with
     `scenarios`, it is one of that engine's scenarios. `workloads_only`: only the workloads'
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
     comes later has no higher priority, so it can neither take their place nor evict them).
-    `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail)."""
+    `node_detail=False`: the attempts keep their outcomes only (nothing will show per-node detail).
+    Last, the workloads' pods the run's preemptions evicted are recreated and scheduled
+    (`replace_evicted`)."""
     stale = {id(p) for u in updates.values() for p in u.old if is_pending(p) and not keeps_pending(u, p)}
     if stale:
         cluster.pods = [p for p in cluster.pods if id(p) not in stale]
@@ -107,4 +115,31 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     for i, update in updates.items():
         stepper = Stepper(prepared, cluster, now, update, results)
         rollouts[i] = (refuse if update.refused else ROLLERS[update.workload.kind])(stepper, update)
-    return Simulation(list(results.values()), first.snapshot, first.warnings, first.initial_bound), rollouts
+    brought = [*fresh, *(p for r in rollouts.values() for p in r.pods)]
+    replacements = replace_evicted(prepared, cluster, now, brought, results)
+    sim = Simulation(list(results.values()), first.snapshot, first.warnings, first.initial_bound)
+    return sim, rollouts, replacements
+
+
+def replace_evicted(prepared: Prepared, cluster: Cluster, now: str, pods: Sequence[Pod],
+                    results: dict[str, PodResult]) -> dict[str, str]:
+    """The workloads' pods a later preemption of the run evicted (a rollout's surge pod, a
+    higher-priority workload's) come back as their controllers recreate them at once — a
+    ReplicaSet's or a Job's under a new name, a StatefulSet's under its own — and are scheduled
+    after the run: the check judges a workload by the pods it ends with, not by one that was
+    deleted. One round: what the replacements' own preemptions evict counts as evicted.
+    Evicted key → its replacement's key."""
+    evicted = {v.key for r in results.values() for a in r.attempts if a.preemption for v in a.preemption.victims}
+    gone = [p for p in pods if p.key in evicted and is_replaced(p)]
+    if not gone:
+        return {}
+    taken = pod_names([*cluster.pods, *pods])
+    pools = {ns: NameSet(names) for ns, names in taken.items()}
+    made = [recreated(p, now, pools.setdefault(p.namespace, NameSet(set())), "preempted") for p in gone]
+    for pod in gone:
+        prepared.quotas.release(pod)
+    queue = admit(made, cluster, created=True, quotas=prepared.quotas)
+    for result in prepared.scheduler.run(queue):
+        result.incomplete = needs_missing_plugin(result, prepared.missing)
+        results[result.pod.key] = result
+    return {old.key: new.key for old, new in zip(gone, made)}
