@@ -176,6 +176,7 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
             scenario.file_scales.append(operation.args[0])
             scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
             continue
+        ledger.commit(scenario.cluster)
         applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, ledger)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
@@ -279,14 +280,10 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     """Every node cordoned first, then each in turn, as `kubectl drain` goes (drain.go RunDrain):
     its pods evicted as kubectl would, the evicted ones gone and recreated by their controllers;
     a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`).
-    A node also holds the pods an earlier drain's wait bound there (`DrainLedger.placed`): they
-    run there for this drain — its waits see them — and those it does not evict are pending
-    again after it, for the run to place them as before."""
+    The pods its waits bound stay pending in the cluster, for the run to place them as the
+    waits did — unless another operation follows (`DrainLedger.commit`)."""
     by_node = pods_on(cluster, nodes)
     leaving = Leaving(cluster, now, ledger)
-    stand_ins = ledger.put_in_place(cluster, {n.name for n in nodes})
-    for stand_in, _pod in stand_ins:
-        by_node[stand_in.node_name].append(stand_in)
     evicted: list[Pod] = []
     blocked: list[str] = []
     summaries = []
@@ -306,7 +303,6 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
                             if done.blocked else ""))
     leaving.flush()
     leaving.sync()
-    ledger.take_back(cluster, stand_ins)
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
                    keys(leaving.created), tuple(blocked))
 
@@ -319,8 +315,8 @@ NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget neve
 class DrainLedger:
     """What a scenario's drains know across their operations: the pods they recreated — only
     those heal a budget (a pod gone another way, `--remove-node`, `--delete-pod`, never lowered
-    one) —, those already counted healthy again (once each), and where a drain's wait bound them:
-    kubectl would find them there, and a later drain of that node evicts them again."""
+    one) —, those already counted healthy again (once each), and where a drain's wait bound them
+    (`commit`)."""
 
     created: set[str] = field(default_factory=set)
     healed: set[str] = field(default_factory=set)
@@ -337,23 +333,15 @@ class DrainLedger:
                     out.append(pod)
         return out
 
-    def put_in_place(self, cluster: Cluster, nodes: set[str]) -> list[tuple[Pod, Pod]]:
-        """The pending pods of the cluster that a wait bound on one of `nodes`, put there: a
-        stand-in running on its node replaces each in `cluster.pods`. (stand-in, pod) pairs."""
-        wanted = {key: node for key, node in self.placed.items() if node in nodes}
-        if not wanted:
-            return []
-        pairs = [(pod.evolve(node_name=wanted[pod.key], phase="Running"), pod) for pod in cluster.pods
-                 if pod.key in wanted and not pod.node_name]
-        swap = {id(pod): stand_in for stand_in, pod in pairs}
-        cluster.pods = [swap.get(id(p), p) for p in cluster.pods]
-        return pairs
-
-    def take_back(self, cluster: Cluster, stand_ins: list[tuple[Pod, Pod]]) -> None:
-        """The stand-ins a drain left in place pending again, as they were."""
-        if stand_ins:
-            back = {id(stand_in): pod for stand_in, pod in stand_ins}
-            cluster.pods = [back.get(id(p), p) for p in cluster.pods]
+    def commit(self, cluster: Cluster) -> None:
+        """The pods the drains' waits bound, running where they were bound, before the next
+        operation: it comes after the drain, when they run there — a cordon does not move them,
+        a node added later does not draw them, a later drain of their node evicts them."""
+        if not self.placed:
+            return
+        placed, self.placed = self.placed, {}
+        cluster.pods = [p.evolve(node_name=placed[p.key], phase="Running") if p.key in placed and not p.node_name
+                        else p for p in cluster.pods]
 
 
 @dataclass

@@ -445,6 +445,19 @@ def test_a_later_drain_finds_the_pods_an_earlier_drains_wait_put_on_its_node(tmp
                             'evicting pods/"a-x1-')
 
 
+def test_a_pod_a_drains_wait_bound_runs_there_for_the_operations_that_follow(tmp_path: Path) -> None:
+    """--drain n2: aaaa2 goes; while aaaa3 waits, aaaa2's replacement is bound on n0 (2500m free
+    against n1's 1500m) and aaaa3 goes. --cordon n0 then leaves that replacement where it runs;
+    aaaa3's replacement, pending after the drain, is placed by the run: n0 and n2 cordoned, n1
+    has 1500m free, its request — bound there. Nothing stays pending (taken back pending, the
+    first replacement would have competed for n1's 1500m with the second: one left pending)."""
+    result = invoke(["schedule", "-c", _budgeted(tmp_path), "--now", NOW, "--drain", "n2", "--cordon", "n0",
+                     "-o", "json"])
+    assert result.exit_code == 0, result.stdout
+    placed = [(r["pod"].startswith("shop/a-x1-"), r["outcome"], r["node"]) for r in json.loads(result.stdout)["results"]]
+    assert placed == [(True, "bound", "n1")]
+
+
 def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
     x = cluster_x() + [pdb(0)]
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", x), "--now", NOW, "--drain", "n1", "--force"])
