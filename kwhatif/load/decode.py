@@ -20,14 +20,14 @@ from kwhatif.api.objects import (
     PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
-from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, quantity_format
+from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, pod_amount, quantity_format
 from kwhatif.api.selectors import written_form
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
 from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pods import decode_pod, quantity_text, taint_effect, toleration
+from kwhatif.load.pods import decode_pod, taint_effect, toleration
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
@@ -187,23 +187,33 @@ def statefulset_fixed(f: Fields, spec: dict) -> tuple[tuple[str, str], ...]:
 
 def _claim_template_fields(f: Fields, spec: dict) -> tuple[tuple[str, str], ...]:
     """The fields of each volumeClaimTemplate an update may not change (ValidateStatefulSetUpdate
-    compares the whole template) that a snapshot and a manifest write alike: access modes, class,
-    volume mode (defaulted to Filesystem), requests and limits (quantities as the API server
-    prints them: 2048Mi is 2Gi) — a storage resize is the classic refused update. (Not compared:
-    labels, annotations, selector, data source; a dump may add what the manifest leaves out.)"""
+    compares the whole template, semantically) that a snapshot and a manifest write alike: access
+    modes, class, volume mode (defaulted to Filesystem), requests and limits (by value: 2048Mi,
+    2Gi and 2147483648 are one quantity) — a storage resize is the classic refused update —, and
+    its labels and annotations (`TEMPLATE_METADATA`: compared where both sides state a key — a
+    chart's version label bumped is refused too). (Not compared: selector, data source.)"""
     out: list[tuple[str, str]] = []
     for i, template in enumerate(f.items(spec, "volumeClaimTemplates", "spec", lambda e, p: e)):
         path = f"spec.volumeClaimTemplates[{i}]"
-        claim = f.map(template, "spec", path)
-        at = f"volumeClaimTemplates[{f.str(f.map(template, 'metadata', path), 'name', f'{path}.metadata')}]"
+        claim, meta = f.map(template, "spec", path), f.map(template, "metadata", path)
+        at = f"volumeClaimTemplates[{f.str(meta, 'name', f'{path}.metadata')}]"
         out += [(f"{at}.spec.accessModes", ", ".join(f.str_list(claim, "accessModes", f"{path}.spec"))),
                 (f"{at}.spec.storageClassName", f.str(claim, "storageClassName", f"{path}.spec")),
                 (f"{at}.spec.volumeMode", f.str(claim, "volumeMode", f"{path}.spec") or "Filesystem")]
         resources = f.map(claim, "resources", f"{path}.spec")
         for kind in ("requests", "limits"):
-            written = f.map(resources, kind, f"{path}.spec.resources")
-            out += [(f"{at}.spec.resources.{kind}.{name}", quantity_text(written[name])) for name in sorted(written)]
+            amounts = f.resources(resources, kind, f"{path}.spec.resources")
+            out += [(f"{at}.spec.resources.{kind}.{name}", str(pod_amount(f"{kind}.{name}", amounts[name])))
+                    for name in sorted(amounts)]
+        for key in ("labels", "annotations"):
+            out += [(f"{at}{TEMPLATE_METADATA}{key}[{k}]", v)
+                    for k, v in sorted(f.str_map(meta, key, f"{path}.metadata").items())]
     return tuple(out)
+
+
+TEMPLATE_METADATA = ".metadata."
+"""The part of a claim template field's name that marks its labels and annotations: a dump may
+carry keys the manifest never wrote (and the other way round), so only keys on both sides count."""
 
 
 def decode_job(obj: dict, source: Source | None) -> RunningJob | None:

@@ -179,7 +179,7 @@ def overcommit_allowed(name: str) -> bool:
     return ("/" not in name or "kubernetes.io/" in name) and not name.startswith("hugepages-")
 
 
-def quantity_text(text: object) -> str:
+def _quantity_text(text: object) -> str:
     """How the API server prints a quantity it parsed from `text` (resource.Quantity.String())."""
     return canonical(parse_quantity(text), quantity_format(text))
 
@@ -202,8 +202,8 @@ def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Frac
             wording = "must be less than or equal to"
         else:
             continue
-        raise f.error(f"{path}.requests", f'Invalid value: "{quantity_text(raw_requests[name])}": '
-                                          f"{wording} {name} limit of {quantity_text(raw_limits[name])}")
+        raise f.error(f"{path}.requests", f'Invalid value: "{_quantity_text(raw_requests[name])}": '
+                                          f"{wording} {name} limit of {_quantity_text(raw_limits[name])}")
     named = set(raw_requests) | set(raw_limits)
     if not named & {"cpu", "memory"} and any(n.startswith("hugepages-") for n in named):
         raise f.error(path, "Forbidden: HugePages require cpu or memory")
@@ -236,7 +236,7 @@ def _check_resource_list(f: Fields, res: dict, key: str, amounts: dict[str, Frac
         if problem:
             raise f.error(where, f"Invalid value: {json.dumps(name)}: {problem}")
         if "/" in name and "kubernetes.io/" not in name and amount.denominator != 1:
-            raise f.error(where, f'Invalid value: "{quantity_text(written[name])}": must be an integer')
+            raise f.error(where, f'Invalid value: "{_quantity_text(written[name])}": must be an integer')
 
 
 def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:

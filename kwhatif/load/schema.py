@@ -124,9 +124,9 @@ def validate_object(doc: RawDoc, unknown_fields: str = "warn") -> list[str]:
     violations: list[tuple[tuple, ValidationError]] = []
     for error in validator.iter_errors(obj):
         unknown = _unknown_fields(obj, error)
-        if unknown is None:
+        if unknown is None and not _defaulted_or_dropped(error):
             violations.append((_order_key(obj, list(error.absolute_path)), error))
-        else:
+        elif unknown is not None:
             warnings.extend(unknown)
     if violations:
         violations.sort(key=lambda pair: (pair[0], _rank(pair[1]), pair[1].message))
@@ -158,6 +158,25 @@ def unknown_field_warnings(doc: RawDoc) -> list[str]:
         warnings.extend(_unknown_fields(obj, error) or ())
     warnings.sort()
     return [_unknown_text(path) for _key, path in warnings]
+
+
+DEFAULTED_REQUIRED = frozenset({("onPodConditions", "status")})
+"""(list or object the field is in, field) the OpenAPI schemas mark required although the API
+server defaults them (a Job's podFailurePolicy onPodConditions `status`: True, batch v1
+SetDefaults_Job): a manifest without them is accepted."""
+
+
+def _defaulted_or_dropped(error: ValidationError) -> bool:
+    """A missing "required" field the API server does not require: one it defaults
+    (`DEFAULTED_REQUIRED`), or anything under `status`, which it drops on create and apply (the
+    status subresource). The schemas' `required` is OpenAPI's, not the server's validation."""
+    if error.validator != "required":
+        return False
+    path = [p for p in error.absolute_path if isinstance(p, str)]
+    if path[:1] == ["status"]:
+        return True
+    missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+    return bool(path) and (path[-1], missing) in DEFAULTED_REQUIRED
 
 
 def _unknown_text(path: str) -> str:

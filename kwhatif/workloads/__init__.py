@@ -35,6 +35,7 @@ from kwhatif.workloads import (
 )
 from kwhatif.workloads.common import RUNS_FOREVER, Context, Expanded, Workload, check_controller_spec, decode_workload
 from kwhatif.workloads.existing import strategy_of
+from kwhatif.workloads.ephemeral import add_ephemeral_claims
 from kwhatif.workloads.operators import operated, operated_warning
 from kwhatif.text import listed
 
@@ -164,6 +165,7 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
         for claim in group.pvcs:
             cluster.pvcs.setdefault((claim.namespace, claim.name), claim)
+        add_ephemeral_claims(cluster, group.pods)
         for pod in group.pods:
             if pod.namespace not in cluster.namespaces:
                 cluster.namespaces[pod.namespace] = Namespace(pod.namespace, {NAMESPACE_LABEL: pod.namespace})
@@ -189,6 +191,7 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
+    add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])
     if not expansion.pods:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     origins = {p.key: (g.workload.kind, g.workload.namespace, g.workload.name) for g in controlled.groups for p in g.pods}

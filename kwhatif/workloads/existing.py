@@ -39,7 +39,7 @@ from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
-from kwhatif.load.decode import decode_controller, job_immutables, statefulset_fixed
+from kwhatif.load.decode import TEMPLATE_METADATA, decode_controller, job_immutables, statefulset_fixed
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 from kwhatif.workloads.job import INDEX_KEY
 
@@ -220,7 +220,8 @@ def _changed_statefulset_field(cluster: Cluster, w: Workload) -> str | None:
         return None
     was, wanted = dict(running.fixed), dict(statefulset_fixed(w.fields, w.spec))
     for key in dict.fromkeys([*was, *wanted]):
-        if was.get(key) != wanted.get(key):
+        one_sided = key not in was or key not in wanted
+        if was.get(key) != wanted.get(key) and not (one_sided and TEMPLATE_METADATA in key):
             resize = ".resources." in key and "volumeClaimTemplates" in key
             how = ("to resize, patch each claim (its StorageClass must allow volume expansion), or delete the "
                    "StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and create it again") if resize \

@@ -357,12 +357,12 @@ def test_a_statefulset_selector_change_is_a_forbidden_spec_update():
         'The StatefulSet "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than ')
 
 
-def claim_templates(storage: str, mode: str | None = None) -> list[dict]:
+def claim_templates(storage: str, mode: str | None = None, labels: dict[str, str] | None = None) -> list[dict]:
     """One claim template `data`, as a dump writes it when `mode` is given (defaulted fields)."""
     spec: dict = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": storage}}}
     if mode is not None:
         spec["volumeMode"] = mode
-    return [{"metadata": {"name": "data"}, "spec": spec}]
+    return [{"metadata": {"name": "data", **({"labels": labels} if labels else {})}, "spec": spec}]
 
 
 @pytest.mark.parametrize("change, wanted, field, was, now", [
@@ -375,6 +375,10 @@ def claim_templates(storage: str, mode: str | None = None) -> list[dict]:
     ({"volumeClaimTemplates": claim_templates("1Gi", "Filesystem")},
      {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": claim_templates("2Gi")},
      "volumeClaimTemplates[data].spec.resources.requests.storage", "1Gi", "2Gi"),
+    # a label both sides state, changed (a chart's version bumped): the template differs
+    ({"volumeClaimTemplates": claim_templates("1Gi", "Filesystem", {"helm.sh/chart": "db-1.0.0"})},
+     {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": claim_templates("1Gi", None, {"helm.sh/chart": "db-1.1.0"})},
+     "volumeClaimTemplates[data].metadata.labels[helm.sh/chart]", "db-1.0.0", "db-1.1.0"),
 ])
 def test_a_statefulsets_service_name_policy_or_claim_template_change_is_forbidden(change, wanted, field, was, now):
     sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
@@ -395,6 +399,22 @@ def test_a_claim_template_written_as_the_api_server_stores_it_is_no_change():
                     "volumeClaimTemplates": claim_templates("1Gi", "Filesystem"),
                     "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
     wanted = {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": claim_templates("1024Mi")}
+    summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
+    assert summary.change != "refused"
+
+
+@pytest.mark.parametrize("running, manifest", [
+    # one quantity written three ways (apiequality.Semantic compares quantities by value)
+    (claim_templates("1073741824", "Filesystem"), claim_templates("1Gi")),
+    (claim_templates("1e9", "Filesystem"), claim_templates("1G")),
+    # a label only the running template carries (added by a tool): not the manifest's change
+    (claim_templates("1Gi", "Filesystem", {"added-by": "a-tool"}), claim_templates("1Gi")),
+])
+def test_a_claim_template_the_same_by_value_or_by_the_keys_both_state_is_no_change(running, manifest):
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db", "volumeClaimTemplates": running,
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
+    wanted = {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": manifest}
     summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
     assert summary.change != "refused"
 

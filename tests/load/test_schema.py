@@ -146,6 +146,16 @@ VALID = [
      {"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget", "metadata": {"name": "p"}, "spec": 5}),
     ("a custom resource is not validated",
      {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {"size": "XL"}}),
+    # OpenAPI marks these required; the API server defaults the first (batch v1 SetDefaults_Job:
+    # status True) and drops a status on create: both manifests are accepted.
+    ("a pod failure policy's onPodConditions without status (defaulted to True) is valid",
+     {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "a"},
+      "spec": {"podFailurePolicy": {"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]},
+               "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}),
+    ("an empty status on a StatefulSet manifest is valid (the server drops it)",
+     {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "a"}, "status": {},
+      "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+               "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}}}),
 ]
 
 
