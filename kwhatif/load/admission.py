@@ -16,6 +16,7 @@ from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm, TopologySpre
 from kwhatif.api.objects import Container, LimitRange, LimitRangeItem, Pod, PriorityClass, RuntimeClass
 from kwhatif.api.quota import Amount, pod_amount
 from kwhatif.api.tolerations import Toleration
+from kwhatif.load.pods import HUGEPAGES_ALONE, hugepages_alone
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),
@@ -298,6 +299,9 @@ def admit_pod(
     if not created:
         return pod
     validate_limit_ranges(pod, limit_ranges)
+    alone = hugepages_alone(pod)
+    if alone is not None:
+        raise AdmissionRejected(f'Pod "{pod.name}" is invalid: {alone}: {HUGEPAGES_ALONE}')
     return merge_label_keys(pod)
 
 

@@ -103,18 +103,23 @@ def _check_container(f: Fields, container: dict, path: str, volumes: set[str]) -
 
 
 def _check_claim_names(f: Fields, container: dict, path: str, pod_claims: set[str]) -> None:
-    """validateResourceClaimNames: a container's `resources.claims` each name, once, a claim of
-    the pod's `spec.resourceClaims` — one naming none would never get its devices."""
+    """validateResourceClaimNames: a container's `resources.claims` each name a claim of the pod's
+    `spec.resourceClaims` — one naming none would never get its devices —, each claim (or claim
+    and `request`, an RFC 1123 label) once."""
     resources, path = f.map(container, "resources", path), f"{path}.resources"
     seen: set[str] = set()
     for i, claim in enumerate(f.items(resources, "claims", path, lambda e, p: e)):
         at = f"{path}.claims[{i}]"
-        name = f.str(claim, "name", at)
+        name, request = f.str(claim, "name", at), f.str(claim, "request", at)
+        wrong = is_dns1123_label(request) if request else ()
+        if wrong:
+            raise f.error(f"{at}.request", f"Invalid value: {go_quote(request)}: {wrong[0]}")
         if not name:
             raise f.error(at, "Required value")
-        if name in seen:
-            raise f.error(at, f"Duplicate value: {go_quote(name)}")
-        seen.add(name)
+        key = f"{name}/{request}" if request else name
+        if key in seen:
+            raise f.error(at, f"Duplicate value: {go_quote(key)}")
+        seen.add(key)
         if name not in pod_claims:
             listed = f": {', '.join(sorted(pod_claims))}" if pod_claims else " which is empty"
             raise f.error(at, f"Not found: {go_quote(name)}: must be one of the names in pod.spec.resourceClaims"

@@ -17,7 +17,7 @@ import orjson
 from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError, Source
-from kwhatif.load.pods import decode_pod
+from kwhatif.load.pods import HUGEPAGES_ALONE, decode_pod, hugepages_alone
 from kwhatif.load.fields import Fields, object_fields
 
 # k8s.io/apimachinery/pkg/util/rand: the alphabet of generated names and SafeEncodeString.
@@ -209,10 +209,14 @@ def make_pod(w: Workload, template: dict[str, Any], template_path: str, name: st
         "spec": spec if spec is not None else (template.get("spec") or {}),
     }
     try:
-        return decode_pod(manifest, w.source)
+        pod = decode_pod(manifest, w.source)
     except InputError as err:
         field_path = f"{template_path}.{err.field}" if err.field else template_path
         raise InputError(err.message, w.source, w.ref, field_path) from None
+    alone = hugepages_alone(pod)  # the template as written: no LimitRange applies to a workload
+    if alone is not None:
+        raise InputError(HUGEPAGES_ALONE, w.source, w.ref, f"{template_path}.{alone}")
+    return pod
 
 
 def replicas(w: Workload, default: int = 1) -> int:

@@ -226,3 +226,14 @@ def test_a_fix_for_a_pod_a_workload_makes_patches_the_workloads_template(kind: s
     made = Suggestion("drop it", [pod_patch, node_patch]).on_template(kind, "shop", "web")
     assert made.changes == [{"op": "patch", "target": {"kind": kind, "namespace": "shop", "name": "web"},
                              "patch": [{"op": "remove", "path": f"{prefix}/spec/nodeSelector/disk"}]}, node_patch]
+
+
+def test_a_toleration_names_only_the_nodes_it_frees() -> None:
+    """a=1 is on all three nodes, but n0 also has b (NoExecute) and n2 d (NoSchedule): tolerating
+    a frees n1 alone — the other two stay rejected by TaintToleration for their other taint."""
+    taints = {"n0": (make_taint("a", "1"), make_taint("b", "2", "NoExecute")), "n1": (make_taint("a", "1"),),
+              "n2": (make_taint("c", "", "PreferNoSchedule"), make_taint("a", "1"), make_taint("d"))}
+    infos = {name: NodeInfo.of(make_node(name, taints=t)) for name, t in taints.items()}
+    verdicts = [NodeVerdict(n, False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"]) for n in taints]
+    made = tolerate_taint(make_pod("p", cpu="1"), verdicts, lambda name: infos[name])
+    assert [s.summary for s, _ in made] == ["tolerate the taint a=1:NoSchedule: it then may land on n1"]

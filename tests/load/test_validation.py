@@ -7,15 +7,20 @@ or `<path>: Required value[: <detail>]`, after the object (`Pod/<namespace>/<nam
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kwhatif.api.objects import LimitRange, LimitRangeItem
 from kwhatif.errors import InputError
+from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.cluster import load_objects
 from kwhatif.load.decode import decode
 from kwhatif.load.reader import parse_bytes
+from kwhatif.workloads import expand_objects
+from kwhatif.workloads.common import decode_workload
 from tests.load.test_raw_pods import dump, fast_and_general, outcome
 from tests.load.test_raw_pods import pod as raw_pod
 
@@ -48,9 +53,6 @@ def container(requests: dict[str, Any] | None = None, limits: dict[str, Any] | N
      'spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2'),
     ({"containers": [container({"nvidia.com/gpu": "1"})]},
      "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"),
-    # hugepages alone (no cpu or memory request nor limit): Forbidden(fldPath, "HugePages require cpu or memory").
-    ({"containers": [container({"hugepages-2Mi": "2Mi"}, {"hugepages-2Mi": "2Mi"})]},
-     "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"),
 ])
 def test_the_api_server_refuses_the_pod_in_its_own_words(spec: dict[str, Any], text: str) -> None:
     with pytest.raises(InputError) as err:
@@ -58,9 +60,26 @@ def test_the_api_server_refuses_the_pod_in_its_own_words(spec: dict[str, Any], t
     assert str(err.value) == f"Pod/shop/x: {text}"
 
 
-def test_hugepages_with_a_memory_limit_are_accepted() -> None:
-    decode(pod_with({"containers": [container({"hugepages-2Mi": "2Mi"}, {"hugepages-2Mi": "2Mi", "memory": "1Gi"})]}),
-           None)
+def test_hugepages_alone_are_judged_on_a_workloads_template_as_written_and_on_a_pod_after_its_limit_ranges() -> None:
+    # Forbidden(fldPath, "HugePages require cpu or memory"): a Deployment's template is refused as it
+    # is written (exit 2); a bare pod goes through LimitRanger first, whose default memory limit
+    # makes it valid in `shop`, while in `bare` (no LimitRange) it is refused at admission.
+    hugepages = {"requests": {"hugepages-2Mi": "2Mi"}, "limits": {"hugepages-2Mi": "2Mi"}}
+    template = {"metadata": {"labels": {"app": "h"}}, "spec": {"containers": [{"name": "c", "image": "x",
+                                                                               "resources": hugepages}]}}
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "h", "namespace": "shop"},
+                  "spec": {"selector": {"matchLabels": {"app": "h"}}, "template": template}}
+    with pytest.raises(InputError) as err:
+        expand_objects([decode_workload(deployment, None)], [], "2026-01-01T00:00:00Z")
+    assert str(err.value) == ("Deployment/shop/h: spec.template.spec.containers[0].resources: Forbidden: HugePages "
+                              "require cpu or memory")
+    limits = LimitRange("shop", "mem", (LimitRangeItem("Container", default={"memory": Fraction(2**30)}),))
+    pods = {ns: decode({**pod_with(template["spec"]), "metadata": {"name": "p", "namespace": ns}}, None)
+            for ns in ("shop", "bare")}
+    assert admit_pod(pods["shop"], {}, {}, [limits], created=True).containers[0].limits["memory"] == 2**30
+    with pytest.raises(AdmissionRejected) as refused:
+        admit_pod(pods["bare"], {}, {}, [limits], created=True)
+    assert str(refused.value) == 'Pod "p" is invalid: spec.containers[0].resources: Forbidden: HugePages require cpu or memory'
 
 
 def named(name: str, **extra: Any) -> dict[str, Any]:
@@ -276,12 +295,23 @@ def test_a_big_dump_reads_the_generated_claims_of_a_pods_status() -> None:
     ({"containers": [named("a", resources={"claims": [{"name": "gpu"}, {"name": "gpu"}]})],
       "resourceClaims": [{"name": "gpu", "resourceClaimName": "g"}]},
      'spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'),
+    # with a request, the key is claim/request: the same request twice is the duplicate
+    ({"containers": [named("a", resources={"claims": [{"name": "gpu", "request": "r0"}, {"name": "gpu", "request": "r0"}]})],
+      "resourceClaims": [{"name": "gpu", "resourceClaimName": "g"}]},
+     'spec.containers[0].resources.claims[1]: Duplicate value: "gpu/r0"'),
 ])
 def test_the_api_server_refuses_volumes_mounts_and_port_names_in_its_own_words(spec: dict[str, Any],
                                                                                 text: str) -> None:
     with pytest.raises(InputError) as err:
         decode(pod_with(spec), None)
     assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_two_requests_of_one_claim_are_accepted() -> None:
+    # validateResourceClaimNames keys a container's claims by name/request: gpus/gpu-0 and gpus/gpu-1 differ.
+    decode(pod_with({"containers": [named("a", resources={"claims": [{"name": "gpus", "request": "gpu-0"},
+                                                                    {"name": "gpus", "request": "gpu-1"}]})],
+                     "resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "two"}]}), None)
 
 
 def test_the_same_port_name_in_two_containers_and_a_mounted_volume_are_accepted() -> None:

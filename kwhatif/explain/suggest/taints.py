@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.api.objects import Pod
-from kwhatif.api.tolerations import Taint, Toleration, first_untolerated_taint
+from kwhatif.api.tolerations import Taint, Toleration, tolerates
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
     TAINTS, Candidate, NodeOf, Suggestion, Variant, key_in, pod_change, rejected_alone,
@@ -22,14 +22,15 @@ node it should not run on: never suggested."""
 
 
 def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
-    """The untolerated taint that alone (no other filter failing) keeps the pod off the most
-    nodes; tolerating exactly it (Equal, its effect) is the smallest change to the pod. Not one
-    of NOT_TO_TOLERATE."""
+    """The untolerated taint that alone (no other filter failing, no other taint untolerated)
+    keeps the pod off the most nodes; tolerating exactly it (Equal, its effect) is the smallest
+    change to the pod, and the nodes named are those it frees. Not one of NOT_TO_TOLERATE."""
     blocked: dict[Taint, list[str]] = {}
     for v in rejected_alone(verdicts, TAINTS):
-        taint = first_untolerated_taint(node_of(v.node).node.taints, pod.tolerations)
-        if taint is not None and not key_in(taint.key, NOT_TO_TOLERATE):
-            blocked.setdefault(taint, []).append(v.node)
+        untolerated = [t for t in node_of(v.node).node.taints if t.effect in ("NoSchedule", "NoExecute")
+                       and not tolerates(pod.tolerations, t)]
+        if len(untolerated) == 1 and not key_in(untolerated[0].key, NOT_TO_TOLERATE):
+            blocked.setdefault(untolerated[0], []).append(v.node)
     if not blocked:
         return []
     taint, nodes = min(blocked.items(), key=lambda kv: (-len(kv[1]), kv[0].key, kv[0].value, kv[0].effect))
