@@ -20,10 +20,11 @@ def eviction_table(data: dict[str, Any], wide: bool = False, headers: bool = Tru
         return "no stats" if amount is None else format_amount(resource, amount, exact=False)
     state = "under pressure" if data["under_pressure"] else "not under pressure"
     estimated = " (estimated: capacity minus the pods' usage)" if data["available_estimated"] else ""
+    outcome = (f"{data['evicted']} pod(s) evicted before {data['signal']} is back at {show(data['available_after'])}"
+               if data["under_pressure"] else "no eviction: the kubelet evicts only under pressure; the ranking is "
+               "the order it would evict in")
     lines = [f"{data['node']}: {data['signal']} {show(data['available'])}{estimated}, threshold "
-             f"{show(data['threshold'])}: {state}",
-             f"{data['evicted']} pod(s) evicted before {data['signal']} is back at "
-             f"{show(data['available_after'])}", ""]
+             f"{show(data['threshold'])}: {state}", outcome, ""]
     rows = []
     for i, r in enumerate(data["ranking"], 1):
         over = "-" if r["usage"] is None else ("yes" if r["exceeds_request"] else "no")

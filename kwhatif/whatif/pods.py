@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.workloads.common import NameSet, deterministic_uid
+from kwhatif.workloads.job import completion_index
 
 DAEMONSET = "DaemonSet"
 STATEFULSET = "StatefulSet"
@@ -79,7 +80,9 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
     ref = pod.controller_ref
     assert ref is not None, "only controller-owned pods are recreated"
     if name is None:
-        name = pod.name if ref.kind == STATEFULSET else names.generate(f"{ref.name}-", f"{pod.uid or pod.key}/{seed}")
+        index = completion_index(pod) if ref.kind == "Job" else None  # an Indexed Job's: <job>-<index>-<random>
+        prefix = f"{ref.name}-" if index is None else f"{ref.name}-{index}-"
+        name = pod.name if ref.kind == STATEFULSET else names.generate(prefix, f"{pod.uid or pod.key}/{seed}")
     names.taken.add(name)
     return pod.evolve(name=name, uid=deterministic_uid("Pod", pod.namespace, name), node_name="",
                       nominated_node_name="", phase="Pending", start_time=None, conditions=(),

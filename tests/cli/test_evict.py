@@ -112,6 +112,8 @@ def test_estimated_from_allocatable_when_nothing_says_the_node_figure(tmp_path: 
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == ("n1: memory.available 2.39Gi (estimated: capacity minus the pods' "
                                              "usage), threshold 100Mi: not under pressure")
+    assert result.stdout.splitlines()[1] == ("no eviction: the kubelet evicts only under pressure; the ranking is the "
+                                             "order it would evict in")
 
 
 def test_pid_pressure_needs_a_threshold(tmp_path: Path) -> None:

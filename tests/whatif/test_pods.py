@@ -45,6 +45,13 @@ def test_a_statefulset_pod_keeps_its_name() -> None:
     assert recreated(old, NOW, taken_names(Cluster(), "default"), "t").name == "db-1"
 
 
+def test_an_indexed_jobs_pod_comes_back_with_its_index_in_its_name() -> None:
+    # job_controller.go podGenerateNameWithIndex: `<job>-<index>-` then five random characters.
+    old = of("Job", "extract", "extract-4-abcde", node_name="n1", labels={"batch.kubernetes.io/job-completion-index": "4"})
+    new = recreated(old, NOW, taken_names(Cluster(pods=[old]), "default"), "t")
+    assert new.name.startswith("extract-4-") and len(new.name) == len("extract-4-") + 5 and new.name != old.name
+
+
 def test_only_controller_pods_are_recreated_at_the_end_of_the_queue() -> None:
     bare, owned, pending = make_pod("bare", node_name="n1"), of("ReplicaSet", "rs", "rs-aaaaa", node_name="n1"), \
         make_pod("waiting")
