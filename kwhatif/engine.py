@@ -524,7 +524,8 @@ def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Seque
     """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
     `new_pods` created now, charged against the ResourceQuotas in that order (on `quotas`, when
     the run goes on charging)."""
-    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values())) if quotas is None else quotas
+    if quotas is None:
+        quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
     return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
 
