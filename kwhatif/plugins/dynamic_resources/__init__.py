@@ -33,7 +33,7 @@ from kwhatif.framework.interfaces import (
 from kwhatif.framework.status import SKIP, Status, error, unresolvable, unschedulable
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.claims import ClaimLookupError, pod_claims
-from kwhatif.plugins.dynamic_resources.explain import explain_devices
+from kwhatif.plugins.dynamic_resources.explain import devices_short, explain_devices
 from kwhatif.plugins.dynamic_resources.index import DraIndex, dra_of
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -185,6 +185,15 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             out += explain_devices(s.index, node.node, [s.claims[i] for i in s.to_allocate],
                                    s.node_allocations.get(node.name))
         return out
+
+
+    def measure_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, int]:
+        """Devices short on a rejected node (`devices_short`): the spread of a group of them."""
+        s = state.get(_STATE_KEY)
+        if s is None or not s.to_allocate or s.index is None:
+            return {}
+        short = devices_short(s.index, node.node, [s.claims[i] for i in s.to_allocate])
+        return {"devices": short} if short else {}
 
 
 def _allocated_sentence(claim: ResourceClaim, node: NodeInfo) -> str:

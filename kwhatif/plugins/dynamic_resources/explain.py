@@ -55,6 +55,25 @@ def _refusal(index: DraIndex, claims: list[ResourceClaim], s: ResourceSlice, dev
     return "; ".join(reasons) or "no claim to allocate"
 
 
+def devices_short(index: DraIndex, node: Node, claims: list[ResourceClaim]) -> int:
+    """How many more devices the node would need: per request for exact counts, the count asked
+    beyond the node's free devices that pass its selectors (of a `firstAvailable` request, its
+    alternative nearest to fitting). A lower bound: requests sharing devices, constraints and
+    `All` requests are not counted. What a summary over thousands of rejected nodes can spread."""
+    devices = [(s, d) for pool in index.pools_for(node) for s in pool.slices for d in s.devices
+               if index.allocated.get((s.driver, s.pool, d.name)) is None]
+
+    def missing(sub: DeviceSubRequest) -> int:
+        return max(sub.count - sum(1 for s, d in devices if _selector_refusal(index, sub, s, d) is None), 0)
+    short = 0
+    for claim in claims:
+        for request in claim.requests:
+            subs = [sub for _, sub in request.alternatives()]
+            if subs and all(sub.allocation_mode == "ExactCount" for sub in subs):
+                short += min(missing(sub) for sub in subs)
+    return short
+
+
 def explain_devices(index: DraIndex, node: Node, claims: list[ResourceClaim],
                     allocations: list[Allocation] | None) -> list[str]:
     """One sentence per device chosen, then one per device refused."""

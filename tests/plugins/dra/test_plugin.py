@@ -9,7 +9,8 @@ import pytest
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import (
-    Allocation, ConsumerRef, Device, DeviceConstraint, DeviceResult, ResourceClaim, ResourceClaimTemplate,
+    Allocation, ConsumerRef, Device, DeviceConstraint, DeviceResult, DeviceSubRequest, ResourceClaim,
+    ResourceClaimTemplate,
 )
 from kwhatif.api.selectors import Requirement
 from kwhatif.framework.cycle_state import CycleState
@@ -21,7 +22,7 @@ from kwhatif.plugins.dynamic_resources.index import dra_of
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
-from tests.plugins.dra.test_allocator import CLASS_A, DRIVER_A, claim, klass, req, slice_
+from tests.plugins.dra.test_allocator import CLASS_A, DRIVER_A, claim, first_available, klass, req, slice_
 
 
 def _pod(name: str = "my-pod", *entries: dict, uid: str = "pod-uid"):
@@ -307,3 +308,25 @@ def test_pods_without_uids_are_told_apart_by_name():
     _, status = plugin.post_filter(state, info, NodeToStatus())
     assert status.message == "still not schedulable"
     assert dra_of(snap).claims[("default", "my-claim")].allocation is not None
+
+
+@pytest.mark.parametrize("requests, short", [
+    # three devices on node-1, device-1 allocated to `other`: two free for the class
+    ((req("req-1", count=3),), 1),                      # 3 asked - 2 free
+    ((req("req-1", count=2), req("req-2", count=4)), 2),  # 0 + (4 - 2)
+    # firstAvailable: the alternative nearest to fitting (count 2: 0 short) — the pod fits by that measure
+    ((first_available("gpu", DeviceSubRequest("big", CLASS_A, count=5), DeviceSubRequest("small", CLASS_A, count=2)),), 0),
+    # an All request is not counted
+    ((req("req-1", mode="All", count=0),), 0),
+])
+def test_measure_counts_the_devices_a_node_lacks(requests, short):
+    cluster = Cluster(
+        nodes=[make_node("node-1")], device_classes={CLASS_A: klass(CLASS_A, DRIVER_A)},
+        resource_slices={"slice-1": slice_("slice-1", "pool-1", DRIVER_A, *_devices(3))},
+        resource_claims={("default", "my-claim"): claim("my-claim", *requests),
+                         ("default", "other"): claim("other", req("req-1")).evolve(
+                             allocation=Allocation((DeviceResult("req-1", DRIVER_A, "pool-1", "device-1"),)))})
+    snap = Snapshot.build(cluster, [])
+    plugin = DynamicResources(None, Handle(snap))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.measure_node(state, info, snap.by_name["node-1"]) == ({"devices": short} if short else {})
