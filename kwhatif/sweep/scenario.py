@@ -1,7 +1,8 @@
 """One scenario run on a loaded snapshot, and the row it yields.
 
-A scenario is the snapshot plus its changes (nodes removed by label, then nodes of a template
-added), scheduled as `kwhatif schedule` does, or, with workloads, checked as `kwhatif check`
+A scenario is the snapshot plus its changes (nodes of a template added, then nodes removed by
+label — added ones too: "how many nodes survive losing zone a" loses the zone-a nodes it adds),
+scheduled as `kwhatif schedule` does, or, with workloads, checked as `kwhatif check`
 does with the sweep's policies: the row's figures are those commands' figures for the same
 inputs (tests/sweep compares them). A scenario that fails (bad input found only now, a bug)
 yields a row with its error; the sweep goes on."""
@@ -63,9 +64,9 @@ def simulation_row(sim: Simulation) -> dict[str, Any]:
 
 
 def scenario_cluster(cluster: Cluster, scenario: Scenario, plan: Plan) -> Cluster:
-    removed = remove_labelled(cluster, plan.removals.get(scenario.remove or "", {}), plan.now)
     template = plan.templates.get(scenario.template) if scenario.template is not None else None
-    return add_nodes(removed, template, scenario.count, plan.now)
+    grown = add_nodes(cluster, template, scenario.count, plan.now)
+    return remove_labelled(grown, plan.removals.get(scenario.remove or "", {}), plan.now)
 
 
 def figures(engine: Scenarios, scenario: Scenario, plan: Plan) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import OwnerReference
 from kwhatif.sweep.changes import add_nodes, labelled, remove_labelled
+from kwhatif.sweep.scenario import scenario_cluster
+from kwhatif.sweep.spec import Plan, Scenario
 from tests.builders import make_node, make_pod
 
 ZONE = "topology.kubernetes.io/zone"
@@ -71,3 +73,11 @@ def test_labels_that_match_no_node_lose_nothing_and_say_so() -> None:
     assert ([n.name for n in after.nodes], after.pods) == ([n.name for n in before.nodes], before.pods)
     assert after.warnings == [f"remove {ZONE}=x: no node has these labels, so no node is removed"]
     assert before.warnings == []
+
+
+def test_a_scenario_adds_its_nodes_before_it_removes_by_label() -> None:
+    # Two zone-a nodes added, then zone a lost: the added ones go with a1 and a2 (losing a zone
+    # loses every node in it), as `check --tolerate-zone-loss` on the grown cluster would.
+    plan = Plan(NOW, templates={"t": make_node("new", labels={ZONE: "a"})}, removals={"zone-a": {ZONE: "a"}})
+    after = scenario_cluster(cluster(), Scenario(0, "snap", template="t", count=2, remove="zone-a"), plan)
+    assert [n.name for n in after.nodes] == ["b1"]
