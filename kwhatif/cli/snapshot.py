@@ -19,7 +19,8 @@ from kwhatif.live.kubectl import Kubectl, find_kubectl
     where="against your kubectl's cluster; read-only",
 ))
 @click.option("-o", "--output", "output", metavar="FILE",
-              help="Where to write the snapshot (JSON `kind: List`; gzip-compressed when FILE ends in .gz).")
+              help="Where to write the snapshot (JSON `kind: List`; gzip-compressed when FILE ends in .gz; "
+                   "- for standard output).")
 @click.option("--keep-all", is_flag=True,
               help="Keep what scheduling never reads too, as it is (container env, command, args, probes, "
                    "managedFields, every annotation). Secrets and ConfigMaps are never captured.")
@@ -49,7 +50,8 @@ def snapshot_cmd(ctx: click.Context, output: str | None, keep_all: bool, quiet: 
         taken = captured(kubectl, keep_all, quiet)
         write_snapshot(taken, target)
         if not quiet:
-            click.echo(f"kwhatif: wrote {len(taken.items)} objects to {target}", err=True)
+            click.echo(f"kwhatif: wrote {len(taken.items)} objects to {'standard output' if target == '-' else target}",
+                       err=True)
         return Exit.ALL_PLACED
     run(action)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from kwhatif.errors import InputError, Source
+from kwhatif.errors import InputError
 from kwhatif.live.kubectl import Kubectl
 from kwhatif.live.redact import KEEP_ALL_NOTE, REDACTION_NOTE, redact
 
@@ -117,8 +118,13 @@ def list_items(kubectl: Kubectl, resource: str) -> list[dict[str, Any]]:
 def write_snapshot(snapshot: Snapshot, path: str) -> None:
     """The List as indented JSON (readable in a pull request), gzip-compressed when `path` ends in
     `.gz` (with no timestamp in the gzip header: the same cluster gives the same bytes). Written
-    beside the target and renamed, so a failed run never leaves half a file."""
+    beside the target and renamed, so a failed run never leaves half a file. `-`: standard
+    output (a pipe into `kwhatif ... -c -`, gzip, a file of the user's), never a file named `-`."""
     data = orjson.dumps(snapshot.document(), option=orjson.OPT_INDENT_2) + b"\n"
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
     if path.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     partial = f"{path}.partial"
@@ -129,4 +135,4 @@ def write_snapshot(snapshot: Snapshot, path: str) -> None:
     except OSError as err:
         if os.path.exists(partial):
             os.remove(partial)
-        raise InputError(f"cannot write the snapshot: {(err.strerror or str(err)).lower()}", Source(path)) from None
+        raise InputError(f"{path}: cannot write the snapshot: {(err.strerror or str(err)).lower()}") from None

@@ -48,7 +48,7 @@ def test_a_file_that_cannot_be_written_is_one_error_naming_it(tmp_path: Path) ->
     target = tmp_path / "missing-folder" / "snap.json"
     with pytest.raises(InputError) as raised:
         write_snapshot(Snapshot(keep_all=False), str(target))
-    assert str(raised.value) == f"{target}#0: cannot write the snapshot: no such file or directory"
+    assert str(raised.value) == f"{target}: cannot write the snapshot: no such file or directory"
 
 
 def test_the_same_cluster_gives_the_same_gzip_bytes(tmp_path: Path) -> None:
@@ -57,3 +57,13 @@ def test_the_same_cluster_gives_the_same_gzip_bytes(tmp_path: Path) -> None:
         write_snapshot(Snapshot(keep_all=False, items=[NODE], counts={"nodes": 1}), str(tmp_path / name))
     first = (tmp_path / "a.json.gz").read_bytes()
     assert first[:2] == b"\x1f\x8b" and first == (tmp_path / "b.json.gz").read_bytes()
+
+
+def test_dash_writes_the_snapshot_to_standard_output(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # As `-c -` reads standard input, `-o -` writes standard output: no file named "-".
+    monkeypatch.chdir(tmp_path)
+    snapshot = Snapshot(keep_all=False, items=[NODE], counts={"nodes": 1})
+    write_snapshot(snapshot, "-")
+    assert json.loads(capsysbinary.readouterr().out) == snapshot.document()
+    assert list(tmp_path.iterdir()) == []
