@@ -41,6 +41,9 @@ class WorkloadCapacity:
     evictions: list[str] = field(default_factory=list)
     running: int = 0
     """Its pods already in the snapshot (a workload that runs), counted among the copies."""
+    preemption: bool = True
+    """Whether its pods could preempt (the profiles keep DefaultPreemption): without it, "its own
+    replicas do not fit" may be kwhatif's default and not the scheduler's verdict."""
 
     @property
     def more(self) -> int:
@@ -55,7 +58,7 @@ class WorkloadCapacity:
         return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
                 "more": self.more, "fits": self.fits, "running": self.running, "max": self.max,
                 "reached_max": self.more >= self.max, "distribution": self.distribution,
-                "stop_reason": self.stop_reason, "evictions": self.evictions}
+                "stop_reason": self.stop_reason, "evictions": self.evictions, "preemption": self.preemption}
 
 
 @dataclass
@@ -128,7 +131,9 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         with engine.one():
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
-            results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)]))
+            found = _copies(prepared, cluster, now, group, maximum, running[id(group)])
+            found.preemption = any("DefaultPreemption" in p.points.get("postFilter", []) for p in profiles or [])
+            results.append(found)
             warnings += [w for w in prepared.warnings if w not in warnings]
             del prepared  # the released scenario's snapshot goes now, not at the next workload
     return CapacityResult(results, warnings)

@@ -39,7 +39,7 @@ def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_m
     assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
                                    "more": 5, "fits": True, "running": 0, "max": 1000, "reached_max": False,
                                    "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
-                                   "evictions": []}],
+                                   "evictions": [], "preemption": False}],
                     "warnings": []}
 
 
@@ -255,3 +255,26 @@ def test_copies_of_a_pod_whose_status_names_its_claim_need_claims_of_their_own(c
     (w,) = json.loads(result.stdout)["workloads"]
     assert (w["copies"], w["more"]) == (1, 0)
     assert w["stop_reason"].startswith("0/1 nodes are available: 1 cannot allocate all claims.")
+
+
+def test_own_replicas_that_only_preemption_places_say_so(cli, tmp_path):
+    # n1 (2 cpu) runs a low (-10) pod of 1500m; hi (priority 1000, 1 cpu) fits only by evicting it.
+    # Copies do not preempt by default (cluster-capacity's habit), so the verdict names that choice.
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: -10\n---\n"
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+        "status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: filler, namespace: default}\nspec:\n  nodeName: n1\n"
+        "  priorityClassName: low\n  priority: -10\n  containers: [{name: c, image: x, resources: {requests: {cpu: 1500m}}}]\n")
+    (tmp_path / "hi.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: hi, namespace: default}\nspec:\n  priorityClassName: high\n"
+        "  containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\n")
+    args = ["capacity", str(tmp_path / "hi.yaml"), "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-q", "--max", "1"]
+    refused = cli(args)
+    assert refused.exit_code == 1
+    assert refused.stdout.splitlines()[0] == ("Pod/default/hi: only 0 of its 1 replicas fit without preemption "
+                                              "(--allow-preemption lets them preempt, as kube-scheduler would)")
+    allowed = json.loads(cli([*args, "--allow-preemption", "-o", "json"]).stdout)
+    assert [(w["fits"], w["preemption"], w["evictions"]) for w in allowed["workloads"]] == [
+        (True, True, ["default/filler"])]
