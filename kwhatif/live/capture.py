@@ -94,12 +94,37 @@ def capture(kubectl: Kubectl, keep_all: bool = False,
     snapshot = Snapshot(keep_all, skipped=[r for r in CAPTURED if r not in served])
     wanted = [r for r in CAPTURED if r in served]
     with ThreadPoolExecutor(max_workers=KUBECTL_AT_ONCE) as pool:
-        for resource, items in zip(wanted, pool.map(lambda r: list_items(kubectl, r), wanted)):
+        for resource, found in zip(wanted, pool.map(lambda r: list_readable(kubectl, r), wanted)):
+            if found is None:
+                snapshot.skipped.append(f"{resource} (not at {' nor '.join(DRA_VERSIONS)}, the versions kwhatif reads)")
+                continue
+            items = found
             snapshot.items.extend(items if keep_all else map(redact, items))
             snapshot.counts[resource] = len(items)
             if on_kind is not None:
                 on_kind(resource, len(items))
     return snapshot
+
+
+DRA_VERSIONS = ("v1", "v1beta2")
+"""The resource.k8s.io versions kwhatif reads (`load.versions.SERVED`): a 1.33 server prefers
+v1beta1, whose objects kwhatif cannot read, and serves v1beta2 beside it."""
+NOT_SERVED = "the server doesn't have a resource type"
+
+
+def list_readable(kubectl: Kubectl, resource: str) -> list[dict[str, Any]] | None:
+    """`list_items`, a DRA resource at the first version kwhatif reads that the server serves
+    (`deviceclasses.v1.resource.k8s.io`, then `.v1beta2.`); None when it serves neither."""
+    plural, _, group = resource.partition(".")
+    if group != "resource.k8s.io":
+        return list_items(kubectl, resource)
+    for version in DRA_VERSIONS:
+        try:
+            return list_items(kubectl, f"{plural}.{version}.{group}")
+        except InputError as err:
+            if NOT_SERVED not in str(err):
+                raise
+    return None
 
 
 def list_items(kubectl: Kubectl, resource: str) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ import pytest
 from kwhatif.cli.common import kind_progress
 from tests.cli.conftest import NOW, executable
 from tests.live.support import CASES, case_objects, kubectl_env  # noqa: F401 - a fixture
-from tests.live.fake_apiserver import V1_34, WITHOUT_DRA, FakeAPIServer, serving, write_kubeconfig
+from tests.live.fake_apiserver import V1_34, WITHOUT_DRA, FakeAPIServer, Served, serving, write_kubeconfig
 
 # Together they hold every kind the cases have: RuntimeClass (t09), PriorityClass and PDB (t49),
 # PV, PVC, StorageClass, CSINode, CSIDriver (v04), StatefulSet, ReplicaSet, Service (c02, with its
@@ -247,3 +247,27 @@ def test_a_progress_line_per_kind_only_on_a_terminal(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sys, "stderr", err)
     kind_progress(quiet)("pods", 3)
     assert err.getvalue() == expected
+
+
+@pytest.mark.parametrize("dra_versions, captured", [
+    (("v1beta1", "v1beta2"), True),   # a 1.33 server: v1beta1 preferred, v1beta2 beside it — v1beta2 is read
+    (("v1beta1",), False),            # a 1.32 server: only v1beta1, which kwhatif cannot read — skipped, said
+])
+def test_dra_kinds_are_captured_at_a_version_kwhatif_reads(tmp_path: Path, kubectl_env: dict[str, str],
+                                                          dra_versions: tuple[str, ...], captured: bool) -> None:
+    case = CASES / "dra/dr001"
+    served = WITHOUT_DRA + tuple(Served(s.group, v, s.plural, s.kind, s.namespaced)
+                                 for v in dra_versions for s in V1_34 if s.group == "resource.k8s.io")
+    objects = [{**o, "apiVersion": f"resource.k8s.io/{dra_versions[-1]}"} if o.get("apiVersion", "").startswith(
+        "resource.k8s.io/") else o for o in case_objects(case.with_suffix(".yaml"))]
+    with serving(objects, served) as server:
+        kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", server.url)
+        taken = kwhatif(["snapshot", "-o", str(tmp_path / "snap.json"), "--kubeconfig", str(kubeconfig)], kubectl_env)
+    assert taken.returncode == 0, taken.stderr
+    kinds = {o["kind"] for o in read_snapshot(tmp_path / "snap.json")["items"]}
+    assert ("DeviceClass" in kinds) == captured
+    if not captured:
+        assert ("deviceclasses.resource.k8s.io (not at v1 nor v1beta2, the versions kwhatif reads)"
+                in taken.stderr)
+    read = kwhatif(["schedule", "-c", str(tmp_path / "snap.json"), "--now", NOW, "-q"], kubectl_env)
+    assert read.returncode in (0, 1), read.stderr

@@ -103,11 +103,14 @@ class FakeAPIServer:
         if path == "/api":
             return {"kind": "APIVersions", "versions": ["v1"],
                     "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]}
+        # A group's versions in the order served lists them, the first preferred.
+        versions = {g: list(dict.fromkeys(s.version for s in self.served if s.group == g)) for g in groups}
         if path == "/apis":
             return {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
-                {"name": g, "versions": [{"groupVersion": f"{g}/v1", "version": "v1"}],
-                 "preferredVersion": {"groupVersion": f"{g}/v1", "version": "v1"}} for g in groups]}
-        for gv in ["v1", *(f"{g}/v1" for g in groups)]:
+                {"name": g, "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in versions[g]],
+                 "preferredVersion": {"groupVersion": f"{g}/{versions[g][0]}", "version": versions[g][0]}}
+                for g in groups]}
+        for gv in ["v1", *(f"{g}/{v}" for g in groups for v in versions[g])]:
             if path == ("/api/v1" if gv == "v1" else f"/apis/{gv}"):
                 return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": [
                     {"name": s.plural, "singularName": s.kind.lower(), "namespaced": s.namespaced, "kind": s.kind,
