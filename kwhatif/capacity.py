@@ -20,7 +20,8 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
-from kwhatif.workloads.existing import PodIndex, exists
+from kwhatif.workloads.existing import PodIndex, carrying_template, exists
+from kwhatif.whatif.pods import recreated, taken_names
 from kwhatif.whatif.nodes import add_nodes
 
 _GENERATED = ("ReplicaSet", "Deployment", "ReplicationController", "Job", "CronJob", "DaemonSet")
@@ -70,9 +71,17 @@ class CapacityResult:
         return {"workloads": [w.data() for w in self.workloads], "warnings": self.warnings}
 
 
-def _copy_maker(group: Expanded) -> Callable[[int], Pod]:
+def _copy_maker(group: Expanded, now: str, running: Pod | None = None,
+                taken: NameSet | None = None) -> Callable[[int], Pod]:
     """Copy i of the group's pods: its own pods first, then more named as its controller would
-    name one more replica, each with claims of its own (no status naming the prototype's)."""
+    name one more replica, each with claims of its own (no status naming the prototype's).
+    `running`: a pod of the workload that runs with the manifest's template — its ReplicaSet
+    makes every further replica, under its name and pod-template-hash (a spread with
+    `matchLabelKeys: [pod-template-hash]` counts them with the running ones), their names
+    avoiding `taken` (the namespace's)."""
+    if running is not None:
+        names = taken if taken is not None else NameSet()
+        return lambda i: recreated(running, now, names, f"capacity/{i}")
     proto = group.pods[0]
     own = list(group.pods)
     w = group.workload
@@ -120,7 +129,9 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         raise InputError(f"capacity: no pod to copy{why}")
     index = PodIndex.of(cluster)
     # running: bound; a pod the snapshot has pending is scheduled with the queue, not counted as fitting
-    running = {id(g): sum(1 for p in exists(cluster, index, g.workload)[1] if p.node_name) for g in groups}
+    bound = {id(g): [p for p in exists(cluster, index, g.workload)[1] if p.node_name] for g in groups}
+    running = {key: len(pods) for key, pods in bound.items()}
+    prototypes = {id(g): _running_prototype(g, bound[id(g)], cluster) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]
@@ -131,7 +142,7 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         with engine.one():
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
-            found = _copies(prepared, cluster, now, group, maximum, running[id(group)])
+            found = _copies(prepared, cluster, now, group, maximum, running[id(group)], prototypes[id(group)])
             found.preemption = any("DefaultPreemption" in p.points.get("postFilter", []) for p in profiles or [])
             results.append(found)
             warnings += [w for w in prepared.warnings if w not in warnings]
@@ -139,11 +150,22 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     return CapacityResult(results, warnings)
 
 
+def _running_prototype(group: Expanded, bound: list[Pod], cluster: Cluster) -> Pod | None:
+    """A running pod of a ReplicaSet-made workload (Deployment, ReplicaSet, ReplicationController)
+    that carries the manifest's template (`carrying_template`, on the template's pod as admission
+    stores it), if any: its controller makes the further replicas."""
+    if group.workload.kind not in ("Deployment", "ReplicaSet", "ReplicationController") or not bound:
+        return None
+    [(admitted, refused)] = admit([group.pods[0]], cluster, created=True)
+    current = carrying_template(bound, [group.pods[0] if refused else admitted], group.workload.kind)
+    return current[0] if current else None
+
+
 def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
-            running: int) -> WorkloadCapacity:
+            running: int, prototype: Pod | None = None) -> WorkloadCapacity:
     """Copies of the group's pod scheduled one at a time on the prepared snapshot, after the
-    `running` ones: its own replicas, then up to `maximum` more."""
-    make = _copy_maker(group)
+    `running` ones: its own replicas, then up to `maximum` more (`prototype`: `_copy_maker`)."""
+    make = _copy_maker(group, now, prototype, taken_names(cluster, group.workload.namespace))
     distribution: dict[str, int] = {}
     evictions: list[str] = []
     stop = None

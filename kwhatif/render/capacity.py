@@ -14,7 +14,7 @@ def _workload_lines(w: dict[str, Any]) -> list[str]:
     if w["copies"] < w["replicas"]:
         head = f"{w['workload']}: only {w['copies']} of its {w['replicas']} replicas fit"
         if not w["preemption"]:  # the scheduler would let them preempt: kwhatif's default here does not
-            head += " without preemption (--allow-preemption lets them preempt, as kube-scheduler would)"
+            head += " (with preemption off; --allow-preemption lets them preempt, as kube-scheduler would)"
     else:
         head = f"{w['workload']}: {w['more']} more fit ({w['copies']} in total{own})"
     if w["reached_max"]:

@@ -273,8 +273,48 @@ def test_own_replicas_that_only_preemption_places_say_so(cli, tmp_path):
     args = ["capacity", str(tmp_path / "hi.yaml"), "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-q", "--max", "1"]
     refused = cli(args)
     assert refused.exit_code == 1
-    assert refused.stdout.splitlines()[0] == ("Pod/default/hi: only 0 of its 1 replicas fit without preemption "
-                                              "(--allow-preemption lets them preempt, as kube-scheduler would)")
+    assert refused.stdout.splitlines()[0] == ("Pod/default/hi: only 0 of its 1 replicas fit (with preemption off; "
+                                              "--allow-preemption lets them preempt, as kube-scheduler would)")
     allowed = json.loads(cli([*args, "--allow-preemption", "-o", "json"]).stdout)
     assert [(w["fits"], w["preemption"], w["evictions"]) for w in allowed["workloads"]] == [
         (True, True, ["default/filler"])]
+
+
+def test_copies_of_a_running_deployment_come_from_its_running_replicaset(cli, tmp_path):
+    """web runs 2 pods (500m, ReplicaSet web-abc12) on n1 (8 cpu); n2 has 700m. Its template spreads
+    over hostnames with matchLabelKeys [pod-template-hash] (merged into the running pods' selector as
+    pod-template-hash In [abc12]). Further replicas are web-abc12's, so they count with the running
+    two: the 3rd goes to n2 (skew 2-1), a 4th on n1 would make the skew 3-1 = 2 > 1 and n2 is full:
+    1 more fits (3 in total) — with a new hash the copies spread apart from the running pods."""
+    spread = {"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "DoNotSchedule",
+              "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["pod-template-hash"]}
+    container = {"name": "c", "image": "nginx", "resources": {"requests": {"cpu": "500m"}}}
+    merged = {**spread, "labelSelector": {"matchLabels": {"app": "web"}, "matchExpressions": [
+        {"key": "pod-template-hash", "operator": "In", "values": ["abc12"]}]}}
+    labels = {"app": "web", "pod-template-hash": "abc12"}
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+          "metadata": {"name": "web-abc12", "namespace": "default", "labels": labels,
+                       "annotations": {"deployment.kubernetes.io/desired-replicas": "2"},
+                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "u",
+                                            "controller": True}]},
+          "spec": {"replicas": 2, "selector": {"matchLabels": labels},
+                   "template": {"metadata": {"labels": labels},
+                                "spec": {"containers": [container], "topologySpreadConstraints": [spread]}}}}
+    pods = [{"apiVersion": "v1", "kind": "Pod",
+             "metadata": {"name": f"web-abc12-x{i}", "namespace": "default", "labels": labels,
+                          "creationTimestamp": "2025-01-01T00:00:00Z",
+                          "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-abc12",
+                                               "uid": "rs", "controller": True}]},
+             "spec": {"nodeName": "n1", "containers": [container], "topologySpreadConstraints": [merged]},
+             "status": {"phase": "Running"}} for i in range(2)]
+    nodes = [node("n1", "8"), node("n2", "700m")]
+    (tmp_path / "c.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*nodes, rs, *pods]}))
+    web = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+           "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+                    "template": {"metadata": {"labels": {"app": "web"}},
+                                 "spec": {"containers": [container], "topologySpreadConstraints": [spread]}}}}
+    (tmp_path / "web.json").write_text(json.dumps(web))
+    result = cli(["capacity", str(tmp_path / "web.json"), "-c", str(tmp_path / "c.json"), "--now", NOW, "-q",
+                  "-o", "json"])
+    [found] = json.loads(result.stdout)["workloads"]
+    assert (found["copies"], found["more"], found["distribution"]) == (3, 1, {"n2": 1})
