@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
 from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
-from kwhatif.load.quota import QuotaLedger
+from kwhatif.load.quota import QuotaLedger, claim_exists
 from kwhatif.memory import collector_paused
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.plugins.volume_binding.storage import default_class
@@ -109,7 +109,7 @@ def charge_new_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
     default = default_class(cluster.storage_classes)
     for name in claim_names(pod):
         claim = cluster.pvcs.get((pod.namespace, name))
-        if claim is None or claim.creation_timestamp:
+        if claim is None or claim_exists(claim):
             continue
         class_name = claim.storage_class_name if claim.storage_class_name is not None else \
             (default.name if default is not None else "")

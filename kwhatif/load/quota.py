@@ -14,8 +14,8 @@ plugins (LimitRanger, Priority...), as resourcequota controller.go:CheckRequest 
 - PersistentVolumeClaims are charged too (core/persistent_volume_claims.go): `persistentvolumeclaims`,
   `count/persistentvolumeclaims`, `requests.storage` and their `<class>.storageclass.storage.k8s.io/`
   forms, when a claim a workload brings is first used by a pod being created (a StatefulSet creates
-  its pod's claims just before the pod), counted like pods otherwise (those with a
-  creationTimestamp were charged before the dump). Quotas with scopes are pod quotas here.
+  its pod's claims just before the pod), counted like pods otherwise (those that exist —
+  `claim_exists` — were charged before the dump). Quotas with scopes are pod quotas here.
 """
 
 from __future__ import annotations
@@ -75,6 +75,13 @@ def claim_usage(claim: PersistentVolumeClaim, class_name: str) -> dict[str, Amou
         if class_name:
             usage[f"{class_name}{_CLASS_RESOURCE}requests.storage"] = usage["requests.storage"]
     return usage
+
+
+def claim_exists(claim: PersistentVolumeClaim) -> bool:
+    """Whether the API server holds the claim already (charged when it was created): a dump's
+    has a creationTimestamp; a hand-written one that is bound (`spec.volumeName`, phase Bound)
+    exists too. Any other is created by the workload that brings it."""
+    return bool(claim.creation_timestamp or claim.volume_name or claim.phase == "Bound")
 
 
 def _claim_refused(claim: PersistentVolumeClaim, text: str) -> AdmissionRejected:
@@ -189,7 +196,7 @@ class QuotaLedger:
         self._pods = pods
         self._claims = claims
         self._synced: set[str] = set()
-        self.claims_charged: set[tuple[str, str]] = {(c.namespace, c.name) for c in claims if c.creation_timestamp}
+        self.claims_charged: set[tuple[str, str]] = {(c.namespace, c.name) for c in claims if claim_exists(c)}
         """The claims created already (charged before the dump) or charged in this run."""
 
     def _sync(self, namespace: str) -> list[ResourceQuota]:
@@ -200,7 +207,7 @@ class QuotaLedger:
             return quotas
         self._synced.add(namespace)
         members = [p for p in self._pods if p.namespace == namespace and (p.node_name or p.creation_timestamp)]
-        claims = [c for c in self._claims if c.namespace == namespace and c.creation_timestamp]
+        claims = [c for c in self._claims if c.namespace == namespace and claim_exists(c)]
         quotas[:] = [q if q.status_hard is not None else _controller_status(q, members, claims) for q in quotas]
         return quotas
 

@@ -295,3 +295,15 @@ def test_a_claim_is_charged_once_and_by_its_class() -> None:
                claim("shared", "1Gi"), claim("other", "1Gi", class_name="slow")]
     result = admitted(cluster, [mounting("a", "shared"), mounting("b", "shared"), mounting("c", "other")])
     assert result == {"a": None, "b": None, "c": None}  # `other` is of class slow: not limited
+
+
+def test_a_hand_written_bound_claim_counts_as_existing() -> None:
+    # No creationTimestamp, but bound (spec.volumeName): it exists, so a status-less quota counts it:
+    # 2Gi used + the new claim's 2Gi = 4Gi > 3Gi — refused.
+    bound = claim("old", "2Gi")
+    bound["spec"]["volumeName"] = "pv-old"
+    cluster = [DEFAULT_CLASS, quota("storage", {"requests.storage": "3Gi"}), bound, claim("new-data", "2Gi")]
+    assert admitted(cluster, [mounting("a", "new-data")])["a"] == (
+        'admission: its claim new-data is refused: persistentvolumeclaims "new-data" is forbidden: exceeded quota: '
+        "storage, requested: requests.storage=2Gi, used: requests.storage=2Gi, limited: requests.storage=3Gi; the "
+        "pod would wait for it")
