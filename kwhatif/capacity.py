@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 from kwhatif.api.objects import Node, Pod
 from kwhatif.check import schedule_workloads, summarise
-from kwhatif.config.profile import ProfileConfig
+from kwhatif.config.profile import ProfileConfig, default_profile, runs_plugin
 from kwhatif.engine import Prepared, Scenarios, admit, as_created, prepare
 from kwhatif.framework.scheduler import Outcome
+from kwhatif.plugins.default_preemption import NAME as PREEMPTION
 from kwhatif.errors import InputError
 from kwhatif.text import listed
 from kwhatif.api.cluster import Cluster
@@ -135,6 +136,7 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]
+    preemption = any(runs_plugin(p, PREEMPTION) for p in profiles or [default_profile()])
     results = []
     engine = Scenarios(cluster)  # one snapshot built; each workload's run derives its own from it
     for group in copied:
@@ -142,9 +144,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         with engine.one():
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
-            found = _copies(prepared, cluster, now, group, maximum, running[id(group)], prototypes[id(group)])
-            found.preemption = any("DefaultPreemption" in p.points.get("postFilter", []) for p in profiles or [])
-            results.append(found)
+            results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)], prototypes[id(group)],
+                                   preemption))
             warnings += [w for w in prepared.warnings if w not in warnings]
             del prepared  # the released scenario's snapshot goes now, not at the next workload
     return CapacityResult(results, warnings)
@@ -162,9 +163,10 @@ def _running_prototype(group: Expanded, bound: list[Pod], cluster: Cluster) -> P
 
 
 def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
-            running: int, prototype: Pod | None = None) -> WorkloadCapacity:
+            running: int, prototype: Pod | None = None, preemption: bool = True) -> WorkloadCapacity:
     """Copies of the group's pod scheduled one at a time on the prepared snapshot, after the
-    `running` ones: its own replicas, then up to `maximum` more (`prototype`: `_copy_maker`)."""
+    `running` ones: its own replicas, then up to `maximum` more (`prototype`: `_copy_maker`;
+    `preemption`: whether the profiles let them preempt)."""
     make = _copy_maker(group, now, prototype, taken_names(cluster, group.workload.namespace))
     distribution: dict[str, int] = {}
     evictions: list[str] = []
@@ -184,7 +186,7 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
         evictions += [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         copies += 1
     return WorkloadCapacity(group.pods[0].key, group.workload.ref, len(group.pods), copies, maximum,
-                            dict(sorted(distribution.items())), stop, evictions, running)
+                            dict(sorted(distribution.items())), stop, evictions, running, preemption)
 
 
 @dataclass

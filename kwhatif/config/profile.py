@@ -266,6 +266,11 @@ def default_profile(scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> ProfileConf
     return build_profile(scheduler_name, plugins, default_plugin_config(plugins))
 
 
+def runs_plugin(profile: ProfileConfig, name: str) -> bool:
+    """Whether the profile runs the plugin at some extension point kwhatif runs."""
+    return any(name in names for names in profile.points.values())
+
+
 def without_plugin(profile: ProfileConfig, name: str) -> ProfileConfig:
     """The profile with one plugin disabled at every extension point (e.g. `place
     --no-preemption`: DefaultPreemption off, as a KubeSchedulerConfiguration disabling it would)."""
