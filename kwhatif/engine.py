@@ -21,7 +21,7 @@ from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger, claim_exists
 from kwhatif.memory import collector_paused
 from kwhatif.plugins.registry import REGISTRY
-from kwhatif.plugins.volume_binding.storage import default_class
+from kwhatif.plugins.volume_binding.storage import claim_class, default_class, with_default_class
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import located
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
@@ -106,15 +106,12 @@ def charge_new_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
     the quotas as their creation is (a StatefulSet creates its pod's claims just before the pod);
     a refusal refuses the pod: the controller does not create it (a StatefulSet), or it would wait
     for a claim that never comes."""
-    default = default_class(cluster.storage_classes)
     for name in claim_names(pod):
         claim = cluster.pvcs.get((pod.namespace, name))
         if claim is None or claim_exists(claim):
             continue
-        class_name = claim.storage_class_name if claim.storage_class_name is not None else \
-            (default.name if default is not None else "")
         try:
-            quotas.charge_claim(claim, class_name)
+            quotas.charge_claim(claim, claim_class(with_default_class(claim, default_class(cluster.storage_classes))))
         except AdmissionRejected as refused:
             owner = pod.controller_ref
             if owner is not None and owner.kind == "StatefulSet":  # stateful_set_control.go's event

@@ -203,6 +203,16 @@ def default_class(classes: Mapping[str, StorageClass]) -> StorageClass | None:
     return min((c for c in defaults if c.creation_timestamp == newest), key=lambda c: c.name)
 
 
+def with_default_class(pvc: PersistentVolumeClaim, default: StorageClass | None) -> PersistentVolumeClaim:
+    """The claim with the default StorageClass when it names none (spec unset, no beta
+    annotation) and is not bound: what DefaultStorageClass admission and the PV controller's
+    retroactive assignment give it."""
+    if (default is not None and pvc.storage_class_name is None and not pvc.volume_name
+            and ANN_BETA_STORAGE_CLASS not in pvc.annotations):
+        return pvc.evolve(storage_class_name=default.name)
+    return pvc
+
+
 def _by_class(capacities: list[CSIStorageCapacity]) -> dict[str, list[CSIStorageCapacity]]:
     out: dict[str, list[CSIStorageCapacity]] = {}
     for capacity in capacities:
@@ -232,12 +242,8 @@ class StorageIndex:
         self.attachments_by_node = _by_node(cluster.volume_attachments)
         self.pvs: dict[str, PersistentVolume] = dict(cluster.pvs)
         default = default_class(cluster.storage_classes)
-        self.pvcs: dict[tuple[str, str], PersistentVolumeClaim] = {}
-        for key, pvc in cluster.pvcs.items():
-            if (default is not None and pvc.storage_class_name is None and not pvc.volume_name
-                    and ANN_BETA_STORAGE_CLASS not in pvc.annotations):
-                pvc = pvc.evolve(storage_class_name=default.name)
-            self.pvcs[key] = pvc
+        self.pvcs: dict[tuple[str, str], PersistentVolumeClaim] = {
+            key: with_default_class(pvc, default) for key, pvc in cluster.pvcs.items()}
         self._by_class: dict[str, list[PersistentVolume]] | None = None
         self._claimable: dict[str, tuple[list[PersistentVolume], dict[tuple[str, str], list[PersistentVolume]]]] = {}
         self.reservations: dict[str, list[Reservation]] = {}
