@@ -221,10 +221,8 @@ class QuotaLedger:
         quotas = self._sync(claim.namespace)
         matched = [i for i, q in enumerate(quotas) if not q.scopes and claim_resources(q.status_hard or {})]
         for i in matched:
-            restricted = claim_resources(quotas[i].status_hard or {})
-            if any(name not in (quotas[i].status_used or {}) for name in restricted):
-                raise _claim_refused(claim, f"status unknown for quota: {quotas[i].name}, resources: "
-                                            f"{','.join(sorted(restricted))}")
+            _usage_known(quotas[i], claim_resources(quotas[i].status_hard or {}),
+                         lambda text: _claim_refused(claim, text))
         usage = claim_usage(claim, class_name)
         charged = [_charged(quotas[i], usage, lambda text: _claim_refused(claim, text)) for i in matched]
         for i, quota in zip(matched, charged):
@@ -271,8 +269,13 @@ def _check_status(quota: ResourceQuota, pod: Pod) -> None:
     missing = _must_specify(set(restricted) & _MUST_SPECIFY, pod.containers + pod.init_containers)
     if missing:
         raise forbidden(pod, f"failed quota: {quota.name}: {missing}")
+    _usage_known(quota, restricted, lambda text: forbidden(pod, text))
+
+
+def _usage_known(quota: ResourceQuota, restricted: Sequence[str], refused: Callable[[str], AdmissionRejected]) -> None:
+    """CheckRequest refuses what a quota limits while its usage of one of them is unknown."""
     if any(name not in (quota.status_used or {}) for name in restricted):
-        raise forbidden(pod, f"status unknown for quota: {quota.name}, resources: {','.join(sorted(restricted))}")
+        raise refused(f"status unknown for quota: {quota.name}, resources: {','.join(sorted(restricted))}")
 
 
 def _charged(quota: ResourceQuota, usage: Mapping[str, Amount],
