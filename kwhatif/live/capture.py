@@ -106,15 +106,15 @@ def capture(kubectl: Kubectl, keep_all: bool = False,
     return snapshot
 
 
-DRA_VERSIONS = ("v1", "v1beta2")
-"""The resource.k8s.io versions kwhatif reads (`load.versions.SERVED`): a 1.33 server prefers
-v1beta1, whose objects kwhatif cannot read, and serves v1beta2 beside it."""
+DRA_VERSIONS = ("v1", "v1beta2", "v1beta1")
+"""The resource.k8s.io versions kwhatif reads (`load.versions.SERVED`), the newest first: a 1.33
+server prefers v1beta1 and serves v1beta2 beside it, a 1.32 server serves v1beta1 alone."""
 NOT_SERVED = "the server doesn't have a resource type"
 
 
 def list_readable(kubectl: Kubectl, resource: str) -> list[dict[str, Any]] | None:
     """`list_items`, a DRA resource at the first version kwhatif reads that the server serves
-    (`deviceclasses.v1.resource.k8s.io`, then `.v1beta2.`); None when it serves neither."""
+    (`deviceclasses.v1.resource.k8s.io`, then `.v1beta2.`, then `.v1beta1.`); None when it serves none."""
     plural, _, group = resource.partition(".")
     if group != "resource.k8s.io":
         return list_items(kubectl, resource)

@@ -1,6 +1,12 @@
-"""resource.k8s.io/v1 manifests → `kwhatif.api.dra` objects, with the API server's defaults
+"""resource.k8s.io manifests → `kwhatif.api.dra` objects, with the API server's defaults
 (`allocationMode: ExactCount`, `count: 1`) and the checks whose failure would make the
-allocator misbehave (one-line errors naming file, object and field)."""
+allocator misbehave (one-line errors naming file, object and field).
+
+v1 and v1beta2 share one shape. v1beta1 — what 1.32 serves, 1.33 prefers, and many drivers'
+manifests are written at — differs in two places, read as the API server converts them
+(pkg/apis/resource/v1beta1/conversion.go): a device's fields sit under `basic`, and a request
+holds its device class, selectors, mode and count itself where v1 nests them under `exactly`.
+Errors name the field as the user's file spells it."""
 
 from __future__ import annotations
 
@@ -16,7 +22,10 @@ from kwhatif.errors import Source
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.selectors import node_term
 
+V1BETA1 = "resource.k8s.io/v1beta1"
 ALLOCATION_MODES = ("ExactCount", "All")
+_EXACTLY_FIELDS = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity")
+"""A v1beta1 request's own fields that v1 nests under `exactly` (conversion.go:hasAnyMainRequestFieldsSet)."""
 ATTRIBUTE_TYPES = ("bool", "int", "string", "version")
 POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 
@@ -50,10 +59,16 @@ def _attribute(f: Fields, raw: dict, path: str) -> bool | int | str | Version:
     return Version(text) if kinds[0] == "version" else text
 
 
-def _device(f: Fields, raw: dict, path: str) -> Device:
+def _is_v1beta1(obj: dict) -> bool:
+    return obj.get("apiVersion") == V1BETA1
+
+
+def _device(f: Fields, raw: dict, path: str, v1beta1: bool) -> Device:
     name = f.str(raw, "name", path)
     if not name:
         raise f.error(f"{path}.name", "Required value")
+    if v1beta1:  # v1beta1: everything but the name under `basic`
+        raw, path = f.map(raw, "basic", path), f"{path}.basic"
     attributes = {k: _attribute(f, v if isinstance(v, dict) else {}, f"{path}.attributes[{k}]")
                   for k, v in f.map(raw, "attributes", path).items()}
     capacity = {}
@@ -82,7 +97,7 @@ def decode_resource_slice(obj: dict, source: Source | None) -> ResourceSlice:
         name=name, driver=f.str(spec, "driver", "spec"), pool=f.str(pool, "name", "spec.pool"),
         generation=f.int(pool, "generation", "spec.pool", 0, bits=64) or 0,
         slice_count=f.int(pool, "resourceSliceCount", "spec.pool", 1) or 0,
-        devices=f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p)),
+        devices=f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p, _is_v1beta1(obj))),
         node_name=node_name, all_nodes=all_nodes, node_selector=selector, source=source,
     )
 
@@ -106,22 +121,28 @@ def _sub_request(f: Fields, raw: dict, path: str, name: str) -> DeviceSubRequest
                             bool(raw.get("adminAccess")))
 
 
-def _request(f: Fields, raw: dict, path: str) -> DeviceRequest:
+def _request(f: Fields, raw: dict, path: str, v1beta1: bool) -> DeviceRequest:
     name = f.str(raw, "name", path)
-    exactly = f.opt_map(raw, "exactly", path)
     first = f.list(raw, "firstAvailable", path)
+    if v1beta1:
+        exactly, exactly_path = (raw if any(raw.get(k) is not None for k in _EXACTLY_FIELDS) else None), path
+        one_of = "`deviceClassName` or `firstAvailable`"
+    else:
+        exactly, exactly_path = f.opt_map(raw, "exactly", path), f"{path}.exactly"
+        one_of = "`exactly` or `firstAvailable`"
     if (exactly is None) == (not first):
-        raise f.error(path, "exactly one of `exactly` or `firstAvailable` is required")
+        raise f.error(path, f"exactly one of {one_of} is required")
     if exactly is not None:
-        return DeviceRequest(name, exactly=_sub_request(f, exactly, f"{path}.exactly", name))
+        return DeviceRequest(name, exactly=_sub_request(f, exactly, exactly_path, name))
     subs = f.items(raw, "firstAvailable", path, lambda e, p: _sub_request(f, e, p, f.str(e, "name", p)))
     return DeviceRequest(name, first_available=subs)
 
 
-def _devices_spec(f: Fields, spec: dict, path: str) -> tuple[tuple[DeviceRequest, ...], tuple[DeviceConstraint, ...]]:
+def _devices_spec(f: Fields, spec: dict, path: str, v1beta1: bool
+                  ) -> tuple[tuple[DeviceRequest, ...], tuple[DeviceConstraint, ...]]:
     devices = f.map(spec, "devices", path)
     dpath = f"{path}.devices"
-    requests = f.items(devices, "requests", dpath, lambda e, p: _request(f, e, p))
+    requests = f.items(devices, "requests", dpath, lambda e, p: _request(f, e, p, v1beta1))
     constraints = f.items(devices, "constraints", dpath, lambda e, p: DeviceConstraint(
         f.str_list(e, "requests", p), f.str(e, "matchAttribute", p)))
     return requests, constraints
@@ -150,7 +171,7 @@ def _owner_pod_uid(meta: dict) -> str | None:
 
 def decode_resource_claim(obj: dict, source: Source | None) -> ResourceClaim:
     f, meta, namespace, name = object_fields(obj, source)
-    requests, constraints = _devices_spec(f, f.map(obj, "spec", ""), "spec")
+    requests, constraints = _devices_spec(f, f.map(obj, "spec", ""), "spec", _is_v1beta1(obj))
     status = f.map(obj, "status", "")
     reserved = f.items(status, "reservedFor", "status", lambda e, p: ConsumerRef(
         f.str(e, "resource", p), f.str(e, "name", p), f.str(e, "uid", p)))
@@ -165,7 +186,7 @@ def decode_resource_claim(obj: dict, source: Source | None) -> ResourceClaim:
 def decode_resource_claim_template(obj: dict, source: Source | None) -> ResourceClaimTemplate:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(f.map(obj, "spec", ""), "spec", "spec")
-    requests, constraints = _devices_spec(f, spec, "spec.spec")
+    requests, constraints = _devices_spec(f, spec, "spec.spec", _is_v1beta1(obj))
     return ResourceClaimTemplate(namespace, name, requests, constraints, source)
 
 

@@ -28,8 +28,8 @@ SERVED: dict[str, tuple[str, ...]] = {
     "RuntimeClass": ("node.k8s.io/v1",),
     "HorizontalPodAutoscaler": ("autoscaling/v2", "autoscaling/v1"),
     **{kind: ("storage.k8s.io/v1",) for kind in _STORAGE},
-    # v1beta2 has v1's shape; v1beta1 (devices under `basic`) is served too, but read wrongly here.
-    **{kind: ("resource.k8s.io/v1", "resource.k8s.io/v1beta2") for kind in _DRA},
+    # v1beta2 has v1's shape; v1beta1's is converted as the API server does (`kwhatif.load.dra`).
+    **{kind: ("resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1") for kind in _DRA},
 }
 
 
@@ -71,8 +71,9 @@ def kubernetes_kind(obj: dict[str, Any], source: Source | None) -> bool:
         if kind not in GROUP_KINDS.get(group, {kind}):
             raise InputError(f'no matches for kind "{kind}" in version "{api_version}"', source, object_ref(obj), "kind")
         return False
-    if group == "resource.k8s.io" and api_version.endswith("/v1beta1"):
-        raise InputError(f"kwhatif reads {kind} at {' and '.join(served)}, not {api_version} (whose devices sit "
-                         "under `basic`): write it at resource.k8s.io/v1", source, object_ref(obj), "apiVersion")
     raise InputError(f'no matches for kind "{kind}" in version "{api_version}" (Kubernetes 1.34 serves it at '
-                     f"{' and '.join(served)})", source, object_ref(obj), "apiVersion")
+                     f"{_listed(served)})", source, object_ref(obj), "apiVersion")
+
+
+def _listed(versions: tuple[str, ...]) -> str:
+    return versions[0] if len(versions) == 1 else f"{', '.join(versions[:-1])} and {versions[-1]}"

@@ -23,6 +23,8 @@ import pytest
 
 from kwhatif.cli.common import kind_progress
 from tests.cli.conftest import NOW, executable
+from tests.conformance.compare import differences
+from tests.conformance.versions import as_v1beta1
 from tests.live.support import CASES, case_objects, kubectl_env  # noqa: F401 - a fixture
 from tests.live.fake_apiserver import V1_34, WITHOUT_DRA, FakeAPIServer, Served, serving, write_kubeconfig
 
@@ -249,25 +251,26 @@ def test_a_progress_line_per_kind_only_on_a_terminal(monkeypatch: pytest.MonkeyP
     assert err.getvalue() == expected
 
 
-@pytest.mark.parametrize("dra_versions, captured", [
-    (("v1beta1", "v1beta2"), True),   # a 1.33 server: v1beta1 preferred, v1beta2 beside it — v1beta2 is read
-    (("v1beta1",), False),            # a 1.32 server: only v1beta1, which kwhatif cannot read — skipped, said
+@pytest.mark.parametrize("dra_versions, read_at", [
+    (("v1beta1", "v1beta2"), "v1beta2"),  # a 1.33 server: v1beta1 preferred, v1beta2 beside it — the newer is read
+    (("v1beta1",), "v1beta1"),            # a 1.32 server: v1beta1 only, its own shape
 ])
-def test_dra_kinds_are_captured_at_a_version_kwhatif_reads(tmp_path: Path, kubectl_env: dict[str, str],
-                                                          dra_versions: tuple[str, ...], captured: bool) -> None:
+def test_dra_kinds_are_captured_at_the_newest_version_served(tmp_path: Path, kubectl_env: dict[str, str],
+                                                            dra_versions: tuple[str, ...], read_at: str) -> None:
+    """The capture schedules as kube-scheduler did with the reference case at v1."""
     case = CASES / "dra/dr001"
     served = WITHOUT_DRA + tuple(Served(s.group, v, s.plural, s.kind, s.namespaced)
                                  for v in dra_versions for s in V1_34 if s.group == "resource.k8s.io")
-    objects = [{**o, "apiVersion": f"resource.k8s.io/{dra_versions[-1]}"} if o.get("apiVersion", "").startswith(
-        "resource.k8s.io/") else o for o in case_objects(case.with_suffix(".yaml"))]
+    as_served = as_v1beta1 if read_at == "v1beta1" else (
+        lambda o: {**o, "apiVersion": "resource.k8s.io/v1beta2"} if o["apiVersion"].startswith("resource.k8s.io/")
+        else o)
+    objects = [as_served(o) for o in case_objects(case.with_suffix(".yaml"))]
     with serving(objects, served) as server:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", server.url)
         taken = kwhatif(["snapshot", "-o", str(tmp_path / "snap.json"), "--kubeconfig", str(kubeconfig)], kubectl_env)
     assert taken.returncode == 0, taken.stderr
-    kinds = {o["kind"] for o in read_snapshot(tmp_path / "snap.json")["items"]}
-    assert ("DeviceClass" in kinds) == captured
-    if not captured:
-        assert ("deviceclasses.resource.k8s.io (not at v1 nor v1beta2, the versions kwhatif reads)"
-                in taken.stderr)
-    read = kwhatif(["schedule", "-c", str(tmp_path / "snap.json"), "--now", NOW, "-q"], kubectl_env)
-    assert read.returncode in (0, 1), read.stderr
+    versions = {o["apiVersion"] for o in read_snapshot(tmp_path / "snap.json")["items"] if o["kind"] == "DeviceClass"}
+    assert versions == {f"resource.k8s.io/{read_at}"}
+    read = kwhatif(["schedule", "-c", str(tmp_path / "snap.json"), "--now", NOW, "-o", "json", "-q"], kubectl_env)
+    expected = json.loads(case.with_suffix(".expected.json").read_text())
+    assert not differences(expected, json.loads(read.stdout)), read.stderr

@@ -177,9 +177,9 @@ def test_the_built_in_priority_classes_are_accepted() -> None:
                                               '"PodDisruptionBudget" in version "policy/v1beta1" (Kubernetes 1.34 '
                                               "serves it at policy/v1)"),
     ("apps/v1", "Deploymnet", 'Deploymnet/shop/x: kind: no matches for kind "Deploymnet" in version "apps/v1"'),
-    ("resource.k8s.io/v1beta1", "ResourceClaim",
-     "ResourceClaim/shop/x: apiVersion: kwhatif reads ResourceClaim at resource.k8s.io/v1 and resource.k8s.io/v1beta2, "
-     "not resource.k8s.io/v1beta1 (whose devices sit under `basic`): write it at resource.k8s.io/v1"),
+    ("resource.k8s.io/v1alpha3", "ResourceClaim",
+     'ResourceClaim/shop/x: apiVersion: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1alpha3" '
+     "(Kubernetes 1.34 serves it at resource.k8s.io/v1, resource.k8s.io/v1beta2 and resource.k8s.io/v1beta1)"),
 ])
 def test_a_kind_kubernetes_does_not_serve_at_that_version_is_refused(api_version: str, kind: str, text: str) -> None:
     obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "x", "namespace": "shop"}, "spec": {}}

@@ -1,5 +1,6 @@
-"""Decoding resource.k8s.io/v1 objects (kwhatif/load/dra.py): the API server's defaults, and
-one-line errors naming the object and the field for what it would refuse."""
+"""Decoding resource.k8s.io objects (kwhatif/load/dra.py): the API server's defaults, and
+one-line errors naming the object and the field for what it would refuse; v1beta1's shape read
+as the API server converts it to v1."""
 
 from __future__ import annotations
 
@@ -80,7 +81,73 @@ def test_slice_devices_keep_typed_attributes_and_capacity():
     assert device.capacity == {"memory": Fraction(40 * 2**30)}
 
 
+CLAIM_V1BETA1 = """
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: ml, uid: u1}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu.example.com
+    - name: any
+      firstAvailable:
+      - {name: big, deviceClassName: gpu.example.com, selectors: [{cel: {expression: "true"}}]}
+      - {name: all, deviceClassName: gpu.example.com, allocationMode: All}
+    constraints:
+    - {requests: [gpu, any], matchAttribute: dra.example.com/pcieRoot}
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]
+    nodeSelector:
+      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]
+  reservedFor: [{resource: pods, name: p, uid: pu}]
+"""
+"""CLAIM at v1beta1: the request's class sits in the request itself, not under `exactly`."""
+
+SLICE_V1BETA1 = """
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: n1-gpu}
+spec:
+  driver: gpu.example.com
+  pool: {name: n1, generation: 3, resourceSliceCount: 2}
+  nodeName: n1
+  devices:
+  - name: gpu-0
+    basic:
+      attributes:
+        model: {string: a100}
+        cores: {int: 128}
+        ok: {bool: true}
+        driverVersion: {version: 1.2.3}
+      capacity:
+        memory: {value: 40Gi}
+"""
+"""SLICE at v1beta1: the device's attributes and capacity under `basic`."""
+
+
+@pytest.mark.parametrize("v1beta1, v1", [(CLAIM_V1BETA1, CLAIM), (SLICE_V1BETA1, SLICE),
+                                          (CLAIM_V1BETA1.replace("kind: ResourceClaim", "kind: ResourceClaimTemplate")
+                                           .replace("spec:\n  devices:", "spec:\n  spec:\n   devices:"),
+                                           CLAIM.replace("kind: ResourceClaim", "kind: ResourceClaimTemplate")
+                                           .replace("spec:\n  devices:", "spec:\n  spec:\n   devices:"))],
+                         ids=["a claim", "a slice", "a claim template"])
+def test_v1beta1_is_read_as_its_v1_conversion(v1beta1: str, v1: str):
+    assert _decode(v1beta1) == _decode(v1)
+
+
 @pytest.mark.parametrize("text, field, message", [
+    pytest.param(CLAIM_V1BETA1.replace("deviceClassName: gpu.example.com\n", "selectors: []\n", 1),
+                 "spec.devices.requests[0].deviceClassName", "Required value",
+                 id="a v1beta1 request with selectors but no class"),
+    pytest.param(CLAIM_V1BETA1.replace("      deviceClassName: gpu.example.com\n", "", 1), "spec.devices.requests[0]",
+                 "exactly one of `deviceClassName` or `firstAvailable` is required",
+                 id="a v1beta1 request with neither class nor alternatives"),
+    pytest.param(SLICE_V1BETA1.replace("{int: 128}", "{int: 128, string: x}"),
+                 "spec.devices[0].basic.attributes[cores]", "exactly one value",
+                 id="a v1beta1 attribute with two values"),
     pytest.param(CLAIM.replace("exactly: {deviceClassName: gpu.example.com}", "exactly: {}"),
                  "spec.devices.requests[0].exactly.deviceClassName", "Required value", id="a request without class"),
     pytest.param(CLAIM.replace("allocationMode: All", "allocationMode: Some"),
