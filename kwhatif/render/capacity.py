@@ -34,16 +34,17 @@ NODES_LISTED = 20
 
 
 def _distribution_lines(distribution: dict[str, int]) -> list[str]:
-    """The nodes the placed copies went to, by name; past NODES_LISTED, the nodes holding the
-    most (then by name), how many copies the others hold, and how copies spread over nodes
-    (copies placed by the run: a workload's running pods are counted in its total, not here)."""
+    """The nodes the pods placed by the run — the workload's replicas that were not running yet,
+    then the copies — went to, by name; past NODES_LISTED, the nodes holding the most (then by
+    name), how many the others hold, and how they spread over nodes (a workload's running pods
+    are counted in its total, not here). The column says PODS, not copies: it counts both."""
     if len(distribution) <= NODES_LISTED:
-        return tabulate(sorted(distribution.items()), headers=["NODE", "COPIES"], tablefmt="plain").split("\n")
+        return tabulate(sorted(distribution.items()), headers=["NODE", "PODS"], tablefmt="plain").split("\n")
     busiest = sorted(distribution.items(), key=lambda item: (-item[1], item[0]))
     shown, rest = busiest[:NODES_LISTED], busiest[NODES_LISTED:]
     spread = Counter(distribution.values())
-    return [*tabulate(shown, headers=["NODE", "COPIES"], tablefmt="plain").split("\n"),
-            f"... and {len(rest)} more node(s) with {sum(n for _, n in rest)} copies (-o json lists every node)",
+    return [*tabulate(shown, headers=["NODE", "PODS"], tablefmt="plain").split("\n"),
+            f"... and {len(rest)} more node(s) with {sum(n for _, n in rest)} pods (-o json lists every node)",
             f"the {sum(distribution.values())} placed here on {len(distribution)} nodes: "
             + ", ".join(f"{count} node(s) with {copies}" for copies, count in sorted(spread.items(), reverse=True))]
 

@@ -15,8 +15,8 @@ def _workload(distribution: dict[str, int]) -> dict[str, Any]:
 
 def test_a_few_nodes_are_all_listed_by_name() -> None:
     lines = capacity_table({"workloads": [_workload({"n-b": 1, "n-a": 2})]}).splitlines()
-    assert lines == ["Deployment/default/web: 2 more fit (3 in total)", "", "NODE      COPIES",
-                     "n-a            2", "n-b            1"]
+    assert lines == ["Deployment/default/web: 2 more fit (3 in total)", "", "NODE      PODS",
+                     "n-a          2", "n-b          1"]
 
 
 def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
@@ -28,5 +28,5 @@ def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
     # the busiest first, by name within a count: all of 3 and 2, then n-15..n-19 of the 1s
     assert listed == [[f"n-{i:02d}", "3" if i < 5 else "2" if i < 15 else "1"] for i in range(20)]
     assert lines[3 + NODES_LISTED:] == [
-        "... and 5 more node(s) with 5 copies (-o json lists every node)",
+        "... and 5 more node(s) with 5 pods (-o json lists every node)",
         "the 45 placed here on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]
