@@ -235,7 +235,11 @@ class RuntimeClass:
 @dataclass(frozen=True, slots=True)
 class PodDisruptionBudget(Namespaced):
     """A PDB as preemption and drains read it: the disruption controller's count
-    (`status.disruptionsAllowed`, 0 until counted: `counted`) and the spec it counted for."""
+    (`status.disruptionsAllowed`, 0 until counted: `counted`) and the spec it counted for.
+    `surplus` is its currentHealthy − desiredHealthy, unclamped, which pods leaving or becoming
+    healthy move (`kwhatif.load.disruption.health_changed`; None: taken at disruptions_allowed);
+    `locked` a budget the controller allows nothing whatever the pods do (no pod expected, or a
+    count that failed)."""
 
     namespace: str
     name: str
@@ -246,6 +250,8 @@ class PodDisruptionBudget(Namespaced):
     min_available: int | str | None = None
     max_unavailable: int | str | None = None
     counted: bool = False
+    surplus: int | None = None
+    locked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

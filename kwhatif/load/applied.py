@@ -75,7 +75,7 @@ def _budget(old: PodDisruptionBudget, new: PodDisruptionBudget) -> PodDisruption
     if new.counted or not same_spec:
         return new
     return replace(new, disruptions_allowed=old.disruptions_allowed, disrupted_pods=old.disrupted_pods,
-                   counted=old.counted)
+                   counted=old.counted, surplus=old.surplus, locked=old.locked)
 
 
 def _canonical(selector: LabelSelector | None) -> list[tuple[str, str, tuple[str, ...]]] | None:

@@ -134,8 +134,25 @@ def decode_pdb(obj: dict, source: Source | None) -> PodDisruptionBudget:
         disrupted_pods=frozenset(f.map(status, "disruptedPods", "status")), source=source,
         min_available=_int_or_percent(spec.get("minAvailable")),
         max_unavailable=_int_or_percent(spec.get("maxUnavailable")),
-        counted="disruptionsAllowed" in status,
+        counted="disruptionsAllowed" in status, surplus=_surplus(f, status), locked=_locked(f, status),
     )
+
+
+def _surplus(f: Fields, status: dict) -> int | None:
+    """currentHealthy − desiredHealthy from a counted status (one that gives only
+    disruptionsAllowed, written by hand, is taken at it: None)."""
+    if "currentHealthy" in status and "desiredHealthy" in status:
+        return (f.int(status, "currentHealthy", "status", 0) or 0) - (f.int(status, "desiredHealthy", "status", 0) or 0)
+    return None
+
+
+def _locked(f: Fields, status: dict) -> bool:
+    """Whether the controller allows nothing whatever the pods do: no pod expected
+    (disruption.go:updatePdbStatus), or its count failed (failSafe: the DisruptionAllowed
+    condition's reason SyncFailed)."""
+    failed = any(isinstance(c, dict) and c.get("type") == "DisruptionAllowed" and c.get("reason") == "SyncFailed"
+                 for c in f.list(status, "conditions", "status"))
+    return failed or f.int(status, "expectedPods", "status", 1) == 0
 
 
 def _int_or_percent(value: object) -> int | str | None:

@@ -50,8 +50,43 @@ def counted(pdb: PodDisruptionBudget, namespace_pods: Sequence[Pod],
     pods = [p for p in namespace_pods if pdb.selector is not None and pdb.selector.matches(p.labels)]
     expected, desired = _expected_and_desired(pdb, pods, controllers)
     healthy = sum(1 for p in pods if _healthy(p, pdb.disrupted_pods))
-    allowed = healthy - desired if expected is not None and expected > 0 else 0
-    return replace(pdb, disruptions_allowed=max(allowed, 0), counted=True)
+    locked = expected is None or expected <= 0
+    surplus = healthy - desired
+    return replace(pdb, disruptions_allowed=0 if locked else max(surplus, 0), counted=True, surplus=surplus,
+                   locked=locked)
+
+
+def count_namespace_again(cluster: Cluster, namespace: str) -> None:
+    """The controller's full count of the namespace's budgets, for a change that moves what they
+    expect (a controller scaled: its scale is what `maxUnavailable` and percentages count from)."""
+    pods = [p for p in cluster.pods if p.namespace == namespace]
+    cluster.pdbs[:] = [counted(pdb, pods, cluster.controllers) if pdb.namespace == namespace else pdb
+                       for pdb in cluster.pdbs]
+
+
+def health_changed(cluster: Cluster, pods: Sequence[Pod], delta: int) -> int:
+    """The controller's recount once `pods` left (`delta` −1: those it counted healthy) or became
+    healthy (+1: bound, taken as Ready at once): each budget selecting one moves its surplus by
+    `delta` and allows max(surplus, 0) (none for a `locked` budget). A pod removed by any what-if — a node lost, a pod deleted, evicted by a taint or a
+    drain — lowers its budgets, and its replacement, bound, raises them again. Returns how many
+    budget counts moved."""
+    if not cluster.pdbs:
+        return 0
+    by_namespace: dict[str, list[int]] = {}
+    for i, pdb in enumerate(cluster.pdbs):
+        if not pdb.locked and pdb.selector is not None:
+            by_namespace.setdefault(pdb.namespace, []).append(i)
+    moved = 0
+    for pod in pods:
+        if delta < 0 and not _healthy(pod, frozenset()):
+            continue
+        for i in by_namespace.get(pod.namespace, ()):
+            pdb = cluster.pdbs[i]
+            if pdb.selector is not None and pdb.selector.matches(pod.labels):
+                surplus = (pdb.disruptions_allowed if pdb.surplus is None else pdb.surplus) + delta
+                cluster.pdbs[i] = replace(pdb, surplus=surplus, disruptions_allowed=max(surplus, 0))
+                moved += 1
+    return moved
 
 
 def _expected_and_desired(pdb: PodDisruptionBudget, pods: list[Pod],

@@ -22,9 +22,10 @@ input order, so with a budget short of the node's pods the first ones go.
 A budget's refusal (429) is not the end: kubectl retries every 5 s (until its --timeout, none by
 default), and the disruption controller allows one more disruption for each pod the budget
 selects that becomes healthy again — typically the replacement of a pod already evicted, once
-it is scheduled. `kwhatif.whatif.ops.drain` schedules the replacements (`credit_budgets`) and
-evicts the refused pods again (`retry_refused`) until every pod is gone or a round frees
-nothing: a drain stops only where the budget never recovers (its replacements stay pending)."""
+it is scheduled, or any pending pod it selects. `kwhatif.whatif.ops.drain` schedules the pending
+pods (`kwhatif.load.disruption.health_changed` counts those bound) and evicts the refused pods
+again (`retry_refused`) until every pod is gone or a round frees nothing: a drain stops only
+where the budget never recovers (the pods it counts stay pending)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, PodDisruptionBudget
+from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.pods import DAEMONSET, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
@@ -92,8 +94,10 @@ def evict(cluster: Cluster, pod: Pod) -> str | None:
     pdb = cluster.pdbs[found[0]]
     if pdb.disruptions_allowed <= 0:
         return TOO_MANY_REQUESTS
-    cluster.pdbs[found[0]] = replace(pdb, disruptions_allowed=pdb.disruptions_allowed - 1,
-                                     disrupted_pods=pdb.disrupted_pods | {pod.name})
+    # The API spends one disruption, the pod is deleted, and the controller's count of the pods
+    # left says the same (a pod it did not count healthy spends none).
+    cluster.pdbs[found[0]] = replace(pdb, disrupted_pods=pdb.disrupted_pods | {pod.name})
+    health_changed(cluster, [pod], -1)
     return None
 
 
@@ -166,13 +170,3 @@ def _evict_each(cluster: Cluster, pods: list[Pod], done: Drained) -> None:
             done.refusals[pod.key] = refusal
 
 
-def credit_budgets(cluster: Cluster, healthy: list[Pod]) -> int:
-    """disruption.go: each pod a budget selects that becomes healthy (bound, here) raises its
-    currentHealthy, so its disruptionsAllowed, by one. Returns the disruptions given back."""
-    given = 0
-    for pod in healthy:
-        for i in matching_pdbs(cluster.pdbs, pod):
-            pdb = cluster.pdbs[i]
-            cluster.pdbs[i] = replace(pdb, disruptions_allowed=pdb.disruptions_allowed + 1)
-            given += 1
-    return given

@@ -18,7 +18,8 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
-from kwhatif.whatif.drain import Drained, credit_budgets, drain_pods, retry_refused
+from kwhatif.load.disruption import health_changed
+from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, release_claims,
@@ -313,25 +314,18 @@ NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget neve
 
 @dataclass
 class DrainLedger:
-    """What a scenario's drains know across their operations: the pods they recreated — only
-    those heal a budget (a pod gone another way, `--remove-node`, `--delete-pod`, never lowered
-    one) —, those already counted healthy again (once each), and where a drain's wait bound them
+    """What a scenario's drains know across their operations: where a drain's wait bound pods
     (`commit`)."""
 
-    created: set[str] = field(default_factory=set)
-    healed: set[str] = field(default_factory=set)
     placed: dict[str, str] = field(default_factory=dict)
 
-    def healthy_again(self, bound: list[tuple[Pod, str]]) -> list[Pod]:
-        """Of the pods a wait bound, the drains' own not counted yet (their places noted)."""
-        out = []
+    def bound_while_waiting(self, bound: list[tuple[Pod, str]]) -> list[Pod]:
+        """The pods a wait bound (their places noted): each is healthy now, for the budgets
+        selecting it — a drain's replacement, the replacement of a pod a `--remove-node` took, a
+        pod that was pending already."""
         for pod, node in bound:
-            if pod.key in self.created:
-                self.placed[pod.key] = node
-                if pod.key not in self.healed:
-                    self.healed.add(pod.key)
-                    out.append(pod)
-        return out
+            self.placed[pod.key] = node
+        return [pod for pod, _ in bound]
 
     def commit(self, cluster: Cluster) -> None:
         """The pods the drains' waits bound, running where they were bound, before the next
@@ -376,7 +370,6 @@ class Leaving:
         for pod in new:
             self.names.setdefault(pod.namespace, set()).add(pod.name)
         self.gone.update(map(id, self.pods))
-        self.ledger.created.update(p.key for p in new)
         for pod in self.pods:
             self.ledger.placed.pop(pod.key, None)
         self.created += new
@@ -404,15 +397,15 @@ def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | 
                leaving: Leaving) -> tuple[Drained, int]:
     """One node's drain: evict (the evicted pods `leaving`); while a budget refuses some, schedule
     the pending pods (what happens while kubectl waits: the replacements of the pods evicted
-    first among them), give each budget back a disruption for each pod it counts now bound (once
-    each, `DrainLedger`), and evict the refused pods again — until none is left or a round frees
-    none. (drained, the pods evicted on a retry.)"""
+    first among them), count each pod now bound healthy for the budgets selecting it, and evict
+    the refused pods again — until none is left or a round frees none. (drained, the pods
+    evicted on a retry.)"""
     done = drain_pods(cluster, pods, force)
     leaving.pods += done.evicted
     retried = 0
     while done.refused and settle is not None:
-        bound = leaving.ledger.healthy_again(leaving.settled(settle))
-        if not credit_budgets(cluster, bound):
+        bound = leaving.ledger.bound_while_waiting(leaving.settled(settle))
+        if not health_changed(cluster, bound, +1):
             break
         more = retry_refused(cluster, done)
         if not more:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.load.disruption import health_changed
 from kwhatif.api.objects import Pod
 from kwhatif.workloads.common import NameSet, deterministic_uid
 from kwhatif.workloads.job import completion_index
@@ -93,11 +94,12 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
 def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
                 replace: bool = True) -> list[Pod]:
     """Take `gone` out of the cluster; with `replace`, those `is_replaced` come back (`recreate`).
-    Returns the new pods."""
+    Their budgets count them gone (`health_changed`). Returns the new pods."""
     existing = pod_names(cluster.pods, {p.namespace for p in gone}) if replace else {}
     ids = {id(p) for p in gone}
     cluster.pods = [p for p in cluster.pods if id(p) not in ids]
     release_claims(cluster, gone)
+    health_changed(cluster, gone, -1)
     return recreate(cluster, gone, now, seed, existing) if replace else []
 
 

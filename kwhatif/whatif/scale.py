@@ -18,6 +18,7 @@ from dataclasses import replace
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
+from kwhatif.load.disruption import count_namespace_again
 from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, Workload
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
@@ -87,16 +88,18 @@ def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[P
         raise InputError(f"--scale {text}: KIND must be one of {', '.join(FILE_SCALABLE)} (in the snapshot, "
                          "a Deployment is scaled through its ReplicaSet)")
     pods = replicas_of(cluster, kind, namespace, name)
-    if wanted < len(pods):
-        gone = deletion_order(pods, kind)[:len(pods) - wanted]
-        remove_pods(cluster, gone, now, "scale", replace=False)
-        return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", gone, []
     if wanted > len(pods) and not pods:
         raise InputError(f"--scale {text}: {kind}/{namespace}/{name} has no pod to copy (the snapshot "
                          "holds no pod template)")
+    gone = deletion_order(pods, kind)[:len(pods) - wanted] if wanted < len(pods) else []
+    remove_pods(cluster, gone, now, "scale", replace=False)
     new = new_replicas(cluster, pods, kind, wanted - len(pods), now)
     cluster.pods.extend(new)
-    return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", [], new
+    known = cluster.controllers.get((kind, namespace, name))
+    if known is not None:
+        cluster.controllers[(kind, namespace, name)] = replace(known, replicas=wanted)
+    count_namespace_again(cluster, namespace)  # the budgets expect the new scale
+    return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", gone, new
 
 
 def new_replicas(cluster: Cluster, pods: list[Pod], kind: str, count: int, now: str) -> list[Pod]:

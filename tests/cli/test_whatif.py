@@ -29,11 +29,11 @@ from tests.cli.conftest import NOW, REPO, executable, invoke
 Doc = dict[str, Any]
 
 
-def node(name: str, zone: str, **spec: Any) -> Doc:
+def node(name: str, zone: str, cpu: str = "4", **spec: Any) -> Doc:
     return {"apiVersion": "v1", "kind": "Node",
             "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name,
                                                   "topology.kubernetes.io/zone": zone}},
-            "spec": dict(spec), "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+            "spec": dict(spec), "status": {"allocatable": {"cpu": cpu, "memory": "8Gi", "pods": "110"}}}
 
 
 def pod(name: str, ns: str, cpu: str, node_name: str | None = None, owner: tuple[str, str] | None = None,
@@ -417,14 +417,52 @@ def _budgeted(tmp_path: Path) -> str:
     return write(tmp_path, "budgeted.yaml", docs)
 
 
-def test_a_pod_gone_without_eviction_heals_no_budget(tmp_path: Path) -> None:
-    # --remove-node n0 spends no budget (no eviction), so aaaa0's replacement, bound on n1 while
-    # the drain of n2 waits, gives none back: aaaa2 goes (1 allowed), aaaa3 is refused for good
-    # (aaaa2's replacement finds no room: n0 gone, n2 cordoned, n1 full).
+def test_a_pod_gone_without_eviction_lowers_its_budget_until_its_replacement_runs(tmp_path: Path) -> None:
+    # --remove-node n0 takes aaaa0: the disruption controller counts 2 healthy pods, the budget
+    # allows 0 (1 − 1). The drain of n2 is refused at once; while it waits, aaaa0's replacement is
+    # bound on n1 (room for one), healthy again: 1 allowed, aaaa2 goes on the retry; aaaa3 is
+    # refused for good (aaaa2's replacement finds no room: n0 gone, n2 cordoned, n1 full).
     result = invoke(["schedule", "-c", _budgeted(tmp_path), "--now", NOW, "--remove-node", "n0", "--drain", "n2"])
     assert result.stdout.splitlines()[1].startswith(
-        'what-if: drain n2: evicted 1 pod(s), 1 recreated pending, 1 left on the node; stopped: error when evicting '
+        "what-if: drain n2: evicted 1 pod(s) (1 once pods their budget counts were bound again: kubectl retries a "
+        "budget's refusal every 5s), 1 recreated pending, 1 left on the node; stopped: error when evicting "
         'pods/"a-x1-aaaa3"')
+
+
+def test_a_budget_lowered_by_a_lost_node_refuses_the_drain_that_follows(tmp_path: Path) -> None:
+    # The helper's case: web-a on n1, web-b on n2, web-c on n3 (1500m each, 2-cpu nodes), a budget
+    # minAvailable 2 without status: counted 3 healthy − 2 = 1 allowed. --remove-node n3 takes
+    # web-c: 2 healthy, 0 allowed; its replacement finds no room (n1 cordoned, n2 full), so the
+    # drain of n1 never evicts web-a (disruption.go: currentHealthy − desiredHealthy).
+    web = {"app": "web"}
+    docs = [node(f"n{i}", "a", cpu="2") for i in (1, 2, 3)] + [
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web", "namespace": "shop"},
+         "spec": {"minAvailable": 2, "selector": {"matchLabels": web}}},
+        *(pod(f"web-x1-{c}", "shop", "1500m", f"n{i}", ("ReplicaSet", "web-x1"), web) for i, c in
+          ((1, "aaaaa"), (2, "bbbbb"), (3, "ccccc")))]
+    result = invoke(["schedule", "-c", write(tmp_path, "lost.yaml", docs), "--now", NOW, "--remove-node", "n3",
+                     "--drain", "n1"])
+    assert result.stdout.splitlines()[1].startswith(
+        "what-if: drain n1: evicted 0 pod(s), 0 recreated pending, 1 left on the node; stopped: error when evicting "
+        'pods/"web-x1-aaaaa"')
+
+
+def test_a_pending_pod_the_budget_selects_heals_it_once_bound(tmp_path: Path) -> None:
+    # web-x1-ddddd is pending already: a budget of minAvailable 3 over 4 replicas counts 3 healthy,
+    # 0 allowed. The drain of n1 is refused; while kubectl waits, ddddd is bound (n2 has room):
+    # 4 healthy, 1 allowed, aaaaa goes on the retry.
+    web = {"app": "web"}
+    docs = [node("n1", "a", cpu="2"), node("n2", "a", cpu="4"), node("n3", "a", cpu="2"),
+            {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web", "namespace": "shop"},
+             "spec": {"minAvailable": 3, "selector": {"matchLabels": web}}},
+            pod("web-x1-aaaaa", "shop", "1500m", "n1", ("ReplicaSet", "web-x1"), web),
+            pod("web-x1-bbbbb", "shop", "1500m", "n2", ("ReplicaSet", "web-x1"), web),
+            pod("web-x1-ccccc", "shop", "1500m", "n3", ("ReplicaSet", "web-x1"), web),
+            pod("web-x1-ddddd", "shop", "1500m", None, ("ReplicaSet", "web-x1"), web)]
+    result = invoke(["schedule", "-c", write(tmp_path, "heal.yaml", docs), "--now", NOW, "--drain", "n1"])
+    assert result.stdout.splitlines()[0].startswith(
+        "what-if: drain n1: evicted 1 pod(s) (1 once pods their budget counts were bound again: kubectl retries a "
+        "budget's refusal every 5s), 1 recreated pending, 0 left on the node")
 
 
 def test_a_later_drain_finds_the_pods_an_earlier_drains_wait_put_on_its_node(tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import OwnerReference, Pod, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector, selector_from_map
+from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.drain import (
-    MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, credit_budgets, drain_pods, evict, plan_drain, retry_refused,
+    MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, drain_pods, evict, plan_drain, retry_refused,
 )
 from tests.builders import make_node, make_pod
 
@@ -109,7 +110,7 @@ def test_a_refused_eviction_goes_on_a_retry_once_a_pod_the_budget_counts_is_heal
     cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 1)])
     done = drain_pods(cluster, pods, force=False)
     assert ([p.name for p in done.evicted], [p.name for p in done.refused]) == (["web-0"], ["web-1", "web-2"])
-    assert credit_budgets(cluster, [make_pod("web-new", labels=WEB), make_pod("other", labels={"app": "db"})]) == 1
+    assert health_changed(cluster, [make_pod("web-new", labels=WEB), make_pod("other", labels={"app": "db"})], +1) == 1
     assert [p.name for p in retry_refused(cluster, done)] == ["web-1"]
     assert ([p.name for p in done.kept], [p.name for p in done.refused]) == (["web-2"], ["web-2"])
     assert done.blocked == ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]
