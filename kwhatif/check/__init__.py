@@ -280,7 +280,7 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], obje
             if worst is None or pending > worst[0]:
                 worst = (pending, scenario, total, detail)
     if not scenarios:
-        return PolicyResult(name, True, ["no scenario to try (no node, or no zone label)"])
+        return PolicyResult(name, True, ["no scenario to try (no node)"])
     if worst is None:
         return PolicyResult(name, True, [f"every workload still fits in each of {len(scenarios)} scenarios"])
     pending, scenario, total, detail = worst
@@ -312,17 +312,26 @@ def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[LossScenario]
 
 def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
     """A scenario a zone (the first of ZONE_LABELS a node has): its flags select it by that
-    label when all its nodes carry the same one, else name its nodes."""
+    label when all its nodes carry the same one, else name its nodes. The nodes with no zone
+    label are one zone too, "" (component-helpers' GetZoneKey, as the node lifecycle controller
+    groups them): a cluster without zone labels does not survive losing its one zone."""
     zones: dict[str, set[str]] = {}
     keys: dict[str, set[str]] = {}
     for node in nodes:
         key = next((k for k in ZONE_LABELS if node.labels.get(k)), None)
+        zone = node.labels[key] if key is not None else ""
+        zones.setdefault(zone, set()).add(node.name)
         if key is not None:
-            zones.setdefault(node.labels[key], set()).add(node.name)
-            keys.setdefault(node.labels[key], set()).add(key)
-    return [LossScenario(f"without zone {z} ({len(names)} nodes)", names,
-                         f"--remove-node {next(iter(keys[z]))}={z}" if len(keys[z]) == 1 else _removing(sorted(names)))
+            keys.setdefault(zone, set()).add(key)
+    return [LossScenario(_zone_label(z, names), names, f"--remove-node {next(iter(keys[z]))}={z}"
+                         if len(keys.get(z, ())) == 1 and z else _removing(sorted(names)))
             for z, names in sorted(zones.items())]
+
+
+def _zone_label(zone: str, names: set[str]) -> str:
+    if zone:
+        return f"without zone {zone} ({len(names)} nodes)"
+    return f"without the {len(names)} node{'s' if len(names) > 1 else ''} with no zone label"
 
 
 def _removing(names: Sequence[str]) -> str:

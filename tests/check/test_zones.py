@@ -1,0 +1,30 @@
+"""The zones `--tolerate-zone-loss` loses one at a time: a zone label's values, and the nodes
+without one as one more zone, "" (component-helpers' GetZoneKey, as the node lifecycle
+controller groups nodes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwhatif.check import zone_loss_scenarios
+from tests.builders import make_node
+
+GA, BETA = "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"
+
+
+@pytest.mark.parametrize("labels, expected", [
+    pytest.param({"n1": {GA: "a"}, "n2": {GA: "b"}, "n3": {GA: "a"}},
+                 [("without zone a (2 nodes)", {"n1", "n3"}, f"--remove-node {GA}=a"),
+                  ("without zone b (1 nodes)", {"n2"}, f"--remove-node {GA}=b")], id="every node labelled"),
+    pytest.param({"n1": {GA: "a"}, "n2": {}, "n3": {}},
+                 [("without the 2 nodes with no zone label", {"n2", "n3"}, "--remove-node n2 --remove-node n3"),
+                  ("without zone a (1 nodes)", {"n1"}, f"--remove-node {GA}=a")], id="some nodes unlabelled"),
+    pytest.param({"n1": {}}, [("without the 1 node with no zone label", {"n1"}, "--remove-node n1")],
+                 id="no zone label at all: the one zone"),
+    pytest.param({"n1": {GA: "a"}, "n2": {BETA: "a"}},
+                 [("without zone a (2 nodes)", {"n1", "n2"}, "--remove-node n1 --remove-node n2")],
+                 id="a zone named by two labels: its nodes by name"),
+])
+def test_each_zone_is_a_scenario(labels: dict[str, dict[str, str]], expected: list[tuple[str, set[str], str]]) -> None:
+    nodes = [make_node(name, labels=node_labels) for name, node_labels in labels.items()]
+    assert [(s.label, s.lost, s.flags) for s in zone_loss_scenarios(nodes)] == expected
