@@ -162,10 +162,13 @@ def test_a_plain_init_container_allows_lowering_down_to_its_own_request() -> Non
 
 
 @pytest.mark.parametrize("key", ["node-role.kubernetes.io/control-plane", "node.kubernetes.io/not-ready",
-                                 "node.kubernetes.io/disk-pressure", "ToBeDeletedByClusterAutoscaler"])
+                                 "node.kubernetes.io/disk-pressure", "ToBeDeletedByClusterAutoscaler",
+                                 "kubernetes.io/arch", "karpenter.sh/disrupted", "node.cilium.io/agent-not-ready",
+                                 "ebs.csi.aws.com/agent-not-ready", "example.com/node-uninitialized"])
 def test_a_taint_kept_for_the_nodes_sake_is_never_tolerated(key: str) -> None:
-    """The control plane's taint, a node condition's, a node the autoscaler removes: tolerating it
-    lands the pod where it must not run. Only the other taint is suggested."""
+    """The control plane's taint, a node condition's, a node the autoscaler or Karpenter removes,
+    an Arm node's (only arm64 images may tolerate it), a network or storage agent not ready yet:
+    tolerating it lands the pod where it must not run. Only the other taint is suggested."""
     nodes = {"sys1": make_node("sys1", taints=(make_taint(key, effect="NoSchedule"),)),
              "sys2": make_node("sys2", taints=(make_taint(key, effect="NoSchedule"),)),
              "gpu": make_node("gpu", taints=(make_taint("dedicated", "gpu"),))}

@@ -109,11 +109,32 @@ def test_a_selector_entry_takes_the_nodes_value_when_it_has_the_key() -> None:
     assert summary == "change the pod's node rule so n matches: nodeSelector tier=silver"
 
 
-@pytest.mark.parametrize("key", ["topology.kubernetes.io/zone", "kubernetes.io/arch", "kubernetes.io/hostname",
-                                 "node.kubernetes.io/instance-type"])
+@pytest.mark.parametrize("key", ["topology.kubernetes.io/zone", "kubernetes.io/hostname",
+                                 "node.kubernetes.io/instance-type", "node-role.kubernetes.io/control-plane",
+                                 "karpenter.sh/capacity-type", "sandbox.gke.io/runtime", "nvidia.com/gpu.product",
+                                 "eks.amazonaws.com/nodegroup", "cloud.google.com/gke-nodepool",
+                                 "kubernetes.azure.com/agentpool", "feature.node.kubernetes.io/cpu-model.family",
+                                 "topology.ebs.csi.aws.com/zone"])
 def test_what_the_machine_is_is_never_relabelled(key: str) -> None:
-    """The kubelet and the cloud set these: labelling a node of zone c as zone a would only make
-    the scheduler believe a lie. The pod's rule may change; the node's label is not suggested."""
+    """The kubelet, the cloud, node provisioners and hardware discovery set these: labelling a
+    node of zone c as zone a, a spot node as on-demand, a T4 as an A100 or a worker as the control
+    plane would only make the scheduler believe a lie. The pod's rule may change; the node's label
+    is not suggested."""
     pod = _pod(selector={key: "wanted"})
     fixes = _fixes(pod, [make_node("n", labels={key: "actual"})], [_rejected("n")])
     assert [summary for summary, _, _ in fixes] == [f"change the pod's node rule so n matches: nodeSelector {key}=actual"]
+
+
+@pytest.mark.parametrize("key", ["kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/arch"])
+def test_a_pods_os_or_architecture_is_never_changed(key: str) -> None:
+    """A Windows pod's images do not start on Linux, an arm64 build not on amd64: neither the
+    pod's rule nor the node's label is suggested."""
+    pod = _pod(selector={key: "wanted"})
+    assert _fixes(pod, [make_node("n", labels={key: "actual"})], [_rejected("n")]) == []
+
+
+def test_a_label_of_its_own_is_suggested_for_the_node() -> None:
+    pod = _pod(selector={"example.com/disk": "ssd"})
+    fixes = _fixes(pod, [make_node("n", labels={"example.com/disk": "hdd"})], [_rejected("n")])
+    assert [summary.split(":")[0] for summary, _, _ in fixes] == [
+        "change the pod's node rule so n matches", "label n example.com/disk=ssd (kubectl label node n example.com/disk=ssd --overwrite)"]

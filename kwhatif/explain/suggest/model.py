@@ -111,6 +111,13 @@ def key_in(key: str, names: tuple[str, ...]) -> bool:
     return any(key == n or (n.endswith("/") and key.startswith(n)) for n in names)
 
 
+def key_domain_in(key: str, domains: tuple[str, ...]) -> bool:
+    """Whether a label or taint key's prefix (before `/`) is one of `domains` or a subdomain of
+    one: `node-role.kubernetes.io/worker` is under `kubernetes.io`."""
+    prefix, slash, _ = key.rpartition("/")
+    return bool(slash) and any(prefix == d or prefix.endswith("." + d) for d in domains)
+
+
 def comes_back(pod: Pod) -> bool:
     """Whether deleting the pod frees nothing: a DaemonSet's controller makes it again on the
     same node, a static pod's kubelet keeps its mirror."""

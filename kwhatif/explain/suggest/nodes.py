@@ -20,7 +20,8 @@ from kwhatif.api.selectors import Requirement
 from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    AFFINITY, CORDONED, TAINTS, Candidate, NodeOf, Size, Suggestion, Variant, key_in, node_change, pod_change, pointer,
+    AFFINITY, CORDONED, TAINTS, Candidate, NodeOf, Size, Suggestion, Variant, key_domain_in, key_in, node_change,
+    pod_change, pointer,
     rejected_alone,
 )
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
@@ -64,23 +65,34 @@ class Miss:
         return len(self.selector) + len(self.failing)
 
 
-MACHINE_LABELS = ("kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os", "topology.kubernetes.io/",
-                  "node.kubernetes.io/instance-type", "beta.kubernetes.io/", "failure-domain.beta.kubernetes.io/")
-"""Labels (keys, or prefixes ending in /) the kubelet and the cloud provider set to say what the
-machine is and where: relabelling a node's zone or architecture would make the scheduler believe
-a lie, so a fix that needs one is never suggested as a node label."""
+MACHINE_LABEL_DOMAINS = (
+    "kubernetes.io", "k8s.io",                                  # the kubelet's, the node role, NFD's features
+    "karpenter.sh", "karpenter.k8s.aws", "amazonaws.com", "aws.com", "aws",   # AWS, Karpenter, EKS node groups
+    "google.com", "gke.io", "azure.com", "openshift.io",        # GKE node pools and sandboxes, AKS, OpenShift
+    "nvidia.com", "amd.com", "intel.com",                       # GPU feature discovery: the device model
+)
+"""Label domains (a key's prefix before `/`, and their subdomains) that the kubelet, the cloud
+provider, node provisioners and hardware discovery set to say what the machine is, where and in
+which pool: relabelling a node's zone, architecture, role, capacity type, runtime sandbox, node
+group or GPU model would make the scheduler believe a lie, so a fix that needs one is never
+suggested as a node label (people's own labels — `disktype=ssd`, `team=ml` — are)."""
+
+POD_MUST_MATCH = ("kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch")
+"""Node labels a pod's rule names because its images run only there: widening the pod's rule on
+one would put it where its containers cannot start, so that change is never suggested."""
 
 
 def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
-    """Change the pod's rule so that the nearest node matches it, and label that node (unless
-    that means rewriting what the machine is: MACHINE_LABELS)."""
+    """Change the pod's rule so that the nearest node matches it (unless that means running its
+    images on another OS or architecture: POD_MUST_MATCH), and label that node (unless that means
+    rewriting what the machine is: MACHINE_LABEL_DOMAINS)."""
     nearest = _nearest_miss(pod, verdicts, node_of)
     if nearest is None:
         return []
-    widened = _widen_pod_rule(pod, nearest)
-    out = [widened] if widened is not None else []
     keys = [*nearest.selector, *(req.key for _, req in nearest.failing)]
-    if not any(key_in(key, MACHINE_LABELS) for key in keys):
+    widened = _widen_pod_rule(pod, nearest) if not any(key_in(key, POD_MUST_MATCH) for key in keys) else None
+    out = [widened] if widened is not None else []
+    if not any(key_domain_in(key, MACHINE_LABEL_DOMAINS) for key in keys):
         out.append(_label_node(pod, nearest, verdicts, node_of))
     return out
 

@@ -8,28 +8,37 @@ from kwhatif.api.objects import Pod
 from kwhatif.api.tolerations import Taint, Toleration, tolerates
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    TAINTS, Candidate, NodeOf, Suggestion, Variant, key_in, pod_change, rejected_alone,
+    TAINTS, Candidate, NodeOf, Suggestion, Variant, key_domain_in, key_in, pod_change, rejected_alone,
 )
 
 
-NOT_TO_TOLERATE = ("node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master",
-                   "node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedByClusterAutoscaler",
-                   "DeletionCandidateOfClusterAutoscaler")
-"""Taints (keys, or key prefixes ending in /) that keep workloads off for the node's sake: the
-control plane's, the node lifecycle controller's conditions (not-ready, unreachable, pressure),
-an uninitialised cloud node, a node the autoscaler is removing. Tolerating one lands the pod on a
-node it should not run on: never suggested."""
+NOT_TO_TOLERATE = ("ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler")
+NOT_TO_TOLERATE_DOMAINS = ("kubernetes.io", "k8s.io", "karpenter.sh", "cilium.io")
+"""Taints that keep workloads off for the node's sake, never suggested: Kubernetes' own (the
+control plane's, the node lifecycle controller's conditions, an uninitialised cloud node, an Arm
+node's `kubernetes.io/arch`, which only images built for it may tolerate), a node the cluster
+autoscaler or Karpenter is removing, a node whose network agent is not ready. Tolerating one
+lands the pod on a node it should not run on. (Taints a team or a provider puts for the pods to
+opt in — `dedicated=gpu`, `nvidia.com/gpu`, a spot pool's — are suggested.)"""
+_NODE_STATE = ("not-ready", "unreachable", "uninitialized", "unregistered", "disrupted", "disruption")
+"""Words of a taint key that says the node is not ready for pods yet, or is going away (a
+CSI driver's or CNI agent's startup taint, a provisioner's)."""
+
+
+def never_tolerated(key: str) -> bool:
+    return (key_in(key, NOT_TO_TOLERATE) or key_domain_in(key, NOT_TO_TOLERATE_DOMAINS)
+            or any(word in key.lower() for word in _NODE_STATE))
 
 
 def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """The untolerated taint that alone (no other filter failing, no other taint untolerated)
     keeps the pod off the most nodes; tolerating exactly it (Equal, its effect) is the smallest
-    change to the pod, and the nodes named are those it frees. Not one of NOT_TO_TOLERATE."""
+    change to the pod, and the nodes named are those it frees. Never one `never_tolerated`."""
     blocked: dict[Taint, list[str]] = {}
     for v in rejected_alone(verdicts, TAINTS):
         untolerated = [t for t in node_of(v.node).node.taints if t.effect in ("NoSchedule", "NoExecute")
                        and not tolerates(pod.tolerations, t)]
-        if len(untolerated) == 1 and not key_in(untolerated[0].key, NOT_TO_TOLERATE):
+        if len(untolerated) == 1 and not never_tolerated(untolerated[0].key):
             blocked.setdefault(untolerated[0], []).append(v.node)
     if not blocked:
         return []
