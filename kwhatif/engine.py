@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Collection, Iterator, Sequence
 
+from kwhatif.api.dra import ResourceClaim, reserved_claims
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
@@ -20,6 +21,7 @@ from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Sched
 from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
 from kwhatif.load.quota import QuotaLedger, claim_exists
 from kwhatif.memory import collector_paused
+from kwhatif.plugins.dynamic_resources.index import dra_of
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.plugins.volume_binding.storage import claim_class, default_class, with_default_class
 from kwhatif.api.cluster import Cluster
@@ -492,15 +494,18 @@ class Settling:
     from the cluster at the first wait, which schedules its whole queue; each later wait only
     takes out the pods evicted since and schedules those recreated since with the ones still
     pending — a zone's drain at 5,000 nodes waits at hundreds of nodes, and a run from nothing at
-    each would take hours. Returns the pods bound at this wait, with their nodes: a pod a budget
-    counts, bound, is healthy again (taken as Ready at once, as rollouts take it)."""
+    each would take hours. Returns the pods bound at this wait, with their nodes and the claims
+    allocated for them there: a pod a budget counts, bound, is healthy again (taken as Ready at
+    once, as rollouts take it), and an operation after the drain finds it running with its
+    devices taken. The pods gone since free their claims' devices for the next pods."""
 
     def __init__(self, now: str, profiles: Sequence[ProfileConfig] | None = None) -> None:
         self.now, self.profiles = now, profiles
         self.prepared: Prepared | None = None
         self.pending: list[tuple[Pod, str | None]] = []
 
-    def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]) -> list[tuple[Pod, str]]:
+    def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]
+                 ) -> list[tuple[Pod, str, tuple[ResourceClaim, ...]]]:
         if self.prepared is None:
             self.prepared = prepare(cluster, self.now, profiles=self.profiles, node_detail=False)
             queue = self.prepared.queue
@@ -508,12 +513,20 @@ class Settling:
             for pod in gone:
                 if self.prepared.scheduler.snapshot.forget(pod.key) is not None:
                     self.prepared.quotas.release(pod)
+            if cluster.resource_claims or cluster.claim_templates:
+                dra_of(self.prepared.scheduler.snapshot).release(gone)
             queue = self.pending + admit(new, cluster, created=False, quotas=self.prepared.quotas)
         bound = [(r.pod, r.final.node) for r in self.prepared.scheduler.run(queue)
                  if r.outcome == Outcome.BOUND and r.final is not None and r.final.node]
         placed = self.prepared.scheduler.snapshot.placed
         self.pending = [(pod, refused) for pod, refused in queue if refused is None and pod.key not in placed]
-        return bound
+        return [(pod, node, self._claims_of(pod)) for pod, node in bound]
+
+    def _claims_of(self, pod: Pod) -> tuple[ResourceClaim, ...]:
+        assert self.prepared is not None
+        if not pod.resource_claims:
+            return ()
+        return reserved_claims(dra_of(self.prepared.scheduler.snapshot).claims, pod)
 
 
 def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Sequence[Pod],

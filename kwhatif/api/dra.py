@@ -4,11 +4,13 @@ DynamicResources plugin and its structured allocator consult)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Union
 
 from kwhatif.api.affinity import NodeSelector
+from kwhatif.api.objects import Pod
 from kwhatif.errors import Source
 
 AttributeValue = Union[bool, int, str]
@@ -162,3 +164,28 @@ class ResourceClaimTemplate:
     requests: tuple[DeviceRequest, ...] = ()
     constraints: tuple[DeviceConstraint, ...] = ()
     source: Source | None = None
+
+
+def released_claims(claims: Mapping[tuple[str, str], ResourceClaim], gone: Sequence[Pod]
+                    ) -> dict[tuple[str, str], ResourceClaim]:
+    """The claims of `claims` that `gone` held, as `release_claims` leaves them."""
+    by_namespace: dict[str, list[Pod]] = {}
+    for pod in gone:
+        by_namespace.setdefault(pod.namespace, []).append(pod)
+    out = {}
+    for key, claim in claims.items():
+        pods = by_namespace.get(claim.namespace)
+        if not pods or not claim.reserved_for:
+            continue
+        kept = tuple(r for r in claim.reserved_for if not any(r.is_pod(p.uid, p.name) for p in pods))
+        if len(kept) < len(claim.reserved_for):
+            out[key] = claim.evolve(reserved_for=kept, allocation=claim.allocation if kept else None)
+    return out
+
+
+def reserved_claims(claims: Mapping[tuple[str, str], ResourceClaim], pod: Pod) -> tuple[ResourceClaim, ...]:
+    """The claims of `claims` reserved for `pod`."""
+    if not pod.resource_claims:
+        return ()
+    return tuple(c for c in claims.values()
+                 if c.namespace == pod.namespace and any(r.is_pod(pod.uid, pod.name) for r in c.reserved_for))

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from kwhatif.api.cluster import Cluster
+from kwhatif.api.dra import ResourceClaim
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
@@ -156,7 +157,9 @@ class Scenario:
         return out
 
 
-Settle = Callable[[Cluster, list[Pod], list[Pod]], list[tuple[Pod, str]]]
+Settled = tuple[Pod, str, tuple[ResourceClaim, ...]]
+"""A pod a drain's wait bound: where, and the claims allocated for it there."""
+Settle = Callable[[Cluster, list[Pod], list[Pod]], list[Settled]]
 """The scheduler going through a cluster's pending pods, told the pods evicted and recreated since
 it last did: those it binds, and where (`engine.Settling`), what a drain waits for."""
 Settlers = Callable[[], Settle]
@@ -314,28 +317,31 @@ NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget neve
 
 @dataclass
 class DrainLedger:
-    """What a scenario's drains know across their operations: where a drain's wait bound pods
-    (`commit`)."""
+    """What a scenario's drains know across their operations: where a drain's wait bound pods,
+    with the claims allocated for them there (`commit`)."""
 
-    placed: dict[str, str] = field(default_factory=dict)
+    placed: dict[str, Settled] = field(default_factory=dict)
 
-    def bound_while_waiting(self, bound: list[tuple[Pod, str]]) -> list[Pod]:
+    def bound_while_waiting(self, bound: list[Settled]) -> list[Pod]:
         """The pods a wait bound (their places noted): each is healthy now, for the budgets
         selecting it — a drain's replacement, the replacement of a pod a `--remove-node` took, a
         pod that was pending already."""
-        for pod, node in bound:
-            self.placed[pod.key] = node
-        return [pod for pod, _ in bound]
+        for settled in bound:
+            self.placed[settled[0].key] = settled
+        return [pod for pod, _, _ in bound]
 
     def commit(self, cluster: Cluster) -> None:
-        """The pods the drains' waits bound, running where they were bound, before the next
-        operation: it comes after the drain, when they run there — a cordon does not move them,
-        a node added later does not draw them, a later drain of their node evicts them."""
+        """The pods the drains' waits bound, running where they were bound with their claims
+        allocated, before the next operation: it comes after the drain, when they run there — a
+        cordon does not move them, a node added later does not draw them, a later drain of their
+        node evicts them, a later pod does not get their devices."""
         if not self.placed:
             return
         placed, self.placed = self.placed, {}
-        cluster.pods = [p.evolve(node_name=placed[p.key], phase="Running") if p.key in placed and not p.node_name
+        cluster.pods = [p.evolve(node_name=placed[p.key][1], phase="Running") if p.key in placed and not p.node_name
                         else p for p in cluster.pods]
+        for _, _, claims in placed.values():
+            cluster.resource_claims.update({(c.namespace, c.name): c for c in claims})
 
 
 @dataclass
@@ -382,7 +388,7 @@ class Leaving:
             self.cluster.pods = [p for p in self.cluster.pods if id(p) not in self.gone]
             self.gone = set()
 
-    def settled(self, settle: Settle) -> list[tuple[Pod, str]]:
+    def settled(self, settle: Settle) -> list[Settled]:
         """The pods the scheduler binds while kubectl waits, the evicted ones gone first."""
         self.flush()
         if not self.waited:

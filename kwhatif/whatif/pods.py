@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.load.disruption import health_changed
+from kwhatif.api.dra import released_claims
 from kwhatif.api.objects import Pod
 from kwhatif.workloads.common import NameSet, deterministic_uid
 from kwhatif.workloads.job import completion_index
@@ -107,17 +108,7 @@ def release_claims(cluster: Cluster, gone: Sequence[Pod]) -> None:
     """What the resourceclaim controller does once pods are gone (controller.go syncClaim): their
     reservations are dropped from the ResourceClaims they used, and a claim no pod reserves any
     more is deallocated — its devices free for the pods that replace them, wherever they land."""
-    by_namespace: dict[str, list[Pod]] = {}
-    for pod in gone:
-        by_namespace.setdefault(pod.namespace, []).append(pod)
-    for key, claim in list(cluster.resource_claims.items()):
-        pods = by_namespace.get(claim.namespace)
-        if not pods or not claim.reserved_for:
-            continue
-        kept = tuple(r for r in claim.reserved_for if not any(r.is_pod(p.uid, p.name) for p in pods))
-        if len(kept) < len(claim.reserved_for):
-            cluster.resource_claims[key] = claim.evolve(reserved_for=kept,
-                                                        allocation=claim.allocation if kept else None)
+    cluster.resource_claims.update(released_claims(cluster.resource_claims, gone))
 
 
 def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names) -> list[Pod]:

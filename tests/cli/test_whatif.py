@@ -24,7 +24,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from tests.cli.conftest import NOW, REPO, executable, invoke
+from tests.cli.conftest import DATA, NOW, REPO, executable, invoke
 
 Doc = dict[str, Any]
 
@@ -693,3 +693,18 @@ def test_an_add_node_template_of_a_whatif_file_is_found_beside_the_file(tmp_path
     result = invoke(["schedule", "-c", cluster, "--whatif", str(ops_dir / "ops.yaml"), "-o", "json", "--now", NOW])
     assert result.exit_code in (0, 1), result.stderr
     assert "add-node 2 like added" in json.loads(result.stdout)["whatif"][0]["summary"]
+
+
+def test_an_operation_after_a_drain_finds_the_devices_its_waits_allocated(tmp_path: Path) -> None:
+    # tests/cli/data/drain/dra.yaml: draining n1 evicts web-a (the budget allows 1); while kubectl
+    # waits, its replacement takes claim ca, allocated to n2's one GPU, and the budget lets web-b
+    # go. Its replacement (claim cb) finds no GPU left: n1 cordoned, n2's taken, n3 has none. An
+    # operation after the drain that changes nothing for them (a label on n3) must not hand n2's
+    # GPU out again: the wait's allocation is the cluster's from then on.
+    cluster = str(DATA / "drain" / "dra.yaml")
+    alone = invoke(["schedule", "-c", cluster, "--now", NOW, "--drain", "n1", "-o", "json"])
+    after = invoke(["schedule", "-c", cluster, "--now", NOW, "--drain", "n1", "--label", "n3", "x=y", "-o", "json"])
+    outcomes = [{r["pod"]: r["outcome"] for r in json.loads(run.stdout)["results"]} for run in (alone, after)]
+    assert sorted(outcomes[0].values()) == ["bound", "unschedulable"]
+    replacement_of_b = next(pod for pod, outcome in outcomes[0].items() if outcome == "unschedulable")
+    assert outcomes[1] == {replacement_of_b: "unschedulable"}  # the other one runs on n2 already

@@ -5,12 +5,15 @@ snapshot (`Snapshot.attach`), so what-if re-runs restoring a mark take allocatio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.dra import ConsumerRef, Device, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
-from kwhatif.api.objects import Node
+from kwhatif.api.dra import (
+    ConsumerRef, Device, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice, released_claims,
+)
+from kwhatif.api.objects import Node, Pod
 from kwhatif.plugins.dynamic_resources.pools import Pool, gather_pools
 from kwhatif.plugins.dynamic_resources.selectors import CelError, compile_selector, device_matches
 from kwhatif.snapshot.cache import for_snapshot
@@ -114,6 +117,14 @@ class DraIndex:
         """PostFilter's deallocation: the claim loses its allocation and reservations."""
         self.claims[(claim.namespace, claim.name)] = claim.evolve(allocation=None, reserved_for=())
         self._changed()
+
+    def release(self, gone: Sequence[Pod]) -> None:
+        """Pods gone: the resourceclaim controller drops their reservations and deallocates the
+        claims no pod reserves any more (`kwhatif.api.dra.released_claims`)."""
+        changed = released_claims(self.claims, gone)
+        if changed:
+            self.claims.update(changed)
+            self._changed()
 
     def _changed(self) -> None:
         self._allocated = None
