@@ -26,7 +26,7 @@ from typing import Any
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, RunningJob
 from kwhatif.engine import Prepared, admit, as_created, needs_missing_plugin
-from kwhatif.framework.scheduler import PodResult
+from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.text import listed
 from kwhatif.workloads.common import Workload
 from kwhatif.workloads.existing import Strategy
@@ -122,12 +122,59 @@ class Rollout:
                 "refused": self.refused, "steps": [s.data() for s in self.steps]}
 
 
+class Waiting:
+    """The run's pods left waiting by the first pass — the cluster's pending pods, the new
+    workloads' pods that found no room or were refused by a quota — tried again, in queue order,
+    whenever a rollout deletes pods: the scheduler moves its unschedulable pods back to the active
+    queue when a pod goes, and a controller retries a create a quota refused. They are older than
+    what the rollout creates next, so they come first: a pending pod takes the room an update
+    frees before the update's own new pod does, and a workload scaled down makes room for a new
+    one in the same check."""
+
+    def __init__(self, prepared: Prepared, cluster: Cluster, now: str, results: dict[str, PodResult],
+                 fresh: Sequence[Pod]) -> None:
+        self.scheduler, self.missing, self.quotas = prepared.scheduler, prepared.missing, prepared.quotas
+        self.cluster, self.now, self.results = cluster, now, results
+        created = {p.key for p in fresh}
+        self.entries = [(pod, refused, pod.key in created) for pod, refused in prepared.queue
+                        if self._waits(pod.key, refused)]
+
+    def _waits(self, key: str, refused: str | None) -> bool:
+        result = self.results.get(key)
+        if refused is not None:
+            return QUOTA_REFUSAL in refused
+        return key not in self.scheduler.snapshot.placed and result is not None \
+            and result.outcome == Outcome.UNSCHEDULABLE
+
+    def retry(self) -> None:
+        """Schedule the waiting pods again (a quota's refusal admitted anew, `_admitted`)."""
+        if not self.entries:
+            return
+        queue = [self._admitted(pod, refused, created) for pod, refused, created in self.entries]
+        for result in self.scheduler.run([(pod, refused) for pod, refused, _ in queue]):
+            result.incomplete = needs_missing_plugin(result, self.missing)
+            self.results[result.pod.key] = result
+        self.entries = [entry for entry in queue if self._waits(entry[0].key, entry[1])]
+
+    def _admitted(self, pod: Pod, refused: str | None, created: bool) -> tuple[Pod, str | None, bool]:
+        if refused is None:
+            return pod, None, created
+        [(admitted, again)] = admit([pod], self.cluster, created=created, quotas=self.quotas)
+        return admitted, again, created
+
+
+QUOTA_REFUSAL = "exceeded quota"
+"""What a ResourceQuota's refusal says (quota.go); the controller retries such a create."""
+
+
 class Stepper:
     """One workload's rollout on the shared scheduler and snapshot. `results` is the run's
-    results by pod key (a pod tried again keeps its place and gets its latest result)."""
+    results by pod key (a pod tried again keeps its place and gets its latest result);
+    `waiting`: the run's other pods tried again when a step deletes pods."""
 
     def __init__(self, prepared: Prepared, cluster: Cluster, now: str, update: Update,
-                 results: dict[str, PodResult]) -> None:
+                 results: dict[str, PodResult], waiting: Waiting | None = None) -> None:
+        self.waiting = waiting
         self.scheduler = prepared.scheduler
         self.missing = prepared.missing
         self.quotas = prepared.quotas
@@ -176,6 +223,8 @@ class Stepper:
         if gone:  # pods of its own the snapshot had pending may go too (a Job's)
             self.adopted = [p for p in self.adopted if p.key not in gone]
             self.pending = [p for p in self.pending if p.key not in gone]
+            if self.waiting is not None:
+                self.waiting.retry()
         available = self.available()
         queue = [*self.pending, *create]
         for result in self.scheduler.run(self._admitted(queue)):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
-from kwhatif.check.rollout import Rollout, Stepper, Update
+from kwhatif.check.rollout import Rollout, Stepper, Update, Waiting
 from kwhatif.check.strategies import ROLLERS, keeps_pending, refuse
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import Prepared, Scenarios, Simulation, admit, is_pending, needs_missing_plugin, prepare
@@ -97,7 +97,8 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
                      workloads_only: bool = False, node_detail: bool = True
                      ) -> tuple[Simulation, dict[int, Rollout], dict[str, str]]:
     """Schedule the cluster's pending pods and the new workloads' pods, then roll out each update
-    in input order on the same snapshot. `cluster` already holds the manifests' objects; with
+    in input order on the same snapshot, the pods still waiting tried again whenever a rollout
+    deletes pods (`Waiting`). `cluster` already holds the manifests' objects; with
     `scenarios`, it is one of that engine's scenarios. `workloads_only`: only the workloads'
     outcomes are wanted, so with nothing to roll out the queue stops at their last pod (what
     comes later has no higher priority, so it can neither take their place nor evict them).
@@ -112,8 +113,9 @@ def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: 
     first = prepared.run(until=frozenset(p.key for p in fresh) if workloads_only and not updates else None)
     results: dict[str, PodResult] = {r.pod.key: r for r in first.results}
     rollouts = {}
+    waiting = Waiting(prepared, cluster, now, results, fresh) if updates else None
     for i, update in updates.items():
-        stepper = Stepper(prepared, cluster, now, update, results)
+        stepper = Stepper(prepared, cluster, now, update, results, waiting)
         rollouts[i] = (refuse if update.refused else ROLLERS[update.workload.kind])(stepper, update)
     brought = [*fresh, *(p for r in rollouts.values() for p in r.pods)]
     replacements = replace_evicted(prepared, cluster, now, brought, results)

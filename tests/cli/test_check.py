@@ -509,3 +509,39 @@ def test_a_claim_the_chart_carries_again_stays_bound(cli, tmp_path):
     assert result.exit_code == 0, result.stdout
     [w] = json.loads(result.stdout)["workloads"]
     assert (w["name"], w["pods"], w["bound"], w["ok"]) == ("store", 1, 1, True)
+
+
+ROOM = DATA / "rollout-room"
+
+
+def _verdicts(cli, cluster: str, *files: str) -> tuple[int, dict[str, tuple[int, int]]]:
+    result = cli(["check", *(str(ROOM / f) for f in files), "-c", str(ROOM / cluster), "--now", NOW, "-q",
+                  "-o", "json"])
+    data = json.loads(result.stdout)
+    return result.exit_code, {w["name"]: (w["bound"], w["pending"]) for w in data["workloads"]}
+
+
+@pytest.mark.parametrize("files", [("web-scale1.yaml", "new-b.yaml"), ("new-b.yaml", "web-scale1.yaml")],
+                         ids=["scale-down first", "new workload first"])
+def test_a_workload_scaled_down_makes_room_for_a_new_one_in_the_same_check(cli, files) -> None:
+    # full-node.yaml: n1 (2 cpu) holds web's 2 pods of 1 cpu. web goes to 1 replica, b (1 pod of
+    # 1 cpu) is new: b fails the first pass, and the scale-down's deletion moves it back to the
+    # active queue (the scheduler retries unschedulable pods when a pod goes): it binds, whatever
+    # the order of the files.
+    assert _verdicts(cli, "full-node.yaml", *files) == (0, {"web": (0, 0), "b": (1, 0)})
+
+
+def test_a_create_a_quota_refused_is_retried_once_a_scale_down_frees_the_quota(cli) -> None:
+    # full-quota.yaml: namespace team's quota (requests.cpu 2) is used by app's 4 pods of 500m.
+    # extra's 2 pods (500m) are refused by the quota; app scaled to 2 frees 1 cpu, and the
+    # ReplicaSet controller's retried creates are admitted and bound.
+    assert _verdicts(cli, "full-quota.yaml", "app-scale2.yaml", "extra.yaml") == (0, {"app": (0, 0), "extra": (2, 0)})
+
+
+def test_a_pending_pod_takes_the_room_an_update_frees_before_the_updates_new_pod(cli) -> None:
+    # full-node-and-waiting.yaml: n1 (2 cpu) full with web's 2 pods of 1 cpu, and a pod waiting
+    # (1 cpu, created an hour ago). The update (maxSurge 0, maxUnavailable 1) deletes one old pod:
+    # waiting, older than the new web pod, goes to the active queue with it and binds first; the new
+    # pod stays pending and the rollout is stuck (a false pass before).
+    code, verdicts = _verdicts(cli, "full-node-and-waiting.yaml", "web-update.yaml")
+    assert (code, verdicts["web"][1]) == (1, 1)
