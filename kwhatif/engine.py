@@ -533,11 +533,18 @@ def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Seque
                 quotas: QuotaLedger | None = None) -> list[tuple[Pod, str | None]]:
     """The queue as admission leaves it: the pending ones of `pods` (the cluster's), then
     `new_pods` created now, charged against the ResourceQuotas in that order (on `quotas`, when
-    the run goes on charging)."""
+    the run goes on charging); last, the pods the API server would reject, each with its error
+    (reported as skipped, never scheduled)."""
     if quotas is None:
         quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
-    return queue + admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
+    queue += admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
+    return queue + [(Pod(r.namespace, r.name, creation_timestamp=now), f"{REJECTED}: {r.reason}")
+                    for r in cluster.rejected_pods]
+
+
+REJECTED = "rejected by the API server"
+"""How a pod the API server would refuse reads among the results (`Cluster.rejected_pods`)."""
 
 
 def simulate(cluster: Cluster, now: str, *args: Any, **options: Any) -> Simulation:

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, fields
 
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RunningJob,
-    RuntimeClass, Service,
+    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
+    RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import (
@@ -43,6 +43,7 @@ class Cluster:
     resource_claims: dict[tuple[str, str], ResourceClaim] = field(default_factory=dict)  # (namespace, name)
     claim_templates: dict[tuple[str, str], ResourceClaimTemplate] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    rejected_pods: list[RejectedPod] = field(default_factory=list)
 
     def copy(self) -> Cluster:
         """A copy whose collections can change (objects are frozen and shared), so what-ifs

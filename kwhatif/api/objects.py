@@ -255,6 +255,24 @@ class PodDisruptionBudget(Namespaced):
 
 
 @dataclass(frozen=True, slots=True)
+class RejectedPod:
+    """A Pod manifest the API server would refuse (`error`: its one line, naming the file, the
+    object and the field): reported as such and never scheduled, while the rest of the run goes on
+    (`kwhatif.engine.admit_queue` gives it a skipped result)."""
+
+    namespace: str
+    name: str
+    error: str
+    reason: str
+    """The error without its file and object: what the pod's result says."""
+    source: Source | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
 class Service:
     namespace: str
     name: str

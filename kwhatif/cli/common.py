@@ -259,6 +259,13 @@ def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
     return cluster, pods, origins
 
 
+def keys_to_place(cluster: Cluster, inputs: Inputs, pods: Sequence[Pod]) -> set[str]:
+    """The pods a command places, as its output lists them and its exit status counts them: those
+    of its files, the ones the API server would reject among them (`placing` adds those to the
+    cluster after the snapshot's own)."""
+    return {p.key for p in pods} | {r.key for r in cluster.rejected_pods[len(inputs.cluster.rejected_pods):]}
+
+
 def kind_progress(quiet: bool) -> Callable[[str, int], None]:
     """A line per kind captured, on a terminal (unless -q): a big cluster takes a while."""
     def report(resource: str, count: int) -> None:

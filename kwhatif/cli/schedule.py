@@ -7,7 +7,7 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, color_option, config_option, detail_kept, emit_simulation, examples, exit_code, html_output_option,
-    load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
+    keys_to_place, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
     quiet_option, run, sample_option, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.progress import Progress
@@ -86,7 +86,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
                        sample=sample, progress=Progress("scheduling", quiet), for_the_run=True,
                        node_detail=detail_kept(output, node_detail))
         inputs.finish(sim.warnings)
-        placed = {p.key for p in pods}
+        placed = keys_to_place(cluster, inputs, pods)
         emit_simulation(sim, output, node_detail, headers=not no_headers, color=use_color(color), only=placed)
         return exit_code(sim, placed)
     run(action)

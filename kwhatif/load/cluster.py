@@ -28,8 +28,8 @@ import operator
 from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RunningJob,
-    RuntimeClass, Service,
+    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
+    RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.quota import ResourceQuota
@@ -60,7 +60,7 @@ class Named(Protocol):
 
 
 def _identity(obj: Named) -> tuple:
-    kind = type(obj).__name__
+    kind = "Pod" if isinstance(obj, RejectedPod) else type(obj).__name__
     if isinstance(obj, Controller):
         return (obj.kind, obj.namespace, obj.name)
     return (kind, getattr(obj, "namespace", ""), obj.name)
@@ -71,6 +71,31 @@ UNKNOWN_FIELD_CHECK_LIMIT = 1000
 
 
 def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,
+                unknown_fields: bool = False, validate: str = "warn", reject_pods: bool = False) -> Named | None:
+    """One document to its typed object. With `reject_pods` (pods to place), a Pod the API server
+    would refuse (any error in it, once it names a pod) becomes a RejectedPod, reported while the
+    rest of the run goes on; the cluster's inputs are the environment, which must be right."""
+    try:
+        return _decode_one(doc, full_validation, warnings, pods, unknown_fields, validate)
+    except InputError as err:
+        rejected = _rejected_pod(doc, err) if reject_pods else None
+        if rejected is None:
+            raise
+        return rejected
+
+
+def _rejected_pod(doc: RawDoc, err: InputError) -> RejectedPod | None:
+    """The pod an error is about, when the document is a Pod with a name (else the error stays
+    the run's: nothing to report it as)."""
+    meta = doc.obj.get("metadata") if doc.kind == "Pod" and isinstance(doc.obj, dict) else None
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        return None
+    name, namespace = meta["name"], meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
+    reason = f"{err.field}: {err.message}" if err.field else err.message
+    return RejectedPod(namespace or "default", name, str(err), " ".join(reason.split()), doc.source)
+
+
+def _decode_one(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,
                 unknown_fields: bool = False, validate: str = "warn") -> Named | None:
     """One document to its typed object. Pods of a big JSON List are read from their bytes
     (the structural check is the reader's types); everything else from the parsed object."""
@@ -104,7 +129,8 @@ as decoding; this process unpickles them at a quarter of that."""
 
 def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_fields: bool | None = None,
                 progress: Callable[[int, int], None] | None = None,
-                parallel_min: int = PARALLEL_DECODE_MIN, validate: str = "warn") -> tuple[list[object], list[str]]:
+                parallel_min: int = PARALLEL_DECODE_MIN, validate: str = "warn",
+                reject_pods: bool = False) -> tuple[list[object], list[str]]:
     """Typed objects in input order; duplicates keep the last one (kubectl apply semantics).
 
     `full_validation` checks every object against the Kubernetes schemas (about 1 ms an object:
@@ -115,12 +141,12 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
     of fully validated objects are (`schema.UNKNOWN_FIELDS`). `progress` hears (objects decoded,
     objects) every 10,000 objects decoded here. From `parallel_min` objects, the last
     CHILD_SHARE of them are decoded by a forked child meanwhile: the same objects, warnings and
-    first error."""
+    first error. `reject_pods`: see `_decode_doc`."""
     if unknown_fields is None:
         unknown_fields = len(docs) <= UNKNOWN_FIELD_CHECK_LIMIT
 
     def part(start: int, end: int, told: Callable[[int, int], None] | None) -> tuple[list[Named | None], Said]:
-        return _decoded(docs, start, end, full_validation, unknown_fields, told, validate)
+        return _decoded(docs, start, end, full_validation, unknown_fields, told, validate, reject_pods)
 
     if len(docs) >= parallel_min:
         cut = len(docs) - int(len(docs) * CHILD_SHARE)
@@ -134,7 +160,8 @@ def decode_docs(docs: Sequence[RawDoc], full_validation: bool = False, unknown_f
 
 
 def _decoded(docs: Sequence[RawDoc], start: int, end: int, full_validation: bool, unknown_fields: bool,
-             progress: Callable[[int, int], None] | None, validate: str) -> tuple[list[Named | None], Said]:
+             progress: Callable[[int, int], None] | None, validate: str,
+             reject_pods: bool = False) -> tuple[list[Named | None], Said]:
     """docs[start:end] decoded (None for a kind kwhatif does not read), and their warnings."""
     warnings: Said = []
     objects: list[Named | None] = []
@@ -144,7 +171,7 @@ def _decoded(docs: Sequence[RawDoc], start: int, end: int, full_validation: bool
             progress(index, len(docs))
         doc = docs[index]
         said: list[str] = []
-        objects.append(_decode_doc(doc, full_validation, said, pods, unknown_fields, validate))
+        objects.append(_decode_doc(doc, full_validation, said, pods, unknown_fields, validate, reject_pods))
         warnings.extend((index, text) for text in said)
         doc.release()  # a big List's items are decoded one at a time
     return objects, warnings
@@ -193,6 +220,7 @@ def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Sai
 _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     Node: ("nodes", None),
     Pod: ("pods", None),
+    RejectedPod: ("rejected_pods", None),
     Namespace: ("namespaces", lambda o: o.name),
     PriorityClass: ("priority_classes", lambda o: o.name),
     RuntimeClass: ("runtime_classes", lambda o: o.name),
@@ -215,6 +243,12 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     ResourceClaim: ("resource_claims", lambda o: (o.namespace, o.name)),
     ResourceClaimTemplate: ("claim_templates", lambda o: (o.namespace, o.name)),
 }
+
+
+def rejected_pod_warnings(rejected: Sequence[RejectedPod]) -> list[str]:
+    """A warning a pod the API server would refuse: its error line, and what becomes of it."""
+    return [f"{r.error} (the API server would reject this pod: it is reported as rejected and not scheduled; "
+            "the rest of the run goes on)" for r in rejected]
 
 
 def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
@@ -292,7 +326,8 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
     cluster = Cluster(warnings=list(warnings or []))
     for obj in objects:
         add_object(cluster, obj)
-    cluster.warnings.extend(empty_node_warnings(cluster.nodes) + bound_pod_warnings(cluster.nodes, cluster.pods))
+    cluster.warnings.extend(rejected_pod_warnings(cluster.rejected_pods) + empty_node_warnings(cluster.nodes)
+                            + bound_pod_warnings(cluster.nodes, cluster.pods))
     count_budgets(cluster)
     return cluster
 

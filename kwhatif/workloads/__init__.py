@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import BinaryIO, cast
 
-from kwhatif.api.objects import Namespace, Node, Pod
+from kwhatif.api.objects import Namespace, Node, Pod, RejectedPod
 from kwhatif.errors import InputError, Source
-from kwhatif.load.cluster import Named, apply_object, decode_docs
+from kwhatif.load.cluster import Named, apply_object, decode_docs, rejected_pod_warnings
 from kwhatif.load.disruption import count_budgets
 from kwhatif.load.documents import RawDoc, in_namespace
 from kwhatif.load.reader import not_objects_warning, read_inputs
@@ -64,13 +64,15 @@ class Expansion:
 
 
 def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespace: str | None = None,
-                   validate: str = "strict") -> tuple[list[object], list[str]]:
+                   validate: str = "strict", rejected_pods: bool = False) -> tuple[list[object], list[str]]:
     """Every object of the manifests in input order: `Workload`s for controller kinds, typed
     objects for the rest (Pods, Services, PDBs, ...), each validated against its schema.
     Operator-managed custom resources are left out, named in one warning (`operators`).
     `namespace` (`-n`) goes to the objects that have none, as `kubectl apply -n` does. `validate`:
     what unknown fields are (`schema.UNKNOWN_FIELDS`); by default errors, as `kubectl apply`
-    refuses them — a manifest with a misspelt field would otherwise pass a check and fail to apply."""
+    refuses them — a manifest with a misspelt field would otherwise pass a check and fail to apply.
+    `rejected_pods`: a Pod the API server would refuse is kept as a RejectedPod (reported, the
+    rest placed: `pods_to_place`), else its error is the run's (a check judges every manifest)."""
     skipped: list[str] = []
     docs = read_inputs(paths, stdin, skipped)
     if namespace is not None:
@@ -98,7 +100,8 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespac
             rest.append(doc)
     note = operated_warning(managed)
     warnings += [note] if note else []
-    others, more = decode_docs(rest, full_validation=True, validate=validate) if rest else ([], [])
+    others, more = decode_docs(rest, full_validation=True, validate=validate, reject_pods=rejected_pods) \
+        if rest else ([], [])
     objects = sorted(workloads + others, key=lambda o: order.get(getattr(o, "source", None), len(order)))
     return objects, warnings + more
 
@@ -186,13 +189,17 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
     bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
     NamespaceLifecycle does. The pods' origins: the workloads that make them (not bare Pods)."""
-    objects, warnings = load_workloads(paths, namespace=namespace, validate=validate)
+    objects, warnings = load_workloads(paths, namespace=namespace, validate=validate, rejected_pods=True)
     cluster = cluster.copy()
+    rejected = [o for o in objects if isinstance(o, RejectedPod)]
+    cluster.rejected_pods.extend(rejected)
+    warnings += rejected_pod_warnings(rejected)
+    objects = [o for o in objects if not isinstance(o, RejectedPod)]
     expansion = expand_objects(objects, cluster.nodes, now)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])
-    if not expansion.pods:
+    if not expansion.pods and not rejected:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     origins = {p.key: (g.workload.kind, g.workload.namespace, g.workload.name) for g in controlled.groups for p in g.pods}
     return cluster, expansion.pods, warnings, origins

@@ -58,11 +58,27 @@ def test_empty_file_error_names_the_file(cli):
     _assert_bad_input(result.exit_code, result.stdout, result.stderr, ["no objects passed", "errors/empty.yaml"])
 
 
-@pytest.mark.parametrize("case", ["broken-yaml", "bad-quantity", "exists-with-value"])
-def test_bad_pod_file_in_place(cli, case):
-    files, must_contain = CASES[case]
+def test_a_pod_file_that_is_no_yaml_is_bad_input_in_place(cli):
+    files, must_contain = CASES["broken-yaml"]
     result = cli(["place", *files, "-c", "cluster", "--now", NOW])
     _assert_bad_input(result.exit_code, result.stdout, result.stderr, must_contain)
+
+
+@pytest.mark.parametrize("case", ["bad-quantity", "exists-with-value"])
+def test_a_pod_the_api_server_would_reject_is_reported_and_the_rest_placed(cli, case):
+    # The brief: a pod the API server would reject is reported as such, the rest of the run goes
+    # on. fits.yaml's pod binds beside it; the rejected one is a result of its own (skipped, with
+    # the API server's words), its error line a warning naming file, object and field; exit 1.
+    files, must_contain = CASES[case]
+    result = cli(["place", *files, "fits.yaml", "-c", "cluster", "--now", NOW, "-o", "json"])
+    assert result.exit_code == 1, result.stderr
+    outcomes = {r["pod"]: (r["outcome"], r["message"]) for r in json.loads(result.stdout)["results"]}
+    rejected = must_contain[1].removeprefix("Pod/")
+    assert outcomes[rejected][0] == "skipped"
+    assert outcomes[rejected][1].startswith(f"rejected by the API server: {must_contain[2]}")
+    assert outcomes["default/fits"][0] == "bound"
+    warning = next(line for line in result.stderr.splitlines() if must_contain[1] in line)
+    assert warning.startswith("kwhatif: warning: ") and all(text in warning for text in must_contain)
 
 
 def test_place_without_pods(cli):
