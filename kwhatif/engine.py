@@ -122,26 +122,31 @@ def charge_new_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
             raise AdmissionRejected(f"its claim {name} is refused: {refused}; the pod would wait for it") from None
 
 
+CAPTURE_STORAGE = ("capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities "
+                   "-A -o json (or kwhatif snapshot)")
+
+
 def storage_missing(cluster: Cluster, new_pods: Sequence[Pod]) -> list[str]:
-    """Claims of pods to schedule that wait for a volume while the snapshot has no StorageClass
-    and no PersistentVolume at all: the snapshot was most likely taken without its storage
-    objects, and every such pod would read as unschedulable for a reason the cluster lacks."""
-    if cluster.storage_classes or cluster.pvs:
-        return []
+    """What a snapshot taken without its storage objects would make pods read as: claims of pods
+    to schedule that the snapshot lacks while it has no PersistentVolumeClaim at all, and claims
+    that wait for a volume while it has no StorageClass nor PersistentVolume — each pod would read
+    as unschedulable for a reason the cluster lacks. (A claim missing from a snapshot that has
+    claims is missing: the scheduler's `persistentvolumeclaim "x" not found` says so.)"""
     pending = [p for p in cluster.pods if is_pending(p)] + list(new_pods)
-    waiting = sorted({f"{p.namespace}/{name}" for p in pending for name in claim_names(p)
-                      if _unbound(cluster, p.namespace, name)})
-    if not waiting:
-        return []
-    return [f"{len(waiting)} PersistentVolumeClaim(s) wait for a volume ({listed(waiting)}) and the snapshot has no "
-            "StorageClass nor PersistentVolume: it was probably taken without them, so these claims cannot bind "
-            "here; capture them too: kubectl get storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities "
-            "-A -o json (or kwhatif snapshot)"]
-
-
-def _unbound(cluster: Cluster, namespace: str, name: str) -> bool:
-    claim = cluster.pvcs.get((namespace, name))
-    return claim is None or not claim.volume_name
+    claims = sorted({(p.namespace, name) for p in pending for name in claim_names(p)})
+    absent = [f"{ns}/{name}" for ns, name in claims if (ns, name) not in cluster.pvcs] if not cluster.pvcs else []
+    unbound = [f"{ns}/{name}" for ns, name in claims
+               if (ns, name) in cluster.pvcs and not cluster.pvcs[(ns, name)].volume_name]
+    out = []
+    if absent:
+        out.append(f"{len(absent)} PersistentVolumeClaim(s) the pods use are not in the snapshot ({listed(absent)}), "
+                   "which has no claim at all: it was probably taken without them (else create them); "
+                   + CAPTURE_STORAGE)
+    if unbound and not (cluster.storage_classes or cluster.pvs):
+        out.append(f"{len(unbound)} PersistentVolumeClaim(s) wait for a volume ({listed(unbound)}) and the snapshot "
+                   "has no StorageClass nor PersistentVolume: it was probably taken without them, so these claims "
+                   "cannot bind here; " + CAPTURE_STORAGE)
+    return out
 
 
 def admit_bound(pods: Sequence[Pod], cluster: Cluster) -> tuple[list[Pod], list[str]]:

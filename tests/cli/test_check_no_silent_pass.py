@@ -173,3 +173,34 @@ def test_a_cronjob_whose_schedule_the_api_server_refuses_fails_the_check_as_bad_
     line = single_error_line(result.stderr)
     assert f"{path}" in line and "CronJob/default/nightly: spec.schedule: " in line
     assert line.endswith('Invalid value: "0 0 * * * *": expected exactly 5 fields, found 6: [0 0 * * * *]')
+
+
+CLAIMED = """apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: app, resources: {requests: {cpu: 100m}}}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: missing}}]
+"""
+OTHER_CLAIM = """---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: other, namespace: default}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: fast}
+"""
+
+
+@pytest.mark.parametrize("other_claim, warned", [("", True), (OTHER_CLAIM, False)],
+                         ids=["a snapshot without claims: taken without them?", "a snapshot with claims: missing"])
+def test_a_missing_claim_is_blamed_on_the_snapshot_only_when_it_has_no_claim_at_all(
+        tmp_path: Path, other_claim: str, warned: bool) -> None:
+    pod = tmp_path / "pod.yaml"
+    pod.write_text(CLAIMED + other_claim)
+    result = invoke(["place", str(pod), *ARGS, "-o", "json"])
+    warnings = json.loads(result.stdout)["warnings"]
+    said = [w for w in warnings if "default/missing" in w]
+    assert said == ([
+        "1 PersistentVolumeClaim(s) the pods use are not in the snapshot (default/missing), which has no claim at "
+        "all: it was probably taken without them (else create them); capture them too: kubectl get "
+        "storageclasses,pv,pvc,csinodes,csidrivers,csistoragecapacities -A -o json (or kwhatif snapshot)"] if warned else [])
+    assert not any("wait for a volume (default/missing)" in w for w in warnings)
