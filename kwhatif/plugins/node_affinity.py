@@ -72,20 +72,17 @@ _ENFORCED = unresolvable(ERR_REASON_ENFORCED)
 _REJECTED = unresolvable(ERR_REASON_POD)
 
 
-def _missed(term: NodeSelectorTerm, labels: Mapping[str, str], node_name: str) -> str:
-    """Why a term does not match the node: its first requirement the node misses, as written
-    (`disktype In [nvme] not matched`)."""
+def _missed(term: NodeSelectorTerm, labels: Mapping[str, str], node_name: str) -> list[str]:
+    """Why a term does not match the node: every requirement the node misses, as written
+    (`disktype In [nvme] not matched`) — one fixed alone leaves the pod pending still."""
     if not term.valid:
-        return "a requirement is malformed, so the term matches no node"
+        return ["a requirement is malformed, so the term matches no node"]
     if term.is_empty:
-        return "the term is empty, so it matches no node"
-    for req in term.match_expressions:
-        if not req.matches(labels):
-            return f"{req.key} {req.operator} [{', '.join(req.values)}]".replace(" []", "") + " not matched"
-    for req in term.match_fields:
-        if not req.matches({req.key: node_name}):
-            return f"field {req.key} {req.operator} [{', '.join(req.values)}] not matched"
-    return ""
+        return ["the term is empty, so it matches no node"]
+    return ([f"{req.key} {req.operator} [{', '.join(req.values)}]".replace(" []", "") + " not matched"
+             for req in term.match_expressions if not req.matches(labels)]
+            + [f"field {req.key} {req.operator} [{', '.join(req.values)}] not matched"
+               for req in term.match_fields if not req.matches({req.key: node_name})])
 
 
 class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, NodeExplainer):
@@ -137,8 +134,8 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
         if required.required is not None and not required.required.matches(labels, name):
             terms = required.required.terms
             out += [] if terms else ["required node affinity has no term (it matches no node)"]
-            out += [f"required node affinity{f' term {i}' if len(terms) > 1 else ''}: {_missed(term, labels, name)}"
-                    for i, term in enumerate(terms)]
+            out += [f"required node affinity{f' term {i}' if len(terms) > 1 else ''}: {missed}"
+                    for i, term in enumerate(terms) for missed in _missed(term, labels, name)]
         return out
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:

@@ -277,9 +277,12 @@ def test_an_invalid_preferred_term_with_weight_zero_is_ignored_rather_than_faili
      ["nodeSelector disktype=nvme not matched"]),
     (dict(node_selector={"disktype": "nvme", "pool": "highmem"}), {"disktype": "ssd"},
      ["nodeSelector disktype=nvme not matched", "nodeSelector pool=highmem not matched"]),
-    # one term: its first expression the node misses (the second, zone, matches)
+    # one term: the expression the node misses (the second, zone, matches)
     (dict(affinity=required(term(req("gpu", "Exists"), req("zone", "In", "a", "b")))), {"zone": "a"},
      ["required node affinity: gpu Exists not matched"]),
+    # one term, two expressions missed: both named (fixing only the zone would leave the pod pending)
+    (dict(affinity=required(term(req("zone", "In", "a"), req("disk", "In", "ssd")))), {"zone": "b"},
+     ["required node affinity: zone In [a] not matched", "required node affinity: disk In [ssd] not matched"]),
     # two terms (ORed): each term's miss, numbered
     (dict(affinity=required(term(req("zone", "In", "a")), term(req("zone", "In", "b"), req("ssd", "Exists")))),
      {"zone": "b"},
