@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
+    Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
     RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.quota import ResourceQuota
@@ -29,6 +29,7 @@ class Cluster:
     controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
     jobs: dict[tuple[str, str], RunningJob] = field(default_factory=dict)  # (namespace, name)
     daemonsets: dict[tuple[str, str], DaemonSet] = field(default_factory=dict)  # (namespace, name)
+    autoscalers: dict[tuple[str, str], Autoscaler] = field(default_factory=dict)  # (namespace, name)
     limit_ranges: list[LimitRange] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)
     pvcs: dict[tuple[str, str], PersistentVolumeClaim] = field(default_factory=dict)  # (namespace, name)

@@ -352,6 +352,19 @@ class DaemonSet(Namespaced):
 
 
 @dataclass(frozen=True, slots=True)
+class Autoscaler(Namespaced):
+    """A HorizontalPodAutoscaler of the snapshot, kept as its manifest: the replicas it imposes on
+    its target decide over a workload manifest's own when `check` or `capacity` is given the
+    target (an HPA usually lives apart from the Deployment a pull request changes); one of the
+    files for the same target decides over it."""
+
+    namespace: str
+    name: str
+    manifest: Mapping[str, object]
+    source: Source | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LimitRangeItem:
     """One `spec.limits` entry, defaulted as the API server defaults it (a Container item's
     default limit from its max, its default request from its default limit, then its min).

@@ -43,6 +43,7 @@ CAPTURED = (
     "services",
     "poddisruptionbudgets.policy",
     "deployments.apps",
+    "horizontalpodautoscalers.autoscaling",
     "replicasets.apps",
     "statefulsets.apps",
     "daemonsets.apps",

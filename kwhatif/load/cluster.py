@@ -28,7 +28,7 @@ import operator
 from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
-    Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
+    Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
     RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
@@ -229,6 +229,7 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
     RunningJob: ("jobs", lambda o: (o.namespace, o.name)),
     DaemonSet: ("daemonsets", lambda o: (o.namespace, o.name)),
+    Autoscaler: ("autoscalers", lambda o: (o.namespace, o.name)),
     LimitRange: ("limit_ranges", None),
     ResourceQuota: ("resource_quotas", None),
     PersistentVolumeClaim: ("pvcs", lambda o: (o.namespace, o.name)),

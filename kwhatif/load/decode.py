@@ -16,7 +16,7 @@ import re
 from typing import Any, Callable
 
 from kwhatif.api.objects import (
-    DESIRED_REPLICAS, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
+    DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
@@ -166,6 +166,11 @@ def decode_service(obj: dict, source: Source | None) -> Service:
     check_service(f, spec)
     selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
     return Service(namespace, name, selector, source)
+
+
+def decode_autoscaler(obj: dict, source: Source | None) -> Autoscaler:
+    _, _, namespace, name = object_fields(obj, source)
+    return Autoscaler(namespace, name, obj, source)
 
 
 def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
@@ -361,6 +366,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "StatefulSet": decode_controller,
     "ReplicationController": decode_controller,
     "DaemonSet": decode_daemonset,
+    "HorizontalPodAutoscaler": decode_autoscaler,
     "LimitRange": decode_limit_range,
     "ResourceQuota": decode_resource_quota,
     "PersistentVolumeClaim": decode_pvc,
@@ -374,8 +380,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
 }
 
 
-SHOWN_BY_WHAT_THEY_MADE = {"Deployment": "apps", "Job": "batch", "CronJob": "batch",
-                           "HorizontalPodAutoscaler": "autoscaling", "ControllerRevision": "apps"}
+SHOWN_BY_WHAT_THEY_MADE = {"Deployment": "apps", "Job": "batch", "CronJob": "batch", "ControllerRevision": "apps"}
 """Kinds (and their API groups) a snapshot holds — `kwhatif snapshot` captures Deployments and
 Jobs, `kubectl get all` prints the rest — whose scheduling is all in what they made: the
 ReplicaSets and pods, which are read. Not read (but a Job's spec and progress, `decode_job`, which

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import BinaryIO, cast
 
-from kwhatif.api.objects import Namespace, Node, Pod, RejectedPod
+from kwhatif.api.objects import Autoscaler, Namespace, Node, Pod, RejectedPod
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import Named, apply_object, decode_docs, rejected_pod_warnings
 from kwhatif.load.disruption import count_budgets
@@ -106,15 +106,28 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespac
     return objects, warnings + more
 
 
+SCALABLE_TARGETS = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
+
+
 def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
-                   kept: Mapping[tuple[str, str, str], int]) -> dict[tuple[str, str, str], int]:
+                   kept: Mapping[tuple[str, str, str], int],
+                   autoscalers: Sequence[Autoscaler] = ()) -> dict[tuple[str, str, str], int]:
+    """The replicas HPAs impose on the workloads they target: the snapshot's `autoscalers` on
+    those among `objects` (the others target what the files do not change), then the files'
+    own, which decide over the snapshot's (one the files give targeting nothing of theirs is
+    said and ignored)."""
     by_key = {(o.kind, o.namespace, o.name): o for o in objects if isinstance(o, Workload)}
     out = {}
+    for a in autoscalers:
+        autoscaler = decode_workload(dict(a.manifest), a.source)
+        key = hpa.target(autoscaler)
+        if key in by_key and key[0] in SCALABLE_TARGETS:
+            out[key] = hpa.replicas_for(autoscaler, by_key[key], mode, kept.get(key))
     for o in objects:
         if isinstance(o, Workload) and o.kind == hpa.KIND:
             key = hpa.target(o)
             target = by_key.get(key)
-            if target is None or key[0] not in ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"):
+            if target is None or key[0] not in SCALABLE_TARGETS:
                 warnings.append(f"{o.ref}: its target {key[0]}/{key[1]}/{key[2]} is not among the workloads; ignored")
                 continue
             out[key] = hpa.replicas_for(o, target, mode, kept.get(key))
@@ -122,13 +135,15 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
 
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
-                   replicas_mode: str = "spec", kept: Mapping[tuple[str, str, str], int] | None = None) -> Expansion:
+                   replicas_mode: str = "spec", kept: Mapping[tuple[str, str, str], int] | None = None,
+                   autoscalers: Sequence[Autoscaler] = ()) -> Expansion:
     """Workloads and bare Pods → pods, grouped per workload in input order. `kept`: replica
     counts of workloads that run and leave spec.replicas unset (`existing.kept_replicas`); an
-    HorizontalPodAutoscaler of the files decides over them."""
+    HorizontalPodAutoscaler decides over them: one of the files, else one of the snapshot's
+    (`autoscalers`)."""
     out = Expansion()
     kept = kept or {}
-    ctx = Context(list(nodes), now, {**kept, **_hpa_overrides(objects, replicas_mode, out.warnings, kept)})
+    ctx = Context(list(nodes), now, {**kept, **_hpa_overrides(objects, replicas_mode, out.warnings, kept, autoscalers)})
     for obj in objects:
         if isinstance(obj, Workload):
             if obj.kind in CONTROLLERS:

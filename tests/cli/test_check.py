@@ -545,3 +545,34 @@ def test_a_pending_pod_takes_the_room_an_update_frees_before_the_updates_new_pod
     # pod stays pending and the rollout is stuck (a false pass before).
     code, verdicts = _verdicts(cli, "full-node-and-waiting.yaml", "web-update.yaml")
     assert (code, verdicts["web"][1]) == (1, 1)
+
+
+HPA = DATA / "hpa"
+FILE_HPA = """---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 4
+"""
+
+
+@pytest.mark.parametrize("mode, file_hpa, pods", [
+    ("min", False, 7),   # the snapshot's HPA (min 7) decides over the manifest's 3
+    ("spec", False, 7),  # 3 kept within [7, 10]
+    ("max", False, 10),
+    ("min", True, 2),    # an HPA of the files decides over the snapshot's
+])
+def test_the_snapshots_autoscaler_decides_the_replicas_of_its_target(cli, tmp_path, mode, file_hpa, pods) -> None:
+    # hpa/cluster.yaml: 3 nodes of 2 cpu and an HPA (min 7, max 10) on Deployment web, which the
+    # pull request (hpa/web.yaml, 3 replicas of 1 cpu) changes: 7 pods need 7 cpu of 6 (a false
+    # pass when the snapshot's HPA was ignored).
+    web = tmp_path / "web.yaml"
+    web.write_text((HPA / "web.yaml").read_text() + (FILE_HPA if file_hpa else ""))
+    result = cli(["check", str(web), "-c", str(HPA / "cluster.yaml"), "--replicas", mode, "--now", NOW, "-q",
+                  "-o", "json"])
+    [workload] = [w for w in json.loads(result.stdout)["workloads"] if w["kind"] == "Deployment"]
+    assert workload["pods"] == pods
+    assert result.exit_code == (1 if pods > 6 else 0)

@@ -274,3 +274,17 @@ def test_dra_kinds_are_captured_at_the_newest_version_served(tmp_path: Path, kub
     read = kwhatif(["schedule", "-c", str(tmp_path / "snap.json"), "--now", NOW, "-o", "json", "-q"], kubectl_env)
     expected = json.loads(case.with_suffix(".expected.json").read_text())
     assert not differences(expected, json.loads(read.stdout)), read.stderr
+
+
+def test_check_live_reads_the_clusters_autoscalers(tmp_path: Path, kubectl_env: dict[str, str]) -> None:
+    """The snapshot captures HorizontalPodAutoscalers: one on Deployment web (min 7) in the
+    cluster decides the replicas of the web manifest a check is given (3), as with the file."""
+    hpa = Path(__file__).parent / "data" / "hpa"
+    args = ["check", str(hpa / "web.yaml"), "--now", NOW, "-q", "-o", "json"]
+    with serving(case_objects(hpa / "cluster.yaml")) as server:
+        kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", server.url)
+        live = kwhatif([*args, "--live", "--kubeconfig", str(kubeconfig)], kubectl_env)
+    from_file = kwhatif([*args, "-c", str(hpa / "cluster.yaml")], kubectl_env)
+    assert live.returncode == from_file.returncode == 1, live.stderr
+    pods = [{w["name"]: w["pods"] for w in json.loads(run.stdout)["workloads"]} for run in (live, from_file)]
+    assert pods == [{"web": 7}, {"web": 7}]
