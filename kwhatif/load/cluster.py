@@ -59,6 +59,31 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
+def _never_run_warnings(docs: list[tuple[int, RawDoc]], controllers: Sequence[Controller]) -> Said:
+    """A workload manifest without status among the cluster inputs: none of its pods is in the
+    snapshot — unless it is a Deployment whose ReplicaSets are (a dump whose status was dropped):
+    those are read, and its pods with them."""
+    sets = {(c.namespace, c.name.rpartition("-")[0]) for c in controllers
+            if c.kind == "ReplicaSet" and c.deployment_replicas is not None}
+    return [(index, f"{doc.source}: {object_ref(doc.obj)}: a workload manifest among the cluster inputs (no status: "
+                    "no controller has run it), so none of its pods is in the snapshot; give it to check, place or "
+                    "explain -f to schedule them")
+            for index, doc in docs if not (doc.kind == "Deployment" and (_namespace_of(doc), _name_of(doc)) in sets)]
+
+
+def _namespace_of(doc: RawDoc) -> str:
+    return str(_meta(doc).get("namespace") or "default")
+
+
+def _name_of(doc: RawDoc) -> str:
+    return str(_meta(doc).get("name") or "")
+
+
+def _meta(doc: RawDoc) -> dict[str, Any]:
+    meta = doc.obj.get("metadata") if isinstance(doc.obj, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
 def _identity(obj: Named) -> tuple:
     kind = "Pod" if isinstance(obj, RejectedPod) else type(obj).__name__
     if isinstance(obj, Controller):
@@ -190,15 +215,14 @@ def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Sai
     seen: dict[tuple, tuple[int, Source]] = {}
     objects: list[object | None] = []
     unknown: dict[str, int] = {}
+    hand_written: list[tuple[int, RawDoc]] = []
     for index, (doc, obj) in enumerate(zip(docs, decoded)):
         if obj is None:
             kind = str(doc.kind)
             if not shown_by_what_it_made(doc.obj):
                 unknown[kind] = unknown.get(kind, 0) + 1
             elif never_run(doc.obj):
-                warnings.append((index, f"{doc.source}: {object_ref(doc.obj)}: a workload manifest among the cluster "
-                                        "inputs (no status: no controller has run it), so none of its pods is in the "
-                                        "snapshot; give it to check, place or explain -f to schedule them"))
+                hand_written.append((index, doc))
             continue
         ident = _identity(obj)
         if ident in seen:
@@ -208,6 +232,7 @@ def _last_of_each(docs: Sequence[RawDoc], decoded: list[Named | None], said: Sai
             objects[position] = None
         seen[ident] = (len(objects), doc.source)
         objects.append(obj)
+    warnings += _never_run_warnings(hand_written, [o for o in objects if isinstance(o, Controller)])
     warnings.sort(key=lambda item: item[0])  # stable: a document's own warnings keep their order
     texts = [text for _, text in warnings]
     if unknown:

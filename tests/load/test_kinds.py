@@ -63,3 +63,13 @@ def test_a_workload_written_by_hand_is_said_to_have_made_nothing(tmp_path: Path)
 def test_a_custom_kind_of_the_same_name_is_ignored_as_any_other(tmp_path: Path) -> None:
     volcano = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v, namespace: shop}\n"
     assert load(tmp_path, volcano)[1] == ["ignored kinds kwhatif does not read: Job (1)"]
+
+
+def test_a_deployment_without_status_whose_replica_sets_run_is_not_said_to_have_made_nothing(tmp_path: Path) -> None:
+    """A dump whose Deployment lost its status: its ReplicaSet (owned by it, with the Deployment
+    controller's desired-replicas annotation) and pods are in the snapshot and read."""
+    replica_set = ("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-abc12\n  namespace: shop\n"
+                   "  annotations: {deployment.kubernetes.io/desired-replicas: '2'}\n"
+                   "  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: u, controller: true}]\n"
+                   "spec: {replicas: 2, selector: {matchLabels: {app: web}}}\n")
+    assert load(tmp_path, DEPLOYMENT, replica_set)[1] == []
