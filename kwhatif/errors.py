@@ -16,11 +16,18 @@ class Source:
     parser knows it, its line."""
 
     file: str
-    doc: int = 0
+    doc: int | None = 0
+    """None: the file as a whole (it cannot be read, or is no prepared snapshot), no document."""
     line: int | None = None
     item: int | None = None
 
+    @classmethod
+    def whole(cls, file: str) -> Source:
+        return cls(file, None)
+
     def __str__(self) -> str:
+        if self.doc is None:
+            return self.file
         where = f"{self.file}#{self.doc}"
         if self.item is not None:
             where += f".items[{self.item}]"

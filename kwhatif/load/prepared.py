@@ -144,10 +144,10 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
     end = bytes(view[:65536]).find(b"\n")
     if bytes(view[:len(MAGIC)]) != MAGIC:
         raise InputError("not a prepared snapshot (no KWHATIF-PREPARED header): make one with "
-                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name))
+                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source.whole(name))
     if end < 0:
         raise InputError("damaged prepared snapshot (its header is cut short): prepare it again from its input",
-                         Source(name))
+                         Source.whole(name))
     try:
         header = json.loads(bytes(view[len(MAGIC):end]))
         fmt, version, model = header["format"], header["kwhatif"], header["model"]
@@ -155,11 +155,11 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
             raise TypeError("input")
     except (ValueError, TypeError, KeyError):
         raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "
-                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source(name)) from None
+                         "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source.whole(name)) from None
     if fmt != FORMAT or version != __version__ or model != model_fingerprint():
         made = f"kwhatif {version}" + ("" if version != __version__ else " (another build)")
         raise InputError(f"stale prepared snapshot: written by {made}, this is kwhatif {__version__}; prepare it "
-                         f"again from its input ({_inputs_named(header)})", Source(name))
+                         f"again from its input ({_inputs_named(header)})", Source.whole(name))
     return header, end + 1
 
 
@@ -199,16 +199,16 @@ def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = Fal
     payload = memoryview(data)[start:]
     if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
         raise InputError("damaged prepared snapshot (its content does not match its header's sha256): "
-                         f"prepare it again from its input ({_inputs_named(header)})", Source(name))
+                         f"prepare it again from its input ({_inputs_named(header)})", Source.whole(name))
     with collector_paused(for_the_run):
         try:
             cluster = SnapshotUnpickler(io.BytesIO(payload)).load()
         except pickle.UnpicklingError as err:
-            raise InputError(f"not a prepared snapshot: {err}", Source(name)) from None
+            raise InputError(f"not a prepared snapshot: {err}", Source.whole(name)) from None
         except Exception as err:  # noqa: BLE001 - a crafted payload: whatever it breaks, it is no snapshot
-            raise InputError(f"not a prepared snapshot: {type(err).__name__}: {str(err)[:200]}", Source(name)) from None
+            raise InputError(f"not a prepared snapshot: {type(err).__name__}: {str(err)[:200]}", Source.whole(name)) from None
     if not isinstance(cluster, Cluster):
-        raise InputError("not a prepared snapshot (it holds no cluster)", Source(name))
+        raise InputError("not a prepared snapshot (it holds no cluster)", Source.whole(name))
     return cluster
 
 
@@ -219,7 +219,7 @@ def read_prepared(path: str, for_the_run: bool = False) -> Cluster:
         with open(path, "rb") as stream:
             data = stream.read()
     except FileNotFoundError:
-        raise InputError("no such file or directory", Source(path)) from None
+        raise InputError("no such file or directory", Source.whole(path)) from None
     except OSError as err:
-        raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
+        raise InputError(f"cannot read: {err.strerror or err}", Source.whole(path)) from None
     return decode_prepared(data, path, for_the_run)

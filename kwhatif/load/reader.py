@@ -208,9 +208,9 @@ def expand_path(path: str) -> list[str]:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise InputError("no such file or directory", Source(path)) from None
+        raise InputError("no such file or directory", Source.whole(path)) from None
     except OSError as err:
-        raise InputError(_os_reason(err), Source(path)) from None
+        raise InputError(_os_reason(err), Source.whole(path)) from None
     if not stat.S_ISDIR(st.st_mode):
         return [path]
 
@@ -254,7 +254,7 @@ def _read_file(file: str) -> bytes:
     except FileNotFoundError:
         raise InputError("no such file or directory", Source(file)) from None
     except OSError as err:
-        raise InputError(f"cannot read file: {_os_reason(err)}", Source(file)) from None
+        raise InputError(f"cannot read file: {_os_reason(err)}", Source.whole(file)) from None
 
 
 def gunzipped(data: bytes, file: str) -> bytes:

@@ -179,7 +179,7 @@ def prepared_bytes(path: str, warnings: list[str]) -> bytes:
             with open(path, "rb") as stream:
                 data = stream.read()
         except OSError as err:
-            raise InputError(f"cannot read: {err.strerror or err}", Source(path)) from None
+            raise InputError(f"cannot read: {err.strerror or err}", Source.whole(path)) from None
         read_header(data, path)
         return data
     cluster = load_cluster([path])

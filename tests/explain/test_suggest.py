@@ -178,6 +178,15 @@ def test_a_taint_kept_for_the_nodes_sake_is_never_tolerated(key: str) -> None:
     assert [s.summary for s, _ in made] == ["tolerate the taint dedicated=gpu:NoSchedule: it then may land on gpu"]
 
 
+def test_a_taint_without_value_is_written_as_kubectl_writes_it() -> None:
+    """kubectl taint writes `key:effect` for a taint with no value, not `key=:effect`."""
+    nodes = {"gpu": make_node("gpu", taints=(make_taint("example.com/gpu", "", effect="NoSchedule"),))}
+    infos = {name: NodeInfo.of(node) for name, node in nodes.items()}
+    verdicts = [NodeVerdict("gpu", False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"])]
+    made = tolerate_taint(make_pod("p", cpu="1"), verdicts, lambda name: infos[name])
+    assert [s.summary for s, _ in made] == ["tolerate the taint example.com/gpu:NoSchedule: it then may land on gpu"]
+
+
 def test_a_system_priority_class_is_never_given_to_a_workload() -> None:
     """system-cluster-critical would let the pod evict the cluster's own critical pods: the
     lowest other class above the pod's is tried, and only it."""

@@ -255,7 +255,7 @@ def test_unreadable_file_in_a_folder(tmp_path):
     make_unreadable(folder / "secret.yaml", yaml.safe_dump(NODE).encode())
     code, out, err = _run(["schedule", "-c", "c"], tmp_path, False)
     assert code == 2 and out == ""
-    assert err == "kwhatif: error: c/secret.yaml#0: cannot read file: permission denied\n"
+    assert err == "kwhatif: error: c/secret.yaml: cannot read file: permission denied\n"
 
 
 def test_a_good_object_next_to_a_bad_one_is_not_lost_silently(tmp_path):

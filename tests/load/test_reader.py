@@ -228,9 +228,9 @@ ERRORS = [
     ("a folder without manifests is 'no objects passed'",
      {"d/notes.txt": POD_A}, ["d"], "no objects passed (read: d)"),
     ("a missing path is named",
-     {}, ["nope.yaml"], "nope.yaml#0: no such file or directory"),
+     {}, ["nope.yaml"], "nope.yaml: no such file or directory"),
     ("a missing path after good ones is still an error",
-     {"a.yaml": POD_A}, ["a.yaml", "gone/"], "gone/#0: no such file or directory"),
+     {"a.yaml": POD_A}, ["a.yaml", "gone/"], "gone/: no such file or directory"),
     # A duplicate key names the key's field, and its object when the document has metadata (as far
     # as its kind, name and namespace are read: object_ref's `?` and `default` otherwise).
     ("a duplicate key names the key, its line and the first one's line",
@@ -422,7 +422,7 @@ def test_an_unreadable_file_is_named(tmp_path):
     make_unreadable(path, POD_A)
     with pytest.raises(InputError) as info:
         read_inputs([str(path)])
-    assert str(info.value) == f"{path}#0: cannot read file: permission denied"
+    assert str(info.value) == f"{path}: cannot read file: permission denied"
 
 
 def test_a_directory_that_cannot_be_opened_as_a_file_is_walked_not_read(tmp_path):

@@ -85,7 +85,7 @@ def test_an_unreadable_snapshot_fails_its_own_rows_and_the_others_run(tmp_path) 
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["snapshot"], r["nodes"], r["error"].startswith("error: ")) for r in rows] == [
         ("fleet/a.yaml", "1", False), ("fleet/b.kws", "", True)]
-    assert "b.kws#0: not a prepared snapshot (no KWHATIF-PREPARED header)" in rows[1]["error"]
+    assert "b.kws: not a prepared snapshot (no KWHATIF-PREPARED header)" in rows[1]["error"]
 
 
 def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:

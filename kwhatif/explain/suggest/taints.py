@@ -48,7 +48,8 @@ def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     value = [_toleration_manifest(t) for t in variant.tolerations]
     change = pod_change(pod, [{"op": "add", "path": "/spec/tolerations", "value": value}])
     where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
-    summary = f"tolerate the taint {taint.key}={taint.value}:{taint.effect}: it then may land on {where}"
+    written = f"{taint.key}={taint.value}" if taint.value else taint.key  # as kubectl writes a taint
+    summary = f"tolerate the taint {written}:{taint.effect}: it then may land on {where}"
     return [(Suggestion(summary, [change]), Variant(variant))]
 
 
