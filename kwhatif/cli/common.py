@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Pod, RejectedPod
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
@@ -261,9 +261,14 @@ def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
 
 def keys_to_place(cluster: Cluster, inputs: Inputs, pods: Sequence[Pod]) -> set[str]:
     """The pods a command places, as its output lists them and its exit status counts them: those
-    of its files, the ones the API server would reject among them (`placing` adds those to the
-    cluster after the snapshot's own)."""
-    return {p.key for p in pods} | {r.key for r in cluster.rejected_pods[len(inputs.cluster.rejected_pods):]}
+    of its files, the ones the API server would reject among them."""
+    return {p.key for p in pods} | {r.key for r in rejected_to_place(cluster, inputs)}
+
+
+def rejected_to_place(cluster: Cluster, inputs: Inputs) -> list[RejectedPod]:
+    """The pods of the command's files the API server would reject (`placing` adds them to the
+    cluster after the snapshot's own): a run compared with another carries them on both sides."""
+    return cluster.rejected_pods[len(inputs.cluster.rejected_pods):]
 
 
 def kind_progress(quiet: bool) -> Callable[[str, int], None]:

@@ -11,7 +11,7 @@ import click
 
 from kwhatif.cli.common import (
     cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
-    quiet_option, run, strict_option, use_color, validate_option,
+    quiet_option, rejected_to_place, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import applied_scenario, baseline, whatif_options
@@ -71,7 +71,8 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
     inputs = load_inputs(clusters, [config_file, against_config], now, quiet, strict)
     after_config, before_config = inputs.configs
     cluster, pods, _ = placing(pod_files, inputs, validate=validate) if pod_files else (inputs.cluster, [], {})
-    before_cluster = load_cluster(against) if against else baseline(inputs.cluster)
+    before_cluster = (load_cluster(against) if against else baseline(inputs.cluster)).copy()
+    before_cluster.rejected_pods.extend(rejected_to_place(cluster, inputs))  # rejected alike on both sides
     inputs.warnings.check(before_cluster.warnings if against else [])
     # A diff reads each pod's outcome, node, its score and message: no per-node detail is kept.
     before = simulate(before_cluster, inputs.now, new_pods=pods, profiles=profiles(before_config), node_detail=False)

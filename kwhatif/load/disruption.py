@@ -72,21 +72,47 @@ def health_changed(cluster: Cluster, pods: Sequence[Pod], delta: int) -> int:
     budget counts moved."""
     if not cluster.pdbs:
         return 0
-    by_namespace: dict[str, list[int]] = {}
-    for i, pdb in enumerate(cluster.pdbs):
-        if not pdb.locked and pdb.selector is not None:
-            by_namespace.setdefault(pdb.namespace, []).append(i)
+    index = _BudgetIndex(cluster.pdbs)
     moved = 0
     for pod in pods:
         if delta < 0 and not _healthy(pod, frozenset()):
             continue
-        for i in by_namespace.get(pod.namespace, ()):
+        for i in index.selecting(pod):
             pdb = cluster.pdbs[i]
-            if pdb.selector is not None and pdb.selector.matches(pod.labels):
-                surplus = (pdb.disruptions_allowed if pdb.surplus is None else pdb.surplus) + delta
-                cluster.pdbs[i] = replace(pdb, surplus=surplus, disruptions_allowed=max(surplus, 0))
-                moved += 1
+            surplus = (pdb.disruptions_allowed if pdb.surplus is None else pdb.surplus) + delta
+            cluster.pdbs[i] = replace(pdb, surplus=surplus, disruptions_allowed=max(surplus, 0))
+            moved += 1
     return moved
+
+
+class _BudgetIndex:
+    """The budgets (by position) that may move, indexed by one label each selector requires
+    (`app=web`): a pod is matched against the budgets of its own labels and the few without such a
+    label, not against every budget of its namespace — a zone lost at 150,000 pods takes tens of
+    thousands of pods out of clusters with a budget per app."""
+
+    def __init__(self, pdbs: Sequence[PodDisruptionBudget]) -> None:
+        self.pdbs = pdbs
+        self.by_label: dict[tuple[str, str, str], list[int]] = {}
+        self.rest: dict[str, list[int]] = {}
+        for i, pdb in enumerate(pdbs):
+            if pdb.locked or pdb.selector is None:
+                continue
+            one = next((r for r in pdb.selector.requirements if r.operator == "In" and len(r.values) == 1), None)
+            if one is None:
+                self.rest.setdefault(pdb.namespace, []).append(i)
+            else:
+                self.by_label.setdefault((pdb.namespace, one.key, one.values[0]), []).append(i)
+
+    def selecting(self, pod: Pod) -> list[int]:
+        ns = pod.namespace
+        candidates = [*self.rest.get(ns, ()),
+                      *(i for key, value in pod.labels.items() for i in self.by_label.get((ns, key, value), ()))]
+        return sorted(i for i in candidates if self._matches(i, pod))
+
+    def _matches(self, i: int, pod: Pod) -> bool:
+        selector = self.pdbs[i].selector
+        return selector is not None and selector.matches(pod.labels)
 
 
 def _expected_and_desired(pdb: PodDisruptionBudget, pods: list[Pod],

@@ -96,8 +96,9 @@ def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[P
     new = new_replicas(cluster, pods, kind, wanted - len(pods), now)
     cluster.pods.extend(new)
     known = cluster.controllers.get((kind, namespace, name))
-    if known is not None:
-        cluster.controllers[(kind, namespace, name)] = replace(known, replicas=wanted)
+    if known is not None:  # a Deployment's ReplicaSet: the Deployment scaled through it (its scale too)
+        deployment = None if known.deployment_replicas is None else wanted
+        cluster.controllers[(kind, namespace, name)] = replace(known, replicas=wanted, deployment_replicas=deployment)
     count_namespace_again(cluster, namespace)  # the budgets expect the new scale
     return f"scale {kind}/{namespace}/{name} from {len(pods)} to {wanted}", gone, new
 

@@ -210,7 +210,7 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     cluster.rejected_pods.extend(rejected)
     warnings += rejected_pod_warnings(rejected)
     objects = [o for o in objects if not isinstance(o, RejectedPod)]
-    expansion = expand_objects(objects, cluster.nodes, now)
+    expansion = expand_objects(objects, cluster.nodes, now, autoscalers=list(cluster.autoscalers.values()))
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])

@@ -156,3 +156,15 @@ def test_now_with_an_offset_is_accepted(cli):
     data = json.loads(result.stdout)
     assert [r["pod"] for r in data["results"]] == ["default/urgent", "default/big", "default/web", "default/small"]
     assert data["results"][2]["node"] == "node-b"
+
+
+def test_a_rejected_pod_is_rejected_alike_on_both_sides_of_a_diff(cli):
+    # errors/bad-quantity.yaml's pod is rejected before and after a cordon that changes nothing
+    # for fits.yaml's pod: no pod changes, exit 0 (it read as "becomes pending" when only the
+    # after side carried the rejection).
+    result = cli(["diff", "errors/bad-quantity.yaml", "fits.yaml", "-c", "cluster", "--now", NOW, "-o", "json",
+                  "--cordon", "node-a"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0, result.stderr
+    assert "becomes pending" not in data["counts"]
+    assert not [p for p in data["pods"] if p["pod"] == "shop/badqty"]

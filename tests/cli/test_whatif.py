@@ -708,3 +708,14 @@ def test_an_operation_after_a_drain_finds_the_devices_its_waits_allocated(tmp_pa
     assert sorted(outcomes[0].values()) == ["bound", "unschedulable"]
     replacement_of_b = next(pod for pod, outcome in outcomes[0].items() if outcome == "unschedulable")
     assert outcomes[1] == {replacement_of_b: "unschedulable"}  # the other one runs on n2 already
+
+
+def test_a_deployment_scaled_through_its_replica_set_is_budgeted_at_its_new_scale() -> None:
+    # maxUnavailable 1 counts from the Deployment's scale: at 3, desired 2; scaled to 1 (through its
+    # ReplicaSet), expected 1, desired 0, and the one pod left healthy: 1 disruption allowed, the
+    # drain of its node evicts it (counted at the old scale, 1 − 2 < 0 allowed nothing).
+    cluster = str(DATA / "drain" / "deployment-budget.yaml")
+    result = invoke(["schedule", "-c", cluster, "--now", NOW, "--scale", "rs/shop/web-abc=1", "--drain", "n1", "-q"])
+    lines = result.stdout.splitlines()
+    assert lines[0] == "what-if: scale ReplicaSet/shop/web-abc from 3 to 1"
+    assert lines[1].startswith("what-if: drain n1: evicted 1 pod(s)")
