@@ -315,23 +315,29 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
     label when all its nodes carry the same one, else name its nodes. The nodes with no zone
     label are one zone too, "" (component-helpers' GetZoneKey, as the node lifecycle controller
     groups them): a cluster without zone labels does not survive losing its one zone."""
-    zones: dict[str, set[str]] = {}
-    keys: dict[str, set[str]] = {}
+    zones: dict[tuple[str, str], set[str]] = {}
+    keys: dict[tuple[str, str], set[str]] = {}
     for node in nodes:
         key = next((k for k in ZONE_LABELS if node.labels.get(k)), None)
-        zone = node.labels[key] if key is not None else ""
+        region = "" if key is not None else next((node.labels[k] for k in REGION_LABELS if node.labels.get(k)), "")
+        zone = (node.labels[key] if key is not None else "", region)
         zones.setdefault(zone, set()).add(node.name)
         if key is not None:
             keys.setdefault(zone, set()).add(key)
-    return [LossScenario(_zone_label(z, names), names, f"--remove-node {next(iter(keys[z]))}={z}"
-                         if len(keys.get(z, ())) == 1 and z else _removing(sorted(names)))
+    return [LossScenario(_zone_label(z, names), names, f"--remove-node {next(iter(keys[z]))}={z[0]}"
+                         if len(keys.get(z, ())) == 1 else _removing(sorted(names)))
             for z, names in sorted(zones.items())]
 
 
-def _zone_label(zone: str, names: set[str]) -> str:
-    if zone:
-        return f"without zone {zone} ({len(names)} nodes)"
-    return f"without the {len(names)} node{'s' if len(names) > 1 else ''} with no zone label"
+REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
+"""Nodes with a region but no zone label are a zone of their region (GetZoneKey: `region:\x00:`)."""
+
+
+def _zone_label(zone: tuple[str, str], names: set[str]) -> str:
+    if zone[0]:
+        return f"without zone {zone[0]} ({len(names)} nodes)"
+    where = f" of region {zone[1]}" if zone[1] else ""
+    return f"without the {len(names)} node{'s' if len(names) > 1 else ''}{where} with no zone label"
 
 
 def _removing(names: Sequence[str]) -> str:

@@ -24,8 +24,16 @@ from kwhatif.load.selectors import node_term
 
 V1BETA1 = "resource.k8s.io/v1beta1"
 ALLOCATION_MODES = ("ExactCount", "All")
-_EXACTLY_FIELDS = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity")
-"""A v1beta1 request's own fields that v1 nests under `exactly` (conversion.go:hasAnyMainRequestFieldsSet)."""
+_EXACTLY_VALUES = ("deviceClassName", "allocationMode", "count")
+_EXACTLY_POINTERS = ("selectors", "adminAccess", "tolerations", "capacity")
+"""A v1beta1 request's own fields that v1 nests under `exactly`: values (unset at their zero
+value) and lists or pointers (set once given, even empty or false)."""
+
+
+def _exactly_set(raw: dict) -> bool:
+    """conversion.go:hasAnyMainRequestFieldsSet."""
+    return (any(raw.get(k) not in (None, "", 0) for k in _EXACTLY_VALUES)
+            or any(raw.get(k) is not None for k in _EXACTLY_POINTERS))
 ATTRIBUTE_TYPES = ("bool", "int", "string", "version")
 POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 
@@ -125,7 +133,7 @@ def _request(f: Fields, raw: dict, path: str, v1beta1: bool) -> DeviceRequest:
     name = f.str(raw, "name", path)
     first = f.list(raw, "firstAvailable", path)
     if v1beta1:
-        exactly, exactly_path = (raw if any(raw.get(k) is not None for k in _EXACTLY_FIELDS) else None), path
+        exactly, exactly_path = (raw if _exactly_set(raw) else None), path
         one_of = "`deviceClassName` or `firstAvailable`"
     else:
         exactly, exactly_path = f.opt_map(raw, "exactly", path), f"{path}.exactly"

@@ -10,6 +10,7 @@ from kwhatif.check import zone_loss_scenarios
 from tests.builders import make_node
 
 GA, BETA = "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"
+REGION = "topology.kubernetes.io/region"
 
 
 @pytest.mark.parametrize("labels, expected", [
@@ -21,6 +22,11 @@ GA, BETA = "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zon
                   ("without zone a (1 nodes)", {"n1"}, f"--remove-node {GA}=a")], id="some nodes unlabelled"),
     pytest.param({"n1": {}}, [("without the 1 node with no zone label", {"n1"}, "--remove-node n1")],
                  id="no zone label at all: the one zone"),
+    pytest.param({"n1": {REGION: "eu"}, "n2": {REGION: "us"}, "n3": {}},
+                 [("without the 1 node with no zone label", {"n3"}, "--remove-node n3"),
+                  ("without the 1 node of region eu with no zone label", {"n1"}, "--remove-node n1"),
+                  ("without the 1 node of region us with no zone label", {"n2"}, "--remove-node n2")],
+                 id="no zone label but a region: a zone of that region"),
     pytest.param({"n1": {GA: "a"}, "n2": {BETA: "a"}},
                  [("without zone a (2 nodes)", {"n1", "n2"}, "--remove-node n1 --remove-node n2")],
                  id="a zone named by two labels: its nodes by name"),

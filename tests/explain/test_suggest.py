@@ -178,6 +178,17 @@ def test_a_taint_kept_for_the_nodes_sake_is_never_tolerated(key: str) -> None:
     assert [s.summary for s, _ in made] == ["tolerate the taint dedicated=gpu:NoSchedule: it then may land on gpu"]
 
 
+def test_a_teams_node_role_taint_may_be_tolerated() -> None:
+    """node-role.kubernetes.io/infra is a convention the pods meant for those nodes tolerate (the
+    control plane's role taint never is)."""
+    nodes = {"infra": make_node("infra", taints=(make_taint("node-role.kubernetes.io/infra", "", effect="NoSchedule"),))}
+    infos = {name: NodeInfo.of(node) for name, node in nodes.items()}
+    verdicts = [NodeVerdict("infra", False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"])]
+    made = tolerate_taint(make_pod("p", cpu="1"), verdicts, lambda name: infos[name])
+    assert [s.summary for s, _ in made] == [
+        "tolerate the taint node-role.kubernetes.io/infra:NoSchedule: it then may land on infra"]
+
+
 def test_a_taint_without_value_is_written_as_kubectl_writes_it() -> None:
     """kubectl taint writes `key:effect` for a taint with no value, not `key=:effect`."""
     nodes = {"gpu": make_node("gpu", taints=(make_taint("example.com/gpu", "", effect="NoSchedule"),))}

@@ -25,7 +25,15 @@ _NODE_STATE = ("not-ready", "unreachable", "uninitialized", "unregistered", "dis
 CSI driver's or CNI agent's startup taint, a provisioner's)."""
 
 
+ROLE_PREFIX = "node-role.kubernetes.io/"
+ROLES_NOT_TO_TOLERATE = ("node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master")
+"""A node role's taint is a team's convention (`node-role.kubernetes.io/infra`, which the pods
+meant for those nodes tolerate), but the control plane's."""
+
+
 def never_tolerated(key: str) -> bool:
+    if key.startswith(ROLE_PREFIX):
+        return key in ROLES_NOT_TO_TOLERATE
     return (key_in(key, NOT_TO_TOLERATE) or key_domain_in(key, NOT_TO_TOLERATE_DOMAINS)
             or any(word in key.lower() for word in _NODE_STATE))
 

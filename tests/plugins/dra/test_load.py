@@ -195,3 +195,11 @@ def test_a_valid_pod_claim_entry_is_kept():
 def test_a_capacity_without_value_is_refused():
     with pytest.raises(InputError, match=r"spec.devices\[0\].capacity\[memory\].value: Required value"):
         _decode(SLICE.replace("memory: {value: 40Gi}", "memory: {}"))
+
+
+def test_a_v1beta1_count_of_0_beside_alternatives_is_unset() -> None:
+    """conversion.go:hasAnyMainRequestFieldsSet takes `count: 0` (its zero value) as unset: the
+    request is its alternatives alone, as at v1."""
+    with_count = CLAIM_V1BETA1.replace("    - name: any\n      firstAvailable:", "    - name: any\n      count: 0\n      firstAvailable:")
+    assert with_count != CLAIM_V1BETA1
+    assert _decode(with_count) == _decode(CLAIM)
