@@ -12,6 +12,7 @@ import yaml
 from kwhatif.api.dra import Version
 from kwhatif.errors import InputError
 from kwhatif.load.decode import decode
+from tests.conformance.versions import as_v1beta1
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1
@@ -81,50 +82,10 @@ def test_slice_devices_keep_typed_attributes_and_capacity():
     assert device.capacity == {"memory": Fraction(40 * 2**30)}
 
 
-CLAIM_V1BETA1 = """
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceClaim
-metadata: {name: c, namespace: ml, uid: u1}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      deviceClassName: gpu.example.com
-    - name: any
-      firstAvailable:
-      - {name: big, deviceClassName: gpu.example.com, selectors: [{cel: {expression: "true"}}]}
-      - {name: all, deviceClassName: gpu.example.com, allocationMode: All}
-    constraints:
-    - {requests: [gpu, any], matchAttribute: dra.example.com/pcieRoot}
-status:
-  allocation:
-    devices:
-      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]
-    nodeSelector:
-      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]
-  reservedFor: [{resource: pods, name: p, uid: pu}]
-"""
-"""CLAIM at v1beta1: the request's class sits in the request itself, not under `exactly`."""
-
-SLICE_V1BETA1 = """
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceSlice
-metadata: {name: n1-gpu}
-spec:
-  driver: gpu.example.com
-  pool: {name: n1, generation: 3, resourceSliceCount: 2}
-  nodeName: n1
-  devices:
-  - name: gpu-0
-    basic:
-      attributes:
-        model: {string: a100}
-        cores: {int: 128}
-        ok: {bool: true}
-        driverVersion: {version: 1.2.3}
-      capacity:
-        memory: {value: 40Gi}
-"""
+CLAIM_V1BETA1 = yaml.safe_dump(as_v1beta1(yaml.safe_load(CLAIM)), sort_keys=False)
+"""CLAIM at v1beta1, as the API server serves it: the request's class sits in the request itself,
+not under `exactly`."""
+SLICE_V1BETA1 = yaml.safe_dump(as_v1beta1(yaml.safe_load(SLICE)), sort_keys=False)
 """SLICE at v1beta1: the device's attributes and capacity under `basic`."""
 
 
@@ -145,7 +106,7 @@ def test_v1beta1_is_read_as_its_v1_conversion(v1beta1: str, v1: str):
     pytest.param(CLAIM_V1BETA1.replace("      deviceClassName: gpu.example.com\n", "", 1), "spec.devices.requests[0]",
                  "exactly one of `deviceClassName` or `firstAvailable` is required",
                  id="a v1beta1 request with neither class nor alternatives"),
-    pytest.param(SLICE_V1BETA1.replace("{int: 128}", "{int: 128, string: x}"),
+    pytest.param(SLICE_V1BETA1.replace("int: 128\n", "int: 128\n          string: x\n"),
                  "spec.devices[0].basic.attributes[cores]", "exactly one value",
                  id="a v1beta1 attribute with two values"),
     pytest.param(CLAIM.replace("exactly: {deviceClassName: gpu.example.com}", "exactly: {}"),
