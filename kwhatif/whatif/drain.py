@@ -3,7 +3,8 @@
 kubectl (staging/src/k8s.io/kubectl/pkg/drain/filters.go) first sorts the node's pods through
 its filters, in order, the first one that says "not deleted" deciding:
 - daemonSetFilter: a DaemonSet's pod stays (its controller would put it back at once); a finished
-  one may go;
+  one may go; one whose DaemonSet is gone (when the snapshot lists DaemonSets: else it cannot
+  tell) is an error, `daemonsets.apps "x" not found`, or with `--force` deleted for good;
 - mirrorPodFilter: a static pod's mirror stays (the kubelet owns it);
 - unreplicatedFilter: a pod no controller owns is an error unless `--force` ("cannot delete Pods
   that declare no controller (use --force to override)"), and any error stops the drain before
@@ -29,6 +30,7 @@ where the budget never recovers (the pods it counts stay pending)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
@@ -43,31 +45,54 @@ MORE_THAN_ONE_PDB = "This pod has more than one PodDisruptionBudget, which the e
 
 @dataclass
 class DrainPlan:
-    """What kubectl's filters make of a node's pods."""
+    """What kubectl's filters make of a node's pods (`errors`: each with kubectl's message;
+    `orphans`: DaemonSet pods whose DaemonSet is gone, deleted with --force and never recreated)."""
 
     evict: list[Pod] = field(default_factory=list)
     kept: list[Pod] = field(default_factory=list)
-    errors: list[Pod] = field(default_factory=list)
+    errors: list[tuple[Pod, str]] = field(default_factory=list)
+    orphans: list[Pod] = field(default_factory=list)
 
 
-def plan_drain(pods: list[Pod], force: bool) -> DrainPlan:
-    """kubectl's filters (module docstring), pod by pod."""
+def plan_drain(pods: list[Pod], force: bool, daemonsets: Collection[tuple[str, str]] | None = None) -> DrainPlan:
+    """kubectl's filters (module docstring), pod by pod; `daemonsets`: the (namespace, name) of
+    the snapshot's DaemonSets, None when it lists none (then a DaemonSet's pod is taken as its)."""
     plan = DrainPlan()
     for pod in pods:
-        if is_mirror(pod) or (owner_kind(pod) == DAEMONSET and not is_finished(pod)):
+        orphan = _orphaned(pod, daemonsets)
+        if orphan is not None and not force:
+            plan.errors.append((pod, orphan))
+        elif orphan is not None:
+            plan.evict.append(pod)
+            plan.orphans.append(pod)
+        elif is_mirror(pod) or (owner_kind(pod) == DAEMONSET and not is_finished(pod)):
             plan.kept.append(pod)
         elif is_finished(pod):
             plan.evict.append(pod)
         elif pod.controller_ref is None and not force:
-            plan.errors.append(pod)
+            plan.errors.append((pod, UNMANAGED_FATAL))
         else:
             plan.evict.append(pod)
     return plan
 
 
-def unmanaged_error(pods: list[Pod]) -> str:
-    """kubectl's error for the pods the unreplicated filter refused (PodDeleteList.errors)."""
-    return f"{UNMANAGED_FATAL}: {', '.join(p.key for p in pods)}"
+def _orphaned(pod: Pod, daemonsets: Collection[tuple[str, str]] | None) -> str | None:
+    """daemonSetFilter's error for a running DaemonSet pod whose DaemonSet the API server does not
+    have (the Get's NotFound text), None otherwise."""
+    ref = pod.controller_ref
+    if daemonsets is None or ref is None or ref.kind != DAEMONSET or is_finished(pod) \
+            or (pod.namespace, ref.name) in daemonsets:
+        return None
+    return f'cannot delete daemonsets.apps "{ref.name}" not found'
+
+
+def refused_error(errors: list[tuple[Pod, str]]) -> str:
+    """kubectl's error for the pods its filters refused (PodDeleteList.errors: the pods of each
+    message together)."""
+    by_message: dict[str, list[str]] = {}
+    for pod, message in errors:
+        by_message.setdefault(message, []).append(pod.key)
+    return "; ".join(f"{message}: {', '.join(keys)}" for message, keys in by_message.items())
 
 
 def can_ignore_pdb(pod: Pod) -> bool:
@@ -119,6 +144,8 @@ class Drained:
     candidates: list[Pod] = field(default_factory=list)
     refusals: dict[str, str] = field(default_factory=dict)
     fatal: list[str] = field(default_factory=list)
+    orphans: list[Pod] = field(default_factory=list)
+    """Pods whose controller is gone: deleted, never recreated."""
 
     @property
     def kept(self) -> list[Pod]:
@@ -144,10 +171,11 @@ class Drained:
 
 def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
     """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent)."""
-    plan = plan_drain(pods, force)
+    plan = plan_drain(pods, force, set(cluster.daemonsets) if cluster.daemonsets else None)
     if plan.errors:
-        return Drained(kept_by_filters=plan.kept + plan.evict + plan.errors, fatal=[unmanaged_error(plan.errors)])
-    done = Drained(kept_by_filters=list(plan.kept), candidates=list(plan.evict))
+        return Drained(kept_by_filters=plan.kept + plan.evict + [p for p, _ in plan.errors],
+                       fatal=[refused_error(plan.errors)])
+    done = Drained(kept_by_filters=list(plan.kept), candidates=list(plan.evict), orphans=list(plan.orphans))
     _evict_each(cluster, plan.evict, done)
     return done
 

@@ -301,7 +301,8 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
         summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
                          + (f" ({retried} once pods their budget counts were bound again: kubectl retries a "
                             "budget's refusal every 5s)" if retried else "")
-                         + f", {sum(map(is_replaced, done.evicted))} recreated pending, {len(done.kept)} left on "
+                         + f", {sum(is_replaced(p) for p in done.evicted if p not in done.orphans)} recreated "
+                           f"pending, {len(done.kept)} left on "
                            "the node"
                          + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
                             if done.blocked else ""))
@@ -361,6 +362,8 @@ class Leaving:
     new_since: list[Pod] = field(default_factory=list)
     gone: set[int] = field(default_factory=set)
     """Pods recreated but still in `cluster.pods` (by id), until `sync`."""
+    orphans: set[int] = field(default_factory=set)
+    """Evicted pods whose controller is gone (by id): deleted, never recreated."""
     names: Names | None = None
     """Every pod name of the cluster, those of the pods gone and recreated included (a pod being
     deleted keeps its name until it is gone): the new pods' names avoid them."""
@@ -371,7 +374,7 @@ class Leaving:
             return
         if self.names is None:
             self.names = pod_names(self.cluster.pods)
-        new = recreate(self.cluster, self.pods, self.now, "drain", self.names)
+        new = recreate(self.cluster, [p for p in self.pods if id(p) not in self.orphans], self.now, "drain", self.names)
         release_claims(self.cluster, self.pods)
         for pod in new:
             self.names.setdefault(pod.namespace, set()).add(pod.name)
@@ -407,6 +410,7 @@ def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | 
     the refused pods again — until none is left or a round frees none. (drained, the pods
     evicted on a retry.)"""
     done = drain_pods(cluster, pods, force)
+    leaving.orphans.update(map(id, done.orphans))
     leaving.pods += done.evicted
     retried = 0
     while done.refused and settle is not None:

@@ -45,7 +45,24 @@ MIRROR = {"kubernetes.io/config.mirror": "hash"}
 ])
 def test_kubectl_filters(pod: Pod, force: bool, verdict: str) -> None:
     plan = plan_drain([pod], force)
-    assert getattr(plan, verdict) == [pod]
+    found = [p for p, _ in plan.errors] if verdict == "errors" else getattr(plan, verdict)
+    assert found == [pod]
+
+
+@pytest.mark.parametrize("daemonsets, force, kept, error, orphans", [
+    (None, False, True, None, False),                        # the snapshot lists no DaemonSet: taken as its
+    ({("default", "owner")}, False, True, None, False),      # its DaemonSet is there: it stays
+    ({("default", "other")}, False, False, 'cannot delete daemonsets.apps "owner" not found', False),
+    ({("default", "other")}, True, False, None, True),       # --force: deleted, never recreated
+], ids=["no DaemonSet listed", "its DaemonSet listed", "its DaemonSet gone", "its DaemonSet gone, --force"])
+def test_a_daemonset_pod_whose_daemonset_is_gone(daemonsets, force, kept, error, orphans) -> None:
+    """filters.go daemonSetFilter: the Get of the pod's DaemonSet fails NotFound — an error that
+    stops the drain, or with --force a warning and the pod deleted."""
+    pod = owned("agent-1", "DaemonSet")
+    plan = plan_drain([pod], force, daemonsets)
+    assert plan.kept == ([pod] if kept else [])
+    assert [message for _, message in plan.errors] == ([error] if error else [])
+    assert plan.orphans == ([pod] if orphans else [])
 
 
 def pdb(name: str, allowed: int, selector: LabelSelector | None = selector_from_map({"app": "web"}),
