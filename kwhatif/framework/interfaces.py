@@ -92,6 +92,12 @@ class FilterPlugin(Plugin):
     @abstractmethod
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None: ...
 
+    def node_once_passed(self, node: NodeInfo) -> NodeInfo:
+        """The node as the change that lifts this plugin's rejection leaves it, for kwhatif's
+        "also fails" (`Framework.later_filter_failures`): most changes touch nothing the later
+        filters read; an uncordon also takes the cordon's taint away."""
+        return node
+
 
 @dataclass(slots=True)
 class PostFilterResult:

@@ -302,11 +302,13 @@ class Framework:
 
     def later_filter_failures(self, state: CycleState, pod: PodInfo, node: NodeInfo, first: str) -> list[Status]:
         """kwhatif's "also fails": the filters after `first` (the one that rejected the node; those
-        before it passed) run anyway, for explanations only, so a fix for the first reason is not
-        mistaken for a fix. Errors are reported as statuses here, never raised."""
+        before it passed) run anyway, on the node as lifting that rejection leaves it
+        (`node_once_passed`), for explanations only, so a fix for the first reason is not mistaken
+        for a fix. Errors are reported as statuses here, never raised."""
         names = [pl.name for pl in self.plugins.filter]
         if first not in names:
             return []
+        node = self.plugins.filter[names.index(first)].node_once_passed(node)
         out = []
         for pl in self.plugins.filter[names.index(first) + 1:]:
             if pl.name in state.skip_filter:

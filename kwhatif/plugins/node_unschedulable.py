@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kwhatif.api.tolerations import Taint, tolerates
 from kwhatif.framework.cycle_state import CycleState
 import numpy as np
@@ -28,6 +30,15 @@ class NodeUnschedulable(FilterPlugin, BatchFilter):
         if not node.node.unschedulable or tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
             return None
         return _REJECTED
+
+    def node_once_passed(self, node: NodeInfo) -> NodeInfo:
+        """Uncordoned: `kubectl uncordon` clears spec.unschedulable and the node lifecycle
+        controller removes the cordon's taint with it, so TaintToleration does not "also fail"
+        for that taint."""
+        uncordoned = node.clone()
+        uncordoned.node = replace(node.node, unschedulable=False,
+                                  taints=tuple(t for t in node.node.taints if t.key != _UNSCHEDULABLE_TAINT.key))
+        return uncordoned
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         if tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):

@@ -16,6 +16,7 @@ from kwhatif.plugins.node_unschedulable import NodeUnschedulable
 from kwhatif.plugins.taint_toleration import TaintToleration
 from kwhatif.api.cluster import Cluster
 from kwhatif.framework.scheduler import NominatedPods
+from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod, make_taint, make_toleration
@@ -72,3 +73,14 @@ def test_a_cordoned_node_with_the_taint_reports_unschedulable_not_the_taint():
     status = fwk.run_filter(CycleState(), PodInfo.of(make_pod("p")), snap.by_name["n1"])
     assert (status.code, status.reasons, status.plugin) == (
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (UNSCHEDULABLE,), "NodeUnschedulable")
+
+
+def test_the_node_once_uncordoned_has_neither_the_cordon_nor_its_taint() -> None:
+    """kwhatif's "also fails" for a cordoned node looks at it uncordoned: kubectl uncordon clears
+    spec.unschedulable and the cordon's taint goes with it; any other taint stays (and may still
+    be reported), and the node itself is not changed."""
+    cordon, gpu = make_taint("node.kubernetes.io/unschedulable"), make_taint("nvidia.com/gpu", "present")
+    info = NodeInfo.of(make_node("n1", unschedulable=True, taints=(cordon, gpu)))
+    passed = NodeUnschedulable(None, Handle(Snapshot.build(Cluster(), []))).node_once_passed(info)
+    assert (passed.node.unschedulable, passed.node.taints) == (False, (gpu,))
+    assert (info.node.unschedulable, info.node.taints) == (True, (cordon, gpu))
