@@ -15,6 +15,7 @@ from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
 from kwhatif.render.table import attempt_title
 from kwhatif.render.text import wrap
+from kwhatif.preemption.evaluator import NO_VICTIMS
 from kwhatif.text import listed
 
 MAX_GROUPS = 8
@@ -240,6 +241,8 @@ def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
                  + (f" ({listed(sorted(potential))})" if potential else ""))
     candidates = pre.get("candidates", [])
     lines.append(f"  candidates (nodes where evictions make room): {len(candidates)}")
+    if not candidates:
+        lines.extend(_why_no_candidate(pre.get("node_results", {}), width))
     chosen = next((c for c in candidates if c["node"] == pre.get("chosen")), None)
     if chosen is not None:
         lines.append(f"  chosen: {chosen['node']} (decided by: {pre['decided_by']})")
@@ -252,3 +255,18 @@ def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
                               "random one on, and chooses among those: a real cluster may choose another node (and "
                               "other victims); kwhatif tried them all", width, "  "))
     return lines
+
+
+def _why_no_candidate(node_results: dict[str, list[str]], width: int) -> list[str]:
+    """Why no potential node is a candidate, the nodes grouped by the dry run's answer: no pod of
+    lower priority to evict there, or the reasons the pod still does not fit with every one of
+    them evicted (default_preemption.go:SelectVictimsOnNode)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for node, said in sorted(node_results.items()):
+        groups.setdefault(tuple(said), []).append(node)
+    lines = []
+    for reasons, nodes in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+        why = ("no pod of lower priority runs there" if reasons == (NO_VICTIMS,)
+               else f"{'; '.join(reasons)}, even with every pod of lower priority evicted")
+        lines.extend(wrap(f"{len(nodes)} node(s): {why} ({listed(nodes)})", width, "    ", hanging="      "))
+    return (["  why none:"] + lines) if lines else []
