@@ -66,11 +66,11 @@ def validate_light(doc: RawDoc) -> None:
     obj = doc.obj
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
-        what = "missing" if meta is None else f"must be an object, not {describe_value(meta)}"
+        what = "missing" if "metadata" not in obj else f"must be an object, not {describe_value(meta)}"
         raise InputError(what, doc.source, obj=object_ref(obj), field="metadata")
     name = meta.get("name")
     if not isinstance(name, str) or not name:
-        what = "missing" if name is None else f"must be a non-empty string, not {describe_value(name)}"
+        what = "missing" if "name" not in meta else f"must be a non-empty string, not {describe_value(name)}"
         raise InputError(what, doc.source, obj=object_ref(obj), field="metadata.name")
     namespace = meta.get("namespace")
     if namespace is not None and not isinstance(namespace, str):
@@ -221,7 +221,7 @@ def _api_version_and_kind(doc: RawDoc) -> tuple[str, str]:
 def _non_empty_string(doc: RawDoc, key: str) -> str:
     value = doc.obj.get(key)
     if not isinstance(value, str) or not value:
-        what = "missing" if value is None else f"must be a non-empty string, not {describe_value(value)}"
+        what = "missing" if key not in doc.obj else f"must be a non-empty string, not {describe_value(value)}"
         raise InputError(what, doc.source, obj=object_ref(doc.obj), field=key)
     return value
 

@@ -48,6 +48,10 @@ def test_a_folder_of_nothing_but_such_files_is_no_input(tmp_path: Path) -> None:
                     "kustomization, Helm values or a tool's config? kwhatif reads manifests)"),
     # A kind but no apiVersion is a broken manifest: still the plain error.
     (b"kind: Pod\nmetadata:\n  name: a\n", "{f}#0:1: Pod/default/a: apiVersion: missing"),
+    # a field given as null is not a missing one: said as what it is
+    (b"apiVersion: v1\nkind: Pod\nmetadata: null\n", "{f}#0:1: Pod/default/?: metadata: must be an object, not a null"),
+    (b"apiVersion: v1\nkind: Pod\nmetadata: {name: null}\n",
+     "{f}#0:1: Pod/default/?: metadata.name: must be a non-empty string, not a null"),
     # `{{ .Values.name }}` is a YAML flow mapping used as a key: what libyaml says, then why.
     (b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Values.name }}\n",
      "{f}#0:4: a mapping key must be a string, not an object (this looks like an unrendered Helm template: "
