@@ -251,11 +251,13 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
 def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
             validate: str = "strict") -> tuple[Cluster, list[Pod], Origins]:
     """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
-    workloads bring along, the pods, and the workloads that make them, their warnings reported;
+    workloads bring along (their warnings among its own, for the run to report), the pods, and the
+    workloads that make them;
     `namespace` (-n) for the manifests that name none; `validate` (--validate) what their
     unknown fields are."""
     cluster, pods, found, origins = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate)
-    inputs.warnings.report(found)
+    inputs.warnings.check(found)  # --strict refuses them before any scheduling
+    cluster.warnings.extend(found)  # the run's: printed once with them, and in -o json's `warnings`
     return cluster, pods, origins
 
 

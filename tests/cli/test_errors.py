@@ -79,6 +79,9 @@ def test_a_pod_the_api_server_would_reject_is_reported_and_the_rest_placed(cli, 
     assert outcomes["default/fits"][0] == "bound"
     warning = next(line for line in result.stderr.splitlines() if must_contain[1] in line)
     assert warning.startswith("kwhatif: warning: ") and all(text in warning for text in must_contain)
+    # the same warning, once, in the JSON a program reads
+    assert [w for w in json.loads(result.stdout)["warnings"] if must_contain[1] in w] == [
+        warning.removeprefix("kwhatif: warning: ")]
 
 
 def test_place_without_pods(cli):
