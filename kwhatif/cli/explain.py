@@ -90,7 +90,8 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
         if output == "wide" or (output == "table" and all_nodes):
             emit(explanation_table(exp))
         elif output == "table":
-            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, running_on=done.running_on)
+            page = explanation_summary(exp, shutil.get_terminal_size((100, 24)).columns, running_on=done.running_on,
+                                       node_hint=not nodes)
             emit(page + ("\n" + node_tables(exp, frozenset(nodes)) if nodes else ""))
         else:
             emit(writer(output)(with_whatif(explained_pod_data(done.sim, exp, done.running_on))))

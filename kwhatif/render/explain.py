@@ -51,10 +51,12 @@ def message_head(outcome: Outcome, tried: bool, message: str | None = None) -> s
     return MESSAGE_HEADS.get(outcome, "why it is not scheduled:")
 
 
-def explanation_summary(exp: Explanation, width: int, running_on: str | None = None) -> str:
+def explanation_summary(exp: Explanation, width: int, running_on: str | None = None, node_hint: bool = True) -> str:
     """The summary page of one pod's explanation, wrapped to `width` columns. `running_on`: the
     node the pod is bound to in the snapshot, when this is a re-run of its placement
-    (engine.placed_again): the headline says where it runs, the re-run where it would go now."""
+    (engine.placed_again): the headline says where it runs, the re-run where it would go now.
+    `node_hint`: end with how to see every node's verdict (not when the page is followed by the
+    nodes asked for)."""
     if running_on:
         now = f"would be {exp.outcome.value} on {exp.node}" if exp.node else f"would be {exp.outcome.value}"
         lines = [f"Pod {exp.pod}: running on {running_on}; placed again now, it {now}"
@@ -94,7 +96,7 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         full = _requeue_lines(exp, width)
         # Past the page's budget, one line a plugin (the events' wording stays in -o json).
         lines.extend(full if len(lines) + len(full) + 2 <= MAX_LINES else _compact_requeue_lines(exp, width))
-    if any(a.verdicts for a in exp.attempts):  # a gated or refused pod, an error: no node was judged
+    if node_hint and any(a.verdicts for a in exp.attempts):  # a gated or refused pod, an error: no node judged
         lines.append("")
         lines.extend(wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
     return "\n".join(lines) + "\n"

@@ -97,6 +97,9 @@ def test_node_adds_those_nodes_rows_after_the_summary(cli):
     out = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-c"]).stdout
     rows = _rows(out)
     assert set(rows) == {"node-c"} and "rejected" in rows["node-c"].split()
+    # the hint to ask for nodes is for a page without them
+    assert "--all-nodes, --node NAME" not in out
+    assert "--all-nodes, --node NAME" in cli(["explain", "big", *CLUSTER_ARGS]).stdout
 
 
 def test_json_carries_the_groups(cli):
