@@ -513,6 +513,22 @@ def test_explain_mentions_the_missing_topology_key_and_the_first_pod_rule():
     assert any("first pod of its group" in line for line in n1)
 
 
+@pytest.mark.parametrize("bound, expected_n1", [
+    # no db pod anywhere: the same words for every node (a summary of thousands groups them)
+    ([], "affinity term app=db on topology.kubernetes.io/zone: no pod matching all affinity terms runs anywhere "
+         "in the cluster"),
+    # a db pod in zone b: n1 (zone a) is told which domain lacks it
+    ([pod("db", on="n3", app="db")], "affinity term app=db on topology.kubernetes.io/zone: no pod matching all "
+                                     "affinity terms runs in topology.kubernetes.io/zone=a"),
+], ids=["no matching pod anywhere", "matching pods elsewhere"])
+def test_explain_says_where_no_pod_the_affinity_needs_runs(bound, expected_n1):
+    plugin, snap = make_plugin(NODES, bound)
+    incoming = PodInfo.of(pod("web", app="web", aff=affinity(req=[term(sel(app="db"), ZONE)])))
+    state = CycleState()
+    plugin.pre_filter(state, incoming, snap.node_infos)
+    assert plugin.explain_node(state, incoming, snap.by_name["n1"])[0] == expected_n1
+
+
 def test_plugin_name_and_extensions():
     plugin, _ = make_plugin(NODES, [])
     assert NAME == "InterPodAffinity" == plugin.name

@@ -264,6 +264,10 @@ def explain_filter(s: PreFilterState, node: NodeInfo) -> list[str]:
             who = pod_list(s.affinity_witnesses.get(pair, []), n)
             out.append(f"affinity term {t.describe()}: satisfied by {who} in {key}={pair[1]} "
                        f"matching all affinity terms")
+        elif not s.affinity:  # the same words for every node: a summary of thousands groups them
+            pods_exist = False
+            out.append(f"affinity term {t.describe()}: no pod matching all affinity terms runs anywhere in the "
+                       "cluster")
         else:
             pods_exist = False
             out.append(f"affinity term {t.describe()}: no pod matching all affinity terms runs in "
