@@ -184,6 +184,21 @@ def is_node_state_taint(taint: Taint) -> bool:
     return taint.key.startswith(NODE_STATE_TAINT_PREFIX) or taint.key in NODE_STATE_TAINTS
 
 
+CORDON_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+"""The taint the node lifecycle controller adds to a cordoned node (spec.unschedulable) and
+removes with the cordon: a dump of a cordoned node shows both."""
+
+
+def cordoned(node: Node) -> Node:
+    taints = node.taints if CORDON_TAINT in node.taints else node.taints + (CORDON_TAINT,)
+    return replace(node, unschedulable=True, taints=taints)
+
+
+def uncordoned(node: Node) -> Node:
+    """`kubectl uncordon`: spec.unschedulable cleared, and the cordon's taint gone with it."""
+    return replace(node, unschedulable=False, taints=tuple(t for t in node.taints if t.key != CORDON_TAINT.key))
+
+
 def node_copies(template: Node, count: int, taken: set[str]) -> list[Node]:
     """`count` nodes like `template`, named `<template>-1`, `-2`... (skipping taken names), each
     with its own kubernetes.io/hostname label and no images pulled yet: what adding nodes of a

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from kwhatif.api.tolerations import Taint, tolerates
+from kwhatif.api.objects import CORDON_TAINT, uncordoned
+from kwhatif.api.tolerations import tolerates
 from kwhatif.framework.cycle_state import CycleState
 import numpy as np
 
@@ -17,7 +16,6 @@ from kwhatif.snapshot.table import NodeTable
 
 NAME = "NodeUnschedulable"
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
-_UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
 
 
 _REJECTED = unresolvable(ERR_REASON_UNSCHEDULABLE)
@@ -27,7 +25,7 @@ class NodeUnschedulable(FilterPlugin, BatchFilter):
     name = NAME
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        if not node.node.unschedulable or tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
+        if not node.node.unschedulable or tolerates(pod.pod.tolerations, CORDON_TAINT):
             return None
         return _REJECTED
 
@@ -35,12 +33,11 @@ class NodeUnschedulable(FilterPlugin, BatchFilter):
         """Uncordoned: `kubectl uncordon` clears spec.unschedulable and the node lifecycle
         controller removes the cordon's taint with it, so TaintToleration does not "also fail"
         for that taint."""
-        uncordoned = node.clone()
-        uncordoned.node = replace(node.node, unschedulable=False,
-                                  taints=tuple(t for t in node.node.taints if t.key != _UNSCHEDULABLE_TAINT.key))
-        return uncordoned
+        passed = node.clone()
+        passed.node = uncordoned(node.node)
+        return passed
 
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
-        if tolerates(pod.pod.tolerations, _UNSCHEDULABLE_TAINT):
+        if tolerates(pod.pod.tolerations, CORDON_TAINT):
             return RowVerdicts.same(np.zeros(rows.size, dtype=bool), _REJECTED)
         return RowVerdicts.same(table.unschedulable[rows], _REJECTED)

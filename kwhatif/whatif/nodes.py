@@ -3,7 +3,8 @@
 A cordon sets spec.unschedulable, which the NodeUnschedulable plugin reads; the node lifecycle
 controller then adds the `node.kubernetes.io/unschedulable:NoSchedule` taint, and a dump of a
 cordoned node shows both (samples/cluster.yaml). kwhatif's cordon sets both and its uncordon
-removes both, as `explain`'s "uncordon" suggestion does."""
+removes both, as `explain`'s "uncordon" suggestion does (`kwhatif.api.objects.cordoned`,
+`uncordoned`)."""
 
 from __future__ import annotations
 
@@ -17,17 +18,7 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.whatif.daemons import daemon_pods
 
-CORDON_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-
-
-def cordoned(node: Node) -> Node:
-    taints = node.taints if CORDON_TAINT in node.taints else node.taints + (CORDON_TAINT,)
-    return replace(node, unschedulable=True, taints=taints)
-
-
-def uncordoned(node: Node) -> Node:
-    return replace(node, unschedulable=False, taints=tuple(t for t in node.taints if t.key != CORDON_TAINT.key))
 
 
 def parse_taint(text: str) -> Taint:

@@ -14,7 +14,7 @@ import yaml
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import ResourceClaim
-from kwhatif.api.objects import Node, Pod
+from kwhatif.api.objects import Node, Pod, cordoned, uncordoned
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_objects
@@ -212,9 +212,9 @@ def keys(pods: Sequence[Pod]) -> tuple[str, ...]:
 def changed_node(op: str, node: Node, value: str) -> Node:
     """The node after cordon, uncordon, taint, untaint or label."""
     if op == "cordon":
-        return node_ops.cordoned(node)
+        return cordoned(node)
     if op == "uncordon":
-        return node_ops.uncordoned(node)
+        return uncordoned(node)
     if op == "taint":
         return node_ops.tainted(node, node_ops.parse_taint(value))
     if op == "untaint":
@@ -292,7 +292,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     blocked: list[str] = []
     summaries = []
     for node in nodes:
-        replace_node(cluster, node_ops.cordoned(node))
+        replace_node(cluster, cordoned(node))
     for node in nodes:
         done, retried = drain_node(cluster, [p for p in by_node[node.name] if p.node_name],  # spec.nodeName
                                    operation.force, settle, leaving)

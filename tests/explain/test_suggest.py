@@ -12,7 +12,7 @@ from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
 from kwhatif.explain.suggest import Size, Suggestion, Variant, suggestions
-from kwhatif.explain.suggest.nodes import CORDON_TAINT
+from kwhatif.api.objects import CORDON_TAINT
 from kwhatif.explain.suggest.ports import free_ports
 from kwhatif.explain.suggest.priority import raise_priority
 from kwhatif.explain.suggest.resources import lower_requests
@@ -68,7 +68,7 @@ def test_suggestions_are_ranked_by_the_size_of_the_change_and_cut_at_five() -> N
     pod = make_pod("p", node_selector={"tier": "gold"}, containers=[make_container("c", cpu="1", ports=port)])
     holder = make_pod("agent", node_name="n-port", containers=[make_container("a", ports=port)])
     nodes = [make_node("n-fit"), make_node("n-taint", taints=(make_taint("dedicated", "gpu"),)), make_node("n-aff"),
-             make_node("n-cordon", unschedulable=True, taints=(make_taint(CORDON_TAINT),)), make_node("n-port")]
+             make_node("n-cordon", unschedulable=True, taints=(make_taint(CORDON_TAINT.key),)), make_node("n-port")]
     snapshot = Snapshot.build(Cluster(nodes=nodes), [holder])
     verdicts = [NodeVerdict("n-fit", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
                             measures={"cpu": 500}),

@@ -9,7 +9,8 @@ from kwhatif.api.dra import Device, ResourceSlice
 from kwhatif.api.storage import CSINode, CSINodeDriver
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
-from kwhatif.whatif.nodes import CORDON_TAINT, add_nodes, cordoned, labelled, parse_taint, tainted, uncordoned, untainted
+from kwhatif.api.objects import CORDON_TAINT, cordoned, uncordoned
+from kwhatif.whatif.nodes import add_nodes, labelled, parse_taint, tainted, untainted
 from kwhatif.whatif.targets import target_nodes
 from kwhatif.whatif.ops import evict_untolerating
 from tests.builders import make_node, make_pod, make_toleration

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kwhatif.api.affinity import NodeSelector
-from kwhatif.api.objects import Node, Pod
+from kwhatif.api.objects import CORDON_TAINT, Node, Pod, uncordoned
 from kwhatif.api.selectors import Requirement
 from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
@@ -26,7 +26,6 @@ from kwhatif.explain.suggest.model import (
 )
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
 
-CORDON_TAINT = "node.kubernetes.io/unschedulable"  # set with spec.unschedulable, removed with it
 REQUIRED = "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution"
 
 
@@ -37,15 +36,14 @@ def uncordon(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Can
         if v.feasible or v.plugin != CORDONED or set(v.also_fails) - {TAINTS}:
             continue
         node = node_of(v.node).node
-        kept = tuple(t for t in node.taints if t.key != CORDON_TAINT)
-        if first_untolerated_taint(kept, pod.tolerations) is not None:
+        after = uncordoned(node)
+        if first_untolerated_taint(after.taints, pod.tolerations) is not None:
             continue
         patch: list[dict[str, Any]] = [{"op": "replace", "path": "/spec/unschedulable", "value": False}]
         patch += [{"op": "remove", "path": f"/spec/taints/{i}"}
-                  for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT]
+                  for i in reversed(range(len(node.taints))) if node.taints[i].key == CORDON_TAINT.key]
         summary = f"uncordon {node.name} (kubectl uncordon {node.name}): only its cordon keeps the pod off it"
-        return [(Suggestion(summary, [node_change(node.name, patch)], size=Size.ONE_NODE),
-                 Variant(pod, (replace(node, unschedulable=False, taints=kept),)))]
+        return [(Suggestion(summary, [node_change(node.name, patch)], size=Size.ONE_NODE), Variant(pod, (after,)))]
     return []
 
 
