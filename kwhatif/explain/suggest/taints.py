@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Pod, is_node_state_taint
 from kwhatif.api.tolerations import Taint, Toleration, tolerates
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    TAINTS, Candidate, NodeOf, Suggestion, Variant, key_domain_in, key_in, pod_change, rejected_alone,
+    TAINTS, Candidate, NodeOf, Suggestion, Variant, key_domain_in, pod_change, rejected_alone,
 )
 
 
-NOT_TO_TOLERATE = ("ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler")
 NOT_TO_TOLERATE_DOMAINS = ("kubernetes.io", "k8s.io", "karpenter.sh", "cilium.io")
-"""Taints that keep workloads off for the node's sake, never suggested: Kubernetes' own (the
-control plane's, the node lifecycle controller's conditions, an uninitialised cloud node, an Arm
-node's `kubernetes.io/arch`, which only images built for it may tolerate), a node the cluster
-autoscaler or Karpenter is removing, a node whose network agent is not ready. Tolerating one
-lands the pod on a node it should not run on. (Taints a team or a provider puts for the pods to
-opt in — `dedicated=gpu`, `nvidia.com/gpu`, a spot pool's — are suggested.)"""
+"""Taints that keep workloads off for the node's sake, never suggested: a node's state or
+lifecycle (`is_node_state_taint`: conditions, an uninitialised cloud node, a node the cluster
+autoscaler or Karpenter is removing), and any of Kubernetes' own (the control plane's, an Arm
+node's `kubernetes.io/arch`, which only images built for it may tolerate), Karpenter's or a
+network agent's not-ready taint. Tolerating one lands the pod on a node it should not run on.
+(Taints a team or a provider puts for the pods to opt in — `dedicated=gpu`, `nvidia.com/gpu`, a
+spot pool's — are suggested.)"""
 _NODE_STATE = ("not-ready", "unreachable", "uninitialized", "unregistered", "disrupted", "disruption")
 """Words of a taint key that says the node is not ready for pods yet, or is going away (a
 CSI driver's or CNI agent's startup taint, a provisioner's)."""
@@ -31,10 +31,11 @@ ROLES_NOT_TO_TOLERATE = ("node-role.kubernetes.io/control-plane", "node-role.kub
 meant for those nodes tolerate), but the control plane's."""
 
 
-def never_tolerated(key: str) -> bool:
+def never_tolerated(taint: Taint) -> bool:
+    key = taint.key
     if key.startswith(ROLE_PREFIX):
         return key in ROLES_NOT_TO_TOLERATE
-    return (key_in(key, NOT_TO_TOLERATE) or key_domain_in(key, NOT_TO_TOLERATE_DOMAINS)
+    return (is_node_state_taint(taint) or key_domain_in(key, NOT_TO_TOLERATE_DOMAINS)
             or any(word in key.lower() for word in _NODE_STATE))
 
 
@@ -46,7 +47,7 @@ def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     for v in rejected_alone(verdicts, TAINTS):
         untolerated = [t for t in node_of(v.node).node.taints if t.effect in ("NoSchedule", "NoExecute")
                        and not tolerates(pod.tolerations, t)]
-        if len(untolerated) == 1 and not never_tolerated(untolerated[0].key):
+        if len(untolerated) == 1 and not never_tolerated(untolerated[0]):
             blocked.setdefault(untolerated[0], []).append(v.node)
     if not blocked:
         return []
