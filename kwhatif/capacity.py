@@ -120,7 +120,7 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
     not placed again; its pending ones are scheduled with the queue). A DaemonSet runs one pod
     per node: it is placed with the others, never copied."""
     cluster = cluster.copy()
-    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, autoscalers=list(cluster.autoscalers.values()))
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, autoscalers=cluster.autoscalers.values())
     groups = [g for g in expansion.groups if g.pods]
     copied = [g for g in groups if g.workload.kind != "DaemonSet"]
     if not copied:

@@ -185,7 +185,5 @@ def released_claims(claims: Mapping[tuple[str, str], ResourceClaim], gone: Seque
 
 def reserved_claims(claims: Mapping[tuple[str, str], ResourceClaim], pod: Pod) -> tuple[ResourceClaim, ...]:
     """The claims of `claims` reserved for `pod`."""
-    if not pod.resource_claims:
-        return ()
     return tuple(c for c in claims.values()
                  if c.namespace == pod.namespace and any(r.is_pod(pod.uid, pod.name) for r in c.reserved_for))

@@ -132,7 +132,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     cluster = cluster.copy()
     index = None if as_new else PodIndex.of(cluster)  # one pass over the pods, for both
     kept = {} if index is None else kept_replicas(objects, cluster, index)
-    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept, list(cluster.autoscalers.values()))
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept, cluster.autoscalers.values())
     updates = {} if index is None else plan_updates(cluster, expansion, index)
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     refused = [i for i, u in updates.items() if u.refused]

@@ -72,7 +72,8 @@ def _never_run_warnings(docs: list[tuple[int, RawDoc]], controllers: Sequence[Co
 
 
 def _namespace_of(doc: RawDoc) -> str:
-    return str(_meta(doc).get("namespace") or "default")
+    namespace = _meta(doc).get("namespace")
+    return namespace if isinstance(namespace, str) and namespace else "default"
 
 
 def _name_of(doc: RawDoc) -> str:
@@ -112,12 +113,10 @@ def _decode_doc(doc: RawDoc, full_validation: bool, warnings: list[str], pods: P
 def _rejected_pod(doc: RawDoc, err: InputError) -> RejectedPod | None:
     """The pod an error is about, when the document is a Pod with a name (else the error stays
     the run's: nothing to report it as)."""
-    meta = doc.obj.get("metadata") if doc.kind == "Pod" and isinstance(doc.obj, dict) else None
-    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+    if doc.kind != "Pod" or not isinstance(_meta(doc).get("name"), str) or not _name_of(doc):
         return None
-    name, namespace = meta["name"], meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
     reason = f"{err.field}: {err.message}" if err.field else err.message
-    return RejectedPod(namespace or "default", name, str(err), " ".join(reason.split()), doc.source)
+    return RejectedPod(_namespace_of(doc), _name_of(doc), str(err), " ".join(reason.split()), doc.source)
 
 
 def _decode_one(doc: RawDoc, full_validation: bool, warnings: list[str], pods: PodReader,

@@ -67,9 +67,9 @@ def count_namespace_again(cluster: Cluster, namespace: str) -> None:
 def health_changed(cluster: Cluster, pods: Sequence[Pod], delta: int) -> int:
     """The controller's recount once `pods` left (`delta` −1: those it counted healthy) or became
     healthy (+1: bound, taken as Ready at once): each budget selecting one moves its surplus by
-    `delta` and allows max(surplus, 0) (none for a `locked` budget). A pod removed by any what-if — a node lost, a pod deleted, evicted by a taint or a
-    drain — lowers its budgets, and its replacement, bound, raises them again. Returns how many
-    budget counts moved."""
+    `delta` and allows max(surplus, 0) (none for a `locked` budget). A pod removed by any what-if
+    — a node lost, a pod deleted, evicted by a taint or a drain — lowers its budgets, and its
+    replacement, bound, raises them again. Returns how many budget counts moved."""
     if not cluster.pdbs:
         return 0
     index = _BudgetIndex(cluster.pdbs)

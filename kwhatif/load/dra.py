@@ -24,6 +24,8 @@ from kwhatif.load.selectors import node_term
 
 V1BETA1 = "resource.k8s.io/v1beta1"
 ALLOCATION_MODES = ("ExactCount", "All")
+ATTRIBUTE_TYPES = ("bool", "int", "string", "version")
+POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 _EXACTLY_VALUES = ("deviceClassName", "allocationMode", "count")
 _EXACTLY_POINTERS = ("selectors", "adminAccess", "tolerations", "capacity")
 """A v1beta1 request's own fields that v1 nests under `exactly`: values (unset at their zero
@@ -34,8 +36,6 @@ def _exactly_set(raw: dict) -> bool:
     """conversion.go:hasAnyMainRequestFieldsSet."""
     return (any(raw.get(k) not in (None, "", 0) for k in _EXACTLY_VALUES)
             or any(raw.get(k) is not None for k in _EXACTLY_POINTERS))
-ATTRIBUTE_TYPES = ("bool", "int", "string", "version")
-POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 
 
 def _selectors(f: Fields, parent: dict, path: str) -> tuple[str, ...]:

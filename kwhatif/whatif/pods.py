@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.load.disruption import health_changed
 from kwhatif.api.dra import released_claims
 from kwhatif.api.objects import Pod
+from kwhatif.load.disruption import health_changed
 from kwhatif.workloads.common import NameSet, deterministic_uid
 from kwhatif.workloads.job import completion_index
 

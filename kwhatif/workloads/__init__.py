@@ -111,7 +111,7 @@ SCALABLE_TARGETS = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationContr
 
 def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
                    kept: Mapping[tuple[str, str, str], int],
-                   autoscalers: Sequence[Autoscaler] = ()) -> dict[tuple[str, str, str], int]:
+                   autoscalers: Collection[Autoscaler] = ()) -> dict[tuple[str, str, str], int]:
     """The replicas HPAs impose on the workloads they target: the snapshot's `autoscalers` on
     those among `objects` (the others target what the files do not change), then the files'
     own, which decide over the snapshot's (one the files give targeting nothing of theirs is
@@ -136,7 +136,7 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
 
 def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
                    replicas_mode: str = "spec", kept: Mapping[tuple[str, str, str], int] | None = None,
-                   autoscalers: Sequence[Autoscaler] = ()) -> Expansion:
+                   autoscalers: Collection[Autoscaler] = ()) -> Expansion:
     """Workloads and bare Pods → pods, grouped per workload in input order. `kept`: replica
     counts of workloads that run and leave spec.replicas unset (`existing.kept_replicas`); an
     HorizontalPodAutoscaler decides over them: one of the files, else one of the snapshot's
@@ -210,7 +210,7 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     cluster.rejected_pods.extend(rejected)
     warnings += rejected_pod_warnings(rejected)
     objects = [o for o in objects if not isinstance(o, RejectedPod)]
-    expansion = expand_objects(objects, cluster.nodes, now, autoscalers=list(cluster.autoscalers.values()))
+    expansion = expand_objects(objects, cluster.nodes, now, autoscalers=cluster.autoscalers.values())
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])
