@@ -254,7 +254,8 @@ class PodDisruptionBudget(Namespaced):
     `surplus` is its currentHealthy − desiredHealthy, unclamped, which pods leaving or becoming
     healthy move (`kwhatif.load.disruption.health_changed`; None: taken at disruptions_allowed);
     `locked` a budget the controller allows nothing whatever the pods do (no pod expected, or a
-    count that failed)."""
+    count that failed). `desired_healthy` and `unhealthy_pod_eviction_policy` decide whether the
+    Eviction API lets a pod that is not Ready go without spending a disruption."""
 
     namespace: str
     name: str
@@ -267,6 +268,8 @@ class PodDisruptionBudget(Namespaced):
     counted: bool = False
     surplus: int | None = None
     locked: bool = False
+    desired_healthy: int | None = None
+    unhealthy_pod_eviction_policy: str = "IfHealthyBudget"
 
 
 @dataclass(frozen=True, slots=True)

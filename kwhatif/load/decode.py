@@ -135,6 +135,8 @@ def decode_pdb(obj: dict, source: Source | None) -> PodDisruptionBudget:
         min_available=_int_or_percent(spec.get("minAvailable")),
         max_unavailable=_int_or_percent(spec.get("maxUnavailable")),
         counted="disruptionsAllowed" in status, surplus=_surplus(f, status), locked=_locked(f, status),
+        desired_healthy=f.int(status, "desiredHealthy", "status"),
+        unhealthy_pod_eviction_policy=f.str(spec, "unhealthyPodEvictionPolicy", "spec") or "IfHealthyBudget",
     )
 
 

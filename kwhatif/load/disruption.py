@@ -53,7 +53,7 @@ def counted(pdb: PodDisruptionBudget, namespace_pods: Sequence[Pod],
     locked = expected is None or expected <= 0
     surplus = healthy - desired
     return replace(pdb, disruptions_allowed=0 if locked else max(surplus, 0), counted=True, surplus=surplus,
-                   locked=locked)
+                   locked=locked, desired_healthy=desired)
 
 
 def count_namespace_again(cluster: Cluster, namespace: str) -> None:
@@ -165,11 +165,28 @@ def _expected_scale(pods: list[Pod], controllers: dict[tuple[str, str, str], Con
 
 
 def _healthy(pod: Pod, disrupted: frozenset[str]) -> bool:
-    """countHealthyPods: not being deleted, not just disrupted, Ready (module docstring for a pod
-    without conditions)."""
+    """countHealthyPods: not being deleted, not just disrupted, Ready."""
     if pod.deletion_timestamp is not None or pod.name in disrupted or not pod.node_name:
         return False
+    return is_ready(pod)
+
+
+def is_ready(pod: Pod) -> bool:
+    """podutil.IsPodReady, with a bound pod without a Ready condition (a manifest, not a dump)
+    taken as Ready unless its phase says it no longer runs (module docstring)."""
     ready = next((c for c in pod.conditions if c.type == "Ready"), None)
     if ready is not None:
         return ready.status == "True"
     return pod.phase in ("", "Running")
+
+
+def evicts_unready_freely(pdb: PodDisruptionBudget, pod: Pod) -> bool:
+    """eviction.go: a pod that is not Ready is deleted without spending a disruption when its
+    budget's unhealthyPodEvictionPolicy is AlwaysAllow, or (IfHealthyBudget, the default) when
+    the application is not disrupted (currentHealthy ≥ desiredHealthy > 0); otherwise it needs a
+    disruption like any pod. A budget known only by disruptionsAllowed tells nothing of its health."""
+    if is_ready(pod):
+        return False
+    if pdb.unhealthy_pod_eviction_policy == "AlwaysAllow":
+        return True
+    return pdb.surplus is not None and pdb.surplus >= 0 and (pdb.desired_healthy or 0) > 0

@@ -56,6 +56,9 @@ _PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string 
                                "[0-9]+%", "1%", "93%")
 
 
+UNHEALTHY_POD_EVICTION_POLICIES = ("AlwaysAllow", "IfHealthyBudget")  # sorted, as NotSupported lists them
+
+
 def check_budget(f: Fields, spec: dict) -> None:
     """One of minAvailable and maxUnavailable, each a non-negative integer or a percentage of at
     most 100%."""
@@ -73,3 +76,8 @@ def check_budget(f: Fields, spec: dict) -> None:
             raise f.error(path, f"Invalid value: {go_quote(value)}: {_PERCENT_MESSAGE}")
         if isinstance(value, str) and int(value[:-1]) > 100:
             raise f.error(path, f"Invalid value: {go_quote(value)}: must not be greater than 100%")
+    policy = spec.get("unhealthyPodEvictionPolicy")
+    if policy is not None and policy not in UNHEALTHY_POD_EVICTION_POLICIES:
+        supported = ", ".join(go_quote(p) for p in UNHEALTHY_POD_EVICTION_POLICIES)
+        raise f.error("spec.unhealthyPodEvictionPolicy",
+                      f"Unsupported value: {go_quote(str(policy))}: supported values: {supported}")

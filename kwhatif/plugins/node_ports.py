@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
-from kwhatif.framework.interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
+from kwhatif.framework.interfaces import FilterPlugin, NodeExplainer, PreFilterPlugin, PreFilterResult
 from kwhatif.framework.status import SKIP, Status, unschedulable
 from kwhatif.snapshot.node_info import NodeInfo
-from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.snapshot.pod_info import HostPort, PodInfo
 
 NAME = "NodePorts"
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 
-class NodePorts(PreFilterPlugin, FilterPlugin):
+class NodePorts(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
@@ -24,3 +25,33 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
             if node.port_conflicts(wanted):
                 return unschedulable(ERR_REASON)
         return None
+
+    def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
+        """Which wanted port is taken, and by whom: the reason names neither. A holder made by a
+        controller is named by its controller, so thousands of nodes whose port a DaemonSet holds
+        say one sentence (and deleting such a pod would not free the port for long)."""
+        out = []
+        for wanted in dict.fromkeys(pod.host_ports):
+            if not node.port_conflicts(wanted):
+                continue
+            holders = sorted({_holder(other.pod) for other in node.pods
+                              if any(_conflict(wanted, held) for held in other.host_ports)})
+            out.append(f"host port {_shown(wanted)} is taken by {', '.join(holders) or 'a pod'}")
+        return out
+
+
+def _conflict(wanted: HostPort, held: HostPort) -> bool:
+    """fitsPorts for two ports: same protocol and port, and 0.0.0.0 on either side or the same ip."""
+    return wanted[1:] == held[1:] and (wanted[0] == held[0] or "0.0.0.0" in (wanted[0], held[0]))
+
+
+def _shown(port: HostPort) -> str:
+    ip, protocol, number = port
+    return f"{number}/{protocol}" if ip == "0.0.0.0" else f"{ip}:{number}/{protocol}"
+
+
+def _holder(pod: Pod) -> str:
+    ref = pod.controller_ref
+    if ref is None:
+        return f"pod {pod.key}"
+    return f"a pod of {ref.kind} {pod.namespace}/{ref.name}"

@@ -34,8 +34,13 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
     """One block per group, biggest first: what rejected the nodes, then which pods and owners."""
     lines = [f"kwhatif: {data['pending']} of {data['scheduled']} pod(s) stay pending, "
              f"{len(data['groups'])} root cause(s)"]
+    shared = _shared_causes(data["groups"])
+    if shared:
+        lines.extend(wrap(f"kwhatif: every group's pods are also rejected, on other nodes, by {_said(shared)}", width, "",
+                          hanging=" " * 7))
     for group in data["groups"]:
-        causes = "; ".join(f"{plugin}: {', '.join(reasons)}" for plugin, reasons in _by_plugin(group["rejected_by"]))
+        own = [cause for cause in group["rejected_by"] if cause not in shared]
+        causes = _said(own) if own else "only what every group shares (above)"
         lines.extend(wrap(f"{group['count']:>5}  {causes}", width, "", hanging=" " * 7))
         pods = group["pods"]
         shown = ", ".join(pods[:EXAMPLES]) + (f", ... ({len(pods)})" if len(pods) > EXAMPLES else "")
@@ -51,6 +56,23 @@ def pending_table(data: dict[str, Any], width: int = 100) -> str:
     if data["groups"]:
         lines.append("kwhatif: why one of them stays pending: kwhatif explain NAMESPACE/NAME")
     return "\n".join(lines) + "\n"
+
+
+def _shared_causes(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The (plugin, reasons) every group of two or more shares — cordoned nodes, the control
+    plane's taint: said once above the groups, so each group's line shows what sets it apart."""
+    if len(groups) < 2:
+        return []
+    common = set.intersection(*({_cause_key(c) for c in g["rejected_by"]} for g in groups))
+    return [cause for cause in groups[0]["rejected_by"] if _cause_key(cause) in common]
+
+
+def _cause_key(cause: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    return cause["plugin"], tuple(cause["reasons"])
+
+
+def _said(causes: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{plugin}: {', '.join(reasons)}" for plugin, reasons in _by_plugin(causes))
 
 
 def _by_plugin(rejected_by: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, PodDisruptionBudget
-from kwhatif.load.disruption import health_changed
+from kwhatif.load.disruption import evicts_unready_freely, health_changed
 from kwhatif.whatif.pods import DAEMONSET, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
@@ -117,6 +117,8 @@ def evict(cluster: Cluster, pod: Pod) -> str | None:
     if not found:
         return None
     pdb = cluster.pdbs[found[0]]
+    if evicts_unready_freely(pdb, pod):
+        return None  # deleted directly; the controller never counted it healthy
     if pdb.disruptions_allowed <= 0:
         return TOO_MANY_REQUESTS
     # The API spends one disruption, the pod is deleted, and the controller's count of the pods

@@ -91,3 +91,20 @@ def test_a_budget_without_a_status_is_counted_as_the_disruption_controller_count
     path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, *objects]}))
     [pdb] = load_cluster([str(path)]).pdbs
     assert pdb.disruptions_allowed == allowed
+
+
+@pytest.mark.parametrize("objects, desired", [
+    # maxUnavailable 1 of the ReplicaSet's 3: desired 2, counted by kwhatif.
+    ([replica_set(), pod("a"), pod("b"), pod("c", ready="False"), budget({"maxUnavailable": 1})], 2),
+    # A status the controller wrote is read as it is.
+    ([pod("a"), budget({"minAvailable": 1}, {"disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1})], 1),
+    # A status written by hand with only disruptionsAllowed says nothing of it.
+    ([pod("a"), budget({"minAvailable": 1}, {"disruptionsAllowed": 0})], None),
+])
+def test_a_budgets_desired_healthy_is_kept_for_the_eviction_api(
+        tmp_path: Path, objects: list[dict[str, Any]], desired: int | None) -> None:
+    """eviction.go lets a pod that is not Ready go freely while currentHealthy ≥ desiredHealthy > 0."""
+    path = tmp_path / "cluster.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, *objects]}))
+    [pdb] = load_cluster([str(path)]).pdbs
+    assert pdb.desired_healthy == desired

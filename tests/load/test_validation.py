@@ -399,6 +399,10 @@ def budget_with(spec: dict[str, Any]) -> dict[str, Any]:
     ({"minAvailable": "abc"},
      "spec.minAvailable: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an "
      "ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')"),
+    # field.NotSupported over supportedUnhealthyPodEvictionPolicies, listed sorted.
+    ({"unhealthyPodEvictionPolicy": "Always"},
+     'spec.unhealthyPodEvictionPolicy: Unsupported value: "Always": supported values: "AlwaysAllow", '
+     '"IfHealthyBudget"'),
 ])
 def test_a_budget_the_api_server_refuses(spec: dict[str, Any], text: str) -> None:
     with pytest.raises(InputError) as err:
@@ -406,6 +410,15 @@ def test_a_budget_the_api_server_refuses(spec: dict[str, Any], text: str) -> Non
     assert str(err.value).startswith(f"PodDisruptionBudget/shop/web: {text}")
     if "minAvailable" in spec and "maxUnavailable" in spec:
         assert str(err.value).endswith("minAvailable and maxUnavailable cannot be both set")
+
+
+@pytest.mark.parametrize("spec, policy", [
+    ({}, "IfHealthyBudget"),
+    ({"unhealthyPodEvictionPolicy": "AlwaysAllow"}, "AlwaysAllow"),
+    ({"unhealthyPodEvictionPolicy": "IfHealthyBudget"}, "IfHealthyBudget"),
+], ids=["unset: IfHealthyBudget's behaviour", "AlwaysAllow", "IfHealthyBudget"])
+def test_a_budgets_unhealthy_pod_eviction_policy_is_read(spec: dict[str, Any], policy: str) -> None:
+    assert decode(budget_with(spec), None).unhealthy_pod_eviction_policy == policy
 
 
 def test_a_node_selector_is_refused_as_labels_are() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kwhatif.api.objects import ContainerPort
+from kwhatif.api.objects import ContainerPort, OwnerReference
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_ports import NodePorts
@@ -128,3 +128,35 @@ def test_a_removed_pod_frees_its_port():
     plugin = NodePorts(None, Handle(snap))
     info = PodInfo.of(pod("m1", "TCP/127.0.0.1/8001"))
     assert plugin.filter(CycleState(), info, snap.by_name["n1"]) is None
+
+
+def _owned(name: str, kind: str, owner: str, *specs: str):
+    ref = OwnerReference(api_version="apps/v1", kind=kind, name=owner, controller=True)
+    return make_pod(name, ns="infra", node_name="n1", owner_references=(ref,),
+                    containers=[make_container("c", ports=ports(*specs))])
+
+
+EXPLAIN_CASES = [
+    pytest.param(pod("m1", "TCP/0.0.0.0/8080"), [existing("TCP/0.0.0.0/8080")],
+                 ["host port 8080/TCP is taken by pod default/existing"],
+                 id="a bare pod holding the port is named"),
+    pytest.param(pod("m1", "TCP/0.0.0.0/9100"), [_owned("exporter-x7", "DaemonSet", "exporter", "TCP/0.0.0.0/9100")],
+                 ["host port 9100/TCP is taken by a pod of DaemonSet infra/exporter"],
+                 id="a controller's pod is named by its controller, the same words on every node"),
+    pytest.param(pod("m1", "TCP/127.0.0.1/8001", "UDP/0.0.0.0/53"),
+                 [existing("TCP/0.0.0.0/8001", "UDP/0.0.0.0/53")],
+                 ["host port 127.0.0.1:8001/TCP is taken by pod default/existing",
+                  "host port 53/UDP is taken by pod default/existing"],
+                 id="each taken port in the pod's order, a specific ip shown"),
+    pytest.param(pod("m1", "TCP/127.0.0.1/8001"), [existing("TCP/127.0.0.2/8001")], [],
+                 id="a free port says nothing"),
+    pytest.param(pod("m1", "UDP/0.0.0.0/8001"), [existing("TCP/0.0.0.0/8001")], [],
+                 id="another protocol's holder says nothing"),
+]
+
+
+@pytest.mark.parametrize("incoming, bound, expected", EXPLAIN_CASES)
+def test_explain_names_the_taken_port_and_its_holder(incoming, bound, expected):
+    snap = Snapshot.build(Cluster(nodes=[make_node("n1")]), list(bound))
+    plugin = NodePorts(None, Handle(snap))
+    assert plugin.explain_node(CycleState(), PodInfo.of(incoming), snap.by_name["n1"]) == expected

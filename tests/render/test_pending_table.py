@@ -23,3 +23,32 @@ def _data(pods: list[str]) -> dict[str, Any]:
 ])
 def test_a_groups_fix_says_whom_it_was_verified_for(pods: list[str], said: str) -> None:
     assert said in pending_table(_data(pods), width=200)
+
+
+def _group(pod: str, *causes: tuple[str, str]) -> dict[str, Any]:
+    return {"count": 1, "rejected_by": [{"plugin": p, "reasons": [r]} for p, r in causes], "namespaces": ["app"],
+            "owners": [], "pods": [pod], "message": "", "suggestion": None}
+
+
+CORDON = ("NodeUnschedulable", "node(s) were unschedulable")
+CPU = ("NodeResourcesFit", "Insufficient cpu")
+GPU = ("NodeResourcesFit", "Insufficient nvidia.com/gpu")
+
+
+def test_what_every_group_shares_is_said_once_above_them() -> None:
+    """A cordoned node rejects every pod: repeated on each group's line it hides what tells the
+    groups apart. Said once; a group with nothing of its own says so."""
+    data = {"scheduled": 5, "pending": 3,
+            "groups": [_group("app/a", CPU, CORDON), _group("app/b", GPU, CORDON), _group("app/c", CORDON)]}
+    lines = pending_table(data, width=200).splitlines()
+    assert lines[1] == "kwhatif: every group's pods are also rejected, on other nodes, by NodeUnschedulable: " \
+                       "node(s) were unschedulable"
+    assert [line for line in lines if line.startswith("    1")] == [
+        "    1  NodeResourcesFit: Insufficient cpu", "    1  NodeResourcesFit: Insufficient nvidia.com/gpu",
+        "    1  only what every group shares (above)"]
+
+
+def test_one_group_keeps_all_its_causes_on_its_line() -> None:
+    lines = pending_table({"scheduled": 1, "pending": 1, "groups": [_group("app/a", CPU, CORDON)]},
+                          width=200).splitlines()
+    assert lines[1] == "    1  NodeResourcesFit: Insufficient cpu; NodeUnschedulable: node(s) were unschedulable"

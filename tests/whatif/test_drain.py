@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import OwnerReference, Pod, PodDisruptionBudget
+from kwhatif.api.objects import OwnerReference, Pod, PodCondition, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector, selector_from_map
 from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.drain import (
@@ -141,3 +141,43 @@ def test_an_error_other_than_a_budgets_is_not_retried() -> None:
     cluster = Cluster(nodes=[make_node("n1")], pods=pods, pdbs=[pdb("p", 1), pdb("q", 1)])
     done = drain_pods(cluster, pods, force=False)
     assert (done.blocked, done.refused) == (['error when evicting pods/"web-0" -n "default": ' + MORE_THAN_ONE_PDB], [])
+
+
+UNREADY = (PodCondition(type="Ready", status="False"),)
+
+
+def health(name: str, allowed: int, current: int, desired: int, policy: str = "IfHealthyBudget") -> PodDisruptionBudget:
+    """A counted budget: disruptionsAllowed = max(current − desired, 0) as the controller writes it."""
+    return PodDisruptionBudget("default", name, selector_from_map(WEB), disruptions_allowed=allowed, counted=True,
+                               surplus=current - desired, desired_healthy=desired, unhealthy_pod_eviction_policy=policy)
+
+
+@pytest.mark.parametrize("budget, ready, refusal, left", [
+    (health("p", 0, 2, 2), False, None, 0),
+    (health("p", 0, 2, 2), True, TOO_MANY_REQUESTS, 0),
+    (health("p", 0, 1, 2), False, TOO_MANY_REQUESTS, 0),
+    (health("p", 0, 0, 0), False, TOO_MANY_REQUESTS, 0),
+    (health("p", 0, 1, 2, "AlwaysAllow"), False, None, 0),
+    (health("p", 0, 2, 2, "AlwaysAllow"), True, TOO_MANY_REQUESTS, 0),
+    (health("p", 1, 3, 2), False, None, 1),
+    (PodDisruptionBudget("default", "p", selector_from_map(WEB), disruptions_allowed=0), False, TOO_MANY_REQUESTS, 0),
+], ids=[
+    "IfHealthyBudget: an unready pod of a healthy budget goes, nothing spent",
+    "IfHealthyBudget: a Ready pod of a budget with no surplus: the 429",
+    "IfHealthyBudget: an unready pod of a disrupted budget needs a disruption: the 429",
+    "IfHealthyBudget: desiredHealthy 0 is not healthy (the 429 when none is allowed)",
+    "AlwaysAllow: an unready pod goes even while the application is disrupted",
+    "AlwaysAllow: a Ready pod still needs a disruption",
+    "an unready pod of a healthy budget spends none of its disruptions",
+    "a budget given only disruptionsAllowed tells nothing of health: the 429",
+])
+def test_unhealthy_pod_eviction_policy(budget: PodDisruptionBudget, ready: bool, refusal: str | None,
+                                       left: int) -> None:
+    """eviction.go: a pod not Ready is deleted directly (no disruption spent, not listed among
+    the budget's disrupted pods) under AlwaysAllow, or under IfHealthyBudget while
+    currentHealthy ≥ desiredHealthy > 0; otherwise checkAndDecrement decides as for any pod."""
+    pod = owned("a", "ReplicaSet", labels=WEB, conditions=() if ready else UNREADY)
+    cluster = Cluster(pdbs=[budget])
+    assert evict(cluster, pod) == refusal
+    assert cluster.pdbs[0].disruptions_allowed == left
+    assert cluster.pdbs[0].disrupted_pods == frozenset()
