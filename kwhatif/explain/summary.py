@@ -20,12 +20,14 @@ EXAMPLES = 3  # example nodes per group
 @dataclass(frozen=True)
 class Spread:
     """How far the nodes of a group are from fitting, for one measured quantity (e.g. cpu short,
-    in millicores): the smallest, the median (the lower one for an even count) and the largest."""
+    in millicores): the smallest, the median (the lower one for an even count) and the largest,
+    over `nodes` nodes."""
 
     quantity: str
     low: int
     median: int
     high: int
+    nodes: int = 0
 
 
 @dataclass
@@ -80,7 +82,7 @@ def _spreads(members: list[NodeVerdict]) -> list[Spread]:
     out = []
     for quantity, amounts in quantities.items():
         amounts.sort()
-        out.append(Spread(quantity, amounts[0], amounts[(len(amounts) - 1) // 2], amounts[-1]))
+        out.append(Spread(quantity, amounts[0], amounts[(len(amounts) - 1) // 2], amounts[-1], len(amounts)))
     return out
 
 

@@ -79,6 +79,9 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         lines.append("")
         if len(exp.attempts) > 1:
             lines.append(attempt_title(i, attempt))
+            if attempt.message and attempt.message != exp.message:  # its own event: a preemptor's first
+                lines.append(message_head(attempt.outcome, True, attempt.message))
+                lines.extend(_message_lines(attempt.message, width))
         lines.extend(_attempt_lines(attempt, width))
         if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
             lines.append("")
@@ -211,6 +214,8 @@ def spread_text(s: Spread) -> str:
     low, high, median = (format_amount(s.quantity, v, exact=False) for v in (s.low, s.high, s.median))
     if s.low == s.high:
         return f"{s.quantity} short by {low}"
+    if s.nodes == 2:  # the median would be the lower of the two, read as a third amount
+        return f"{s.quantity} short by {low}–{high}"
     return f"{s.quantity} short by {low}–{high} (median {median})"
 
 

@@ -57,8 +57,8 @@ def test_table_for_an_unschedulable_pod(cli):
 
 def test_summary_groups_the_rejected_nodes_and_measures_how_far_they_are(cli, monkeypatch):
     """big (1800m cpu) runs after urgent (300m) went to node-b: node-a has 2000m - 1500m = 500m
-    free, short by 1300m; node-b 4000m - 2500m - 300m = 1200m free, short by 600m; the lower
-    median of the two is 600m. node-c is stopped by its taint."""
+    free, short by 1300m; node-b 4000m - 2500m - 300m = 1200m free, short by 600m (two nodes: the
+    text gives no median, the lower of the two, which -o json keeps). node-c is stopped by its taint."""
     monkeypatch.setenv("COLUMNS", "1000")  # one line per sentence: the message must appear whole
     result = cli(["explain", "big", *CLUSTER_ARGS])
     assert result.exit_code == 1
@@ -66,7 +66,7 @@ def test_summary_groups_the_rejected_nodes_and_measures_how_far_they_are(cli, mo
     assert lines[0] == "Pod default/big: unschedulable"
     assert "  " + MSG_BIG_3 in lines
     assert "     2  NodeResourcesFit (Unschedulable): Insufficient cpu" in lines
-    assert "        e.g. node-a, node-b; cpu short by 600m–1300m (median 600m)" in lines
+    assert "        e.g. node-a, node-b; cpu short by 600m–1300m" in lines
     assert f"     1  TaintToleration (UnschedulableAndUnresolvable): {TAINT_REASON}" in lines
     assert "        e.g. node-c" in lines
     assert any(line.startswith("  kwhatif: 'no new claims to deallocate'") for line in lines)
@@ -108,7 +108,8 @@ def test_json_carries_the_groups(cli):
     groups = data["explanation"]["attempts"][0]["groups"]
     assert groups == [
         {"plugin": "NodeResourcesFit", "code": "Unschedulable", "reasons": ["Insufficient cpu"], "count": 2,
-         "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300}],
+         "examples": ["node-a", "node-b"], "spreads": [{"quantity": "cpu", "low": 600, "median": 600, "high": 1300,
+                                                              "nodes": 2}],
          "insight": [], "also_fails": []},
         {"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "reasons": [TAINT_REASON], "count": 1,
          "examples": ["node-c"], "spreads": [], "insight": [], "also_fails": []},
@@ -326,3 +327,19 @@ def test_a_gated_pod_is_explained_with_its_gates(cli, tmp_path):
     assert "kwhatif: its scheduling gates: example.com/quota, example.com/review" in " ".join(out.split())
     data = json.loads(cli(["explain", "default/held", "-f", str(pod), *CLUSTER_ARGS, "-o", "json"]).stdout)
     assert data["explanation"]["gates"] == ["example.com/quota", "example.com/review"]
+
+
+def test_a_preemptors_first_attempt_shows_its_failedscheduling_message(cli, monkeypatch):
+    """vip (tests/cli/test_place.py::test_placed_pod_preempts has the arithmetic): attempt 1 fails
+    on all three nodes and preemption succeeds, so the event users see is the FitError without a
+    PostFilter part (reference 9.9); attempt 2 binds on node-a. The page shows that event under
+    attempt 1, where users look for it, not as the pod's message (it is bound)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    result = cli(["explain", "default/vip", "-f", str(DATA / "place" / "vip.yaml"), *CLUSTER_ARGS])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Pod default/vip: bound on node-a"
+    at = lines.index("Attempt 1 (before preemption):")
+    assert lines[at + 1:at + 3] == [
+        "kube-scheduler v1.34.1's FailedScheduling message, verbatim:",
+        "  0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu."]

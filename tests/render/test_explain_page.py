@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from kwhatif.explain.pod import NodeVerdict
+from kwhatif.explain.summary import _spreads
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
-from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemption_lines
+from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemption_lines, spread_text
 
 
 @pytest.mark.parametrize("potential, sampled", [
@@ -59,3 +61,15 @@ def test_an_attempt_an_error_ended_judged_no_node_and_a_missing_cel_key_is_said(
     assert "no node was judged" in page and "node(s) evaluated" not in page and "--all-nodes" not in page
     assert "a device the selector looked at has no attribute 'model'" in page
     assert '`"model" in device.attributes["DOMAIN"] && ...`' in page
+
+
+@pytest.mark.parametrize("amounts, said", [
+    ([600], "cpu short by 600m"),
+    ([600, 1300], "cpu short by 600m–1300m"),                       # two: no median (it would be the lower)
+    ([10, 160, 1160], "cpu short by 10m–1160m (median 160m)"),
+    ([10, 160, 200, 1160], "cpu short by 10m–1160m (median 160m)"),  # even count: the lower middle one
+])
+def test_a_groups_spread_names_a_median_only_past_two_nodes(amounts: list[int], said: str) -> None:
+    [spread] = _spreads([NodeVerdict(f"n{i}", False, "NodeResourcesFit", "Unschedulable",
+                                     ["Insufficient cpu"], measures={"cpu": a}) for i, a in enumerate(amounts)])
+    assert spread_text(spread) == said
