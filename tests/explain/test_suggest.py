@@ -145,20 +145,24 @@ def test_an_extended_resource_request_is_lowered_with_its_limit() -> None:
     assert container.requests["nvidia.com/gpu"] == container.limits["nvidia.com/gpu"] == 3
 
 
-def test_a_plain_init_container_allows_lowering_down_to_its_own_request() -> None:
-    """PodRequests: max(containers, each init container). app 3 → 2.35 still tops init's 1, so
-    the pod asks 650m less; init's 2.5 would keep it at 2.5 (no such suggestion); a sidecar
-    (restartPolicy Always) adds to the containers, and which to lower is the owner's call."""
+@pytest.mark.parametrize("inits, said", [
+    ([("init", "1", None)], "2350m"),            # max(3, 1): app 3 → 2.35 still tops init's 1
+    ([("init", "2500m", None)], None),           # max(2.35, 2.5) = 2.5: the pod would ask 500m less, not 650m
+    ([("mesh", "500m", "Always")], "2350m"),     # 3 + 0.5 → 2.35 + 0.5: the sidecar's share stays
+    ([("mesh", "500m", "Always"), ("migrate", "2", None)], "2350m"),       # 2.85 + 0 tops 2 + 0.5 = 2.5
+    ([("mesh", "500m", "Always"), ("migrate", "2500m", None)], None),      # 2.85 < 2.5 + 0.5 = 3: 500m less only
+], ids=["a plain init container below the new request", "a plain init container above it",
+        "a sidecar adds its own share", "an init step after a sidecar, below", "an init step after a sidecar, above"])
+def test_a_container_is_lowered_while_the_pod_then_asks_that_much_less(inits, said) -> None:
+    """PodRequests: max(containers + sidecars, each init step: a plain init container with the
+    sidecars started before it). The suggestion lowers `app` (3 cpu) by the 650m w1 is short of,
+    and only when the pod's request then drops by 650m."""
     verdicts = [NodeVerdict("w1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
                             measures={"cpu": 650})]
-
-    def lowered(init_cpu: str, restart_policy: str | None = None) -> list[str]:
-        pod = make_pod("p", containers=[make_container("app", cpu="3")],
-                       init_containers=[make_container("init", cpu=init_cpu, restart_policy=restart_policy)])
-        return [s.summary for s, _ in lower_requests(pod, verdicts)]
-    assert lowered("1") == ["lower container app's cpu request to 2350m (by 650m): it then fits on w1"]
-    assert lowered("2500m") == []
-    assert lowered("1", "Always") == []
+    pod = make_pod("p", containers=[make_container("app", cpu="3")],
+                   init_containers=[make_container(n, cpu=cpu, restart_policy=rp) for n, cpu, rp in inits])
+    made = [s.summary for s, _ in lower_requests(pod, verdicts)]
+    assert made == ([f"lower container app's cpu request to {said} (by 650m): it then fits on w1"] if said else [])
 
 
 @pytest.mark.parametrize("key", ["node-role.kubernetes.io/control-plane", "node.kubernetes.io/not-ready",

@@ -21,8 +21,9 @@ def lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
         if index is None:
             continue
         container = pod.containers[index]
-        lowered = container.requests[resource] - Fraction(short, scale(resource))
-        if lowered <= 0 or lowered < _init_peak(pod, resource):
+        by = Fraction(short, scale(resource))
+        lowered = container.requests[resource] - by
+        if lowered <= 0 or not _pod_asks_as_much_less(pod, resource, by):
             continue
         # An extended resource (or hugepages) cannot be overcommitted: its limit must equal the
         # request (validation.go:ValidateResourceRequirements), so it is lowered alongside.
@@ -62,21 +63,25 @@ def _nearest_nodes(verdicts: list[NodeVerdict]) -> dict[str, tuple[str, int]]:
 
 
 def _only_container_asking(pod: Pod, resource: str) -> int | None:
-    """The index of the one regular container requesting `resource` (sidecars and overhead also
-    count towards the pod's request; with them, or with several containers, which one to lower
-    is the owner's call). Plain init containers run before it, alone: `_init_peak`."""
+    """The index of the one regular container requesting `resource` (with several, which one to
+    lower is the owner's call; a sidecar — a mesh proxy, a log shipper — or the overhead adds to
+    the pod's request whatever the container asks)."""
     asking = [i for i, c in enumerate(pod.containers) if c.requests.get(resource)]
-    sidecars = any(c.requests.get(resource) for c in pod.init_containers if c.restart_policy == "Always")
-    others = sidecars or (pod.overhead or {}).get(resource)
-    return asking[0] if len(asking) == 1 and not others else None
+    return asking[0] if len(asking) == 1 else None
 
 
-def _init_peak(pod: Pod, resource: str) -> Fraction:
-    """The largest plain init container's request: the pod asks for at least that much
-    (resource helpers.go:PodRequests: max(containers, each init container)), so a container
-    lowered below it does not lower the pod's request by the amount said."""
-    return max((c.requests.get(resource, Fraction(0)) for c in pod.init_containers), default=Fraction(0))
-
+def _pod_asks_as_much_less(pod: Pod, resource: str, by: Fraction) -> bool:
+    """resource helpers.go:PodRequests: the larger of the running pod (containers and sidecars)
+    and each init step (a plain init container with the sidecars started before it, a sidecar
+    with those and itself). Lowering a container lowers the first alone: the pod asks `by` less
+    only while it stays the larger."""
+    started = peak = Fraction(0)
+    for c in pod.init_containers:
+        own = c.requests.get(resource, Fraction(0))
+        started += own if c.is_sidecar else 0
+        peak = max(peak, started if c.is_sidecar else own + started)
+    running = sum((c.requests.get(resource, Fraction(0)) for c in pod.containers), Fraction(0)) + started
+    return running - by >= peak
 
 def _with_request(pod: Pod, index: int, resource: str, amount: Fraction, with_limit: bool) -> Pod:
     container: Container = pod.containers[index]
