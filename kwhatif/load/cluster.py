@@ -358,10 +358,11 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
 
 
 def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[list[object], list[str]]:
+                 progress: Callable[[int, int], None] | None = None,
+                 validate: str = "warn") -> tuple[list[object], list[str]]:
     skipped: list[str] = []
     docs = read_inputs(paths, stdin, skipped)
-    objects, warnings = decode_docs(docs, full_validation, progress=progress)
+    objects, warnings = decode_docs(docs, full_validation, progress=progress, validate=validate)
     if progress is not None:
         progress(len(docs), len(docs))
     return objects, ([not_objects_warning(skipped)] if skipped else []) + warnings

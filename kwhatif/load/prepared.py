@@ -193,13 +193,21 @@ def _fraction(*parts: object) -> Fraction:
     return Fraction(numerator, denominator)
 
 
-def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:
-    """The cluster of `.kws` bytes (header checked, payload verified, then unpickled)."""
+def verified_payload(data: bytes | memoryview, name: str) -> memoryview:
+    """The payload of `.kws` bytes, its header checked and its content matched against the
+    header's sha256: a file cut short or changed is refused here, before anything trusts its
+    header (a sweep keys the snapshots it decoded by that sha256)."""
     header, start = read_header(data, name)
     payload = memoryview(data)[start:]
     if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
         raise InputError("damaged prepared snapshot (its content does not match its header's sha256): "
                          f"prepare it again from its input ({_inputs_named(header)})", Source.whole(name))
+    return payload
+
+
+def decode_prepared(data: bytes | memoryview, name: str, for_the_run: bool = False) -> Cluster:
+    """The cluster of `.kws` bytes (header checked, payload verified, then unpickled)."""
+    payload = verified_payload(data, name)
     with collector_paused(for_the_run):
         try:
             cluster = SnapshotUnpickler(io.BytesIO(payload)).load()

@@ -30,9 +30,10 @@ from kwhatif.config.decoding import ConfigError
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.config.scheduler_config import load_scheduler_config
 from kwhatif.errors import InputError, Source
-from kwhatif.load.cluster import load_cluster, load_objects
-from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, read_header
+from kwhatif.load.cluster import load_cluster
+from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, verified_payload
 from kwhatif.load.yaml_text import parse_yaml
+from kwhatif.whatif.ops import template_nodes
 from kwhatif.workloads import load_workloads
 
 SCHEMA_PATH = Path(__file__).with_name("sweep.schema.json")
@@ -180,16 +181,15 @@ def prepared_bytes(path: str, warnings: list[str]) -> bytes:
                 data = stream.read()
         except OSError as err:
             raise InputError(f"cannot read: {err.strerror or err}", Source.whole(path)) from None
-        read_header(data, path)
+        verified_payload(data, path)
         return data
     cluster = load_cluster([path])
     warnings.extend(cluster.warnings)
     return encode_prepared(cluster, input_digest([path]))
 
 
-def template_node(path: str, file: str, where: str) -> Node:
-    objects, _warnings = load_objects([path], full_validation=True)
-    nodes = [o for o in objects if isinstance(o, Node)]
+def template_node(path: str, file: str, where: str, validate: str, warnings: list[str]) -> Node:
+    nodes = template_nodes(path, warnings, validate)
     if len(nodes) != 1:
         raise InputError(f"{path} must hold exactly one Node (found {len(nodes)})", Source(file), "Sweep", where)
     return nodes[0]
@@ -303,7 +303,8 @@ def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
         warnings.extend(found)
     for s in scenarios:
         if s.template is not None and s.template not in plan.templates:
-            plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes")
+            plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes",
+                                                       validate, warnings)
         if s.config not in plan.configs:
             with named_by(file, f"configs[{_position(doc.get('configs', []), s.config)}]"):
                 config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))

@@ -483,12 +483,19 @@ def like_node(cluster: Cluster, base: str) -> Node:
 
 
 def template_node(path: str, warnings: list[str]) -> Node:
-    objects, found = load_objects([path], full_validation=True)
-    warnings.extend(found)
-    nodes = [o for o in objects if isinstance(o, Node)]
+    nodes = template_nodes(path, warnings)
     if len(nodes) != 1:
         raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
     return nodes[0]
+
+
+def template_nodes(path: str, warnings: list[str], validate: str = "warn") -> list[Node]:
+    """The Nodes of a node template file, fully validated: a misspelt field (`taint:`) would
+    otherwise add nodes without what the user meant them to have. `validate`: what its unknown
+    fields are (`schema.UNKNOWN_FIELDS`); the warnings go to `warnings`."""
+    objects, found = load_objects([path], full_validation=True, validate=validate)
+    warnings.extend(found)
+    return [o for o in objects if isinstance(o, Node)]
 
 
 def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:

@@ -122,3 +122,48 @@ def test_the_table_fits_a_terminal_and_wide_keeps_every_column() -> None:
     wide = kwhatif("sweep", SAMPLE_SWEEP, "--jobs", "1", "-o", "wide", env=env).stdout.splitlines()
     assert wide[0].split()[:3] == ["SCENARIO", "SNAPSHOT", "WORKLOADS"] and wide[0].split()[-2:] == ["WARNINGS", "ERROR"]
     assert len(wide) == 1 + 9  # the header, a line each of the 9 scenarios
+
+
+def test_a_damaged_prepared_snapshot_fails_its_own_rows_whatever_the_jobs(tmp_path) -> None:
+    """good.kws and damaged.kws (cut short of its last bytes) share one header: a worker that keyed what it
+    decoded by the header's sha256 gave the damaged file the good one's figures. The payload is
+    checked against that sha256 as the sweep reads it: the damaged file's row says so, under
+    --jobs 1 and 2 alike (exit 1: a row failed)."""
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n")
+    assert kwhatif("snapshot", "prepare", str(tmp_path / "cluster.yaml"), "-o", str(tmp_path / "good.kws"),
+                   "-q").returncode == 0
+    whole = (tmp_path / "good.kws").read_bytes()
+    (tmp_path / "damaged.kws").write_bytes(whole[:-10])
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [good.kws, damaged.kws]\n')
+    outputs = []
+    for jobs in ("1", "2"):
+        done = kwhatif("sweep", str(file), "--jobs", jobs, "-o", "csv")
+        assert done.returncode == 1
+        outputs.append(done.stdout)
+    rows = list(csv.DictReader(io.StringIO(outputs[0])))
+    assert [(r["snapshot"], r["nodes"]) for r in rows] == [("good.kws", "1"), ("damaged.kws", "")]
+    assert "damaged.kws: damaged prepared snapshot (its content does not match its header's sha256)" \
+        in rows[1]["error"]
+    assert outputs[0] == outputs[1]
+
+
+def test_a_node_template_is_validated_as_the_workloads_are(tmp_path) -> None:
+    """A misspelt field (`taint:`) in a template added nodes without the taint, silently. By
+    default (--validate strict, as for the workloads) kubectl apply's refusal stops the sweep;
+    with --validate warn it is a warning and the sweep runs."""
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n")
+    (tmp_path / "big.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: big}\nspec: {taint: [{key: gpu, effect: NoSchedule}]}\n"
+        "status: {allocatable: {cpu: '8', memory: 8Gi, pods: '110'}}\n")
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml]\n'
+                    "nodes:\n- {template: big.yaml, counts: [1]}\n")
+    strict = kwhatif("sweep", str(file), "--jobs", "1")
+    assert strict.returncode == 2 and strict.stdout == ""
+    assert 'Node/big: spec.taint: unknown field: kubectl apply refuses the object' in single_error_line(strict.stderr)
+    warned = kwhatif("sweep", str(file), "--jobs", "1", "--validate", "warn", "-o", "csv")
+    assert warned.returncode == 0
+    assert 'Node/big: unknown field "spec.taint"' in warned.stderr
