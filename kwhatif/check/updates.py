@@ -16,8 +16,10 @@ from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.pods import is_replaced, pod_names, recreated
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
+from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.workloads.existing import (
-    PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update, strategy_of,
+    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update,
+    strategy_of, without_limit_ranger_defaults,
 )
 
 
@@ -72,7 +74,7 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         if not found:
             continue
         strategy = strategy_of(w, len(group.pods))
-        current = carrying_template(old, [_as_admitted(p, cluster) for p in group.pods[:1]], w.kind)
+        current = _carrying(old, group.pods[:1], cluster, w.kind)
         changed = len(current) < len(old)
         before = live_replicas(cluster, index, w)
         job = w.kind == "Job"
@@ -81,6 +83,29 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
+
+
+def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: str) -> list[Pod]:
+    """The running pods that carry the manifest's template, in `old`'s order. The controllers
+    compare templates, which LimitRanger never touches (its defaults are the pods'): a pod whose
+    annotation says what LimitRanger set is compared without those, with the template through
+    admission but LimitRanger — whatever the namespace's LimitRange says today; another (a
+    hand-written snapshot's) with the template as admission would store it today."""
+    if not new:
+        return carrying_template(old, new, kind)
+    written = {id(p): without_limit_ranger_defaults(p) for p in old if LIMIT_RANGER_ANNOTATION in p.annotations}
+    today = carrying_template([p for p in old if id(p) not in written], [_as_admitted(new[0], cluster)], kind)
+    as_written = carrying_template(list(written.values()), [_without_limit_ranges(new[0], cluster)], kind)
+    found = {id(p) for p in today} | {id(p) for p in as_written}
+    return [p for p in old if id(written.get(id(p), p)) in found]
+
+
+def _without_limit_ranges(pod: Pod, cluster: Cluster) -> Pod:
+    """The template's pod through the admission chain but LimitRanger's defaults."""
+    try:
+        return admit_pod(pod, cluster.priority_classes, cluster.runtime_classes, [], created=True)
+    except AdmissionRejected:
+        return pod
 
 
 def _as_admitted(pod: Pod, cluster: Cluster) -> Pod:

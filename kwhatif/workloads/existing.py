@@ -36,7 +36,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
-from kwhatif.api.objects import INLINE_DISK_IDS, Controller, Pod
+from kwhatif.api.objects import INLINE_DISK_IDS, Container, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.load.decode import TEMPLATE_METADATA, decode_controller, job_immutables, statefulset_fixed
@@ -374,6 +374,35 @@ def _carries(running: Pod, template: Pod) -> bool:
     if any(selector.get(k) != v for k, v in (template.node_selector or {}).items()):
         return False
     return set(_tolerations(template)) <= set(running.tolerations)
+
+
+LIMIT_RANGER_ANNOTATION = "kubernetes.io/limit-ranger"
+_LIMIT_RANGER_SAID = "LimitRanger plugin set: "
+_LIMIT_RANGER_SET = re.compile(r"(.+) (request|limit) for (container|init container) (.+)")
+
+
+def without_limit_ranger_defaults(pod: Pod) -> Pod:
+    """The pod less the requests and limits LimitRanger set as it was created, which its
+    annotation lists (limitranger admission.go mergeContainerResources: `LimitRanger plugin
+    set: cpu, memory request for container app; cpu limit for init container setup`): the
+    resources its template wrote, whatever the namespace's LimitRange says today."""
+    said = pod.annotations.get(LIMIT_RANGER_ANNOTATION, "")
+    if not said.startswith(_LIMIT_RANGER_SAID):
+        return pod
+    set_by: dict[tuple[bool, str, str], set[str]] = {}  # (init?, container, request|limit) -> resources
+    for part in said[len(_LIMIT_RANGER_SAID):].split("; "):
+        found = _LIMIT_RANGER_SET.fullmatch(part)
+        if found is not None:
+            names, what, kind, container = found.groups()
+            set_by.setdefault((kind == "init container", container, what), set()).update(names.split(", "))
+
+    def unset(c: Container, init: bool) -> Container:
+        requests, limits = set_by.get((init, c.name, "request"), set()), set_by.get((init, c.name, "limit"), set())
+        return replace(c, requests={k: v for k, v in c.requests.items() if k not in requests},
+                       limits={k: v for k, v in c.limits.items() if k not in limits})
+
+    return pod.evolve(containers=tuple(unset(c, False) for c in pod.containers),
+                      init_containers=tuple(unset(c, True) for c in pod.init_containers))
 
 
 def carrying_template(old: Sequence[Pod], new: Sequence[Pod], kind: str) -> list[Pod]:

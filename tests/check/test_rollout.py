@@ -280,6 +280,38 @@ def test_a_template_reapplied_unchanged_stays_unchanged_whatever_admission_added
     assert (summary.change, summary.pods, summary.ok, _steps(summary)) == ("unchanged", 0, True, [])
 
 
+def _limit_ranged(name: str, created: str) -> dict:
+    """A running api pod that got its cpu request and limit (500m) from the namespace's
+    LimitRange of the time, as LimitRanger annotates it (admission.go mergeContainerResources)."""
+    doc = running(name, ("ReplicaSet", "api-h1"), "n1", "500m", labels=API_LABELS, created=created)
+    doc["spec"]["containers"][0]["resources"]["limits"] = {"cpu": "500m"}
+    doc["metadata"]["annotations"] = {
+        "kubernetes.io/limit-ranger": "LimitRanger plugin set: cpu request for container app; cpu limit for container app"}
+    return doc
+
+
+@pytest.mark.parametrize("template_cpu, change", [
+    (None, "unchanged"),
+    ("500m", "update (RollingUpdate)"),
+], ids=["the template sets no cpu, as when the pods were made: unchanged",
+        "the template now sets the cpu LimitRanger had set: a new template, rolled"])
+def test_a_limit_range_changed_since_the_pods_were_made_changes_no_template(template_cpu, change):
+    """The namespace's LimitRange now defaults 2 cpu; the running pods got 500m from the one of
+    their time. The Deployment controller compares templates, which LimitRanger never touches: a
+    template re-applied as it was is unchanged (admitted today it would ask 2 cpu, which n1's
+    1 cpu could not take: a false fail). One that now writes the cpu is a new template."""
+    limits = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
+              "spec": {"limits": [{"type": "Container", "default": {"cpu": "2"}, "defaultRequest": {"cpu": "2"}}]}}
+    state = cluster(node("n1", "2"), limits, _limit_ranged("api-h1-a", "2025-01-01T00:00:00Z"),
+                    _limit_ranged("api-h1-b", "2025-01-02T00:00:00Z"))
+    manifest = workload("Deployment", "api", "500m", "app:v1", {"replicas": 2})
+    resources = manifest.obj["spec"]["template"]["spec"]["containers"][0]["resources"]
+    resources.clear()
+    if template_cpu is not None:
+        resources.update({"requests": {"cpu": template_cpu}, "limits": {"cpu": template_cpu}})
+    assert only(check(state, manifest)).change == change
+
+
 QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "compute", "namespace": "default"},
          "spec": {"hard": {"requests.cpu": "1"}},
          "status": {"hard": {"requests.cpu": "1"}, "used": {"requests.cpu": "800m"}}}
