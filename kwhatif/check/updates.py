@@ -75,14 +75,23 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
             continue
         strategy = strategy_of(w, len(group.pods))
         current = _carrying(old, group.pods[:1], cluster, w.kind)
-        changed = len(current) < len(old)
-        before = live_replicas(cluster, index, w)
         job = w.kind == "Job"
+        changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), group.pods,
+                                                                                    cluster)
+        before = live_replicas(cluster, index, w)
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None)
         out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
+
+
+def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cluster: Cluster) -> bool:
+    """Whether a Job's finished pods were made from another template: a finished Job's template
+    is as immutable as a running one's (ValidateJobSpecUpdate relaxes it only for a suspended Job
+    that never started), so `kubectl apply` refuses the change — the Helm upgrade that fails on
+    an old completed Job."""
+    return len(_carrying(finished, new[:1], cluster, "Job")) < len(finished)
 
 
 def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: str) -> list[Pod]:

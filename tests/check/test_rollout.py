@@ -781,6 +781,17 @@ def test_a_job_that_ran_its_course_is_unchanged_not_new():
     assert (summary.change, summary.ok, summary.pods) == ("unchanged", True, 0)
 
 
+def test_a_finished_jobs_new_template_is_refused_too():
+    """ValidateJobSpecUpdate relaxes the template's immutability only for a suspended Job that
+    never started: a Job whose pods all Succeeded refuses a new image as a running one does (the
+    Helm upgrade that fails on an old completed Job) — not "unchanged", a false pass."""
+    state = cluster(node("n1", "4"), _job_pod("etl-a", phase="Succeeded"), _job_pod("etl-b", phase="Succeeded"))
+    summary = only(check(state, _job(2, 2, image="app:v2")))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and summary.message.startswith(
+        'The Job "etl" is invalid: spec.template: Invalid value: the new pod template: field is immutable')
+
+
 def test_an_index_given_up_is_not_run_again():
     """Indexed, completions = parallelism 3, backoffLimitPerIndex 0: index 0 failed (given up:
     0 earlier failures + 1 > 0), index 1 running; parallelism and completions 3 → 4 want
