@@ -118,11 +118,13 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
     said and ignored)."""
     by_key = {(o.kind, o.namespace, o.name): o for o in objects if isinstance(o, Workload)}
     out = {}
+    wanted: dict[tuple[str, str, str], int | None] = {}  # what the snapshot's autoscalers want now
     for a in autoscalers:
         autoscaler = decode_workload(dict(a.manifest), a.source)
         key = hpa.target(autoscaler)
         if key in by_key and key[0] in SCALABLE_TARGETS:
-            out[key] = hpa.replicas_for(autoscaler, by_key[key], mode, kept.get(key))
+            wanted[key] = hpa.desired(autoscaler)
+            out[key] = hpa.replicas_for(autoscaler, by_key[key], mode, kept.get(key), wanted[key])
     for o in objects:
         if isinstance(o, Workload) and o.kind == hpa.KIND:
             key = hpa.target(o)
@@ -130,7 +132,8 @@ def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],
             if target is None or key[0] not in SCALABLE_TARGETS:
                 warnings.append(f"{o.ref}: its target {key[0]}/{key[1]}/{key[2]} is not among the workloads; ignored")
                 continue
-            out[key] = hpa.replicas_for(o, target, mode, kept.get(key))
+            now = hpa.desired(o)
+            out[key] = hpa.replicas_for(o, target, mode, kept.get(key), wanted.get(key) if now is None else now)
     return out
 
 

@@ -1,6 +1,7 @@
 """HorizontalPodAutoscaler (autoscaling/v1, v2): the replica count it imposes on its
-`scaleTargetRef` workload. `--replicas` chooses: `spec` (default) the workload's replicas kept
-within [minReplicas, maxReplicas] as the autoscaler would, `min` minReplicas, `max` maxReplicas.
+`scaleTargetRef` workload. `--replicas` chooses: `spec` (default) what the autoscaler keeps —
+the count it last computed for the load (`status.desiredReplicas` of one that runs), else the
+workload's replicas — within [minReplicas, maxReplicas], `min` minReplicas, `max` maxReplicas.
 A target with 0 replicas has autoscaling disabled and stays at 0."""
 
 from __future__ import annotations
@@ -34,9 +35,18 @@ def bounds(w: Workload) -> tuple[int, int]:
     return low, high
 
 
-def replicas_for(hpa: Workload, workload: Workload, mode: str, running: int | None = None) -> int:
+def desired(hpa: Workload) -> int | None:
+    """status.desiredReplicas, the count a running autoscaler last computed for the load."""
+    status = hpa.fields.map(hpa.obj, "status", "")
+    return hpa.fields.int(status, "desiredReplicas", "status")
+
+
+def replicas_for(hpa: Workload, workload: Workload, mode: str, running: int | None = None,
+                 autoscaled: int | None = None) -> int:
     """`running`: the count that stays when the workload runs and its manifest leaves
-    spec.replicas unset (`existing.kept_replicas`): the autoscaler scales from there."""
+    spec.replicas unset (`existing.kept_replicas`): the autoscaler scales from there.
+    `autoscaled`: what the autoscaler that runs wants (`desired`): a manifest's `replicas: 1`
+    applied over it is undone at its next sync (15 s), so the workload must fit at that count."""
     low, high = bounds(hpa)
     current = replicas(workload) if running is None else running
     if current == 0:
@@ -45,4 +55,4 @@ def replicas_for(hpa: Workload, workload: Workload, mode: str, running: int | No
         return high
     if mode == "min":
         return low
-    return max(low, min(high, current))
+    return max(low, min(high, current if autoscaled is None else autoscaled))

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.workloads.conftest import expand_text, pods_of
+from kwhatif.api.objects import Autoscaler
+from kwhatif.workloads import expand_objects
+from tests.workloads.conftest import NOW, expand_text, objects, pods_of
 
 APP = """
 apiVersion: apps/v1
@@ -47,3 +49,34 @@ def test_an_autoscaler_whose_target_is_not_among_the_workloads_is_ignored_with_a
     assert len(expansion.pods) == 3
     assert expansion.warnings == [
         "HorizontalPodAutoscaler/default/api: its target Deployment/default/other is not among the workloads; ignored"]
+
+
+RUNNING_STATUS = "\nstatus: {currentReplicas: DESIRED, desiredReplicas: DESIRED}\n"
+
+
+@pytest.mark.parametrize("replicas, desired, expected", [
+    ("1", "3", 3),   # the chart writes replicas: 1; the autoscaler wants 3 for the load: back to 3 at its next sync
+    ("5", "3", 3),   # what it wants for the load, not what the manifest wrote
+    ("1", "8", 6),   # still within [minReplicas 2, maxReplicas 6]
+    ("0", "3", 0),   # 0 replicas disables autoscaling
+])
+def test_a_running_autoscaler_keeps_the_count_it_computed(replicas, desired, expected):
+    """horizontal.go: every sync (15 s) sets the target's scale to the replicas it computes from
+    the metrics — status.desiredReplicas, the count it last computed for this load; a manifest's
+    own replicas last until then."""
+    text = (APP + RUNNING_STATUS).replace("REPLICAS", replicas).replace("TARGET", "api").replace("DESIRED", desired)
+    assert len(pods_of(text)) == expected
+
+
+def test_the_snapshots_autoscaler_tells_what_it_wants_when_the_files_one_does_not():
+    """The files' HPA (a chart's, without status) and the one that runs in the snapshot target the
+    same Deployment: the snapshot's status says what the autoscaler wants (3), the files' bounds
+    (2..6) keep it."""
+    running = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+               "metadata": {"name": "api", "namespace": "default"},
+               "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "api"},
+                        "minReplicas": 1, "maxReplicas": 10},
+               "status": {"currentReplicas": 3, "desiredReplicas": 3}}
+    expansion = expand_objects(objects(APP.replace("REPLICAS", "1").replace("TARGET", "api")), [], NOW, "spec",
+                               autoscalers=[Autoscaler("default", "api", running)])
+    assert len(expansion.pods) == 3
