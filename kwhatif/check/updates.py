@@ -19,7 +19,7 @@ from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.workloads.existing import (
     LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update,
-    strategy_of, without_limit_ranger_defaults,
+    strategy_of, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -80,10 +80,22 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
                                                                                     cluster)
         before = live_replicas(cluster, index, w)
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None)
-        out[i] = Update(w, group.pods, old, changed, strategy, group.pinned, refused,
+        new = _injected_as_before(group.pods, old, current) if changed else group.pods
+        out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
+
+
+def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod]) -> list[Pod]:
+    """The new template's pods with what a webhook injected into the newest pod of the old
+    template (`existing.with_injected`): the same webhook admits the new ones."""
+    carrying = {id(p) for p in current}
+    before = [p for p in old if id(p) not in carrying]
+    if not before:
+        return new
+    newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
+    return [with_injected(p, newest) for p in new]
 
 
 def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cluster: Cluster) -> bool:

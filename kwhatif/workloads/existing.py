@@ -376,6 +376,19 @@ def _carries(running: Pod, template: Pod) -> bool:
     return set(_tolerations(template)) <= set(running.tolerations)
 
 
+def with_injected(pod: Pod, running: Pod) -> Pod:
+    """A new pod of a changed template with the containers (sidecars among the init containers
+    too) that only the running pod has: a mutating webhook (a mesh's proxy, a log shipper) added
+    them to every pod it admits and adds them to the new ones as well — left out, each new pod
+    would ask for less than it will (`_carries` reads them as injected, not as the template's)."""
+    names = {(init, c.name) for init, group in ((True, pod.init_containers), (False, pod.containers)) for c in group}
+    init = tuple(c for c in running.init_containers if (True, c.name) not in names)
+    regular = tuple(c for c in running.containers if (False, c.name) not in names)
+    if not init and not regular:
+        return pod
+    return pod.evolve(init_containers=init + pod.init_containers, containers=pod.containers + regular)
+
+
 LIMIT_RANGER_ANNOTATION = "kubernetes.io/limit-ranger"
 _LIMIT_RANGER_SAID = "LimitRanger plugin set: "
 _LIMIT_RANGER_SET = re.compile(r"(.+) (request|limit) for (container|init container) (.+)")

@@ -814,6 +814,23 @@ def test_a_jobs_pods_with_a_sidecar_a_webhook_added_are_its_template_unchanged()
     assert (summary.change, summary.ok) == ("unchanged", True)
 
 
+@pytest.mark.parametrize("free, ok", [("2900m", False), ("3", True)], ids=["1.4 cpu left: stuck", "1.5 left: fits"])
+def test_an_updated_templates_new_pods_get_the_sidecar_a_webhook_injects(free, ok):
+    """api runs one pod: app 1 cpu and an injected istio-proxy 500m (the template has no proxy),
+    1.5 cpu used. A new image with maxSurge 1, maxUnavailable 0 creates the new pod beside it;
+    the webhook injects the proxy into it too: it asks 1.5 cpu, which n1 has free only at 3 cpu
+    (at 2.9: 1.4 free, stuck). Made from the template alone it would ask 1 cpu: a false pass."""
+    pod = running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "1", labels=API_LABELS)
+    pod["spec"]["containers"].append({"name": "istio-proxy", "image": "istio/proxyv2:1.23",
+                                      "resources": {"requests": {"cpu": "500m"}}})
+    manifest = workload("Deployment", "api", "1", "app:v2", {
+        "replicas": 1, "strategy": {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}})
+    summary = only(check(cluster(node("n1", free), pod), manifest))
+    assert (summary.change, summary.ok) == ("update (RollingUpdate)", ok)
+    assert summary.rollout is not None
+    assert [c.name for c in summary.rollout.pods[0].containers] == ["app", "istio-proxy"]
+
+
 def _job_object(completions: int, parallelism: int, status: dict, indexed: bool = False) -> dict:
     """etl's Job object as a dump holds it (its spec and status; the template is not read)."""
     spec = {"completions": completions, "parallelism": parallelism, **({"completionMode": "Indexed"} if indexed else {})}
