@@ -214,13 +214,34 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     warnings += rejected_pod_warnings(rejected)
     objects = [o for o in objects if not isinstance(o, RejectedPod)]
     expansion = expand_objects(objects, cluster.nodes, now, autoscalers=cluster.autoscalers.values())
+    taken = already_existing(cluster, expansion)
+    cluster.rejected_pods.extend(taken)
+    warnings += rejected_pod_warnings(taken)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])
-    if not expansion.pods and not rejected:
+    if not expansion.pods and not rejected and not taken:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     origins = {p.key: (g.workload.kind, g.workload.namespace, g.workload.name) for g in controlled.groups for p in g.pods}
     return cluster, expansion.pods, warnings, origins
+
+
+def already_existing(cluster: Cluster, expansion: Expansion) -> list[RejectedPod]:
+    """The bare Pods named as pods the snapshot has, taken out of `expansion`: creating one, the
+    API server answers AlreadyExists (`kwhatif explain NAMESPACE/NAME` explains the one that
+    runs). A workload's pods so named are placed as copies (`namesake_warnings`)."""
+    taken = {p.key for p in cluster.pods}
+    out = []
+    for group in expansion.groups:
+        if group.workload.kind != "Pod":
+            continue
+        out += [RejectedPod(p.namespace, p.name, str(InputError(f'AlreadyExists: pods "{p.name}" already exists',
+                                                                p.source, f"Pod/{p.namespace}/{p.name}")),
+                            f'AlreadyExists: pods "{p.name}" already exists', p.source)
+                for p in group.pods if p.key in taken]
+        group.pods = [p for p in group.pods if p.key not in taken]
+    expansion.groups = [g for g in expansion.groups if g.pods or g.workload.kind != "Pod"]
+    return out
 
 
 def namesake_warnings(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:

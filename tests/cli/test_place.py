@@ -248,17 +248,19 @@ def test_a_pod_for_a_namespace_being_deleted_is_refused(cli, tmp_path, being_del
 
 
 
-def test_a_pod_named_as_one_the_snapshot_has_is_placed_as_a_copy_with_a_warning(cli, tmp_path):
-    # bound-a's name: the copy is placed beside the running pod (as `place` adds pods), and the
-    # warning says the API server would refuse to create it.
+def test_a_pod_named_as_one_the_snapshot_has_is_rejected_as_already_existing(cli, tmp_path):
+    # bound-a's name: creating it, the API server answers AlreadyExists (`pods "bound-a" already
+    # exists`): reported as rejected, the rest of the run goes on (exit 1: a pod not placed).
     pod = tmp_path / "bound-a.yaml"
     pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bound-a, namespace: default}\n"
                    "spec:\n  containers: [{name: c, image: nginx}]\n")
-    result = cli(["place", str(pod), *CLUSTER_ARGS])
-    assert ("kwhatif: warning: 1 pod(s) to place are named as pods the snapshot has (default/bound-a): placed as "
-            "copies beside them (creating them, the API server would refuse: AlreadyExists); `kwhatif explain "
-            "NAMESPACE/NAME` explains a pod of the snapshot as it is") in result.stderr.splitlines()
-    assert result.exit_code == 0
+    result = cli(["place", str(pod), *CLUSTER_ARGS, "-o", "json"])
+    assert result.exit_code == 1
+    [placed] = [r for r in json.loads(result.stdout)["results"] if r["pod"] == "default/bound-a"]
+    assert (placed["outcome"], placed["message"]) == (
+        "skipped", 'rejected by the API server: AlreadyExists: pods "bound-a" already exists')
+    assert any(line.startswith(f'kwhatif: warning: {pod}#0:1: Pod/default/bound-a: AlreadyExists: pods "bound-a" '
+                               "already exists") for line in result.stderr.splitlines())
 
 
 def _named(tmp_path, node: str, cpu: str) -> str:
