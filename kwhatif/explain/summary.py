@@ -100,7 +100,7 @@ def _shared_insight(plugin: str, members: list[NodeVerdict]) -> list[str]:
     counts = Counter(s for v in members for s in dict.fromkeys(v.insights.get(plugin, [])))
     everyone = [s for s, n in counts.items() if n == len(members)]
     if len(counts) > MAX_COUNTED or any(v.measures for v in members):
-        return everyone if len(everyone) == len(counts) else []
+        return everyone
     some = sorted((s for s in counts if counts[s] < len(members)), key=lambda s: -counts[s])
     if not some:
         return everyone

@@ -89,6 +89,11 @@ class PreFilterPlugin(Plugin):
 
 
 class FilterPlugin(Plugin):
+    reads_node_pods = False
+    """Whether its verdict on a node hangs on the pods there (their requests, ports, labels,
+    volumes): a rejection then may come from pods kwhatif placed earlier in the run, which the
+    user's `kubectl describe node` does not show — the explanation names them."""
+
     @abstractmethod
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None: ...
 

@@ -14,6 +14,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
 from kwhatif.framework.interfaces import PostFilterResult, PreFilterResult
+from kwhatif.text import listed
 from kwhatif.framework.runtime import Framework, Rejected, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
@@ -369,6 +370,8 @@ class Scheduler:
         """kwhatif's per-node sentences, taken while the nodes are as the plugins saw them: the
         rejecting plugin's for a rejected node, every explainer's for the given feasible nodes."""
         explainers = fwk.explainers()
+        placed = self._placed_in_this_run()
+        reading_pods = {pl.name for pl in fwk.plugins.filter if pl.reads_node_pods}
         for name, status in attempt.diagnosis.node_to_status.statuses.items():
             plugin = explainers.get(status.plugin)
             node = self.snapshot.by_name.get(name)
@@ -376,13 +379,29 @@ class Scheduler:
             if also:
                 attempt.also_fails[name] = also
             if plugin is not None and node is not None:
-                attempt.insights[name] = {status.plugin: plugin.explain_node(state, pod, node)}
+                said = plugin.explain_node(state, pod, node)
+                if status.plugin in reading_pods and placed.get(name):
+                    said = [*said, f"kwhatif placed {listed(placed[name])} here earlier in this run (not in the "
+                                   "snapshot's pods)"]
+                attempt.insights[name] = {status.plugin: said}
                 measured = plugin.measure_node(state, pod, node)
                 if measured:
                     attempt.measures[name] = measured
         for node in nodes:
-            said = {n: pl.explain_node(state, pod, node) for n, pl in explainers.items()}
-            attempt.insights[node.name] = {n: lines for n, lines in said.items() if lines}
+            told = {n: pl.explain_node(state, pod, node) for n, pl in explainers.items()}
+            attempt.insights[node.name] = {n: lines for n, lines in told.items() if lines}
+
+    def _placed_in_this_run(self) -> dict[str, list[str]]:
+        """Per node, the pods this run bound there (and that are still there), from the
+        snapshot's history of changes: a rejection may come from them."""
+        placed: dict[str, dict[str, None]] = {}
+        for delta, info, node_name, _slot in self.snapshot.history:
+            keys = placed.setdefault(node_name, {})
+            if delta > 0:
+                keys[info.pod.key] = None
+            else:
+                keys.pop(info.pod.key, None)
+        return {node: list(keys) for node, keys in placed.items() if keys}
 
     def _nominated_node_fast_path(self, fwk: Framework, state: CycleState, pod: PodInfo,
                                   attempt: Attempt) -> Sequence[NodeInfo] | None:

@@ -15,6 +15,7 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 class NodePorts(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:

@@ -197,6 +197,7 @@ def volume_limits(csi_node: CSINode | None) -> dict[str, int]:
 
 class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def __init__(self, args: object, handle: Handle) -> None:
         super().__init__(args, handle)

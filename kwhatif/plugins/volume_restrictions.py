@@ -87,6 +87,7 @@ def satisfies_volume_conflicts(disks: tuple[InlineDisk, ...], node: NodeInfo) ->
 
 class VolumeRestrictions(PreFilterPlugin, FilterPlugin, PreFilterExtensions, NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:

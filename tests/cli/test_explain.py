@@ -343,3 +343,14 @@ def test_a_preemptors_first_attempt_shows_its_failedscheduling_message(cli, monk
     assert lines[at + 1:at + 3] == [
         "kube-scheduler v1.34.1's FailedScheduling message, verbatim:",
         "  0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu."]
+
+
+def test_a_rejection_names_the_pods_this_run_placed_on_the_node(cli, monkeypatch):
+    """big (1800m) comes after urgent (300m), which the run bound on node-b (the arithmetic above:
+    1200m free, short by 600m): the user's `kubectl describe node node-b` does not show urgent
+    there, so the node's insight names it. node-a got no pod in the run: nothing said."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    lines = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-b", "--node", "node-a"]).stdout.splitlines()
+    assert ("  node-b: NodeResourcesFit: kwhatif placed default/urgent here earlier in this run (not in the "
+            "snapshot's pods)") in lines
+    assert not any(line.startswith("  node-a:") and "placed" in line for line in lines)

@@ -91,6 +91,7 @@ def _class_problem(claim: ResourceClaim, index: DraIndex) -> str | None:
 class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ReservePlugin,
                        NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def pre_enqueue(self, pod: PodInfo) -> Status | None:
         if not pod.pod.resource_claims:

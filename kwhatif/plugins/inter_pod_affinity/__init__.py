@@ -48,6 +48,7 @@ class InterPodAffinityArgs:
 class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
                        PreFilterExtensions, NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)

@@ -132,6 +132,7 @@ def describe_shortfall(s: Shortfall) -> str:
 class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
                        NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def __init__(self, args: NodeResourcesFitArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)

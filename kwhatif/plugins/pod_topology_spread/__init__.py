@@ -60,6 +60,7 @@ class _Extensions(PreFilterExtensions):
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
                         NodeExplainer):
     name = NAME
+    reads_node_pods = True
 
     def __init__(self, args: PodTopologySpreadArgs | None, handle: Handle) -> None:
         super().__init__(args, handle)
