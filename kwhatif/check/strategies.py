@@ -58,16 +58,19 @@ ORDERED_READY_NOTE = ("OrderedReady: the controller waits for {pod} to be Runnin
                       "it is deleted by hand (kubectl delete pod {pod}; kubernetes/kubernetes#67250)")
 
 
-def scale(s: Stepper, u: Update, change: str, note: str = "", grown: Sequence[Pod] | None = None,
-          how: str = "") -> Rollout:
+def scale(s: Stepper, u: Update, note: str = "", grown: Sequence[Pod] | None = None, how: str = "") -> Rollout:
     """A ReplicaSet-like scale: missing replicas created (from the manifest's pods, or `grown`
-    said `how`), extra ones deleted in ranked order."""
-    have, want = len(s.old), len(u.new)
+    said `how`), extra ones deleted in ranked order — its pods the snapshot had pending among
+    its replicas (`SCALED_AS_IS`), and the first deleted (ActivePodsWithRanks: unassigned first)."""
+    s.adopt([p for p in u.old if is_pending(p) and keeps_pending(u, p)])
+    unassigned = [p for p in s.adopted if not s.bound(p)]
+    have, want = len(s.old) + len(s.adopted), len(u.new)
     if want > have:
         s.step(f"scale up from {have} to {want} pods{how}", [], list(u.new if grown is None else grown)[:want - have])
     elif want < have:
-        s.step(f"scale down from {have} to {want} pods", deletion_order(list(s.old.values()))[:have - want], [])
-    return s.rollout(change, u, True, note)
+        assigned = [p for p in s.adopted if s.bound(p)] + list(s.old.values())
+        s.step(f"scale down from {have} to {want} pods", (unassigned + deletion_order(assigned))[:have - want], [])
+    return s.rollout("scale" if want != have else "unchanged", u, True, note)
 
 
 def roll_deployment(s: Stepper, u: Update) -> Rollout:
@@ -80,7 +83,7 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
     controller's proportional scaling of both ReplicaSets: the rollout goes to the new count."""
     if not u.changed:  # more pods: the running ReplicaSet's (its pod-template-hash, which matchLabelKeys may read)
         grown = _copies(s, len(u.new) - len(s.old), "scale") if s.old and len(u.new) > len(s.old) else None
-        return scale(s, u, "scale" if len(u.new) != len(s.old) else "unchanged", grown=grown)
+        return scale(s, u, grown=grown)
     if u.workload.spec.get("paused") is True:
         return _paused(s, u)
     s.keep_current(u)
@@ -149,10 +152,9 @@ def _paused(s: Stepper, u: Update) -> Rollout:
     new template makes no ReplicaSet until `kubectl rollout resume`, so more replicas are copies
     of the running pods and none is replaced."""
     have, want = len(s.old), len(u.new)
-    change = "scale" if want != have else "unchanged"
     if not s.old:
-        return s.rollout(change, u, True, PAUSED_NOTE)
-    return scale(s, u, change, PAUSED_NOTE, _copies(s, want - have, "paused") if want > have else [], " (the old template)")
+        return s.rollout("scale" if want != have else "unchanged", u, True, PAUSED_NOTE)
+    return scale(s, u, PAUSED_NOTE, _copies(s, want - have, "paused") if want > have else [], " (the old template)")
 
 
 def _copies(s: Stepper, count: int, why: str) -> list[Pod]:
@@ -316,8 +318,7 @@ def _at_revision(new: Pod, model: Pod) -> Pod:
 
 def roll_replicaset(s: Stepper, u: Update) -> Rollout:
     """Only the replica count moves: a changed template reaches new pods alone."""
-    change = "scale" if len(u.new) != len(s.old) else "unchanged"
-    return scale(s, u, change, REPLICA_SET_NOTE.format(kind=u.workload.kind) if u.changed else "")
+    return scale(s, u, REPLICA_SET_NOTE.format(kind=u.workload.kind) if u.changed else "")
 
 
 def keep_running(s: Stepper, u: Update) -> Rollout:
@@ -386,6 +387,10 @@ def refuse(s: Stepper, u: Update) -> Rollout:
 ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
            "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": roll_job,
            "Pod": keep_running}
+SCALED_AS_IS = ("Deployment", "ReplicaSet", "ReplicationController")
+"""Kinds an unchanged template only scales (a ReplicaSet's, whatever its template): a pod of
+theirs the snapshot has pending is one of the replicas — kept where it is in the queue, counted,
+and the first deleted by a scale-down."""
 KEPT = ("Job", "Pod")
 """Kinds whose pending pods stay in the queue where they are: nothing replaces them."""
 
@@ -395,7 +400,8 @@ def keeps_pending(u: Update, pod: Pod) -> bool:
     is — a `KEPT` kind's, a refused update's, and an OrderedReady StatefulSet's within its new
     replica count, which its controller waits for (one beyond it is condemned: deleted) —
     instead of being deleted before the rollout, as controllers delete unavailable old pods first."""
-    if u.workload.kind in KEPT or u.refused is not None:
+    if u.workload.kind in KEPT or u.refused is not None or u.workload.kind in SCALED_AS_IS and not u.changed \
+            or u.workload.kind in ("ReplicaSet", "ReplicationController"):
         return True
     return (u.workload.kind == "StatefulSet" and not u.strategy.parallel
             and _ordinal(pod) in {_ordinal(p) for p in u.new})

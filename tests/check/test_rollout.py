@@ -180,6 +180,31 @@ def _pending(doc: dict) -> dict:
     return doc
 
 
+def _api_with_a_pending_replica():
+    """api at 3 replicas: api-h1-a and -b run on n1 (800m of 1 cpu), api-h1-c (400m) never found
+    room: pending."""
+    return cluster(node("n1", "1"),
+                   running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
+                   running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
+                           created="2025-01-02T00:00:00Z"),
+                   _pending(running("api-h1-c", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
+                                    created="2025-01-03T00:00:00Z")))
+
+
+@pytest.mark.parametrize("replicas, change, ok, steps", [
+    (3, "unchanged", False, []),
+    (2, "scale", True, [("scale down from 3 to 2 pods", 1, 0, 0, 2)]),
+], ids=["re-applied: its pending replica stays pending", "one replica less: the pending one goes"])
+def test_a_replica_the_snapshot_has_pending_is_one_of_the_workloads(replicas, change, ok, steps):
+    """An unchanged template only scales, and the pod pending in the snapshot is one of its 3
+    replicas: re-applied at 3 nothing changes and that pod still finds no room (200m free: the
+    check fails, as the workload does not run whole); at 2 the ReplicaSet deletes it first
+    (ActivePodsWithRanks: unassigned pods first)."""
+    summary = only(check(_api_with_a_pending_replica(), workload("Deployment", "api", "400m", "app:v1",
+                                                                 {"replicas": replicas})))
+    assert (summary.change, summary.ok, _steps(summary)) == (change, ok, steps)
+
+
 def _db_with_a_pending_pod():
     """n1 (4 cpu) runs db-0 and db-1 at 500m; db-2 asks for 5 cpu, more than n1 has: pending."""
     return cluster(node("n1", "4"), *(running(f"db-{i}", ("StatefulSet", "db"), "n1", "500m", labels={"app": "db"})
