@@ -94,12 +94,16 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
         try:
             admitted = admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
                                  cluster.limit_ranges, created=created)
+        except AdmissionRejected as rejected:
+            out.append((pod, f"admission: {rejected}"))
+            continue
+        try:  # ResourceQuota comes last in the chain: the pod it refuses has its priority already
             if quotas is not None and (created or not pod.creation_timestamp):
                 charge_new_claims(pod, cluster, quotas)
                 quotas.charge(admitted)
             out.append((admitted, None))
         except AdmissionRejected as rejected:
-            out.append((pod, f"admission: {rejected}"))
+            out.append((admitted, f"admission: {rejected}"))
     return out
 
 

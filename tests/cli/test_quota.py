@@ -75,6 +75,19 @@ def test_place_reports_a_pod_the_quota_refuses_as_skipped_with_the_api_text(tmp_
                                  "requests.cpu=1, used: requests.cpu=3500m, limited: requests.cpu=4")
 
 
+def test_a_pod_the_quota_refuses_has_the_priority_admission_gave_it(tmp_path: Path) -> None:
+    # The Priority admission plugin runs before ResourceQuota: the pod refused (3500m + 1 > 4)
+    # already has its class's 1000 — the API server's refusal is of that pod.
+    (tmp_path / "big.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: big, namespace: shop}\n"
+        "spec: {priorityClassName: high, containers: [{name: app, image: nginx, resources: {requests: {cpu: '1'}}}]}\n")
+    proc = _run(tmp_path, "place", str(tmp_path / "big.yaml"))
+    assert proc.returncode == 1, proc.stderr
+    (result,) = json.loads(proc.stdout)["results"]
+    assert (result["outcome"], result["priority"]) == ("skipped", 1000)
+
+
 def test_check_fails_the_statefulset_whose_claim_the_storage_quota_refuses(tmp_path: Path) -> None:
     # Namespace data (the pods quota is shop's), a default StorageClass that provisions on the chosen
     # node. Quota storage (no status: nothing counted yet) limits requests.storage to 25Gi: db-0's
