@@ -219,17 +219,30 @@ def _changed_statefulset_field(cluster: Cluster, w: Workload) -> str | None:
     if running is None or not running.fixed:
         return None
     was, wanted = dict(running.fixed), dict(statefulset_fixed(w.fields, w.spec))
+    recreate = ("to change it, delete the StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and "
+                "create it again")
+    templates_was, templates_wanted = _claim_templates(was), _claim_templates(wanted)
+    for template in [*templates_was, *templates_wanted]:
+        if (template in templates_was) != (template in templates_wanted):
+            said = (f"has no {template}, which the manifest adds" if template in templates_wanted
+                    else f"has {template}, which the manifest drops")
+            return (f'The StatefulSet "{w.name}" is invalid: {STATEFULSET_FORBIDDEN} (the running StatefulSet {said}; '
+                    f"{recreate})")
     for key in dict.fromkeys([*was, *wanted]):
         one_sided = key not in was or key not in wanted
         if was.get(key) != wanted.get(key) and not (one_sided and TEMPLATE_METADATA in key):
             resize = ".resources." in key and "volumeClaimTemplates" in key
             how = ("to resize, patch each claim (its StorageClass must allow volume expansion), or delete the "
                    "StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and create it again") if resize \
-                else "to change it, delete the StatefulSet — `kubectl delete --cascade=orphan` keeps its pods — and " \
-                     "create it again"
+                else recreate
             return (f'The StatefulSet "{w.name}" is invalid: {STATEFULSET_FORBIDDEN} (the running StatefulSet has '
                     f"{key} {_shown(was.get(key))}, the manifest {_shown(wanted.get(key))}; {how})")
     return None
+
+
+def _claim_templates(fixed: Mapping[str, str]) -> list[str]:
+    """The claim templates (`volumeClaimTemplates[name]`) that `statefulset_fixed`'s keys name."""
+    return list(dict.fromkeys(key.split("]")[0] + "]" for key in fixed if key.startswith("volumeClaimTemplates[")))
 
 
 def _shown(value: str | None) -> str:

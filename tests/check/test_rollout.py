@@ -448,6 +448,22 @@ def test_a_statefulsets_service_name_policy_or_claim_template_change_is_forbidde
     assert f"the running StatefulSet has {field} {was!r}, the manifest {now!r}" in summary.message
 
 
+@pytest.mark.parametrize("running, manifest, said", [
+    ([], claim_templates("1Gi"), "has no volumeClaimTemplates[data], which the manifest adds"),
+    (claim_templates("1Gi", "Filesystem"), [], "has volumeClaimTemplates[data], which the manifest drops"),
+], ids=["a claim template added", "a claim template dropped"])
+def test_a_claim_template_added_or_dropped_is_forbidden_and_said_so(running, manifest, said):
+    """ValidateStatefulSetUpdate compares the whole list of claim templates: one more or one less
+    is refused like a changed one; the words say which template, not one of its fields."""
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db", "volumeClaimTemplates": running,
+                    "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container("500m", "app:v1")]}}}}
+    wanted = {"replicas": 1, "serviceName": "db", "volumeClaimTemplates": manifest}
+    summary = only(check(cluster(node("n1", "4"), sts), _relabelled("StatefulSet", "db", {"app": "db"}, wanted)))
+    assert (summary.change, summary.ok) == ("refused", False)
+    assert summary.message is not None and f"(the running StatefulSet {said}; to change it, delete" in summary.message
+
+
 def test_a_claim_template_written_as_the_api_server_stores_it_is_no_change():
     # The dump's template carries the defaulted volumeMode and 1Gi; the manifest leaves volumeMode out
     # and writes 1024Mi, which the API server stores as 1Gi: the same template, the update is accepted.
