@@ -24,6 +24,7 @@ from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
+from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
 from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
 from kwhatif.workloads.existing import PodIndex, kept_replicas
@@ -325,7 +326,7 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
         if key is not None:
             keys.setdefault(zone, set()).add(key)
     return [LossScenario(_zone_label(z, names), names, f"--remove-node {next(iter(keys[z]))}={z[0]}"
-                         if len(keys.get(z, ())) == 1 else _removing(sorted(names)))
+                         if len(keys.get(z, ())) == 1 else _no_zone_selector(names, z, nodes) or _removing(sorted(names)))
             for z, names in sorted(zones.items())]
 
 
@@ -342,6 +343,22 @@ def _zone_label(zone: tuple[str, str], names: set[str]) -> str:
 
 def _removing(names: Sequence[str]) -> str:
     return " ".join(f"--remove-node {n}" for n in names)
+
+
+def _no_zone_selector(names: set[str], zone: tuple[str, str], nodes: Sequence[Node]) -> str | None:
+    """For several nodes with no zone label, the flag whose selector (`!topology.kubernetes.io/zone,
+    ...`) takes them and no other node — not hundreds of `--remove-node NAME`; None when no such
+    selector does (their region written under two labels)."""
+    if zone[0] or len(names) < 2:
+        return None
+    region = next((k for k in REGION_LABELS if zone[1] and all(
+        n.labels.get(k) == zone[1] for n in nodes if n.name in names)), None)
+    if zone[1] and region is None:
+        return None
+    absent = [f"!{k}" for k in ZONE_LABELS] + ([] if zone[1] else [f"!{k}" for k in REGION_LABELS])
+    selector = ",".join(absent + ([f"{region}={zone[1]}"] if region else []))
+    taken = {n.name for n in nodes if parse_selector(selector).matches(n.labels)}
+    return f"--remove-node '{selector}'" if taken == names else None
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,

@@ -10,7 +10,8 @@ from kwhatif.check import zone_loss_scenarios
 from tests.builders import make_node
 
 GA, BETA = "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"
-REGION = "topology.kubernetes.io/region"
+REGION, BETA_REGION = "topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region"
+NO_ZONE = f"!{GA},!{BETA}"
 
 
 @pytest.mark.parametrize("labels, expected", [
@@ -18,8 +19,10 @@ REGION = "topology.kubernetes.io/region"
                  [("without zone a (2 nodes)", {"n1", "n3"}, f"--remove-node {GA}=a"),
                   ("without zone b (1 nodes)", {"n2"}, f"--remove-node {GA}=b")], id="every node labelled"),
     pytest.param({"n1": {GA: "a"}, "n2": {}, "n3": {}},
-                 [("without the 2 nodes with no zone label", {"n2", "n3"}, "--remove-node n2 --remove-node n3"),
-                  ("without zone a (1 nodes)", {"n1"}, f"--remove-node {GA}=a")], id="some nodes unlabelled"),
+                 [("without the 2 nodes with no zone label", {"n2", "n3"},
+                   f"--remove-node '{NO_ZONE},!{REGION},!{BETA_REGION}'"),
+                  ("without zone a (1 nodes)", {"n1"}, f"--remove-node {GA}=a")],
+                 id="some nodes unlabelled: a selector takes them, whatever their number"),
     pytest.param({"n1": {}}, [("without the 1 node with no zone label", {"n1"}, "--remove-node n1")],
                  id="no zone label at all: the one zone"),
     pytest.param({"n1": {REGION: "eu"}, "n2": {REGION: "us"}, "n3": {}},
@@ -27,6 +30,15 @@ REGION = "topology.kubernetes.io/region"
                   ("without the 1 node of region eu with no zone label", {"n1"}, "--remove-node n1"),
                   ("without the 1 node of region us with no zone label", {"n2"}, "--remove-node n2")],
                  id="no zone label but a region: a zone of that region"),
+    pytest.param({"n1": {REGION: "eu"}, "n2": {REGION: "eu"}, "n3": {GA: "a", REGION: "eu"}},
+                 [("without the 2 nodes of region eu with no zone label", {"n1", "n2"},
+                   f"--remove-node '{NO_ZONE},{REGION}=eu'"),
+                  ("without zone a (1 nodes)", {"n3"}, f"--remove-node {GA}=a")],
+                 id="a region's unlabelled nodes: by the region's label"),
+    pytest.param({"n1": {REGION: "eu"}, "n2": {BETA_REGION: "eu"}},
+                 [("without the 2 nodes of region eu with no zone label", {"n1", "n2"},
+                   "--remove-node n1 --remove-node n2")],
+                 id="a region named by two labels: its nodes by name"),
     pytest.param({"n1": {GA: "a"}, "n2": {BETA: "a"}},
                  [("without zone a (2 nodes)", {"n1", "n2"}, "--remove-node n1 --remove-node n2")],
                  id="a zone named by two labels: its nodes by name"),
