@@ -102,11 +102,13 @@ def test_the_cluster_pending_pods_are_scheduled_first_and_new_pods_carry_control
         "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
         "scheduling."),
         "the same check with --remove-node node-a --remove-node node-b shows that scenario: " + AFTER_THE_LOSS]}]),
-    # No node has a zone label: they are one zone, "" (GetZoneKey), and losing it loses them all.
+    # No node has a zone label: they are one zone, "" (GetZoneKey), and losing it loses them all —
+    # reproduced by the selector of nodes with neither a zone nor a region label.
     ([WEB], ["--tolerate-zone-loss"], 1, [{"policy": "tolerate-zone-loss", "ok": False, "messages": [
         "1 of 1 scenarios fail; worst: without the 3 nodes with no zone label: 1 of 1 new pods stay pending",
         "Deployment/shop/web: no nodes available to schedule pods",
-        "the same check with --remove-node node-a --remove-node node-b --remove-node node-c shows that scenario: "
+        "the same check with --remove-node '!topology.kubernetes.io/zone,!failure-domain.beta.kubernetes.io/zone,"
+        "!topology.kubernetes.io/region,!failure-domain.beta.kubernetes.io/region' shows that scenario: "
         + AFTER_THE_LOSS]}]),
 ])
 def test_policies_can_fail_a_check_where_every_pod_fits(cli, files, flags, exit_code, policies):
