@@ -37,7 +37,20 @@ CATALOGUE: tuple[Reason, ...] = (
     Reason.exact("NodeResourcesFit", "Too many pods",
                  "The node already runs as many pods as its allocatable `pods` allows.",
                  "Raise the kubelet's maxPods, spread the pods, or add nodes."),
-    Reason("TaintToleration", r"node\(s\) had untolerated taint \{[^}]*\}", "node(s) had untolerated taint {dedicated: gpu}",
+    Reason("TaintToleration", r"node\(s\) had untolerated taint \{node\.kubernetes\.io/[^}]*\}",
+           "node(s) had untolerated taint {node.kubernetes.io/not-ready: }",
+           "The node lifecycle controller or the kubelet tainted the node for one of its conditions: not-ready, "
+           "unreachable, memory-pressure, disk-pressure, pid-pressure, network-unavailable, out-of-service. "
+           "The node is unwell, not reserved.",
+           "Fix the node (`kubectl describe node NODE`: its Conditions and the kubelet's events) or replace it; "
+           "do not tolerate the taint — pods would land on a node that cannot run them."),
+    Reason("TaintToleration", r"node\(s\) had untolerated taint \{node-role\.kubernetes\.io/control-plane[^}]*\}",
+           "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }",
+           "The node is a control-plane node, kept for the cluster's own components.",
+           "Nothing for a workload: it runs on the worker nodes — read the other reasons of the message."),
+    Reason("TaintToleration",
+           r"node\(s\) had untolerated taint \{(?!node\.kubernetes\.io/|node-role\.kubernetes\.io/control-plane)[^}]*\}",
+           "node(s) had untolerated taint {dedicated: gpu}",
            "The node has a NoSchedule or NoExecute taint that none of the pod's tolerations tolerates.",
            "Add a toleration for that taint to the pod, or remove the taint from the node (if the node "
            "is meant for such pods)."),
@@ -173,6 +186,9 @@ CATALOGUE: tuple[Reason, ...] = (
                  "Add nodes, or check the input holds them."),
 )
 
+_HEAD = re.compile(r"\d+/\d+ nodes are available: ")
+"""Where a FailedScheduling message starts: a pasted `kubectl describe` Events line or
+`kubectl get events` row carries the event's type, reason, age and source before it."""
 _COUNT = re.compile(r"^(?:(?:preemption: )?\d+/\d+ nodes are available: )?\d+ ")
 """What a message prints before a reason: its head (`0/5 nodes are available: `, after
 `preemption: ` too) and the reason's node count."""
@@ -182,15 +198,18 @@ _MESSAGE_PARTS = re.compile(r"\. |, ")
 def lookup(text: str) -> list[Reason]:
     """The reasons a text is (a full match, with or without the count and the period the message
     prints around it: `2 Insufficient cpu.`), each shown with the text as given; else, for a whole
-    pasted FailedScheduling message, the reasons of its parts; else those whose example or plugin
-    mentions it."""
+    pasted FailedScheduling message (an Events line's prefix left out), the reasons of each of
+    its parts, each shown as that part says it (`Insufficient memory`, not the entry's example);
+    else those whose example or plugin mentions it."""
     reason = _COUNT.sub("", text.strip()).rstrip(".")
     exact = [replace(r, example=reason) for r in CATALOGUE if r.matches(reason)]
     if exact:
         return exact
-    parts = [_COUNT.sub("", p.strip()).rstrip(".") for p in _MESSAGE_PARTS.split(text)]
-    found = {r: None for p in parts for r in CATALOGUE if r.matches(p)}
-    if len(parts) > 1 and found:
+    head = _HEAD.search(text)
+    message = text[head.start():] if head is not None else text
+    parts = [_COUNT.sub("", p.strip()).rstrip(".") for p in _MESSAGE_PARTS.split(message.strip())]
+    found = {replace(r, example=p): None for p in parts for r in CATALOGUE if r.matches(p)}
+    if (len(parts) > 1 or head is not None) and found:
         return list(found)
     needle = text.lower()
     return [r for r in CATALOGUE if needle in r.example.lower() or needle in r.plugin.lower()]

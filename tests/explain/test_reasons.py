@@ -84,4 +84,36 @@ def test_the_postfilter_texts_of_every_message_are_catalogued(text: str, plugin:
 def test_a_pasted_message_with_several_taints_is_read_reason_by_reason() -> None:
     message = ("0/3 nodes are available: 1 node(s) had untolerated taint {a: b}, 1 Insufficient memory, "
                "1 node(s) had untolerated taint {c: d}.")
-    assert [r.plugin for r in lookup(message)] == ["TaintToleration", "NodeResourcesFit"]
+    assert [(r.plugin, r.example) for r in lookup(message)] == [
+        ("TaintToleration", "node(s) had untolerated taint {a: b}"), ("NodeResourcesFit", "Insufficient memory"),
+        ("TaintToleration", "node(s) had untolerated taint {c: d}")]
+
+
+@pytest.mark.parametrize("text, shown", [
+    # each part as the message says it, not as the entry's example says it
+    ("0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 Preemption is not "
+     "helpful for scheduling.", ["Insufficient memory", "Preemption is not helpful for scheduling"]),
+    ("0/3 nodes are available: 1 Insufficient memory, 2 Insufficient ephemeral-storage.",
+     ["Insufficient memory", "Insufficient ephemeral-storage"]),
+    # a `kubectl describe pod` Events line: type, reason, age and source before the message
+    ("  Warning  FailedScheduling  3m12s (x5 over 10m)  default-scheduler  0/3 nodes are available: 3 Insufficient "
+     "memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+     ["Insufficient memory", "No preemption victims found for incoming pod"]),
+    ("Warning  FailedScheduling  2m  default-scheduler  0/3 nodes are available: 3 Insufficient memory.",
+     ["Insufficient memory"]),
+])
+def test_a_pasted_message_gives_each_of_its_reasons_as_it_says_it(text: str, shown: list[str]) -> None:
+    assert [r.example for r in lookup(text)] == shown
+
+
+@pytest.mark.parametrize("taint, advice", [
+    ("{node.kubernetes.io/not-ready: }", "do not tolerate the taint"),
+    ("{node.kubernetes.io/memory-pressure: }", "do not tolerate the taint"),
+    ("{node-role.kubernetes.io/control-plane: }", "Nothing for a workload"),
+    ("{dedicated: gpu}", "Add a toleration"),
+])
+def test_a_taint_kept_for_the_nodes_sake_is_never_advised_to_be_tolerated(taint: str, advice: str) -> None:
+    """A node condition's taint (the node is unwell) or the control plane's is one entry, whose
+    fix is never "add a toleration"; any other taint is the team's."""
+    [found] = lookup(f"node(s) had untolerated taint {taint}")
+    assert advice in found.fix
