@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -82,9 +83,25 @@ class Snapshot:
         return {"apiVersion": "v1", "kind": "List", "metadata": {"annotations": header}, "items": self.items}
 
 
+DISCOVERY_FAILED = re.compile(r"(?:complete list of server APIs: |, )((?:[a-z0-9.-]+/)?v\d\w*): ")
+"""The group versions client-go's ErrGroupDiscoveryFailed names (`unable to retrieve the complete
+list of server APIs: metrics.k8s.io/v1beta1: ..., policy/v1: ...`)."""
+
+
 def served_resources(kubectl: Kubectl) -> set[str]:
-    """The resources the server serves, as `kubectl api-resources -o name` names them."""
-    return set(kubectl.run("api-resources", "-o", "name", partial_ok=True).decode("utf-8", "replace").split())
+    """The resources the server serves, as `kubectl api-resources -o name` names them. A group
+    whose discovery failed (its aggregated API down: metrics.k8s.io, often) is not "not served":
+    when kwhatif captures a resource of it, the snapshot would lack those objects without a word
+    — every PodDisruptionBudget, say, and with them what preemption and drains respect —, so
+    that is the run's error, in kubectl's words."""
+    out, failed = kubectl.run_partial("api-resources", "-o", "name")
+    served = set(out.decode("utf-8", "replace").split())
+    groups = {gv.rpartition("/")[0] for gv in DISCOVERY_FAILED.findall(failed)}
+    needed = [r for r in CAPTURED if r not in served and r.partition(".")[2] in groups]
+    if needed:
+        raise InputError(f"{failed}; kwhatif captures {', '.join(needed)} from there: try again once the API server "
+                         "answers for it")
+    return served
 
 
 def capture(kubectl: Kubectl, keep_all: bool = False,

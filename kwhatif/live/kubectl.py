@@ -71,19 +71,29 @@ class Kubectl:
     def argv(self, verb: str, args: Sequence[str]) -> list[str]:
         return read_only_argv(self.executable, verb, args, [*self.flags(), f"--request-timeout={self.request_timeout}"])
 
-    def run(self, verb: str, *args: str, partial_ok: bool = False) -> bytes:
-        """kubectl's stdout. A failure is one error line with kubectl's own last word; with
-        `partial_ok` a failure that still printed something gives that output (`api-resources`
-        lists what it could discover when an aggregated API is down)."""
+    def run(self, verb: str, *args: str) -> bytes:
+        """kubectl's stdout. A failure is one error line with kubectl's own last word."""
+        out, failed = self.run_partial(verb, *args)
+        if failed:
+            raise InputError(failed)
+        return out
+
+    def run_partial(self, verb: str, *args: str) -> tuple[bytes, str]:
+        """kubectl's stdout and, when it failed, its error line ("" when it did not): a failure that
+        still printed something gives that output too (`api-resources` lists what it could
+        discover when an API group's discovery fails); one that printed nothing is an error."""
         argv = self.argv(verb, args)
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=False)
         except OSError as err:
             raise InputError(f"cannot run {self.executable}: {(err.strerror or str(err)).lower()}") from None
-        if done.returncode == 0 or (partial_ok and done.stdout.strip()):
-            return done.stdout
+        if done.returncode == 0:
+            return done.stdout, ""
         shown = " ".join(["kubectl", verb, *args, *self.flags()])
-        raise InputError(f"`{shown}` failed (exit {done.returncode}): {last_line(done.stderr)}")
+        failed = f"`{shown}` failed (exit {done.returncode}): {last_line(done.stderr)}"
+        if not done.stdout.strip():
+            raise InputError(failed)
+        return done.stdout, failed
 
 
 def last_line(stderr: bytes) -> str:

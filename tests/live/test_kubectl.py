@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kwhatif.errors import InputError
+from kwhatif.live.capture import served_resources
 from kwhatif.live.kubectl import Kubectl, NotReadOnly, find_kubectl, last_line, read_only_argv
 from tests.live.fake_apiserver import serving, write_kubeconfig
 from tests.live.support import installed_kubectl, kubectl_env  # noqa: F401 - a fixture
@@ -121,7 +122,33 @@ def test_a_failing_kubectl_is_one_line_with_its_last_word(tmp_path: Path) -> Non
 def test_partial_output_is_taken_when_asked(tmp_path: Path) -> None:
     # api-resources prints what it discovered and fails when an aggregated API is down.
     kubectl = Kubectl(_fake_kubectl(tmp_path, 'echo pods; echo "error: metrics unavailable" >&2; exit 1'))
-    assert kubectl.run("api-resources", partial_ok=True) == b"pods\n"
+    assert kubectl.run_partial("api-resources") == (
+        b"pods\n", "`kubectl api-resources` failed (exit 1): error: metrics unavailable")
+
+
+DISCOVERY = "error: unable to retrieve the complete list of server APIs: {groups}"
+DOWN = "the server is currently unable to handle the request"
+
+
+@pytest.mark.parametrize("groups, needed", [
+    (f"metrics.k8s.io/v1beta1: {DOWN}", None),
+    (f"policy/v1: {DOWN}", "poddisruptionbudgets.policy"),
+    (f"metrics.k8s.io/v1beta1: {DOWN}, apps/v1: {DOWN}", "deployments.apps, replicasets.apps, statefulsets.apps, daemonsets.apps"),
+], ids=["an API kwhatif does not read: ignored", "PDBs' group: the run's error", "two groups, one read"])
+def test_a_group_whose_discovery_failed_is_not_taken_as_not_served(tmp_path: Path, groups: str,
+                                                                    needed: str | None) -> None:
+    """client-go's ErrGroupDiscoveryFailed: kubectl lists what it discovered and fails. A group
+    kwhatif captures from would be missing from the snapshot without a word: an error naming it."""
+    script = f'echo pods; echo nodes; echo "{DISCOVERY.format(groups=groups)}" >&2; exit 1'
+    kubectl = Kubectl(_fake_kubectl(tmp_path, script))
+    if needed is None:
+        assert served_resources(kubectl) == {"pods", "nodes"}
+        return
+    with pytest.raises(InputError) as raised:
+        served_resources(kubectl)
+    assert str(raised.value).startswith("`kubectl api-resources -o name` failed (exit 1): "
+                                        "error: unable to retrieve the complete list of server APIs: ")
+    assert f"; kwhatif captures {needed} from there" in str(raised.value)
 
 
 @pytest.mark.parametrize("stderr, expected", [
