@@ -192,17 +192,51 @@ NON_ZERO = frozenset((CPU, MEMORY))
 
 
 def pod_requests(
-    pod: Pod, *, use_status: bool = False, pod_level: bool = True, defaults: frozenset[str] = frozenset()
+    pod: Pod, *, use_status: bool = False, pod_level: bool = True, defaults: frozenset[str] = frozenset(),
+    overhead: bool = True,
 ) -> dict[str, Fraction]:
-    """The exact request list of resource helpers.go:PodRequests (pod-level override, then overhead)."""
+    """The exact request list of resource helpers.go:PodRequests (pod-level override, then the
+    overhead unless `overhead` is False: its ExcludeOverhead)."""
     total = container_aggregate(pod, use_status=use_status, defaults=defaults)
     if pod_level and _pod_level_set(pod):
         for name, q in (pod.pod_requests or {}).items():
             if is_pod_level_resource(name):
                 total[name] = q
-    if pod.overhead:
+    if pod.overhead and overhead:
         _add_into(total, pod.overhead)
     return total
+
+
+QOS_RESOURCES = frozenset((CPU, MEMORY))
+
+
+def qos_class(pod: Pod) -> str:
+    """qos.go:ComputePodQOS. Pod-level resources, when the pod sets them, decide alone;
+    else every container's and init container's. BestEffort: no cpu or memory request or limit
+    above zero; Guaranteed: cpu and memory limited (by every container, or at pod level) and
+    the requests equal to the limits; else Burstable."""
+    if pod.pod_requests or pod.pod_limits:
+        requests, limits = _qos_sums([pod.pod_requests or {}]), _qos_sums([pod.pod_limits or {}])
+        guaranteed = not pod.pod_limits or QOS_RESOURCES <= _qos_sums([pod.pod_limits]).keys()
+    else:
+        containers = pod.containers + pod.init_containers
+        requests, limits = _qos_sums([c.requests for c in containers]), _qos_sums([c.limits for c in containers])
+        guaranteed = all(QOS_RESOURCES <= _qos_sums([c.limits]).keys() for c in containers)
+    if not requests and not limits:
+        return "BestEffort"
+    if guaranteed and len(requests) == len(limits) and all(limits.get(n) == q for n, q in requests.items()):
+        return "Guaranteed"
+    return "Burstable"
+
+
+def _qos_sums(lists: list[Mapping[str, Fraction]]) -> dict[str, Fraction]:
+    """The cpu and memory amounts above zero, summed."""
+    out: dict[str, Fraction] = {}
+    for amounts in lists:
+        for name, q in amounts.items():
+            if name in QOS_RESOURCES and q > 0:
+                out[name] = out.get(name, Fraction(0)) + q
+    return out
 
 
 def non_zero_requests(pod: Pod, *, use_status: bool = False, pod_level: bool = True) -> tuple[int, int]:

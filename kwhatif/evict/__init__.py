@@ -3,7 +3,7 @@ an operator can collect (`usage`)."""
 
 from __future__ import annotations
 
-from kwhatif.evict.ranking import SIGNALS, EvictionPlan, plan_eviction, qos_class
+from kwhatif.evict.ranking import SIGNALS, EvictionPlan, plan_eviction
 from kwhatif.evict.usage import read_usage
 
-__all__ = ["SIGNALS", "EvictionPlan", "plan_eviction", "qos_class", "read_usage"]
+__all__ = ["SIGNALS", "EvictionPlan", "plan_eviction", "read_usage"]

@@ -29,7 +29,7 @@ from typing import Any
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import parse_quantity, value
-from kwhatif.api.resources import pod_requests
+from kwhatif.api.resources import pod_requests, qos_class
 from kwhatif.api.tolerations import Taint
 from kwhatif.engine import is_bound, simulate
 from kwhatif.errors import InputError
@@ -56,19 +56,6 @@ SIGNALS: dict[str, Signal] = {s.name: s for s in (
     Signal("nodefs.available", "ephemeral-storage", "ephemeral-storage", "10%", "node.kubernetes.io/disk-pressure"),
     Signal("pid.available", "pids", None, None, "node.kubernetes.io/pid-pressure"),
 )}
-
-
-def qos_class(pod: Pod) -> str:
-    """qos.go:GetPodQOS: BestEffort without any cpu/memory request or limit; Guaranteed when every
-    container limits cpu and memory and the requests equal the limits; else Burstable."""
-    containers = pod.containers + pod.init_containers
-    names = ("cpu", "memory")
-    requests = {n: sum((c.requests.get(n, Fraction(0)) for c in containers), Fraction(0)) for n in names}
-    limits = {n: sum((c.limits.get(n, Fraction(0)) for c in containers), Fraction(0)) for n in names}
-    if not any(requests.values()) and not any(limits.values()):
-        return "BestEffort"
-    every_limit = all(c.limits.get(n, 0) > 0 for c in containers for n in names)
-    return "Guaranteed" if every_limit and requests == limits else "Burstable"
 
 
 def is_critical(pod: Pod) -> bool:
@@ -256,8 +243,20 @@ def allocatable(node: Node, spec: Signal) -> int | None:
 
 
 def candidate(pod: Pod, spec: Signal, usage: Mapping[str, Mapping[str, int]]) -> Candidate:
-    request = int(pod_requests(pod).get(spec.request, Fraction(0))) if spec.request else 0
-    return Candidate(pod, usage.get(pod.key, {}).get(spec.usage), request)
+    return Candidate(pod, usage.get(pod.key, {}).get(spec.usage), eviction_request(pod, spec.request))
+
+
+def eviction_request(pod: Pod, resource: str | None) -> int:
+    """resource helpers.go:GetResourceRequestQuantity, what the eviction ranking compares usage
+    with: the pod's request without its overhead, the overhead added only to a request above
+    zero — a BestEffort pod of a RuntimeClass with overhead still requests nothing, so any use
+    exceeds it."""
+    if resource is None:
+        return 0
+    request = pod_requests(pod, overhead=False).get(resource, Fraction(0))
+    if request and pod.overhead:
+        request += pod.overhead.get(resource, Fraction(0))
+    return int(request)
 
 
 def choose_evictions(plan: EvictionPlan) -> int:

@@ -139,6 +139,11 @@ def summary_usage(path: str, data: dict[str, Any]) -> tuple[Usage, NodeStats]:
     available = {"memory": count(path, "node.memory.availableBytes", memory.get("availableBytes")),
                  "ephemeral-storage": count(path, "node.fs.availableBytes", fs.get("availableBytes")),
                  "pids": maxpid - curproc if maxpid is not None and curproc is not None else None}
-    capacity = {"ephemeral-storage": count(path, "node.fs.capacityBytes", fs.get("capacityBytes")), "pids": maxpid}
+    working_set = count(path, "node.memory.workingSetBytes", memory.get("workingSetBytes"))
+    # makeMemoryAvailableSignalObservation: the capacity a percentage threshold is of is
+    # available + working set, not the node's allocatable.
+    capacity = {"memory": available["memory"] + working_set
+                if available["memory"] is not None and working_set is not None else None,
+                "ephemeral-storage": count(path, "node.fs.capacityBytes", fs.get("capacityBytes")), "pids": maxpid}
     return out, NodeStats({k: v for k, v in available.items() if v is not None},
                           {k: v for k, v in capacity.items() if v is not None})

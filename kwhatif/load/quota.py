@@ -31,7 +31,9 @@ from kwhatif.api.quota import (
     BEST_EFFORT, CROSS_NAMESPACE_POD_AFFINITY, NOT_BEST_EFFORT, NOT_TERMINATING, PRIORITY_CLASS, TERMINATING, Amount,
     ResourceQuota, ScopeRequirement, pod_amount, pretty,
 )
-from kwhatif.api.resources import container_aggregate, is_extended_resource_name, is_pod_level_resource, pod_requests
+from kwhatif.api.resources import (
+    container_aggregate, is_extended_resource_name, is_pod_level_resource, pod_requests, qos_class,
+)
 from kwhatif.api.selectors import Requirement
 from kwhatif.load.admission import AdmissionRejected, forbidden
 
@@ -88,14 +90,6 @@ def _claim_refused(claim: PersistentVolumeClaim, text: str) -> AdmissionRejected
     return AdmissionRejected(f'persistentvolumeclaims "{claim.name}" is forbidden: {text}')
 
 
-def _is_best_effort(pod: Pod) -> bool:
-    """QoS BestEffort: no cpu or memory request or limit above zero anywhere (qos.ComputePodQOS)."""
-    lists: list[Mapping[str, Fraction]] = [pod.pod_requests or {}, pod.pod_limits or {}]
-    for c in pod.containers + pod.init_containers:
-        lists += [c.requests, c.limits]
-    return not any(q > 0 for res in lists for name, q in res.items() if name in ("cpu", "memory"))
-
-
 def _cross_namespace(rules: PodAffinityRules | None) -> bool:
     if rules is None:
         return False
@@ -110,7 +104,7 @@ def scope_matches(scope: ScopeRequirement, pod: Pod) -> bool:
         terminating = pod.active_deadline_seconds is not None and pod.active_deadline_seconds >= 0
         return terminating == (name == TERMINATING)
     if name in (BEST_EFFORT, NOT_BEST_EFFORT):
-        return _is_best_effort(pod) == (name == BEST_EFFORT)
+        return (qos_class(pod) == "BestEffort") == (name == BEST_EFFORT)
     if name == PRIORITY_CLASS:
         if scope.operator == "Exists":
             return bool(pod.priority_class_name)

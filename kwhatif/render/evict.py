@@ -20,7 +20,8 @@ def eviction_table(data: dict[str, Any], wide: bool = False, headers: bool = Tru
         return "no stats" if amount is None else format_amount(resource, amount, exact=False)
     state = "under pressure" if data["under_pressure"] else "not under pressure"
     estimated = " (estimated: capacity minus the pods' usage)" if data["available_estimated"] else ""
-    outcome = (f"{data['evicted']} pod(s) evicted before {data['signal']} is back at {show(data['available_after'])}"
+    outcome = (f"{data['evicted']} pod(s) evicted to bring {data['signal']} back above its threshold (at "
+               f"{show(data['available_after'])} then)"
                if data["under_pressure"] else "no eviction: the kubelet evicts only under pressure; the ranking is "
                "the order it would evict in")
     lines = [f"{data['node']}: {data['signal']} {show(data['available'])}{estimated}, threshold "

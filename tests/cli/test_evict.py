@@ -100,7 +100,7 @@ def test_a_critical_pod_is_passed_over(tmp_path: Path) -> None:
     result = run(tmp_path, "--available", "50Mi", "--threshold", "1000Mi")
     lines = result.stdout.splitlines()
     assert lines[0] == "n1: memory.available 50Mi, threshold 1000Mi: under pressure"
-    assert lines[1] == "4 pod(s) evicted before memory.available is back at 1.03Gi"
+    assert lines[1] == "4 pod(s) evicted to bring memory.available back above its threshold (at 1.03Gi then)"
     mirror = next(line for line in lines if "kube-system/mirror" in line)
     assert "critical: skipped" in mirror
 

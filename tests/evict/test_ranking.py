@@ -9,8 +9,9 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
-from kwhatif.evict.ranking import Candidate, NodeStats, plan_eviction, qos_class, ranked, threshold_bytes
-from tests.builders import make_container, make_node, make_pod
+from kwhatif.api.resources import qos_class
+from kwhatif.evict.ranking import Candidate, NodeStats, eviction_request, plan_eviction, ranked, threshold_bytes
+from tests.builders import make_container, make_node, make_pod, rl
 
 MI = 2**20
 
@@ -23,10 +24,28 @@ MI = 2**20
     (make_pod("p", containers=[make_container(cpu="1", memory="1Gi", limits={"cpu": "2", "memory": "1Gi"})]),
      "Burstable"),
     (make_pod("p", containers=[make_container(cpu="1", memory="1Gi", limits={"memory": "1Gi"})]), "Burstable"),
+    # Pod-level resources decide alone (ComputePodQOS, PodLevelResources on by default in 1.34).
+    (make_pod("p", containers=[make_container()], pod_requests={"cpu": "100m", "memory": "500Mi"}), "Burstable"),
+    (make_pod("p", containers=[make_container()], pod_requests={"cpu": "1", "memory": "1Gi"},
+              pod_limits=rl(cpu="1", memory="1Gi")), "Guaranteed"),
+    (make_pod("p", containers=[make_container()], pod_requests={"memory": "1Gi"}, pod_limits=rl(memory="1Gi")),
+     "Burstable"),
 ], ids=["nothing requested", "a request only", "limits equal to requests", "a limit above its request",
-        "no cpu limit"])
+        "no cpu limit", "pod-level requests: Burstable, the containers asking nothing",
+        "pod-level limits equal to requests", "pod-level limits without cpu"])
 def test_qos_classes(pod: Pod, qos: str) -> None:
     assert qos_class(pod) == qos
+
+
+@pytest.mark.parametrize("pod, asked", [
+    (make_pod("p", overhead={"memory": "50Mi"}), 0),
+    (make_pod("p", memory="100Mi", overhead={"memory": "50Mi"}), 150 * 2**20),
+    (make_pod("p", memory="100Mi"), 100 * 2**20),
+], ids=["BestEffort with overhead: requests nothing", "a request: the overhead added", "no overhead"])
+def test_the_request_usage_is_compared_with(pod: Pod, asked: int) -> None:
+    """helpers.go:GetResourceRequestQuantity: PodRequests without the overhead, which is added
+    only to a request above zero."""
+    assert eviction_request(pod, "memory") == asked
 
 
 def c(name: str, usage: int | None, request: int = 0, priority: int = 0) -> Candidate:

@@ -41,6 +41,16 @@ def test_kubelet_summary_gives_the_node_too(tmp_path: Path) -> None:
     assert stats.capacity == {"ephemeral-storage": 500, "pids": 4000}
 
 
+def test_the_memory_capacity_is_available_plus_working_set(tmp_path: Path) -> None:
+    """helpers.go:makeMemoryAvailableSignalObservation: capacity = availableBytes +
+    workingSetBytes (700Mi + 7492Mi = 8192Mi), what a percentage threshold is of — not the
+    node's allocatable."""
+    path = tmp_path / "summary.json"
+    path.write_text(json.dumps({"node": {"memory": {"availableBytes": 700 * 2**20, "workingSetBytes": 7492 * 2**20}},
+                                "pods": []}))
+    assert read_usage(str(path))[1].capacity == {"memory": 8192 * 2**20}
+
+
 def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "top.txt"
     path.write_text("web 1m 10Mi\nshop web 1m lots extra\n")  # line 1: `kubectl top pods` of one namespace
