@@ -3,11 +3,14 @@ answers (how many more copies fit, how many nodes of a template to add)."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 from functools import partial
 
 import click
 
+from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Node
 from kwhatif.capacity import capacity, nodes_to_add
 from kwhatif.check import CheckResult, parse_headroom, run_check
@@ -21,7 +24,8 @@ from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.explain.run import explain_pod
-from kwhatif.whatif.ops import template_node
+from kwhatif.errors import InputError
+from kwhatif.whatif.ops import like_node, template_node
 from kwhatif.render.capacity import add_node_table, capacity_table
 from kwhatif.render.check import check_data, check_table, check_tail
 from kwhatif.render.html import with_utilisation
@@ -128,9 +132,17 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
             workload.suggestion = {"pod": key, **first.data()}
 
 
-def _template_node(path: str, warnings: Warnings) -> Node:
+def _template_node(spec: str, warnings: Warnings, cluster: Cluster) -> Node:
+    """capacity's --add-node: a Node manifest, or `like:NODE` (a node of the cluster as the
+    template, as the what-if operation takes it); the count is what capacity finds."""
+    if spec.startswith("like:"):
+        return like_node(cluster, spec)
+    if not os.path.exists(spec) and re.fullmatch(r".+:\d+", spec):
+        raise InputError(f"--add-node {spec}: capacity finds how many nodes to add itself: give TEMPLATE.yaml or "
+                         "like:NODE without a count (a fixed count of added nodes is the what-if operation: "
+                         "--whatif FILE with `- add-node: ...`)")
     found: list[str] = []
-    node = template_node(path, found)
+    node = template_node(spec, found)
     warnings.report(found)
     return node
 
@@ -147,9 +159,9 @@ def _template_node(path: str, warnings: Warnings) -> Node:
 @click.option("--max", "maximum", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Stop after this many copies beyond the workload's own replicas (or, with --add-node, this "
                    "many added nodes).")
-@click.option("--add-node", "add_node", metavar="TEMPLATE.yaml",
-              help="Instead: the smallest number of nodes like this Node that must be added for every pod of "
-                   "the workloads to fit.")
+@click.option("--add-node", "add_node", metavar="TEMPLATE.yaml|like:NODE",
+              help="Instead: the smallest number of nodes like this Node (a manifest, or like:NODE, a node of "
+                   "the cluster) that must be added for every pod of the workloads to fit.")
 @click.option("--allow-preemption", is_flag=True,
               help="Copies may evict lower-priority pods (DefaultPreemption on); by default they may not, as "
                    "cluster-capacity counts.")
@@ -174,7 +186,7 @@ def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, cluster
         objects = scaled(objects)
         inputs.warnings.check(found)
         if add_node:
-            template = _template_node(add_node, inputs.warnings)
+            template = _template_node(add_node, inputs.warnings, inputs.cluster)
             result = nodes_to_add(inputs.cluster, objects, template, inputs.now, chosen, maximum, replicas_mode)
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED

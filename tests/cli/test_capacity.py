@@ -145,7 +145,21 @@ def test_add_node_gallops_then_bisects(cli):
     assert [t["pending"] == 0 for t in data["tried"]] == [False, False, False, False, True]
 
 
+def test_add_node_like_a_node_of_the_cluster(cli):
+    """like:node-b: empty 4-cpu nodes. The pending pods go first — urgent (300m) and big (1800m:
+    only a new node has room) and small (400m) — then batch's five 1-cpu pods. One new node:
+    node-b and the new one keep 3000m between them, split so that only 2 pods fit (node-a's 500m
+    none): 3 pending. Two: 7500m free, the new nodes' 5500m alone hold 4 whatever the split, node-b
+    one more: all 5 fit."""
+    result, data = _capacity(cli, str(CHECK / "batch.yaml"), "--add-node", "like:node-b")
+    assert result.exit_code == 0
+    assert (data["template"], data["nodes_to_add"]) == ("node-b", 2)
+    assert data["tried"] == [{"nodes": 0, "pending": 5}, {"nodes": 1, "pending": 3}, {"nodes": 2, "pending": 0}]
+
+
 @pytest.mark.parametrize("args, error", [
+    ([str(CHECK / "batch.yaml"), "--add-node", "like:node-z"], "--add-node like:node-z: no such node in the cluster"),
+    ([str(CHECK / "batch.yaml"), "--add-node", f"{POOL}:2"], "capacity finds how many nodes to add itself"),
     ([str(CHECK / "copy.yaml"), "--add-node", str(CHECK / "copy.yaml")], "must hold exactly one Node (found 0)"),
     ([str(CHECK / "pool-node.yaml")], "capacity: no pod to copy"),
 ])
