@@ -62,7 +62,7 @@ def node_records(sim: Simulation) -> dict[str, dict[str, int]]:
 @dataclass(frozen=True)
 class PodChange:
     pod: str
-    change: str  # moved, becomes pending, placed, evicted, still pending (with a new message)
+    change: str  # moved, becomes pending, placed, evicted, gone, still pending (with a new message)
     before: str | None
     after: str | None
     reason: str
@@ -109,10 +109,13 @@ def on_node(node: str | None, score: int | None) -> str:
 def classify(key: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None,
              notes: Mapping[str, str]) -> PodChange | None:
     """What the difference of one pod's records means (None: nothing an operator would call a
-    change). A pod only one side has is evicted (before only) or new: placed or pending."""
+    change). A pod only one side has is evicted (before only, a what-if took it), gone (before
+    only, the later snapshot lacks it) or new: placed or pending."""
     before, after = where(old), where(new)
-    if new is None:
-        return PodChange(key, "evicted", before, None, notes.get(key, "not in the after scenario"))
+    if new is None and key in notes:  # a what-if took it (a drain evicted it, its node went)
+        return PodChange(key, "evicted", before, None, notes[key])
+    if new is None:  # the later snapshot lacks it: deleted, or finished — nothing of the run evicted it
+        return PodChange(key, "gone", before, None, "not in the after scenario")
     if old is None:
         reason = notes.get(key, "not in the before scenario")
         if new["node"]:

@@ -38,6 +38,13 @@ def test_classify(old: dict[str, Any] | None, new: dict[str, Any] | None, expect
     assert classify("p", old, new, notes) == expected
 
 
+def test_a_pod_the_later_snapshot_lacks_is_gone_not_evicted() -> None:
+    """`diff --against`: no what-if took it (no note): deleted, or a finished Job's pod — "gone",
+    not "evicted" (which fails a diff)."""
+    gone = classify("p", rec(RUNNING, "n2"), None, {})
+    assert gone == PodChange("p", "gone", "n2", None, "not in the after scenario")
+
+
 def test_changed_pods_sees_added_removed_and_changed_records() -> None:
     old = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n1"), "c": rec(RUNNING, "n2")}
     new = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n2"), "d": rec("bound", "n1")}
