@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.load.disruption import evicts_unready_freely, health_changed
-from kwhatif.whatif.pods import DAEMONSET, is_finished, is_mirror, owner_kind
+from kwhatif.whatif.pods import DAEMONSET, daemonset_gone, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
 TOO_MANY_REQUESTS = "Cannot evict pod as it would violate the pod's disruption budget."
@@ -45,26 +45,25 @@ MORE_THAN_ONE_PDB = "This pod has more than one PodDisruptionBudget, which the e
 
 @dataclass
 class DrainPlan:
-    """What kubectl's filters make of a node's pods (`errors`: each with kubectl's message;
-    `orphans`: DaemonSet pods whose DaemonSet is gone, deleted with --force and never recreated)."""
+    """What kubectl's filters make of a node's pods (`errors`: each with kubectl's message). A
+    DaemonSet pod whose DaemonSet is gone, deleted with --force, is among `evict`: nothing
+    recreates it (`pods.comes_back`)."""
 
     evict: list[Pod] = field(default_factory=list)
     kept: list[Pod] = field(default_factory=list)
     errors: list[tuple[Pod, str]] = field(default_factory=list)
-    orphans: list[Pod] = field(default_factory=list)
 
 
-def plan_drain(pods: list[Pod], force: bool, daemonsets: Collection[tuple[str, str]] | None = None) -> DrainPlan:
+def plan_drain(pods: list[Pod], force: bool, daemonsets: Collection[tuple[str, str]] = ()) -> DrainPlan:
     """kubectl's filters (module docstring), pod by pod; `daemonsets`: the (namespace, name) of
-    the snapshot's DaemonSets, None when it lists none (then a DaemonSet's pod is taken as its)."""
+    the snapshot's DaemonSets, none when it lists none (then a DaemonSet's pod is taken as its)."""
     plan = DrainPlan()
     for pod in pods:
-        orphan = _orphaned(pod, daemonsets)
-        if orphan is not None and not force:
-            plan.errors.append((pod, orphan))
-        elif orphan is not None:
+        gone = daemonset_gone(pod, daemonsets)
+        if gone and not force:
+            plan.errors.append((pod, _daemonset_not_found(pod)))
+        elif gone:
             plan.evict.append(pod)
-            plan.orphans.append(pod)
         elif is_mirror(pod) or (owner_kind(pod) == DAEMONSET and not is_finished(pod)):
             plan.kept.append(pod)
         elif is_finished(pod):
@@ -76,13 +75,11 @@ def plan_drain(pods: list[Pod], force: bool, daemonsets: Collection[tuple[str, s
     return plan
 
 
-def _orphaned(pod: Pod, daemonsets: Collection[tuple[str, str]] | None) -> str | None:
-    """daemonSetFilter's error for a running DaemonSet pod whose DaemonSet the API server does not
-    have (the Get's NotFound text), None otherwise."""
+def _daemonset_not_found(pod: Pod) -> str:
+    """daemonSetFilter's error for a pod whose DaemonSet the API server does not have (the Get's
+    NotFound text)."""
     ref = pod.controller_ref
-    if daemonsets is None or ref is None or ref.kind != DAEMONSET or is_finished(pod) \
-            or (pod.namespace, ref.name) in daemonsets:
-        return None
+    assert ref is not None, "a pod of a DaemonSet"
     return f'cannot delete daemonsets.apps "{ref.name}" not found'
 
 
@@ -146,8 +143,6 @@ class Drained:
     candidates: list[Pod] = field(default_factory=list)
     refusals: dict[str, str] = field(default_factory=dict)
     fatal: list[str] = field(default_factory=list)
-    orphans: list[Pod] = field(default_factory=list)
-    """Pods whose controller is gone: deleted, never recreated."""
 
     @property
     def kept(self) -> list[Pod]:
@@ -173,11 +168,11 @@ class Drained:
 
 def drain_pods(cluster: Cluster, pods: list[Pod], force: bool) -> Drained:
     """Evict what kubectl would of a cordoned node's `pods` (the budgets in `cluster` spent)."""
-    plan = plan_drain(pods, force, set(cluster.daemonsets) if cluster.daemonsets else None)
+    plan = plan_drain(pods, force, cluster.daemonsets)
     if plan.errors:
         return Drained(kept_by_filters=plan.kept + plan.evict + [p for p, _ in plan.errors],
                        fatal=[refused_error(plan.errors)])
-    done = Drained(kept_by_filters=list(plan.kept), candidates=list(plan.evict), orphans=list(plan.orphans))
+    done = Drained(kept_by_filters=list(plan.kept), candidates=list(plan.evict))
     _evict_each(cluster, plan.evict, done)
     return done
 

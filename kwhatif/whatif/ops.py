@@ -23,8 +23,8 @@ from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
-    DAEMONSET, Names, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate, release_claims,
-    remove_pods,
+    DAEMONSET, Names, comes_back, daemonset_gone, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate,
+    release_claims, remove_pods,
 )
 from kwhatif.whatif.scale import scale, scales_workload_file
 from kwhatif.whatif.targets import replace_node, target_nodes
@@ -301,7 +301,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
         summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
                          + (f" ({retried} once pods their budget counts were bound again: kubectl retries a "
                             "budget's refusal every 5s)" if retried else "")
-                         + f", {sum(is_replaced(p) for p in done.evicted if p not in done.orphans)} recreated "
+                         + f", {sum(comes_back(cluster, p) for p in done.evicted)} recreated "
                            f"pending, {len(done.kept)} left on "
                            "the node"
                          + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
@@ -362,8 +362,6 @@ class Leaving:
     new_since: list[Pod] = field(default_factory=list)
     gone: set[int] = field(default_factory=set)
     """Pods recreated but still in `cluster.pods` (by id), until `sync`."""
-    orphans: set[int] = field(default_factory=set)
-    """Evicted pods whose controller is gone (by id): deleted, never recreated."""
     names: Names | None = None
     """Every pod name of the cluster, those of the pods gone and recreated included (a pod being
     deleted keeps its name until it is gone): the new pods' names avoid them."""
@@ -374,7 +372,7 @@ class Leaving:
             return
         if self.names is None:
             self.names = pod_names(self.cluster.pods)
-        new = recreate(self.cluster, [p for p in self.pods if id(p) not in self.orphans], self.now, "drain", self.names)
+        new = recreate(self.cluster, self.pods, self.now, "drain", self.names)
         release_claims(self.cluster, self.pods)
         for pod in new:
             self.names.setdefault(pod.namespace, set()).add(pod.name)
@@ -410,7 +408,6 @@ def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | 
     the refused pods again — until none is left or a round frees none. (drained, the pods
     evicted on a retry.)"""
     done = drain_pods(cluster, pods, force)
-    leaving.orphans.update(map(id, done.orphans))
     leaving.pods += done.evicted
     retried = 0
     while done.refused and settle is not None:
@@ -507,5 +504,14 @@ def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:
         return Applied(operation, f"delete-pod {key}: a static pod's mirror: its kubelet creates it again on "
                                   f"{pod.node_name or 'its node'}, nothing changes")
     new = remove_pods(cluster, [pod], now, "delete-pod")
-    summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else "")
+    summary = f"delete-pod {key}" + (f": recreated pending as {new[0].key}" if new else _why_not_back(cluster, pod))
     return Applied(operation, summary, (pod.node_name,) if pod.node_name else (), (key,), keys(new))
+
+
+def _why_not_back(cluster: Cluster, pod: Pod) -> str:
+    """Said of a deleted controller-owned pod nothing recreates because its DaemonSet is gone (a
+    bare pod's end needs no word)."""
+    ref = pod.controller_ref
+    if ref is None or not daemonset_gone(pod, cluster.daemonsets):
+        return ""
+    return f": not recreated, its DaemonSet {pod.namespace}/{ref.name} is not in the snapshot"

@@ -8,7 +8,7 @@ no controller owns is simply gone."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import released_claims
@@ -58,6 +58,23 @@ def is_replaced(pod: Pod) -> bool:
     return pod.controller_ref is not None and not is_finished(pod) and pod.deletion_timestamp is None
 
 
+def daemonset_gone(pod: Pod, daemonsets: Collection[tuple[str, str]]) -> bool:
+    """Whether `pod` is a running DaemonSet pod whose DaemonSet is not among `daemonsets` (the
+    snapshot's (namespace, name)s) while the snapshot lists some: a dump without DaemonSet objects
+    cannot tell, and its DaemonSet pods are taken as their DaemonSets'. Nothing recreates such a
+    pod once it goes, and kubectl drain's daemonSetFilter finds its DaemonSet NotFound."""
+    ref = pod.controller_ref
+    return (bool(daemonsets) and ref is not None and ref.kind == DAEMONSET and not is_finished(pod)
+            and (pod.namespace, ref.name) not in daemonsets)
+
+
+def comes_back(cluster: Cluster, pod: Pod) -> bool:
+    """Whether a controller creates a new pod when `pod` goes, however it goes (drain, delete,
+    taint eviction...): it is `is_replaced`, and its controller is there to do it — not a
+    DaemonSet's pod whose DaemonSet the snapshot lacks (`daemonset_gone`)."""
+    return is_replaced(pod) and not daemonset_gone(pod, cluster.daemonsets)
+
+
 Names = dict[str, set[str]]
 """Pod names per namespace."""
 
@@ -94,7 +111,7 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
 
 def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
                 replace: bool = True) -> list[Pod]:
-    """Take `gone` out of the cluster; with `replace`, those `is_replaced` come back (`recreate`).
+    """Take `gone` out of the cluster; with `replace`, those that `comes_back` come back (`recreate`).
     Their budgets count them gone (`health_changed`). Returns the new pods."""
     existing = pod_names(cluster.pods, {p.namespace for p in gone}) if replace else {}
     ids = {id(p) for p in gone}
@@ -112,11 +129,11 @@ def release_claims(cluster: Cluster, gone: Sequence[Pod]) -> None:
 
 
 def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names) -> list[Pod]:
-    """The pods that the controllers of `gone` (those `is_replaced`) create in their place, added
+    """The pods that the controllers of `gone` (those that `comes_back`) create in their place, added
     as new pending pods at the end of the queue, in the order they went. Returns them. Their
     names avoid `existing` — the names of the pods there were, those that went included: a pod
     being deleted keeps its name until it is gone, and its replacement is made meanwhile."""
-    replaced = [p for p in gone if is_replaced(p)]
+    replaced = [p for p in gone if comes_back(cluster, p)]
     pools = {namespace: NameSet(existing.get(namespace, set())) for namespace in {p.namespace for p in replaced}}
     new = [recreated(pod, now, pools[pod.namespace], seed) for pod in replaced]
     cluster.pods.extend(new)

@@ -330,6 +330,20 @@ def test_delete_pod_of_a_controller_is_recreated(same: Callable[..., None]) -> N
     same(["--delete-pod", "shop/bare"], without(x, "bare"))
 
 
+def test_delete_pod_of_a_daemonset_pod_comes_back_only_while_its_daemonset_is_there(
+        same: Callable[..., None]) -> None:
+    # With the agent DaemonSet in the snapshot, its controller creates agent-n1 again (pending,
+    # a generated name); in a snapshot that lists DaemonSets but not agent's, nothing does — as
+    # `--drain --force` and `--remove-node` take it for good.
+    with_it = cluster_x() + [agent_daemonset()]
+    same(["--delete-pod", "kube-system/agent-n1"],
+         without(with_it, "agent-n1") + [recreated(with_it, "agent-n1", "agent-xxxx1")], with_it)
+    logger = agent_daemonset()
+    logger["metadata"].update(name="logger", uid="uid-logger")
+    without_it = cluster_x() + [logger]
+    same(["--delete-pod", "kube-system/agent-n1"], without(without_it, "agent-n1"), without_it)
+
+
 def test_scale_a_replicaset(same: Callable[..., None]) -> None:
     x = cluster_x()
     # Down to 1: assigned pods alike, Running alike; n1 holds two of them, so both of n1's go

@@ -49,20 +49,21 @@ def test_kubectl_filters(pod: Pod, force: bool, verdict: str) -> None:
     assert found == [pod]
 
 
-@pytest.mark.parametrize("daemonsets, force, kept, error, orphans", [
-    (None, False, True, None, False),                        # the snapshot lists no DaemonSet: taken as its
+@pytest.mark.parametrize("daemonsets, force, kept, error, deleted", [
+    (set(), False, True, None, False),                       # the snapshot lists no DaemonSet: taken as its
     ({("default", "owner")}, False, True, None, False),      # its DaemonSet is there: it stays
     ({("default", "other")}, False, False, 'cannot delete daemonsets.apps "owner" not found', False),
-    ({("default", "other")}, True, False, None, True),       # --force: deleted, never recreated
+    ({("default", "other")}, True, False, None, True),       # --force: deleted (never recreated: test_pods)
 ], ids=["no DaemonSet listed", "its DaemonSet listed", "its DaemonSet gone", "its DaemonSet gone, --force"])
-def test_a_daemonset_pod_whose_daemonset_is_gone(daemonsets, force, kept, error, orphans) -> None:
+def test_a_daemonset_pod_whose_daemonset_is_gone(daemonsets: set[tuple[str, str]], force: bool, kept: bool,
+                                                 error: str | None, deleted: bool) -> None:
     """filters.go daemonSetFilter: the Get of the pod's DaemonSet fails NotFound — an error that
     stops the drain, or with --force a warning and the pod deleted."""
     pod = owned("agent-1", "DaemonSet")
     plan = plan_drain([pod], force, daemonsets)
     assert plan.kept == ([pod] if kept else [])
     assert [message for _, message in plan.errors] == ([error] if error else [])
-    assert plan.orphans == ([pod] if orphans else [])
+    assert plan.evict == ([pod] if deleted else [])
 
 
 def pdb(name: str, allowed: int, selector: LabelSelector | None = selector_from_map({"app": "web"}),

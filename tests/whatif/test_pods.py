@@ -7,10 +7,10 @@ import pytest
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
-from kwhatif.api.objects import Controller, OwnerReference, Pod
+from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod
 from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
-from kwhatif.whatif.pods import recreated, remove_pods, taken_names
+from kwhatif.whatif.pods import comes_back, recreated, remove_pods, taken_names
 from kwhatif.whatif.scale import deletion_order, parse_scale, scale
 from tests.builders import make_pod
 
@@ -121,6 +121,39 @@ def test_a_gone_pods_claims_are_released_and_one_nobody_reserves_is_deallocated(
     held, kept = cluster.resource_claims[("default", "held")], cluster.resource_claims[("default", "shared")]
     assert (held.allocation, held.reserved_for) == (None, ())
     assert (kept.allocation, kept.reserved_for) == (granted, (ConsumerRef("pods", "other", ""),))
+
+
+def agents(*names: str) -> dict[tuple[str, str], DaemonSet]:
+    """The snapshot's DaemonSets (kube-system), by (namespace, name)."""
+    return {("kube-system", name): DaemonSet("kube-system", name, {}) for name in names}
+
+
+@pytest.mark.parametrize("pod, daemonsets, back", [
+    (of("ReplicaSet", "rs", "rs-aaaaa", node_name="n1"), agents(), True),
+    (make_pod("bare", node_name="n1"), agents(), False),
+    (of("DaemonSet", "agent", "agent-1", ns="kube-system", node_name="n1"), agents("agent"), True),
+    (of("DaemonSet", "agent", "agent-1", ns="kube-system", node_name="n1"), agents(), True),
+    (of("DaemonSet", "agent", "agent-1", ns="kube-system", node_name="n1"), agents("logger"), False),
+], ids=[
+    "a ReplicaSet's pod comes back",
+    "a bare pod does not",
+    "a DaemonSet's pod comes back from its DaemonSet",
+    "a dump without DaemonSet objects cannot tell: its pod is taken as its DaemonSet's",
+    "a DaemonSet's pod whose DaemonSet the snapshot lacks while listing others does not",
+])
+def test_what_comes_back_when_it_goes(pod: Pod, daemonsets: dict[tuple[str, str], DaemonSet], back: bool) -> None:
+    assert comes_back(Cluster(daemonsets=daemonsets), pod) is back
+
+
+def test_delete_pod_of_a_daemonset_pod_whose_daemonset_is_gone_says_nothing_recreates_it() -> None:
+    """As `--drain --force` deletes it for good: its DaemonSet controller is gone with the DaemonSet."""
+    ghost = of("DaemonSet", "ghost", "ghost-1", ns="kube-system", node_name="n2")
+    done = apply_operations(Cluster(pods=[ghost], daemonsets=agents("logger")),
+                            [parse_operation("delete-pod", ["kube-system/ghost-1"])], NOW)
+    (applied,) = done.applied
+    assert (done.cluster.pods, applied.removed, applied.created) == ([], ("kube-system/ghost-1",), ())
+    assert applied.summary == ("delete-pod kube-system/ghost-1: not recreated, its DaemonSet kube-system/ghost is "
+                               "not in the snapshot")
 
 
 def test_delete_pod_reports_the_pod_it_removed_its_replacement_and_its_node() -> None:
