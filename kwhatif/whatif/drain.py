@@ -30,12 +30,13 @@ where the budget never recovers (the pods it counts stay pending)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.load.disruption import evicts_unready_freely, health_changed
+from kwhatif.text import listed
 from kwhatif.whatif.pods import DAEMONSET, daemonset_gone, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
@@ -130,6 +131,13 @@ def refusal_text(pod: Pod, message: str) -> str:
     retried every 5 s until its timeout, any other error ends the drain."""
     retry = " (will retry after 5s)" if message == TOO_MANY_REQUESTS else ""
     return f'error when evicting pods/"{pod.name}" -n "{pod.namespace}"{retry}: {message}'
+
+
+def aborted_text(node: str, pending: Sequence[str]) -> str:
+    """kubectl drain's words when it gives up at `node` (drain.go RunDrain, without
+    --ignore-errors): `pending`, every node it has not drained, this one first, one a line there
+    (`listed` here)."""
+    return f'unable to drain node "{node}", aborting command... There are pending nodes to be drained: {listed(pending)}'
 
 
 @dataclass

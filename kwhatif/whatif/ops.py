@@ -17,10 +17,11 @@ from kwhatif.api.dra import ResourceClaim
 from kwhatif.api.objects import Node, Pod, cordoned, uncordoned
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
+from kwhatif.text import listed
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.load.disruption import health_changed
-from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
+from kwhatif.whatif.drain import Drained, aborted_text, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, comes_back, daemonset_gone, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate,
@@ -284,6 +285,8 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     """Every node cordoned first, then each in turn, as `kubectl drain` goes (drain.go RunDrain):
     its pods evicted as kubectl would, the evicted ones gone and recreated by their controllers;
     a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`).
+    The first node whose drain stops short ends the command (RunDrain without --ignore-errors
+    breaks out of its loop): the nodes after it stay cordoned, not drained (`_aborted`).
     The pods its waits bound stay pending in the cluster, for the run to place them as the
     waits did — unless another operation follows (`DrainLedger.commit`)."""
     by_node = pods_on(cluster, nodes)
@@ -293,23 +296,43 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     summaries = []
     for node in nodes:
         replace_node(cluster, cordoned(node))
-    for node in nodes:
+    for index, node in enumerate(nodes):
         done, retried = drain_node(cluster, [p for p in by_node[node.name] if p.node_name],  # spec.nodeName
                                    operation.force, settle, leaving)
         evicted += done.evicted
         blocked += done.blocked
-        summaries.append(f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
-                         + (f" ({retried} once pods their budget counts were bound again: kubectl retries a "
-                            "budget's refusal every 5s)" if retried else "")
-                         + f", {sum(comes_back(cluster, p) for p in done.evicted)} recreated "
-                           f"pending, {len(done.kept)} left on "
-                           "the node"
-                         + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
-                            if done.blocked else ""))
+        summaries.append(_drained_summary(cluster, node, done, retried))
+        if done.blocked:
+            _aborted(node, done, [n.name for n in nodes[index:]], summaries, blocked)
+            break
     leaving.flush()
     leaving.sync()
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
                    keys(leaving.created), tuple(blocked))
+
+
+def _drained_summary(cluster: Cluster, node: Node, done: Drained, retried: int) -> str:
+    """What one node's drain did: evicted (some on a retry), recreated, left; why it stopped."""
+    return (f"drain {node.name}: evicted {len(done.evicted)} pod(s)"
+            + (f" ({retried} once pods their budget counts were bound again: kubectl retries a "
+               "budget's refusal every 5s)" if retried else "")
+            + f", {sum(comes_back(cluster, p) for p in done.evicted)} recreated pending, {len(done.kept)} left on "
+              "the node"
+            + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
+               if done.blocked else ""))
+
+
+def _aborted(node: Node, done: Drained, pending: list[str], summaries: list[str], blocked: list[str]) -> None:
+    """kubectl drain gives up at the first node it cannot drain: the nodes it has not reached stay
+    cordoned (RunDrain cordons them all first) and are not drained; it says so naming every node
+    not drained, this one first (`aborted_text`). A budget's refusal it retries until its
+    --timeout — forever by default: it never reaches the next node either way. Said only when
+    nodes are left: the node's own stop is said already."""
+    if len(pending) < 2:
+        return
+    summaries.append(f"not drained: {listed(pending[1:])} (cordoned only: kubectl drain stops at {node.name})")
+    wait = f"kubectl waits on {node.name} until its --timeout (none by default), then: " if done.waits_on_budget else ""
+    blocked.append(wait + aborted_text(node.name, pending))
 
 
 NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget never allows it here: no pending "

@@ -9,10 +9,13 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import OwnerReference, Pod, PodCondition, PodDisruptionBudget
 from kwhatif.api.selectors import LabelSelector, selector_from_map
 from kwhatif.load.disruption import health_changed
+from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.drain import (
     MORE_THAN_ONE_PDB, TOO_MANY_REQUESTS, drain_pods, evict, plan_drain, retry_refused,
 )
 from tests.builders import make_node, make_pod
+
+NOW = "2026-01-01T00:00:00Z"
 
 
 def owned(name: str, kind: str, **kw: object) -> Pod:
@@ -182,3 +185,38 @@ def test_unhealthy_pod_eviction_policy(budget: PodDisruptionBudget, ready: bool,
     assert evict(cluster, pod) == refusal
     assert cluster.pdbs[0].disruptions_allowed == left
     assert cluster.pdbs[0].disrupted_pods == frozenset()
+
+
+MAINT = {"maint": "yes"}
+BARE_ON_N1 = "cannot delete Pods that declare no controller (use --force to override): default/bare"
+ABORT_AT_N1 = 'unable to drain node "n1", aborting command... There are pending nodes to be drained: n1, n2'
+BUDGET_AT_N1 = 'error when evicting pods/"web-1" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS
+
+
+@pytest.mark.parametrize("on_n1, budget, force, drained, blocked", [
+    ([make_pod("bare", node_name="n1", phase="Running")], 1, False, [],
+     [BARE_ON_N1, ABORT_AT_N1]),
+    ([make_pod("bare", node_name="n1", phase="Running")], 1, True, ["bare", "web-2"], []),
+    ([owned("web-1", "ReplicaSet", labels=WEB)], 0, False, [],
+     [BUDGET_AT_N1, "kubectl waits on n1 until its --timeout (none by default), then: " + ABORT_AT_N1]),
+    ([], 0, False, [], ['error when evicting pods/"web-2" -n "default" (will retry after 5s): ' + TOO_MANY_REQUESTS]),
+], ids=[
+    "a bare pod on the first node: the second is cordoned, not drained",
+    "with --force the first node drains, and so does the second",
+    "a budget that never allows the first node's pod: kubectl waits there, the second is not drained",
+    "the last node's stop leaves no node behind: nothing more to say",
+])
+def test_a_drain_of_several_nodes_stops_at_the_first_it_cannot_drain(
+        on_n1: list[Pod], budget: int, force: bool, drained: list[str], blocked: list[str]) -> None:
+    """drain.go RunDrain: every node cordoned first, then drained in turn; at the first error,
+    `error: unable to drain node "n1", aborting command...`, `There are pending nodes to be
+    drained:` and every node not drained (the failed one first), and the loop ends. n1 (maint=yes)
+    holds `on_n1`, n2 (maint=yes) web-2 of ReplicaSet web under a budget allowing `budget`."""
+    pods = [*on_n1, owned("web-2", "ReplicaSet", labels=WEB, node_name="n2")]
+    nodes = [make_node("n1", labels=MAINT), make_node("n2", labels=MAINT)]
+    cluster = Cluster(nodes=nodes, pods=pods, pdbs=[pdb("web", budget)])
+    done = apply_operations(cluster, [parse_operation("drain", ["maint=yes"], force)], NOW)
+    (applied,) = done.applied
+    assert [n.unschedulable for n in done.cluster.nodes] == [True, True]
+    assert sorted(key.removeprefix("default/") for key in applied.removed) == drained
+    assert list(applied.blocked) == blocked
