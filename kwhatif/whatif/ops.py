@@ -185,6 +185,7 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
         applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, ledger)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
+    ledger.nominate(scenario.cluster)
     return scenario
 
 
@@ -287,8 +288,8 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`).
     The first node whose drain stops short ends the command (RunDrain without --ignore-errors
     breaks out of its loop): the nodes after it stay cordoned, not drained (`_aborted`).
-    The pods its waits bound stay pending in the cluster, for the run to place them as the
-    waits did — unless another operation follows (`DrainLedger.commit`)."""
+    The pods its waits bound are bound there before another operation (`DrainLedger.commit`),
+    or, after the last, left pending and nominated there for the run (`DrainLedger.nominate`)."""
     by_node = pods_on(cluster, nodes)
     leaving = Leaving(cluster, now, ledger)
     evicted: list[Pod] = []
@@ -359,11 +360,25 @@ class DrainLedger:
         allocated, before the next operation: it comes after the drain, when they run there — a
         cordon does not move them, a node added later does not draw them, a later drain of their
         node evicts them, a later pod does not get their devices."""
+        self._put(cluster, lambda pod, node: pod.evolve(node_name=node, phase="Running"))
+
+    def nominate(self, cluster: Cluster) -> None:
+        """After the last operation: the pods the waits bound stay pending, for the run to say
+        where each goes, but nominated to the node its wait bound it on (status.nominatedNodeName,
+        its claims allocated there), which the run's scheduler tries first and takes unscored
+        once it passes the filters (schedule_one.go evaluateNominatedNode) — where the pod went
+        while the refused pods still ran on the cordoned node. Scored afresh on the cluster after
+        the drain, without those pods, it could go elsewhere (a topology spread counts them), and
+        a no-op operation after the drain (`commit`) would then change where it runs."""
+        self._put(cluster, lambda pod, node: pod.evolve(nominated_node_name=node))
+
+    def _put(self, cluster: Cluster, put: Callable[[Pod, str], Pod]) -> None:
+        """Each pod the waits bound, still pending in `cluster`, `put` on its node; the claims
+        allocated for it there are the cluster's."""
         if not self.placed:
             return
         placed, self.placed = self.placed, {}
-        cluster.pods = [p.evolve(node_name=placed[p.key][1], phase="Running") if p.key in placed and not p.node_name
-                        else p for p in cluster.pods]
+        cluster.pods = [put(p, placed[p.key][1]) if p.key in placed and not p.node_name else p for p in cluster.pods]
         for _, _, claims in placed.values():
             cluster.resource_claims.update({(c.namespace, c.name): c for c in claims})
 

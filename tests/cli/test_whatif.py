@@ -101,6 +101,14 @@ def recreated(docs: list[Doc], name: str, new_name: str) -> Doc:
     return old
 
 
+def nominated(doc: Doc, node_name: str) -> Doc:
+    """A pod a drain's wait bound on `node_name`, as the run finds it when no operation follows
+    the drain: pending, nominated there (status.nominatedNodeName, which the scheduler tries
+    first and takes unscored), so that it goes where the wait put it."""
+    doc["status"]["nominatedNodeName"] = node_name
+    return doc
+
+
 def cordon(doc: Doc) -> None:
     """kubectl cordon sets spec.unschedulable; the node lifecycle controller adds the taint."""
     doc["spec"]["unschedulable"] = True
@@ -380,16 +388,19 @@ def test_drain_with_a_pdb_that_allows_one_waits_for_the_replacement_then_evicts_
         same: Callable[..., None]) -> None:
     # 1 allowed: web-abc12-aaaaa (first in input order) goes, web-abc12-ccccc gets the 429. kubectl
     # retries; the scheduler binds aaaaa's replacement (1 cpu: n2 has 3 free, n3 4 — big's 3500m
-    # goes first, to n3), the budget counts it healthy again (1 allowed), and ccccc goes too:
-    # X' is n1 emptied but for its DaemonSet pod and mirror, with the three replacements pending
-    # in eviction order (aaaaa's, db-0's, then ccccc's) and the budget spent twice, healed once.
+    # goes first, to n3), the budget counts it healthy again (1 allowed), and ccccc goes too.
+    # The same wait bound db-0's replacement (500m) on n2, the least allocated (2 cpu free, n3
+    # 500m). X' is n1 emptied but for its DaemonSet pod and mirror, with the three replacements
+    # pending in eviction order (aaaaa's, db-0's, then ccccc's), those the wait bound nominated
+    # where it bound them (big too), and the budget spent twice, healed once.
     x = cluster_x() + [pdb(1)]
     edited = without(x, "web-abc12-aaaaa", "web-abc12-ccccc", "db-0", "bare")
     cordon(named(edited, "n1"))
+    nominated(named(edited, "big"), "n3")
     named(edited, "web")["status"].update(disruptionsAllowed=0,
                                           disruptedPods={"web-abc12-aaaaa": NOW, "web-abc12-ccccc": NOW})
-    edited += [recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), recreated(x, "db-0", "db-0"),
-               recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2")]
+    edited += [nominated(recreated(x, "web-abc12-aaaaa", "web-abc12-xxxx1"), "n2"),
+               nominated(recreated(x, "db-0", "db-0"), "n2"), recreated(x, "web-abc12-ccccc", "web-abc12-xxxx2")]
     same(["--drain", "n1", "--force"], edited, x=x)
 
 
@@ -540,11 +551,13 @@ def test_drain_blocked_by_a_pdb_that_allows_none(tmp_path: Path) -> None:
 def test_a_pdb_over_several_nodes_is_spent_across_drains(same: Callable[..., None]) -> None:
     # Budget 2 for the 3 web pods (2 on n1, 1 on n2): draining n1 spends both, so n2's pod is
     # refused — for good: with n1 and n2 cordoned, n3 (4 cpu) takes big (3500m, first in the
-    # queue) and db-0's replacement (500m); the web replacements (1 cpu) stay pending, so no pod
-    # the budget counts gets healthy again.
+    # queue) and db-0's replacement (500m) while kubectl waits on n2; the web replacements (1 cpu)
+    # stay pending, so no pod the budget counts gets healthy again. X': those two nominated to n3.
     x = cluster_x() + [pdb(2)]
     edited = drained_n1(x, pdb_left=0)
     cordon(named(edited, "n2"))
+    nominated(named(edited, "big"), "n3")
+    nominated(named(edited, "db-0"), "n3")
     same(["--drain", "n1", "--drain", "n2", "--force"], edited, x=x)
 
 
@@ -553,10 +566,13 @@ def test_a_budget_spent_by_one_drain_recovers_for_the_next_once_the_replacements
     # Without big: draining n1 spends the budget of 2 on aaaaa and ccccc; draining n2 gets a 429
     # for bbbbb, and kubectl retries. Meanwhile n3 (4 cpu, the only node not cordoned) takes the
     # replacements of aaaaa, ccccc (1 cpu each) and db-0 (500m): two web pods healthy again, the
-    # budget allows 2, bbbbb goes (1 left) and is recreated pending after the others.
+    # budget allows 2, bbbbb goes (1 left) and is recreated pending after the others. X': the
+    # three the wait bound nominated to n3.
     x = without(cluster_x(), "big") + [pdb(2)]
     edited = without(drained_n1(x, pdb_left=1), "web-abc12-bbbbb")
     cordon(named(edited, "n2"))
+    for replacement in ("web-abc12-xxxx1", "web-abc12-xxxx2", "db-0"):
+        nominated(named(edited, replacement), "n3")
     named(edited, "web")["status"]["disruptedPods"]["web-abc12-bbbbb"] = NOW
     edited.append(recreated(x, "web-abc12-bbbbb", "web-abc12-xxxx3"))
     same(["--drain", "n1", "--drain", "n2", "--force"], edited, x=x)
@@ -736,6 +752,36 @@ def test_an_operation_after_a_drain_finds_the_devices_its_waits_allocated(tmp_pa
     assert sorted(outcomes[0].values()) == ["bound", "unschedulable"]
     replacement_of_b = next(pod for pod, outcome in outcomes[0].items() if outcome == "unschedulable")
     assert outcomes[1] == {replacement_of_b: "unschedulable"}  # the other one runs on n2 already
+
+
+def test_a_drain_places_what_its_wait_bound_alike_alone_and_followed_by_a_no_op() -> None:
+    """tests/cli/data/drain/spread.yaml: draining n1 evicts web-abc-1 and -2 (2 allowed), web-abc-3
+    waits. Scores (default profile; ImageLocality, NodeAffinity, InterPodAffinity 0; TaintToleration
+    300 on n2 and n3 alike; PodTopologySpread's system defaults, hostname maxSkew 3 and zone maxSkew
+    5, each raw cnt·ln(2+2) + maxSkew−1 — web-abc-3 still counts on cordoned n1, nodeTaintsPolicy
+    Ignore — normalized 100·(max+min−raw)/max, ×2):
+    - 1st replacement: Fit n2 (200m, 200Mi) (95+97)/2 = 96, n3 (100m, 100Mi) (97+98)/2 = 97;
+      Balanced n2 1−|0.05−0.0244|/2 → 98, n3 1−|0.025−0.0122|/2 → 99; spread raw n2 (1, zone a 2)
+      10.16 → 10, n3 (0, zone b 0) 6: 60 and 100. n2 96+98+300+120 = 614, n3 97+99+300+200 = 696: n3.
+    - 2nd: Fit 96 and Balanced 98 on both; spread raw n2 10, n3 (1, zone b 1) 8.77 → 9: 90, 100.
+      n2 674, n3 694: n3.
+    Both run: 4 healthy, web-abc-3 goes. Its replacement, placed by the run (nothing on n1 now):
+    Fit n2 96, n3 (300m, 300Mi) (92+96)/2 = 94; Balanced 98 both; spread raw n2 (1, zone a 1) 8.77
+    → 9, n3 (2, zone b 2) 11.55 → 12: 100, 75. n2 96+98+300+200 = 694, n3 94+98+300+150 = 642: n2.
+    A cordon of n1 (again) or a label on n3 after the drain changes none of it. (Placed afresh
+    by the run with web-abc-3 gone, the 2nd had tied n2 and n3 and gone to n2.)"""
+    cluster = str(DATA / "drain" / "spread.yaml")
+    placed, reasons = [], []
+    for no_op in ([], ["--cordon", "n1"], ["--label", "n3", "foo=bar"]):
+        result = invoke(["diff", "-c", cluster, "--now", NOW, "--drain", "n1", *no_op, "-o", "json"])
+        assert result.exit_code == 1, result.stderr  # pods evicted
+        data = json.loads(result.stdout)
+        after = {p["pod"]: (p["after"], p["reason"]) for p in data["pods"]}
+        created = [after[key] for key in data["whatif"][0]["created_pods"]]
+        placed.append([node for node, _ in created])
+        reasons.append(created[2][1])
+    assert placed == [["n3", "n3", "n2"]] * 3
+    assert reasons == ["created by --drain n1: n2 (score 694)"] * 3
 
 
 def test_a_deployment_scaled_through_its_replica_set_is_budgeted_at_its_new_scale() -> None:
