@@ -1,6 +1,7 @@
 """Which nodes an operation acts on: a node name, or a label selector in kubectl's `-l` form
 (`topology.kubernetes.io/zone=us-east-1b`, `a=b,c!=d`, `!spot`, `zone=a,gpu`). A bare word is a
-node name, so a lone "has the label" requirement needs a comma (`gpu,`)."""
+node name, so a lone "has the label" requirement needs a comma (`gpu,`) — or a prefix
+(`example.com/gpu`): a node name never holds `/`."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from kwhatif.errors import InputError
 
 
 def is_selector(target: str) -> bool:
-    """A node name never holds `=`, `!` or `,`: a target that does is a label selector."""
-    return any(c in target for c in "=!,")
+    """A node name (an RFC 1123 subdomain) never holds `=`, `!`, `,` or `/`: a target that does
+    is a label selector — `topology.kubernetes.io/zone` alone, the nodes that have that label."""
+    return any(c in target for c in "=!,/")
 
 
 def parse_selector(text: str) -> LabelSelector:
@@ -55,7 +57,8 @@ def target_nodes(cluster: Cluster, target: str, option: str) -> list[Node]:
     found = [n for n in cluster.nodes if n.name == target]
     if not found and is_dns1123_subdomain(target):
         raise InputError(f"--{option} {target}: neither a node name (an RFC 1123 subdomain) nor a label selector "
-                         "kwhatif reads (k=v, k!=v, k, !k, joined by commas; not the set-based `in (...)`)")
+                         "kwhatif reads (k=v, k!=v, !k, prefix/k, joined by commas; a key alone without a prefix "
+                         "ends with a comma, `k,`; not the set-based `in (...)`)")
     if not found:
         raise InputError(f"--{option} {target}: no such node in the cluster")
     return found

@@ -137,8 +137,28 @@ def test_copies_of_a_node_of_the_cluster_publish_its_own_resource_slices():
     ("!!x", "invalid label selector: '!x': name part must consist of alphanumeric characters"),
     ("zone=a b", "invalid label selector: 'zone' 'a b': a valid label must be an empty string or consist of"),
     ("k in (a", "neither a node name (an RFC 1123 subdomain) nor a label selector kwhatif reads"),
+    # A '/' makes it a selector (no node name holds one): a key of more than one prefix is no key.
+    ("a/b/c", "invalid label selector: 'a/b/c': a qualified name must consist of alphanumeric characters"),
+    ("example.com/gpu", "no node matches this label selector"),
 ])
 def test_a_target_that_is_no_selector_and_no_node_name_is_refused(target: str, said: str) -> None:
     with pytest.raises(InputError) as err:
         target_nodes(Cluster(nodes=[make_node("n1")]), target, "cordon")
     assert str(err.value).startswith(f"--cordon {target}: {said}")
+
+
+@pytest.mark.parametrize("target, chosen", [
+    ("topology.kubernetes.io/zone", ["n1", "n2"]),
+    ("gpu,", ["n2"]),
+    ("gpu", ["gpu"]),
+], ids=[
+    "a prefixed key alone selects the nodes that have the label: a node name never holds '/'",
+    "a key without a prefix needs a comma to be a selector",
+    "without one, it is a node name",
+])
+def test_a_label_key_alone_is_a_selector_when_it_can_be_no_node_name(target: str, chosen: list[str]) -> None:
+    """labels.Parse reads a bare key as `exists`; kwhatif takes a bare word for a node name first."""
+    zone = {"topology.kubernetes.io/zone": "a"}
+    nodes = [make_node("n1", labels=zone), make_node("n2", labels={**zone, "gpu": "true"}), make_node("n3"),
+             make_node("gpu")]
+    assert [n.name for n in target_nodes(Cluster(nodes=nodes), target, "remove-node")] == chosen
