@@ -46,6 +46,9 @@ class WorkloadCapacity:
     preemption: bool = True
     """Whether its pods could preempt (the profiles keep DefaultPreemption): without it, "its own
     replicas do not fit" may be kwhatif's default and not the scheduler's verdict."""
+    nodes: int = 0
+    """The nodes of the cluster its copies were placed on: none (every node removed by a what-if)
+    is why nothing fits, whatever preemption could do."""
 
     @property
     def more(self) -> int:
@@ -60,7 +63,8 @@ class WorkloadCapacity:
         return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
                 "more": self.more, "fits": self.fits, "running": self.running, "max": self.max,
                 "reached_max": self.more >= self.max, "distribution": self.distribution,
-                "stop_reason": self.stop_reason, "evictions": self.evictions, "preemption": self.preemption}
+                "stop_reason": self.stop_reason, "evictions": self.evictions, "preemption": self.preemption,
+                "nodes": self.nodes}
 
 
 @dataclass
@@ -186,7 +190,8 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
         evictions += [v.key for a in result.attempts if a.preemption for v in a.preemption.victims]
         copies += 1
     return WorkloadCapacity(group.pods[0].key, group.workload.ref, len(group.pods), copies, maximum,
-                            dict(sorted(distribution.items())), stop, evictions, running, preemption)
+                            dict(sorted(distribution.items())), stop, evictions, running, preemption,
+                            prepared.scheduler.snapshot.num_nodes)
 
 
 @dataclass

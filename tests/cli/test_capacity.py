@@ -39,7 +39,7 @@ def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_m
     assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
                                    "more": 5, "fits": True, "running": 0, "max": 1000, "reached_max": False,
                                    "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
-                                   "evictions": [], "preemption": False}],
+                                   "evictions": [], "preemption": False, "nodes": 3}],
                     "warnings": []}
 
 
@@ -292,6 +292,22 @@ def test_own_replicas_that_only_preemption_places_say_so(cli, tmp_path):
     allowed = json.loads(cli([*args, "--allow-preemption", "-o", "json"]).stdout)
     assert [(w["fits"], w["preemption"], w["evictions"]) for w in allowed["workloads"]] == [
         (True, True, ["default/filler"])]
+
+
+def test_own_replicas_with_every_node_removed_say_there_is_no_node(cli, tmp_path):
+    # The case above with n1 removed by the what-if: no node at all, so no preemption could place
+    # hi; the scheduler's own word for it is schedule_one.go's ErrNoNodesAvailable.
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+        "status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}\n")
+    (tmp_path / "hi.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: hi, namespace: default}\nspec:\n"
+        "  containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\n")
+    result = cli(["capacity", str(tmp_path / "hi.yaml"), "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-q",
+                  "--remove-node", "n1"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[2:] == ["Pod/default/hi: only 0 of its 1 replicas fit (the cluster has no node)",
+                                              "", "the next copy does not fit: no nodes available to schedule pods"]
 
 
 def test_copies_of_a_running_deployment_come_from_its_running_replicaset(cli, tmp_path):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kwhatif.render.capacity import NODES_LISTED, capacity_table
 
 
@@ -30,3 +32,16 @@ def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
     assert lines[3 + NODES_LISTED:] == [
         "... and 5 more node(s) with 5 pods (-o json lists every node)",
         "the 45 placed here on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]
+
+
+@pytest.mark.parametrize("nodes, preemption, head", [
+    (3, False, "Deployment/default/web: only 0 of its 2 replicas fit (with preemption off; --allow-preemption lets "
+               "them preempt, as kube-scheduler would)"),
+    (3, True, "Deployment/default/web: only 0 of its 2 replicas fit"),
+    (0, False, "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
+    (0, True, "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
+], ids=["preemption off: the hint", "preemption on: the scheduler's verdict",
+        "no node: nothing to preempt, no hint", "no node, preemption on"])
+def test_replicas_that_do_not_fit_say_why_they_might(nodes: int, preemption: bool, head: str) -> None:
+    short = {**_workload({}), "replicas": 2, "nodes": nodes, "preemption": preemption}
+    assert capacity_table({"workloads": [short]}).splitlines()[0] == head
