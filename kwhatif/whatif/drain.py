@@ -135,9 +135,10 @@ def refusal_text(pod: Pod, message: str) -> str:
 
 def aborted_text(node: str, pending: Sequence[str]) -> str:
     """kubectl drain's words when it gives up at `node` (drain.go RunDrain, without
-    --ignore-errors): `pending`, every node it has not drained, this one first, one a line there
-    (`listed` here)."""
-    return f'unable to drain node "{node}", aborting command... There are pending nodes to be drained: {listed(pending)}'
+    --ignore-errors), then `pending`: every node it has not drained, this one first — kubectl
+    prints one a line, a warning here keeps to one (`listed`)."""
+    return (f'unable to drain node "{node}", aborting command... There are pending nodes to be drained: '
+            f"{listed(pending)}")
 
 
 @dataclass
