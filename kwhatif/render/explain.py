@@ -256,12 +256,23 @@ def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
         for v in chosen["victims"]:
             pdb = f", breaks PDB {', '.join(v['breaks_pdb'])}" if v["breaks_pdb"] else ""
             lines.append(f"    evicts {v['pod']} (priority {v['priority']}{pdb})")
-        sampled = DefaultPreemptionArgs().candidates_sought(len(potential))
-        if sampled < len(potential):
-            lines.extend(wrap(f"kube-scheduler dry-runs about {sampled} of the {len(potential)} potential nodes, from a "
-                              "random one on, and chooses among those: a real cluster may choose another node (and "
-                              "other victims); kwhatif tried them all", width, "  "))
+        lines.extend(_sampled_candidates_lines(len(potential), len(candidates), width))
     return lines
+
+
+def _sampled_candidates_lines(potential: int, found: int, width: int) -> list[str]:
+    """Whether kube-scheduler would choose among fewer candidates than kwhatif did. Its dry run
+    (preemption.go:DryRunPreemption) goes through the potential nodes from a random one on and
+    stops once it holds `candidates_sought` candidates (one of them without PDB violations): with
+    no more candidates than that it dry-runs every potential node, as kwhatif does, and keeps them
+    all, so the choice does not depend on where it started; with more, it keeps only the first it
+    finds (each candidate list holds that many), and its choice may differ from kwhatif's."""
+    sought = DefaultPreemptionArgs().candidates_sought(potential)
+    if found <= sought:
+        return []
+    return wrap(f"kube-scheduler stops dry-running once it holds about {sought} candidates, found from a random "
+                f"potential node on, and chooses among those; kwhatif found {found} and chose among them all: a real "
+                "cluster may choose another node (and other victims)", width, "  ")
 
 
 def _why_no_candidate(node_results: dict[str, list[str]], width: int) -> list[str]:

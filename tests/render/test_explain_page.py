@@ -1,6 +1,7 @@
 """The parts of `explain`'s page that keep it readable at 5,000 nodes: the message cut to its share
-of the 60 lines (-o json keeps it whole), and past 100 potential nodes the word that kube-scheduler
-dry-runs only some of them from a random offset (reference 9.3), so its choice may differ."""
+of the 60 lines (-o json keeps it whole), and, when kwhatif finds more preemption candidates than
+kube-scheduler looks for, the word that kube-scheduler keeps only the first it finds from a random
+offset (reference 9.3, preemption.go:DryRunPreemption), so its choice may differ."""
 
 from __future__ import annotations
 
@@ -21,20 +22,31 @@ def test_the_candidates_kube_scheduler_looks_for(potential: int, sampled: int) -
     assert DefaultPreemptionArgs().candidates_sought(potential) == sampled  # the defaults: 10 %, at least 100
 
 
-def _preemption(potential: int) -> dict:
+def _preemption(potential: int, candidates: int) -> dict:
     nodes = [f"n{i:04d}" for i in range(potential)]
-    return {"potential_nodes": nodes, "candidates": [{"node": "n0000", "victims": []}], "chosen": "n0000",
-            "decided_by": "fewest victims"}
+    return {"potential_nodes": nodes, "candidates": [{"node": n, "victims": []} for n in nodes[:candidates]],
+            "chosen": "n0000", "decided_by": "fewest victims"}
 
 
-def test_a_choice_among_sampled_candidates_is_said_to_be_kwhatifs() -> None:
-    text = " ".join(_preemption_lines(_preemption(3497), 200))
-    assert ("kube-scheduler dry-runs about 349 of the 3497 potential nodes, from a random one on, and chooses among "
-            "those: a real cluster may choose another node (and other victims); kwhatif tried them all") in text
+@pytest.mark.parametrize("potential, candidates", [
+    (300, 10),     # repro: 300 potential nodes, 10 candidates; sought max(30, 100) = 100 > 10: all dry-run
+    (150, 100),    # sought max(15, 100) = 100: the dry run stops at the last candidate, having found them all
+    (100, 100),    # sought 100 capped at 100
+])
+def test_no_more_candidates_than_kube_scheduler_seeks_needs_no_caveat(potential: int, candidates: int) -> None:
+    assert "random" not in " ".join(_preemption_lines(_preemption(potential, candidates), 200))
 
 
-def test_every_potential_node_dry_run_needs_no_caveat() -> None:
-    assert "dry-runs about" not in " ".join(_preemption_lines(_preemption(100), 200))
+@pytest.mark.parametrize("potential, candidates, sought", [
+    (150, 101, 100),    # 10 % of 150 is 15, raised to 100: one candidate more than it keeps
+    (3497, 350, 349),   # 10 % of 3,497 (integer division)
+])
+def test_more_candidates_than_kube_scheduler_seeks_is_said_to_be_a_choice_it_may_not_make(
+        potential: int, candidates: int, sought: int) -> None:
+    text = " ".join(" ".join(_preemption_lines(_preemption(potential, candidates), 200)).split())  # unwrapped
+    assert (f"kube-scheduler stops dry-running once it holds about {sought} candidates, found from a random "
+            f"potential node on, and chooses among those; kwhatif found {candidates} and chose among them all: a "
+            "real cluster may choose another node (and other victims)") in text
 
 
 def test_a_message_too_long_for_the_page_keeps_its_head_and_says_where_the_rest_is() -> None:
