@@ -42,6 +42,14 @@ class AttemptExplanation:
     verdicts: list[NodeVerdict]
     nominated_fast_path: bool
     named_node: bool = False
+    node_set_plugins: tuple[str, ...] = ()
+    """The PreFilter plugins whose node-name sets left nodes out before Filter (Attempt.node_set_plugins)."""
+
+    def rejected_by(self, plugin: str) -> tuple[str, ...]:
+        """The plugin(s) that rejected a node whose status names `plugin`: that one, or, for a node a
+        PreFilter node-name set left out — whose status, kube-scheduler's absent-node status, names
+        no plugin — the plugins whose sets did (schedule_one.go:findNodesThatFitPod)."""
+        return (plugin,) if plugin else self.node_set_plugins
 
 
 @dataclass
@@ -122,7 +130,7 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
                            gates=result.pod.scheduling_gates if result.held_by == "SchedulingGates" else ())
     attempts = [
         AttemptExplanation(a.outcome, a.node, a.message, a.tied_nodes, _verdicts(a, node_names),
-                           a.nominated_fast_path, a.named_node)
+                           a.nominated_fast_path, a.named_node, a.node_set_plugins)
         for a in result.attempts
     ]
     pending = result.outcome == Outcome.UNSCHEDULABLE
@@ -137,5 +145,5 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
 def _rejecting_plugins(attempt: AttemptExplanation) -> list[str]:
     """The plugins that rejected some node, most nodes first: kube-scheduler records them as the
     pod's unschedulable plugins, and only their registered events move it back to the queue."""
-    counts = Counter(v.plugin for v in attempt.verdicts if not v.feasible and v.plugin)
+    counts = Counter(plugin for v in attempt.verdicts if not v.feasible for plugin in attempt.rejected_by(v.plugin))
     return sorted(counts, key=lambda plugin: (-counts[plugin], plugin))

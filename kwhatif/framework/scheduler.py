@@ -63,6 +63,11 @@ class Attempt:
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     measures: dict[str, dict[str, int]] = field(default_factory=dict)  # rejected node -> shortfalls
     also_fails: dict[str, list[Status]] = field(default_factory=dict)  # rejected node -> later filters' failures
+    node_set_plugins: tuple[str, ...] = ()
+    """The PreFilter plugins whose node-name sets limited the nodes filtered (NodeAffinity's
+    matchFields metadata.name In): the nodes left out carry the absent-node status, which names
+    no plugin, and kube-scheduler counts these plugins among the pod's unschedulable plugins
+    (framework.go:RunPreFilterPlugins returns them)."""
 
     @cached_property
     def feasible_nodes(self) -> list[str]:
@@ -424,6 +429,8 @@ class Scheduler:
         if pre_result is not None and pre_result.node_names is not None:
             nodes = [self.snapshot.by_name[n] for n in sorted(pre_result.node_names) if n in self.snapshot.by_name]
             statuses.absent = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(pre_result.plugins))}]")
+            attempt.node_set_plugins = tuple(sorted(pre_result.plugins))
+            attempt.diagnosis.unschedulable_plugins.update(pre_result.plugins)
         if self.fast:
             feasible, rejected = fwk.filter_nodes(state, pod, nodes, self.snapshot.table)
         else:

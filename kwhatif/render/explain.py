@@ -13,7 +13,7 @@ from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
-from kwhatif.render.table import attempt_title
+from kwhatif.render.table import attempt_title, plugin_label
 from kwhatif.render.text import wrap
 from kwhatif.preemption.evaluator import NO_VICTIMS
 from kwhatif.text import listed
@@ -164,7 +164,7 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
     lines = wrap(f"kwhatif: {len(attempt.verdicts)} node(s) evaluated: {rejected} rejected, {feasible} feasible",
                   width, "")
     for group in groups[:MAX_GROUPS]:
-        lines.extend(_group_lines(group, width))
+        lines.extend(_group_lines(group, attempt, width))
     if len(groups) > MAX_GROUPS:
         rest = groups[MAX_GROUPS:]
         lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s)")
@@ -192,8 +192,8 @@ def _error_lines(attempt: AttemptExplanation, width: int) -> list[str]:
     return lines
 
 
-def _group_lines(group: ReasonGroup, width: int) -> list[str]:
-    head = f"{len(group.nodes):>6}  {group.plugin} ({group.code}): {'; '.join(group.reasons)}"
+def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) -> list[str]:
+    head = f"{len(group.nodes):>6}  {plugin_label(attempt, group.plugin)} ({group.code}): {'; '.join(group.reasons)}"
     lines = wrap(head, width, "", hanging=" " * 8)
     # The plugin's own sentences when every node of the group shares them ("node has 0 free of 0
     # allocatable": these nodes have none at all); else how far the nodes are, as spreads.
@@ -207,7 +207,21 @@ def _group_lines(group: ReasonGroup, width: int) -> list[str]:
         others = ", ".join(f"{other.partition(':')[0]} ({n})" for other, n in group.also_fails[1:])
         more = f"; and {others}" if others else ""
         lines.extend(wrap(f"kwhatif: {count} of them also {verb} {text}{more}", width, "        "))
+    if not group.plugin and attempt.node_set_plugins:
+        every = len(group.nodes) == len(attempt.verdicts)
+        lines.extend(wrap(_left_out_by_node_set(attempt.node_set_plugins, every), width, "        "))
     return lines
+
+
+def _left_out_by_node_set(plugins: tuple[str, ...], every: bool) -> str:
+    """Why nodes a PreFilter node-name set left out were never filtered (schedule_one.go:
+    findNodesThatFitPod filters only the named nodes the snapshot has; the others get the
+    absent-node status, which names no plugin). NodeAffinity, the only in-tree plugin with a set,
+    takes it from the required affinity's matchFields metadata.name In."""
+    which = "every node: none is" if every else "these nodes: they are not"
+    source = " (NodeAffinity's: its required matchFields metadata.name In values)" if "NodeAffinity" in plugins else ""
+    return (f"kwhatif: {' and '.join(plugins)}'s PreFilter left out {which} among the node names it returned{source}; "
+            "no Filter ran on them, and kube-scheduler's status for them names no plugin")
 
 
 def spread_text(s: Spread) -> str:

@@ -143,6 +143,14 @@ def attempt_title(i: int, attempt: AttemptExplanation) -> str:
     return f"Attempt {i} (after the victims are gone){how}: {attempt.outcome.value}{where}"
 
 
+def plugin_label(attempt: AttemptExplanation, plugin: str) -> str:
+    """The plugin a reader is told rejected a node whose status names `plugin`: that one, or for
+    nodes a PreFilter node-name set left out (their status names none, as kube-scheduler's does:
+    -o json keeps it empty) the plugins whose sets did, `at PreFilter`."""
+    names = " ".join(attempt.rejected_by(plugin))
+    return names if plugin or not names else f"{names} at PreFilter"
+
+
 def node_tables(exp: Explanation, nodes: frozenset[str]) -> str:
     """The per-node table of each attempt, for the given nodes only (`explain --node`)."""
     lines = []
@@ -163,7 +171,7 @@ def _verdict_table(attempt: AttemptExplanation, nodes: frozenset[str] | None = N
             rows.append([v.node, mark, "", ""] + [v.scores.get(p, "-") for p in plugins]
                         + [v.total if v.total is not None else ""])
         else:
-            rows.append([v.node, "rejected", v.plugin, "; ".join(v.reasons)] + [""] * len(plugins) + [""])
+            rows.append([v.node, "rejected", plugin_label(attempt, v.plugin), "; ".join(v.reasons)] + [""] * len(plugins) + [""])
     headers = ["NODE", "VERDICT", "PLUGIN", "REASONS"] + [_SHORT.get(p, p) for p in plugins] + ["TOTAL"]
     table = tabulate(rows, headers=headers, tablefmt="plain")
     legend = ", ".join(f"{_SHORT[p]}={p}" for p in plugins if p in _SHORT)

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 
+import pytest
 import yaml
 
 from tests.cli.conftest import WEB_2_CPU, CLUSTER, DATA, MSG_BIG_3, NOW, executable, single_error_line, totals
@@ -196,6 +197,64 @@ def test_a_pending_pod_lists_the_events_that_retry_it(cli):
 def test_a_placed_pod_has_no_requeue_events(cli):
     data = json.loads(cli(["explain", "default/small", *CLUSTER_ARGS, "-o", "json"]).stdout)
     assert data["explanation"]["requeue_on"] == []
+
+
+NAMED_NODES = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [NAMED]}]}]
+  containers: [{name: app, image: nginx, resources: {requests: {cpu: "2"}}}]
+"""
+
+
+@pytest.mark.parametrize("named, groups, retried_by, said", [
+    # n9 is no node: NodeAffinity's PreFilter set {n9} leaves both nodes out, with the absent-node
+    # status, which names no plugin (schedule_one.go:findNodesThatFitPod); RunPreFilterPlugins
+    # returns NodeAffinity among the unschedulable plugins, so its events retry the pod.
+    ("n9", [("", 2)], ["NodeAffinity"],
+     "NodeAffinity's PreFilter left out every node: none is among the node names it returned"),
+    # {n1}: n2 is left out; n1 is filtered and has 1 cpu for 2 asked (more than its allocatable: U&U).
+    # One node each: requeue plugins by node count, then name.
+    ("n1", [("", 1), ("NodeResourcesFit", 1)], ["NodeAffinity", "NodeResourcesFit"],
+     "NodeAffinity's PreFilter left out these nodes: they are not among the node names it returned"),
+])
+def test_nodes_a_prefilter_node_set_leaves_out_are_said_to_be_that_plugins(
+        cli, tmp_path, monkeypatch, named, groups, retried_by, said):
+    """-o json keeps kube-scheduler's empty plugin; the page and the --node table name the
+    PreFilter plugin whose node-name set left the nodes out, and its events retry the pod."""
+    (tmp_path / "c.yaml").write_text(NAMED_NODES.replace("NAMED", named))
+    args = ["explain", "web", "-c", str(tmp_path / "c.yaml"), "--now", NOW]
+    data = json.loads(cli([*args, "-o", "json"]).stdout)
+    attempt = data["explanation"]["attempts"][0]
+    assert [(g["plugin"], g["count"]) for g in attempt["groups"]] == groups
+    assert next(v for v in attempt["verdicts"] if v["node"] == "n2")["plugin"] == ""
+    assert list(dict.fromkeys(e["plugin"] for e in data["explanation"]["requeue_on"])) == retried_by
+    monkeypatch.setenv("COLUMNS", "1000")
+    out = cli([*args, "--node", "n2"]).stdout
+    assert "  NodeAffinity at PreFilter (UnschedulableAndUnresolvable): node(s) didn't satisfy plugin(s) " \
+           "[NodeAffinity]" in out
+    assert said in out
+    assert "kube-scheduler retries it on" in out
+    assert _node_row(out, "n2").split()[2:5] == ["NodeAffinity", "at", "PreFilter"]
+
+
+def _node_row(table: str, node: str) -> str:
+    return next(line for line in table.splitlines() if line.split()[:1] == [node])
 
 
 def test_an_unknown_node_is_an_input_error(cli):
