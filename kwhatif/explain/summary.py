@@ -30,6 +30,30 @@ class Spread:
     nodes: int = 0
 
 
+@dataclass(frozen=True)
+class AlsoFailing:
+    """How many nodes of a group a later filter rejects too, with the same reasons (kwhatif's:
+    kube-scheduler stops at the first failing filter)."""
+
+    plugin: str
+    reasons: tuple[str, ...]
+    nodes: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.plugin}: {'; '.join(self.reasons)}"
+
+
+@dataclass(frozen=True)
+class PluginAlsoFailing:
+    """One later filter over a group: the nodes it rejects too, and per reason how many of them
+    say it, most first."""
+
+    plugin: str
+    nodes: int
+    reasons: tuple[tuple[str, int], ...]
+
+
 @dataclass
 class ReasonGroup:
     """Nodes stopped by the same plugin with the same code and reasons."""
@@ -40,7 +64,7 @@ class ReasonGroup:
     nodes: list[str] = field(default_factory=list)  # sorted by name
     spreads: list[Spread] = field(default_factory=list)
     insight: list[str] = field(default_factory=list)  # the plugin's sentences, when every node shares them
-    also_fails: list[tuple[str, int]] = field(default_factory=list)  # ("Plugin: reasons", nodes), most first
+    also_fails: list[AlsoFailing] = field(default_factory=list)  # most nodes first
 
     @property
     def examples(self) -> list[str]:
@@ -66,11 +90,27 @@ def _group(key: tuple[str, str, tuple[str, ...]], members: list[NodeVerdict]) ->
                        _shared_insight(plugin, members), _also_fails(members))
 
 
-def _also_fails(members: list[NodeVerdict]) -> list[tuple[str, int]]:
+def _also_fails(members: list[NodeVerdict]) -> list[AlsoFailing]:
     """What else rejects the nodes of a group (the filters after the first failing one): fixing
     the group's reason alone does not free a node that also fails here."""
-    counts = Counter(f"{plugin}: {'; '.join(reasons)}" for v in members for plugin, reasons in v.also_fails.items())
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    counts = Counter((plugin, tuple(reasons)) for v in members for plugin, reasons in v.also_fails.items())
+    out = [AlsoFailing(plugin, reasons, n) for (plugin, reasons), n in counts.items()]
+    return sorted(out, key=lambda a: (-a.nodes, a.text))
+
+
+def also_failing_by_plugin(also: list[AlsoFailing]) -> list[PluginAlsoFailing]:
+    """Each later filter once, most nodes first: a node's later failures hold one entry a plugin,
+    so a plugin's entries add up to the nodes it rejects, and a reason's count is the nodes that
+    say it (with any other reason of that plugin)."""
+    nodes: Counter[str] = Counter()
+    reasons: dict[str, Counter[str]] = {}
+    for a in also:
+        nodes[a.plugin] += a.nodes
+        said = reasons.setdefault(a.plugin, Counter())
+        for reason in a.reasons:
+            said[reason] += a.nodes
+    return [PluginAlsoFailing(plugin, n, tuple(sorted(reasons[plugin].items(), key=lambda r: (-r[1], r[0]))))
+            for plugin, n in sorted(nodes.items(), key=lambda p: (-p[1], p[0]))]
 
 
 def _spreads(members: list[NodeVerdict]) -> list[Spread]:

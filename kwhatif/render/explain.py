@@ -12,7 +12,9 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
-from kwhatif.explain.summary import ReasonGroup, Spread, ranking, reason_groups
+from kwhatif.explain.summary import (
+    PluginAlsoFailing, ReasonGroup, Spread, also_failing_by_plugin, ranking, reason_groups,
+)
 from kwhatif.render.table import attempt_title, plugin_label
 from kwhatif.render.text import wrap
 from kwhatif.preemption.evaluator import NO_VICTIMS
@@ -201,16 +203,45 @@ def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) ->
     shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
     examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
-    if group.also_fails:  # the most common in full, the others by plugin; -o json has them all
-        text, count = group.also_fails[0]
-        verb = "fails" if count == 1 else "fail"
-        others = ", ".join(f"{other.partition(':')[0]} ({n})" for other, n in group.also_fails[1:])
-        more = f"; and {others}" if others else ""
-        lines.extend(wrap(f"kwhatif: {count} of them also {verb} {text}{more}", width, "        "))
+    if group.also_fails:
+        lines.extend(_also_failing_lines(also_failing_by_plugin(group.also_fails), len(group.nodes), width))
     if not group.plugin and attempt.node_set_plugins:
         every = len(group.nodes) == len(attempt.verdicts)
         lines.extend(wrap(_left_out_by_node_set(attempt.node_set_plugins, every), width, "        "))
     return lines
+
+
+MAX_ALSO_LINES = 2
+MAX_ALSO_REASONS = 3
+
+
+def _also_failing_lines(plugins: list[PluginAlsoFailing], size: int, width: int) -> list[str]:
+    """The later filters that reject a group's nodes too, each with its reasons and how many
+    nodes say each, in at most MAX_ALSO_LINES: the most said wording that fits — every filter
+    with up to MAX_ALSO_REASONS reasons, then fewer reasons, then fewer filters (at 5,000 nodes a
+    filter may give hundreds of taints; -o json has them all)."""
+    lines: list[str] = []
+    for shown in range(len(plugins), 0, -1):
+        for reasons in range(MAX_ALSO_REASONS, 0, -1):
+            lines = wrap(_also_failing_text(plugins, shown, reasons, size), width, "        ")
+            if len(lines) <= MAX_ALSO_LINES:
+                return lines
+    return lines
+
+
+def _also_failing_text(plugins: list[PluginAlsoFailing], shown: int, reasons: int, size: int) -> str:
+    """`all 3 also fail NodeResourcesFit: Insufficient cpu (3), Insufficient memory (1)` for the
+    first `shown` filters, each with its first `reasons` reasons (the count beside each is of the
+    group's nodes; a group of one node needs none)."""
+    parts = []
+    for p in plugins[:shown]:
+        said = [reason if size == 1 else f"{reason} ({n})" for reason, n in p.reasons[:reasons]]
+        if len(p.reasons) > reasons:
+            said.append(f"and {len(p.reasons) - reasons} more")
+        who = "it" if size == 1 else f"all {p.nodes}" if p.nodes == size else f"{p.nodes} of them"
+        parts.append(f"{who} also {'fails' if p.nodes == 1 else 'fail'} {p.plugin}: {', '.join(said)}")
+    hidden = len(plugins) - shown
+    return "kwhatif: " + "; ".join(parts) + (f"; and {hidden} more filter(s) (-o json)" if hidden else "")
 
 
 def _left_out_by_node_set(plugins: tuple[str, ...], every: bool) -> str:

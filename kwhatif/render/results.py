@@ -134,4 +134,4 @@ def _group_data(group: ReasonGroup) -> dict[str, Any]:
     how far they are from fitting."""
     return {"plugin": group.plugin, "code": group.code, "reasons": list(group.reasons), "count": len(group.nodes),
             "examples": group.examples, "spreads": [asdict(s) for s in group.spreads], "insight": group.insight,
-            "also_fails": [{"filter": text, "count": count} for text, count in group.also_fails]}
+            "also_fails": [{"filter": a.text, "count": a.nodes} for a in group.also_fails]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.explain.pod import AttemptExplanation, NodeVerdict
-from kwhatif.explain.summary import reason_groups
+from kwhatif.explain.summary import PluginAlsoFailing, also_failing_by_plugin, reason_groups
 from kwhatif.framework.scheduler import Outcome
 
 REASON = "node(s) didn't match Pod's node affinity/selector"
@@ -38,3 +38,28 @@ def test_a_groups_insight_counts_the_sentences_of_its_nodes(verdicts: list[NodeV
     attempt = AttemptExplanation(Outcome.UNSCHEDULABLE, None, None, [], verdicts, False)
     [group] = reason_groups(attempt)
     assert group.insight == insight
+
+
+CORDONED = ("NodeUnschedulable", "UnschedulableAndUnresolvable", ["node(s) were unschedulable"])
+
+
+def cordoned(node: str, **later: list[str]) -> NodeVerdict:
+    return NodeVerdict(node, False, *CORDONED, also_fails=dict(later))
+
+
+@pytest.mark.parametrize("verdicts, by_plugin", [
+    # n1, n2 lack cpu, n3 cpu and memory: NodeResourcesFit rejects all 3, cpu said by 3, memory by 1
+    ([cordoned("n1", NodeResourcesFit=["Insufficient cpu"]), cordoned("n2", NodeResourcesFit=["Insufficient cpu"]),
+      cordoned("n3", NodeResourcesFit=["Insufficient cpu", "Insufficient memory"])],
+     [PluginAlsoFailing("NodeResourcesFit", 3, (("Insufficient cpu", 3), ("Insufficient memory", 1)))]),
+    # a: taint t1 and cpu; b: taint t2; c: nothing else. TaintToleration on 2 (t1 1, t2 1) before
+    # NodeResourcesFit on 1; equal counts by reason.
+    ([cordoned("a", TaintToleration=["taint t1"], NodeResourcesFit=["Insufficient cpu"]),
+      cordoned("b", TaintToleration=["taint t2"]), cordoned("c")],
+     [PluginAlsoFailing("TaintToleration", 2, (("taint t1", 1), ("taint t2", 1))),
+      PluginAlsoFailing("NodeResourcesFit", 1, (("Insufficient cpu", 1),))]),
+])
+def test_what_else_rejects_a_groups_nodes_is_counted_per_filter_and_reason(
+        verdicts: list[NodeVerdict], by_plugin: list[PluginAlsoFailing]) -> None:
+    [group] = reason_groups(AttemptExplanation(Outcome.UNSCHEDULABLE, None, None, [], verdicts, False))
+    assert also_failing_by_plugin(group.also_fails) == by_plugin

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.explain.pod import NodeVerdict
-from kwhatif.explain.summary import _spreads
+from kwhatif.explain.summary import PluginAlsoFailing, _spreads
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
-from kwhatif.render.explain import MAX_MESSAGE_LINES, _message_lines, _preemption_lines, spread_text
+from kwhatif.render.explain import MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, spread_text
 
 
 @pytest.mark.parametrize("potential, sampled", [
@@ -85,3 +85,43 @@ def test_a_groups_spread_names_a_median_only_past_two_nodes(amounts: list[int], 
     [spread] = _spreads([NodeVerdict(f"n{i}", False, "NodeResourcesFit", "Unschedulable",
                                      ["Insufficient cpu"], measures={"cpu": a}) for i, a in enumerate(amounts)])
     assert spread_text(spread) == said
+
+
+FIT = "NodeResourcesFit"
+TAINTS = "TaintToleration"
+
+
+@pytest.mark.parametrize("plugins, size, said", [
+    # three cordoned nodes, n1 and n2 short of cpu, n3 of cpu and memory
+    ([PluginAlsoFailing(FIT, 3, (("Insufficient cpu", 3), ("Insufficient memory", 1)))], 3,
+     "kwhatif: all 3 also fail NodeResourcesFit: Insufficient cpu (3), Insufficient memory (1)"),
+    # some of the group; a group of one node needs no counts
+    ([PluginAlsoFailing(TAINTS, 2, (("taint {a: 1}", 2),)), PluginAlsoFailing(FIT, 1, (("Insufficient cpu", 1),))], 5,
+     "kwhatif: 2 of them also fail TaintToleration: taint {a: 1} (2); 1 of them also fails NodeResourcesFit: "
+     "Insufficient cpu (1)"),
+    ([PluginAlsoFailing(FIT, 1, (("Insufficient cpu", 1), ("Insufficient memory", 1)))], 1,
+     "kwhatif: it also fails NodeResourcesFit: Insufficient cpu, Insufficient memory"),
+])
+def test_what_else_rejects_a_group_is_said_per_filter_with_each_reasons_count(
+        plugins: list[PluginAlsoFailing], size: int, said: str) -> None:
+    assert " ".join(" ".join(_also_failing_lines(plugins, size, 200)).split()) == said
+
+
+BIG_TAINTS = "kwhatif: all 4645 also fail TaintToleration: node(s) had untolerated taint {team: t000} (12), and 399 more"
+
+
+@pytest.mark.parametrize("width, said", [
+    # 8 columns of indent: 2 × 92 = 184 columns hold both filters' 172 characters with one reason each
+    (100, BIG_TAINTS + "; 3000 of them also fail NodeResourcesFit: Insufficient cpu (3000)"),
+    # 2 × 72 = 144 do not: the second filter is counted
+    (80, BIG_TAINTS + "; and 1 more filter(s) (-o json)"),
+])
+def test_what_else_rejects_a_big_group_stays_within_two_lines(width: int, said: str) -> None:
+    """4,645 nodes of a 5,000-node cluster, each with one of 400 taints (11 or 12 nodes each) that
+    the pod does not tolerate, 3,000 of them short of cpu too: as many filters and reasons as fit
+    two lines, the rest counted."""
+    taints = tuple((f"node(s) had untolerated taint {{team: t{i:03d}}}", 12 if i < 245 else 11) for i in range(400))
+    plugins = [PluginAlsoFailing(TAINTS, 4645, taints), PluginAlsoFailing(FIT, 3000, (("Insufficient cpu", 3000),))]
+    lines = _also_failing_lines(plugins, 4645, width)
+    assert len(lines) <= 2
+    assert " ".join(" ".join(lines).split()) == said
