@@ -63,6 +63,8 @@ class Explanation:
     preemption: dict[str, Any] | None
     requeue_on: list[tuple[str, RequeueEvent]] = field(default_factory=list)  # (plugin, event), pending pods
     suggestions: list[Suggestion] = field(default_factory=list)  # each verified by a re-run
+    suggestions_searched: bool = False
+    """Whether suggestions were searched: no suggestion then means none of the kinds tried binds the pod."""
     priority: int = 0  # as the scheduler saw it (after admission)
     gates: tuple[str, ...] = ()
     """A gated pod's spec.schedulingGates: the condition message does not name them."""

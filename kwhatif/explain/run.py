@@ -11,7 +11,7 @@ from kwhatif.api.objects import Node, Pod
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import PodTrials, Simulation, input_pod, placed_again, simulate
 from kwhatif.explain.pod import Explanation, explain
-from kwhatif.explain.suggest import suggestions
+from kwhatif.explain.suggest import searched, suggestions
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.daemons import daemon_pods
 
@@ -42,6 +42,7 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
         exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,
                                                                           _daemons_for(cluster, v.nodes, now)),
                                       sim.snapshot, list(cluster.priority_classes.values()))
+        exp.suggestions_searched = searched(exp)
     running_on = next((p.node_name for p in cluster.pods if p.key == key), None) if again is not None else None
     return Explained(sim, result, exp, running_on)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import AttemptExplanation, Explanation
+from kwhatif.explain.suggest import KINDS
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import (
@@ -95,6 +96,10 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         lines.extend(wrap("kwhatif: what would make it fit (each proven by re-running the scheduler):", width, ""))
         for suggestion in exp.suggestions:
             lines.extend(wrap(suggestion.summary, width, "  - ", hanging="    "))
+    elif exp.suggestions_searched:  # searched, and no change binds it: not the same as not searched
+        lines.append("")
+        lines.extend(wrap(f"kwhatif: no single change kwhatif tries makes it fit (it tries: {', '.join(KINDS)})",
+                          width, "", hanging="  "))
     if exp.requeue_on:
         lines.append("")
         lines.extend(wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))

@@ -127,6 +127,46 @@ def test_a_placed_pod_gets_no_suggestion(cli):
     assert data["explanation"]["suggestions"] == []
 
 
+TOO_BIG = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: want, namespace: default, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec:
+  containers: [{name: main, image: busybox, resources: {requests: {cpu: "3", memory: 9Gi}}}]
+"""
+NONE_FITS = "kwhatif: no single change kwhatif tries makes it fit (it tries: lower a request, tolerate a taint,"
+
+
+def test_a_pending_pod_no_single_change_fits_is_said_to_have_been_searched(cli, tmp_path, monkeypatch):
+    """want asks 3 cpu and 9Gi of nodes with 2 and 8Gi: lowering either request alone leaves the
+    other too big, and more than a node's allocatable is no room preemption or a like node makes
+    (UnschedulableAndUnresolvable); the page says the search found nothing, naming what it tried."""
+    (tmp_path / "c.yaml").write_text(TOO_BIG)
+    monkeypatch.setenv("COLUMNS", "1000")
+    out = cli(["explain", "want", "-c", str(tmp_path / "c.yaml"), "--now", NOW]).stdout
+    assert NONE_FITS in out
+    assert "what would make it fit" not in out
+
+
+@pytest.mark.parametrize("pod", [
+    "big",    # two suggestions (EXPECTED above): they are the section
+    "small",  # placed: nothing searched
+])
+def test_only_a_search_that_found_nothing_says_so(cli, monkeypatch, pod):
+    monkeypatch.setenv("COLUMNS", "1000")
+    assert NONE_FITS not in cli(["explain", pod, "-c", str(CLUSTER), "--now", NOW]).stdout
+
+
 CORDONED = """
 apiVersion: v1
 kind: Node

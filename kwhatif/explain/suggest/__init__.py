@@ -39,16 +39,26 @@ from kwhatif.explain.suggest.taints import tolerate_taint
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.snapshot.snapshot import Snapshot
 
-__all__ = ["MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "suggestions"]
+__all__ = ["KINDS", "MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "searched", "suggestions"]
 
 MAX_SUGGESTIONS = 5
+KINDS = ("lower a request", "tolerate a taint", "uncordon a node", "match node affinity or relabel a node",
+         "free a host port", "relax topology spread", "relax pod (anti-)affinity", "add nodes", "raise the priority")
+"""The kinds of change tried, a family each (the modules above), for a page to say what was
+searched when none makes the pod fit."""
+
+
+def searched(exp: Explanation) -> bool:
+    """Whether suggestions are searched for the pod: it stays unschedulable after an attempt (a
+    gated pod, one a plugin's error stopped or one never tried has no rejected node to work from)."""
+    return exp.outcome == Outcome.UNSCHEDULABLE and bool(exp.attempts)
 
 
 def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
                 classes: Sequence[PriorityClass] = ()) -> list[Suggestion]:
     """The verified suggestions for a pod that stays pending, smallest change first, worked out
     from the snapshot of its run (its nodes, their pods, the spread counts)."""
-    if exp.outcome != Outcome.UNSCHEDULABLE or not exp.attempts:
+    if not searched(exp):
         return []
     verdicts = exp.attempts[0].verdicts
     node_of: NodeOf = snapshot.by_name.__getitem__
