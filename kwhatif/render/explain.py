@@ -280,8 +280,10 @@ def _ranking_lines(attempt: AttemptExplanation) -> list[str]:
                      "kube-scheduler picks one at random, kwhatif the smallest name")
     elif len(ranked) > 1:
         second = ranked[1]
-        lines.append(f"runner-up: {second.node}, total {second.total}, {(best.total or 0) - (second.total or 0)} "
-                     f"behind ({_scores(second.scores)})")
+        also_second = [v.node for v in ranked[2:] if v.total == second.total]  # ranked by total, then name
+        tied = f" (tied with {listed(also_second)})" if also_second else ""
+        lines.append(f"runner-up: {second.node}{tied}, total {second.total}, "
+                     f"{(best.total or 0) - (second.total or 0)} behind ({_scores(second.scores)})")
     return lines
 
 

@@ -1,16 +1,21 @@
 """The parts of `explain`'s page that keep it readable at 5,000 nodes: the message cut to its share
-of the 60 lines (-o json keeps it whole), and, when kwhatif finds more preemption candidates than
+of the 60 lines (-o json keeps it whole); when kwhatif finds more preemption candidates than
 kube-scheduler looks for, the word that kube-scheduler keeps only the first it finds from a random
-offset (reference 9.3, preemption.go:DryRunPreemption), so its choice may differ."""
+offset (reference 9.3, preemption.go:DryRunPreemption), so its choice may differ; what else
+rejects a group's nodes, per filter and reason, in two lines; the runner-up and the nodes tied
+with it."""
 
 from __future__ import annotations
 
 import pytest
 
-from kwhatif.explain.pod import NodeVerdict
+from kwhatif.explain.pod import AttemptExplanation, NodeVerdict
+from kwhatif.framework.scheduler import Outcome
 from kwhatif.explain.summary import PluginAlsoFailing, _spreads
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
-from kwhatif.render.explain import MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, spread_text
+from kwhatif.render.explain import (
+    MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, _ranking_lines, spread_text,
+)
 
 
 @pytest.mark.parametrize("potential, sampled", [
@@ -125,3 +130,22 @@ def test_what_else_rejects_a_big_group_stays_within_two_lines(width: int, said: 
     lines = _also_failing_lines(plugins, 4645, width)
     assert len(lines) <= 2
     assert " ".join(" ".join(lines).split()) == said
+
+
+def _scored(node: str, total: int) -> NodeVerdict:
+    return NodeVerdict(node, True, scores={"NodeResourcesFit": total}, total=total)
+
+
+@pytest.mark.parametrize("totals, runner_up", [
+    # one node second
+    ([("a1", 90), ("a2", 80), ("a3", 70)], "runner-up: a2, total 80, 10 behind (NodeResourcesFit 80)"),
+    # a2 and a3 tie for second: the smaller name, and the others named
+    ([("a1", 90), ("a2", 80), ("a3", 80), ("a4", 70)],
+     "runner-up: a2 (tied with a3), total 80, 10 behind (NodeResourcesFit 80)"),
+    # five tie: three named, the rest counted
+    ([("a1", 90)] + [(f"b{i}", 80) for i in range(5)],
+     "runner-up: b0 (tied with b1, b2, b3 and 1 more), total 80, 10 behind (NodeResourcesFit 80)"),
+])
+def test_the_runner_up_line_names_the_nodes_tied_with_it(totals: list[tuple[str, int]], runner_up: str) -> None:
+    attempt = AttemptExplanation(Outcome.BOUND, "a1", None, ["a1"], [_scored(n, t) for n, t in totals], False)
+    assert _ranking_lines(attempt)[1] == runner_up
