@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import shutil
-import textwrap
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from tabulate import tabulate
 
 from kwhatif.explain.pod import AttemptExplanation, Explanation
+from kwhatif.render.text import wrap
 
 MIN_MESSAGE_WIDTH = 40
 # ANSI colours of a verdict word (`--color`): what went well, what did not, what waits.
@@ -42,7 +42,7 @@ def _wrapped(text: str | None, width: int | None) -> str:
         return ""
     if width is None:
         return text
-    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
+    return "\n".join(wrap(text, width, "", hanging=""))
 
 
 def with_text_column(rows: list[list[Any]], headers: list[str], texts: list[str | None], width: int | None

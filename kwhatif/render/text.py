@@ -7,12 +7,26 @@ import textwrap
 from collections.abc import Sequence
 
 
+# A taint as kube-scheduler writes it, `{key: value}` — the value may be empty:
+# `{node-role.kubernetes.io/control-plane: }` —, with what it is glued to (`},`). Broken at its
+# space, a line ends in `control-plane:` and the next starts with `}`: text searched for or copied
+# from the page no longer matches the event.
+_TAINT = re.compile(r"\S*\{[^{}\s]*: [^{}\s]*\}\S*")
+_UNBROKEN = "\x00"  # stands for a taint's space while textwrap looks for breaks: never in a message
+
+
 def wrap(text: str, width: int, indent: str, first: str = "", hanging: str | None = None) -> list[str]:
     """`text` wrapped to the terminal; continuation lines indented by `hanging` (default: two
-    more than the first)."""
-    return textwrap.wrap(first + text, width=max(width, 40), initial_indent=indent,
-                         subsequent_indent=indent + "  " if hanging is None else hanging,
-                         break_long_words=False, break_on_hyphens=False)
+    more than the first). Never inside a taint's `{key: value}` that fits a line: one longer than
+    a line (a 40-column table cell) breaks at its space rather than run past the edge."""
+    width = max(width, 40)
+    hanging = indent + "  " if hanging is None else hanging
+    room = width - max(len(indent), len(hanging))
+    kept = _TAINT.sub(lambda m: m.group().replace(" ", _UNBROKEN) if len(m.group()) <= room else m.group(),
+                      first + text)
+    lines = textwrap.wrap(kept, width=width, initial_indent=indent, subsequent_indent=hanging,
+                          break_long_words=False, break_on_hyphens=False)
+    return [line.replace(_UNBROKEN, " ") for line in lines]
 
 
 # `file#doc:line` (`.items[i]` too): where a warning was found, which differs between the
