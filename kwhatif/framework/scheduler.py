@@ -14,12 +14,12 @@ from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NO_NODES_MESSAGE, Diagnosis, fit_error_message
 from kwhatif.framework.interfaces import PostFilterResult, PreFilterResult
-from kwhatif.text import listed
 from kwhatif.framework.runtime import Framework, Rejected, Scores
 from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Mark, Snapshot
+from kwhatif.text import listed
 
 
 class Outcome(StrEnum):
