@@ -121,7 +121,8 @@ def explained_pod_data(sim: Simulation, exp: Explanation, running_on: str | None
     requeue = [{"plugin": plugin, "resource": e.resource, "actions": list(e.actions), "why": e.why}
                for plugin, e in exp.requeue_on]
     data["explanation"] = {"attempts": attempts, "preemption": exp.preemption, "requeue_on": requeue,
-                           "suggestions": [s.data() for s in exp.suggestions]}
+                           "suggestions": [s.data() for s in exp.suggestions],
+                           "suggestions_searched": exp.suggestions_searched}
     if running_on:
         data["explanation"]["running_on"] = running_on
     if exp.gates:

@@ -30,13 +30,12 @@ where the budget never recovers (the pods it counts stay pending)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.load.disruption import evicts_unready_freely, health_changed
-from kwhatif.text import listed
 from kwhatif.whatif.pods import DAEMONSET, daemonset_gone, is_finished, is_mirror, owner_kind
 
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
@@ -131,14 +130,6 @@ def refusal_text(pod: Pod, message: str) -> str:
     retried every 5 s until its timeout, any other error ends the drain."""
     retry = " (will retry after 5s)" if message == TOO_MANY_REQUESTS else ""
     return f'error when evicting pods/"{pod.name}" -n "{pod.namespace}"{retry}: {message}'
-
-
-def aborted_text(node: str, pending: Sequence[str]) -> str:
-    """kubectl drain's words when it gives up at `node` (drain.go RunDrain, without
-    --ignore-errors), then `pending`: every node it has not drained, this one first — kubectl
-    prints one a line, a warning here keeps to one (`listed`)."""
-    return (f'unable to drain node "{node}", aborting command... There are pending nodes to be drained: '
-            f"{listed(pending)}")
 
 
 @dataclass

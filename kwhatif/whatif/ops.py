@@ -21,7 +21,7 @@ from kwhatif.text import listed
 from kwhatif.load.cluster import load_objects
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.load.disruption import health_changed
-from kwhatif.whatif.drain import Drained, aborted_text, drain_pods, retry_refused
+from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
     DAEMONSET, Names, comes_back, daemonset_gone, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate,
@@ -286,15 +286,18 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     """Every node cordoned first, then each in turn, as `kubectl drain` goes (drain.go RunDrain):
     its pods evicted as kubectl would, the evicted ones gone and recreated by their controllers;
     a budget's refusal waits for pending pods to be scheduled, then is retried (`drain_node`).
-    The first node whose drain stops short ends the command (RunDrain without --ignore-errors
-    breaks out of its loop): the nodes after it stay cordoned, not drained (`_aborted`).
-    The pods its waits bound are bound there before another operation (`DrainLedger.commit`),
-    or, after the last, left pending and nominated there for the run (`DrainLedger.nominate`)."""
+    A node whose drain fails does not end the command (v1.34's RunDrain goes on: `continuing
+    command...`, then names the nodes not drained) — but a budget that never allows a pod holds
+    kubectl on that node for ever without --timeout: the nodes after it stay cordoned, not
+    drained (`_waits_for_ever`). The pods its waits bound are bound there before another
+    operation (`DrainLedger.commit`), or, after the last, left pending and nominated there for
+    the run (`DrainLedger.nominate`)."""
     by_node = pods_on(cluster, nodes)
     leaving = Leaving(cluster, now, ledger)
     evicted: list[Pod] = []
     blocked: list[str] = []
     summaries = []
+    failed: list[str] = []
     for node in nodes:
         replace_node(cluster, cordoned(node))
     for index, node in enumerate(nodes):
@@ -304,12 +307,25 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
         blocked += done.blocked
         summaries.append(_drained_summary(cluster, node, done, retried))
         if done.blocked:
-            _aborted(node, done, [n.name for n in nodes[index:]], summaries, blocked)
+            failed.append(node.name)
+        if done.waits_on_budget:  # kubectl never returns: it names no pending node either
+            if index + 1 < len(nodes):
+                summaries.append(_waits_for_ever(node, nodes[index + 1:]))
             break
+    else:
+        if failed and len(nodes) > 1:
+            blocked.append(f"There are pending nodes to be drained: {listed(failed)}")
     leaving.flush()
     leaving.sync()
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
                    keys(leaving.created), tuple(blocked))
+
+
+def _waits_for_ever(node: Node, rest: Sequence[Node]) -> str:
+    """kubectl retries a budget's refusal every 5 s until its --timeout, none by default: it
+    never leaves `node`, and the nodes after it, cordoned with it first, are never drained."""
+    return (f"not drained: {listed([n.name for n in rest])} (cordoned only: without --timeout kubectl waits on "
+            f"{node.name} for ever)")
 
 
 def _drained_summary(cluster: Cluster, node: Node, done: Drained, retried: int) -> str:
@@ -321,19 +337,6 @@ def _drained_summary(cluster: Cluster, node: Node, done: Drained, retried: int) 
               "the node"
             + ("; stopped: " + done.blocked[0] + (NEVER_RECOVERS if done.waits_on_budget else "")
                if done.blocked else ""))
-
-
-def _aborted(node: Node, done: Drained, pending: list[str], summaries: list[str], blocked: list[str]) -> None:
-    """kubectl drain gives up at the first node it cannot drain: the nodes it has not reached stay
-    cordoned (RunDrain cordons them all first) and are not drained; it says so naming every node
-    not drained, this one first (`aborted_text`). A budget's refusal it retries until its
-    --timeout — forever by default: it never reaches the next node either way. Said only when
-    nodes are left: the node's own stop is said already."""
-    if len(pending) < 2:
-        return
-    summaries.append(f"not drained: {listed(pending[1:])} (cordoned only: kubectl drain stops at {node.name})")
-    wait = f"kubectl waits on {node.name} until its --timeout (none by default), then: " if done.waits_on_budget else ""
-    blocked.append(wait + aborted_text(node.name, pending))
 
 
 NEVER_RECOVERS = (" (kubectl retries it until its --timeout, but the budget never allows it here: no pending "
