@@ -413,3 +413,11 @@ def test_a_rejection_names_the_pods_this_run_placed_on_the_node(cli, monkeypatch
     assert ("  node-b: NodeResourcesFit: kwhatif placed default/urgent here earlier in this run (not in the "
             "snapshot's pods)") in lines
     assert not any(line.startswith("  node-a:") and "placed" in line for line in lines)
+
+
+def test_json_says_whether_suggestions_were_searched(cli):
+    """big stays pending (unschedulable): suggestions searched; small is bound: none searched, so
+    its empty list says nothing about what would fit."""
+    big = json.loads(cli(["explain", "big", *CLUSTER_ARGS, "-o", "json"]).stdout)
+    small = json.loads(cli(["explain", "small", *CLUSTER_ARGS, "-o", "json"]).stdout)
+    assert (big["explanation"]["suggestions_searched"], small["explanation"]["suggestions_searched"]) == (True, False)
