@@ -323,6 +323,9 @@ class Controller:
     fixed: tuple[tuple[str, str], ...] = ()
     """A StatefulSet's other immutable spec fields scheduling's outcome can hang on, defaulted
     (`STATEFULSET_FIXED`): an update that changes one is refused."""
+    template_containers: frozenset[tuple[bool, str]] | None = None
+    """Its pod template's containers as (init container?, name) (None: not read): a container its
+    pods run that the template lacks was injected by a webhook, which injects it into new pods too."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,22 +80,26 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
                                                                                     cluster)
         before = live_replicas(cluster, index, w)
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None)
-        new = _injected_as_before(group.pods, old, current) if changed else group.pods
+        new = _injected_as_before(group.pods, old, current, cluster) if changed else group.pods
         out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
 
 
-def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod]) -> list[Pod]:
+def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod], cluster: Cluster) -> list[Pod]:
     """The new template's pods with what a webhook injected into the newest pod of the old
-    template (`existing.with_injected`): the same webhook admits the new ones."""
+    template (`existing.with_injected`, against its controller's template when the snapshot has
+    it): the same webhook admits the new ones."""
     carrying = {id(p) for p in current}
     before = [p for p in old if id(p) not in carrying]
     if not before:
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
-    return [with_injected(p, newest) for p in new]
+    ref = newest.controller_ref
+    owner = cluster.controllers.get((ref.kind, newest.namespace, ref.name)) if ref is not None else None
+    template = owner.template_containers if owner is not None else None
+    return [with_injected(p, newest, template) for p in new]
 
 
 def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cluster: Cluster) -> bool:

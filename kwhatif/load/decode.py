@@ -195,7 +195,18 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
     return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source,
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
                       written_selector=written_form(spec.get("selector")),
-                      fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else ())
+                      fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
+                      template_containers=_template_containers(spec))
+
+
+def _template_containers(spec: dict) -> frozenset[tuple[bool, str]] | None:
+    """(init container?, name) of the pod template's containers; None when it has none to read."""
+    template = spec.get("template")
+    pod_spec = template.get("spec") if isinstance(template, dict) else None
+    if not isinstance(pod_spec, dict):
+        return None
+    return frozenset((init, c["name"]) for init, key in ((True, "initContainers"), (False, "containers"))
+                     for c in pod_spec.get(key) or () if isinstance(c, dict) and isinstance(c.get("name"), str))
 
 
 STATEFULSET_FIXED = (("serviceName", ""), ("podManagementPolicy", "OrderedReady"))

@@ -389,14 +389,20 @@ def _carries(running: Pod, template: Pod) -> bool:
     return set(_tolerations(template)) <= set(running.tolerations)
 
 
-def with_injected(pod: Pod, running: Pod) -> Pod:
+def with_injected(pod: Pod, running: Pod, template: frozenset[tuple[bool, str]] | None) -> Pod:
     """A new pod of a changed template with the containers (sidecars among the init containers
-    too) that only the running pod has: a mutating webhook (a mesh's proxy, a log shipper) added
-    them to every pod it admits and adds them to the new ones as well — left out, each new pod
-    would ask for less than it will (`_carries` reads them as injected, not as the template's)."""
-    names = {(init, c.name) for init, group in ((True, pod.init_containers), (False, pod.containers)) for c in group}
-    init = tuple(c for c in running.init_containers if (True, c.name) not in names)
-    regular = tuple(c for c in running.containers if (False, c.name) not in names)
+    too) a mutating webhook added to the running pod — a mesh's proxy, a log shipper: it adds
+    them to the new ones as well, and left out, each new pod would ask for less than it will.
+    Injected: what the running pod runs that its own template (`template`, the names of its
+    controller's; None when the snapshot lacks it) does not set — one the new template drops or
+    renames is not put back —, and never a name the new pod has in either list (a sidecar moved
+    to the init containers)."""
+    names = {c.name for c in (*pod.init_containers, *pod.containers)}
+
+    def injected(init: bool, name: str) -> bool:
+        return name not in names and (template is None or (init, name) not in template)
+    init = tuple(c for c in running.init_containers if injected(True, c.name))
+    regular = tuple(c for c in running.containers if injected(False, c.name))
     if not init and not regular:
         return pod
     return pod.evolve(init_containers=init + pod.init_containers, containers=pod.containers + regular)

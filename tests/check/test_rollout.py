@@ -872,6 +872,50 @@ def test_an_updated_templates_new_pods_get_the_sidecar_a_webhook_injects(free, o
     assert [c.name for c in summary.rollout.pods[0].containers] == ["app", "istio-proxy"]
 
 
+def _running_with(extra: str, cpu: str) -> dict:
+    """api's one running pod: app (1 cpu) and `extra` (`cpu`), on n1."""
+    pod = running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "1", labels=API_LABELS)
+    pod["spec"]["containers"].append({"name": extra, "image": "x", "resources": {"requests": {"cpu": cpu}}})
+    return pod
+
+
+def _api_replica_set(*containers: dict) -> dict:
+    """api's ReplicaSet object, whose template runs `containers`."""
+    rs = _replica_set("api-h1", API_LABELS)
+    rs["spec"]["replicas"] = 1
+    rs["spec"]["template"]["spec"]["containers"] = list(containers)
+    return rs
+
+
+@pytest.mark.parametrize("template, new_names", [
+    ([container("1", "app:v1")], ["app", "istio-proxy"]),
+    ([container("1", "app:v1"), {"name": "istio-proxy", "image": "x", "resources": {"requests": {"cpu": "500m"}}}],
+     ["app"]),
+], ids=["the ReplicaSet's template lacks it: injected, carried into the new pods",
+        "the ReplicaSet's template had it and the new one drops it: gone"])
+def test_a_container_is_carried_into_new_pods_only_when_the_old_template_lacked_it(template, new_names):
+    """The running pod runs app and istio-proxy; the new template (app:v2) runs app alone. With its
+    ReplicaSet in the snapshot, the old template tells an injected container from one the new
+    template drops on purpose: only the injected one comes back."""
+    state = cluster(node("n1", "4"), _api_replica_set(*template), _running_with("istio-proxy", "500m"))
+    manifest = workload("Deployment", "api", "1", "app:v2", {"replicas": 1})
+    summary = only(check(state, manifest))
+    assert summary.rollout is not None
+    assert [c.name for c in summary.rollout.pods[0].containers] == new_names
+
+
+def test_a_renamed_container_is_not_counted_twice():
+    """The ReplicaSet's template runs `app`; the new one renames it `web`: the running pod's `app`
+    is the template's own, not an injection — the new pod runs `web` alone."""
+    state = cluster(node("n1", "4"), _api_replica_set(container("1", "app:v1")),
+                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "1", labels=API_LABELS))
+    manifest = workload("Deployment", "api", "1", "app:v2", {"replicas": 1})
+    manifest.obj["spec"]["template"]["spec"]["containers"][0]["name"] = "web"  # type: ignore[attr-defined]
+    summary = only(check(state, manifest))
+    assert summary.rollout is not None
+    assert [c.name for c in summary.rollout.pods[0].containers] == ["web"]
+
+
 def _job_object(completions: int, parallelism: int, status: dict, indexed: bool = False) -> dict:
     """etl's Job object as a dump holds it (its spec and status; the template is not read)."""
     spec = {"completions": completions, "parallelism": parallelism, **({"completionMode": "Indexed"} if indexed else {})}
