@@ -36,9 +36,15 @@ def bounds(w: Workload) -> tuple[int, int]:
 
 
 def desired(hpa: Workload) -> int | None:
-    """status.desiredReplicas, the count a running autoscaler last computed for the load."""
-    status = hpa.fields.map(hpa.obj, "status", "")
-    return hpa.fields.int(status, "desiredReplicas", "status")
+    """status.desiredReplicas, the count a running autoscaler last computed for the load — None
+    when it computed none: 0 (never synced), or its ScalingActive condition False (metrics it
+    cannot read: kubectl's `<unknown>/50%`), when the controller leaves the scale as it is."""
+    f = hpa.fields
+    status = f.map(hpa.obj, "status", "")
+    inactive = any(isinstance(c, dict) and c.get("type") == "ScalingActive" and c.get("status") == "False"
+                   for c in f.list(status, "conditions", "status"))
+    count = f.int(status, "desiredReplicas", "status")
+    return None if inactive or count is None or count <= 0 else count
 
 
 def replicas_for(hpa: Workload, workload: Workload, mode: str, running: int | None = None,

@@ -59,6 +59,7 @@ RUNNING_STATUS = "\nstatus: {currentReplicas: DESIRED, desiredReplicas: DESIRED}
     ("5", "3", 3),   # what it wants for the load, not what the manifest wrote
     ("1", "8", 6),   # still within [minReplicas 2, maxReplicas 6]
     ("0", "3", 0),   # 0 replicas disables autoscaling
+    ("5", "0", 5),   # desiredReplicas 0: it never computed a count (metrics unavailable): the scale stays
 ])
 def test_a_running_autoscaler_keeps_the_count_it_computed(replicas, desired, expected):
     """horizontal.go: every sync (15 s) sets the target's scale to the replicas it computes from
@@ -66,6 +67,14 @@ def test_a_running_autoscaler_keeps_the_count_it_computed(replicas, desired, exp
     own replicas last until then."""
     text = (APP + RUNNING_STATUS).replace("REPLICAS", replicas).replace("TARGET", "api").replace("DESIRED", desired)
     assert len(pods_of(text)) == expected
+
+
+def test_an_autoscaler_that_cannot_read_its_metrics_leaves_the_scale():
+    """ScalingActive False (FailedGetResourceMetric): the controller computes nothing and leaves
+    the target's scale — the manifest's 5, not the stale desiredReplicas 3."""
+    text = (APP + "\nstatus:\n  desiredReplicas: 3\n  conditions: [{type: ScalingActive, status: 'False', "
+            "reason: FailedGetResourceMetric}]\n").replace("REPLICAS", "5").replace("TARGET", "api")
+    assert len(pods_of(text)) == 5
 
 
 def test_the_snapshots_autoscaler_tells_what_it_wants_when_the_files_one_does_not():
