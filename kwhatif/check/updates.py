@@ -18,8 +18,8 @@ from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, exists, job_refusal, live_replicas, refused_update,
-    strategy_of, with_injected, without_limit_ranger_defaults,
+    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, exists, job_refusal, live_replicas, recreated_by_helm,
+    refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -71,7 +71,7 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
     for i, group in enumerate(expansion.groups):
         w = group.workload
         found, old = exists(cluster, index, w)
-        if not found:
+        if not found or recreated_by_helm(w):
             continue
         strategy = strategy_of(w, len(group.pods))
         current = _carrying(old, group.pods[:1], cluster, w.kind)

@@ -313,6 +313,21 @@ JOB_TEMPLATE_REFUSED = ('The Job "{name}" is invalid: spec.template: Invalid val
 directives of a suspended Job that never started)."""
 
 
+HELM_HOOK = "helm.sh/hook"
+HELM_HOOK_DELETE_POLICY = "helm.sh/hook-delete-policy"
+
+
+def recreated_by_helm(w: Workload) -> bool:
+    """A Helm hook (a chart's migration Job) whose delete policy is before-hook-creation — Helm's
+    default when none is set: Helm deletes the one that ran and creates it anew, never updates it,
+    so it is a new workload, not an update (a Job's template would be immutable)."""
+    annotations = w.fields.str_map(w.metadata, "annotations", "metadata")
+    if HELM_HOOK not in annotations:
+        return False
+    policies = [p.strip() for p in annotations.get(HELM_HOOK_DELETE_POLICY, "").split(",") if p.strip()]
+    return not policies or "before-hook-creation" in policies
+
+
 def exists(cluster: Cluster, index: PodIndex, w: Workload) -> tuple[bool, list[Pod]]:
     """Whether the workload runs in the snapshot (its object is there, or pods it owns), and its pods."""
     pods = index.pods_of(w) if w.kind in UPDATABLE else []

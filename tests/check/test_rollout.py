@@ -833,6 +833,24 @@ def test_a_finished_jobs_new_template_is_refused_too():
         'The Job "etl" is invalid: spec.template: Invalid value: the new pod template: field is immutable')
 
 
+@pytest.mark.parametrize("policy, change", [
+    (None, "new"),
+    ("before-hook-creation", "new"),
+    ("hook-succeeded,before-hook-creation", "new"),
+    ("hook-failed", "refused"),
+], ids=["no delete policy: Helm's default, before-hook-creation", "before-hook-creation",
+        "among others", "another policy alone: the old Job stays, its template immutable"])
+def test_a_helm_hook_job_is_created_anew_not_updated(policy, change):
+    """A chart's migration Job with helm.sh/hook: Helm deletes the one that ran and creates it
+    again (before-hook-creation, its default), never updates it — a new image is a new Job, not an
+    immutable-template refusal."""
+    manifest = _job(2, 2, image="app:v2")
+    annotations = {"helm.sh/hook": "pre-upgrade", **({"helm.sh/hook-delete-policy": policy} if policy else {})}
+    manifest.obj["metadata"]["annotations"] = annotations  # type: ignore[attr-defined]
+    state = cluster(node("n1", "4"), _job_pod("etl-a", phase="Succeeded"), _job_pod("etl-b", phase="Succeeded"))
+    assert only(check(state, manifest)).change == change
+
+
 def test_an_index_given_up_is_not_run_again():
     """Indexed, completions = parallelism 3, backoffLimitPerIndex 0: index 0 failed (given up:
     0 earlier failures + 1 > 0), index 1 running; parallelism and completions 3 → 4 want
