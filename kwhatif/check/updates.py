@@ -114,32 +114,30 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     """The running pods that carry the manifest's template, in `old`'s order. The controllers
     compare templates, which LimitRanger never touches (its defaults are the pods'): a pod whose
     annotation says what LimitRanger set is compared without those, with the template through
-    admission but LimitRanger — whatever the namespace's LimitRange says today; another (a
-    hand-written snapshot's) with the template as admission would store it today."""
+    admission but LimitRanger — whatever the namespace's LimitRange says today; a pod without the
+    annotation got nothing from LimitRanger, or is a hand-written snapshot's that does not say:
+    it carries the template as admission stores it today, or without LimitRanger (a LimitRange
+    added since its pods were made)."""
     if not new:
         return carrying_template(old, new, kind)
     written = {id(p): without_limit_ranger_defaults(p) for p in old if LIMIT_RANGER_ANNOTATION in p.annotations}
-    today = carrying_template([p for p in old if id(p) not in written], [_as_admitted(new[0], cluster)], kind)
-    as_written = carrying_template(list(written.values()), [_without_limit_ranges(new[0], cluster)], kind)
-    found = {id(p) for p in today} | {id(p) for p in as_written}
+    silent = [p for p in old if id(p) not in written]
+    without = _admitted(new[0], cluster, limit_ranges=False)
+    found = {id(p) for p in carrying_template(silent, [_admitted(new[0], cluster)], kind)}
+    found |= {id(p) for p in carrying_template([*silent, *written.values()], [without], kind)}
     return [p for p in old if id(written.get(id(p), p)) in found]
 
 
-def _without_limit_ranges(pod: Pod, cluster: Cluster) -> Pod:
-    """The template's pod through the admission chain but LimitRanger's defaults."""
+def _admitted(pod: Pod, cluster: Cluster, limit_ranges: bool = True) -> Pod:
+    """The template's pod as admission stores it — priority class defaulted, LimitRange defaults
+    filled in (unless not `limit_ranges`), label keys merged — which is how the running pods
+    carry it: compared raw, a manifest re-applied unchanged would read as a new template (and roll
+    out, surge and all). Refused (a class only the files add): as written."""
     try:
-        return admit_pod(pod, cluster.priority_classes, cluster.runtime_classes, [], created=True)
+        return admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
+                         cluster.limit_ranges if limit_ranges else [], created=True)
     except AdmissionRejected:
         return pod
-
-
-def _as_admitted(pod: Pod, cluster: Cluster) -> Pod:
-    """The template's pod as admission stores it — priority class defaulted, LimitRange defaults
-    filled in, label keys merged — which is how the running pods carry it: compared raw, a
-    manifest re-applied unchanged would read as a new template (and roll out, surge and all).
-    Refused (a class only the files add): as written."""
-    [(admitted, refused)] = admit([pod], cluster, created=True)
-    return admitted if refused is None else pod
 
 
 def run_with_updates(cluster: Cluster, now: str, expansion: Expansion, updates: dict[int, Update],

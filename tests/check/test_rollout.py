@@ -337,6 +337,17 @@ def test_a_limit_range_changed_since_the_pods_were_made_changes_no_template(temp
     assert only(check(state, manifest)).change == change
 
 
+def test_a_limit_range_added_since_the_pods_were_made_changes_no_template():
+    """The pods were made before the namespace had a LimitRange: LimitRanger set nothing, so they
+    carry no annotation and no cpu limit. Re-applied as it was, the template is unchanged — not a
+    rollout to the LimitRange's defaults (which n1's 1 cpu could not take)."""
+    limits = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
+              "spec": {"limits": [{"type": "Container", "default": {"cpu": "2"}, "defaultRequest": {"cpu": "2"}}]}}
+    state = cluster(node("n1", "1"), limits, running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m",
+                                                     labels=API_LABELS))
+    assert only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 1}))).change == "unchanged"
+
+
 QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "compute", "namespace": "default"},
          "spec": {"hard": {"requests.cpu": "1"}},
          "status": {"hard": {"requests.cpu": "1"}, "used": {"requests.cpu": "800m"}}}
