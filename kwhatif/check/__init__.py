@@ -357,7 +357,8 @@ def _no_zone_selector(names: set[str], zone: tuple[str, str], nodes: Sequence[No
         return None
     absent = [f"!{k}" for k in ZONE_LABELS] + ([] if zone[1] else [f"!{k}" for k in REGION_LABELS])
     selector = ",".join(absent + ([f"{region}={zone[1]}"] if region else []))
-    taken = {n.name for n in nodes if parse_selector(selector).matches(n.labels)}
+    parsed = parse_selector(selector)
+    taken = {n.name for n in nodes if parsed.matches(n.labels)}
     return f"--remove-node '{selector}'" if taken == names else None
 
 

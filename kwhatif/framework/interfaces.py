@@ -89,11 +89,6 @@ class PreFilterPlugin(Plugin):
 
 
 class FilterPlugin(Plugin):
-    reads_node_pods = False
-    """Whether its verdict on a node hangs on the pods there (their requests, ports, labels,
-    volumes): a rejection then may come from pods kwhatif placed earlier in the run, which the
-    user's `kubectl describe node` does not show — the explanation names them."""
-
     @abstractmethod
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None: ...
 
@@ -145,6 +140,11 @@ class ScorePlugin(Plugin):
 class NodeExplainer(ABC):
     """kwhatif's own insight: sentences on why this plugin accepts or rejects a node, computed
     during the attempt (the node and the cycle state are as the plugin saw them)."""
+
+    reads_node_pods = False
+    """Whether its verdict on a node hangs on the pods there (their requests, ports, labels,
+    volumes): a rejection then may come from pods kwhatif placed earlier in the run, which the
+    user's `kubectl describe node` does not show — the explanation names them."""
 
     @abstractmethod
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]: ...

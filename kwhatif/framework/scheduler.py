@@ -376,7 +376,7 @@ class Scheduler:
         rejecting plugin's for a rejected node, every explainer's for the given feasible nodes."""
         explainers = fwk.explainers()
         placed = self._placed_in_this_run()
-        reading_pods = {pl.name for pl in fwk.plugins.filter if pl.reads_node_pods}
+        reading_pods = {name for name, pl in explainers.items() if pl.reads_node_pods}
         for name, status in attempt.diagnosis.node_to_status.statuses.items():
             plugin = explainers.get(status.plugin)
             node = self.snapshot.by_name.get(name)
@@ -386,8 +386,8 @@ class Scheduler:
             if plugin is not None and node is not None:
                 said = plugin.explain_node(state, pod, node)
                 if status.plugin in reading_pods and placed.get(name):
-                    said = [*said, f"kwhatif placed {listed(placed[name])} here earlier in this run (not in the "
-                                   "snapshot's pods)"]
+                    said = [*said, f"kwhatif placed {listed(placed[name])} here earlier in this run (the snapshot "
+                                   "has them elsewhere or pending)"]
                 attempt.insights[name] = {status.plugin: said}
                 measured = plugin.measure_node(state, pod, node)
                 if measured:

@@ -22,8 +22,9 @@ def wrap(text: str, width: int, indent: str, first: str = "", hanging: str | Non
     width = max(width, 40)
     hanging = indent + "  " if hanging is None else hanging
     room = width - max(len(indent), len(hanging))
-    kept = _TAINT.sub(lambda m: m.group().replace(" ", _UNBROKEN) if len(m.group()) <= room else m.group(),
-                      first + text)
+    kept = first + text
+    if "{" in kept:  # most cells hold no taint: no regex pass over the wide table's 150,000 rows
+        kept = _TAINT.sub(lambda m: m.group().replace(" ", _UNBROKEN) if len(m.group()) <= room else m.group(), kept)
     lines = textwrap.wrap(kept, width=width, initial_indent=indent, subsequent_indent=hanging,
                           break_long_words=False, break_on_hyphens=False)
     return [line.replace(_UNBROKEN, " ") for line in lines]

@@ -410,8 +410,8 @@ def test_a_rejection_names_the_pods_this_run_placed_on_the_node(cli, monkeypatch
     there, so the node's insight names it. node-a got no pod in the run: nothing said."""
     monkeypatch.setenv("COLUMNS", "1000")
     lines = cli(["explain", "big", *CLUSTER_ARGS, "--node", "node-b", "--node", "node-a"]).stdout.splitlines()
-    assert ("  node-b: NodeResourcesFit: kwhatif placed default/urgent here earlier in this run (not in the "
-            "snapshot's pods)") in lines
+    assert ("  node-b: NodeResourcesFit: kwhatif placed default/urgent here earlier in this run (the snapshot has "
+            "them elsewhere or pending)") in lines
     assert not any(line.startswith("  node-a:") and "placed" in line for line in lines)
 
 
