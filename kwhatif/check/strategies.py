@@ -61,7 +61,7 @@ ORDERED_READY_NOTE = ("OrderedReady: the controller waits for {pod} to be Runnin
 def scale(s: Stepper, u: Update, note: str = "", grown: Sequence[Pod] | None = None, how: str = "") -> Rollout:
     """A ReplicaSet-like scale: missing replicas created (from the manifest's pods, or `grown`
     said `how`), extra ones deleted in ranked order — its pods the snapshot had pending among
-    its replicas (`SCALED_AS_IS`), and the first deleted (ActivePodsWithRanks: unassigned first)."""
+    its replicas (`NEVER_REPLACING`), and the first deleted (ActivePodsWithRanks: unassigned first)."""
     s.adopt([p for p in u.old if is_pending(p) and keeps_pending(u, p)])
     unassigned = [p for p in s.adopted if not s.bound(p)]
     have, want = len(s.old) + len(s.adopted), len(u.new)
@@ -387,21 +387,22 @@ def refuse(s: Stepper, u: Update) -> Rollout:
 ROLLERS = {"Deployment": roll_deployment, "DaemonSet": roll_daemonset, "StatefulSet": roll_statefulset,
            "ReplicaSet": roll_replicaset, "ReplicationController": roll_replicaset, "Job": roll_job,
            "Pod": keep_running}
-SCALED_AS_IS = ("Deployment", "ReplicaSet", "ReplicationController")
-"""Kinds an unchanged template only scales (a ReplicaSet's, whatever its template): a pod of
-theirs the snapshot has pending is one of the replicas — kept where it is in the queue, counted,
-and the first deleted by a scale-down."""
+NEVER_REPLACING = ("ReplicaSet", "ReplicationController")
+"""Kinds that only scale, whatever their template (a Deployment: when its template is unchanged):
+a pod of theirs the snapshot has pending is one of the replicas — kept where it is in the queue,
+counted, and the first deleted by a scale-down."""
 KEPT = ("Job", "Pod")
 """Kinds whose pending pods stay in the queue where they are: nothing replaces them."""
 
 
 def keeps_pending(u: Update, pod: Pod) -> bool:
     """Whether a pod of the workload that the snapshot has pending stays in the queue, where it
-    is — a `KEPT` kind's, a refused update's, and an OrderedReady StatefulSet's within its new
-    replica count, which its controller waits for (one beyond it is condemned: deleted) —
+    is — a `KEPT` or `NEVER_REPLACING` kind's, an unchanged Deployment's, a refused update's, and
+    an OrderedReady StatefulSet's within its new replica count, which its controller waits for
+    (one beyond it is condemned: deleted) —
     instead of being deleted before the rollout, as controllers delete unavailable old pods first."""
-    if u.workload.kind in KEPT or u.refused is not None or u.workload.kind in SCALED_AS_IS and not u.changed \
-            or u.workload.kind in ("ReplicaSet", "ReplicationController"):
+    kind = u.workload.kind
+    if kind in KEPT or kind in NEVER_REPLACING or u.refused is not None or (kind == "Deployment" and not u.changed):
         return True
     return (u.workload.kind == "StatefulSet" and not u.strategy.parallel
             and _ordinal(pod) in {_ordinal(p) for p in u.new})

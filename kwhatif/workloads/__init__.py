@@ -235,13 +235,16 @@ def already_existing(cluster: Cluster, expansion: Expansion) -> list[RejectedPod
     for group in expansion.groups:
         if group.workload.kind != "Pod":
             continue
-        out += [RejectedPod(p.namespace, p.name, str(InputError(f'AlreadyExists: pods "{p.name}" already exists',
-                                                                p.source, f"Pod/{p.namespace}/{p.name}")),
-                            f'AlreadyExists: pods "{p.name}" already exists', p.source)
-                for p in group.pods if p.key in taken]
+        out += [_already_exists(p) for p in group.pods if p.key in taken]
         group.pods = [p for p in group.pods if p.key not in taken]
     expansion.groups = [g for g in expansion.groups if g.pods or g.workload.kind != "Pod"]
     return out
+
+
+def _already_exists(pod: Pod) -> RejectedPod:
+    said = f'AlreadyExists: pods "{pod.name}" already exists'
+    error = InputError(said, pod.source, f"Pod/{pod.namespace}/{pod.name}")
+    return RejectedPod(pod.namespace, pod.name, str(error), said, pod.source)
 
 
 def namesake_warnings(cluster: Cluster, pods: Sequence[Pod]) -> list[str]:
