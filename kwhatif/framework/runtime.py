@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import (
     RowVerdicts, ScorePlugin,
 )
 from kwhatif.api.tolerations import first_untolerated_taint, untolerated_taint_reason
-from kwhatif.framework.status import Code, SchedulingError, Status, unresolvable
+from kwhatif.framework.status import Code, SchedulingError, ScoreFailure, Status, unresolvable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable, RowNames
@@ -292,8 +292,10 @@ class Framework:
         state = CycleState()
         for pl in self.plugins.pre_filter:
             if pl.name in KUBELET_CHECKS:
-                pl.pre_filter(state, pod, [node])
-        out = [reason for pl in self.plugins.filter if pl.name in KUBELET_CHECKS
+                _, status = pl.pre_filter(state, pod, [node])
+                if status is not None and status.code == Code.SKIP:
+                    state.skip_filter.add(pl.name)
+        out = [reason for pl in self.plugins.filter if pl.name in KUBELET_CHECKS and pl.name not in state.skip_filter
                for reason in (pl.filter(state, pod, node) or Status(Code.SUCCESS)).reasons]
         untolerated = first_untolerated_taint(node.node.taints, pod.pod.tolerations, ("NoExecute",))
         if untolerated is not None:
@@ -399,14 +401,18 @@ class Framework:
         for pl in self.plugins.score:
             if pl.name in state.skip_score:
                 continue
-            if rows is not None and table is not None and isinstance(pl, BatchScore):
-                raw = pl.score_rows(state, pod, table, rows)
-            else:
-                raw = np.fromiter((pl.score(state, pod, n) for n in nodes), dtype=np.int64, count=len(nodes))
+            try:
+                if rows is not None and table is not None and isinstance(pl, BatchScore):
+                    raw = pl.score_rows(state, pod, table, rows)
+                else:
+                    raw = np.fromiter((pl.score(state, pod, n) for n in nodes), dtype=np.int64, count=len(nodes))
+            except ScoreFailure as failed:
+                raise SchedulingError(f'running Score plugins: plugin "{pl.name}" failed with: {failed}') from None
             if _normalizes(pl):
                 raw, status = pl.normalize_rows(state, pod, names, raw)
                 if status is not None and status.code != Code.SUCCESS:
-                    raise SchedulingError(f'running Normalize on Score plugins: {status.message}')
+                    raise SchedulingError(f'running Normalize on Score plugins: plugin "{pl.name}" failed with: '
+                                          f'{status.message}')
             bad = _out_of_range(raw)
             if bad.size:
                 raise SchedulingError(

@@ -69,3 +69,8 @@ def error(text: str) -> Status:
 
 class SchedulingError(Exception):
     """A non-rejection failure (plugin error): the pod gets reason SchedulerError."""
+
+
+class ScoreFailure(Exception):
+    """A Score plugin's error status (`fwk.AsStatus(err)`): the runner words it as
+    RunScorePlugins does (`running Score plugins: plugin "X" failed with: ...`)."""

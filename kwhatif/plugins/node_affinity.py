@@ -24,7 +24,7 @@ from kwhatif.framework.interfaces import (
     BatchFilter, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts,
     ScorePlugin,
 )
-from kwhatif.framework.status import SKIP, Status, error, unresolvable
+from kwhatif.framework.status import SKIP, ScoreFailure, Status, error, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -83,6 +83,17 @@ def _missed(term: NodeSelectorTerm, labels: Mapping[str, str], node_name: str) -
              for req in term.match_expressions if not req.matches(labels)]
             + [f"field {req.key} {req.operator} [{', '.join(req.values)}] not matched"
                for req in term.match_fields if not req.matches({req.key: node_name})])
+
+
+def _weighted_preferred(pod: PodInfo) -> tuple[PreferredSchedulingTerm, ...] | str:
+    """The pod's preferred terms of non-zero weight, or the refusal of one it cannot parse (the
+    scheduler does not score with it)."""
+    preferred = _preferred_terms(pod.pod) or ()
+    for i, t in enumerate(preferred):
+        if t.weight != 0 and not t.term.valid:
+            return (f"spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].preference: "
+                    "Invalid value: a requirement value is not a valid label value (or a Gt/Lt value is not an integer)")
+    return tuple(t for t in preferred if t.weight != 0)
 
 
 class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, NodeExplainer):
@@ -147,22 +158,24 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, S
         return RowVerdicts.pick(fails, enforced[fails], (_REJECTED, _ENFORCED))
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status | None:
-        preferred = _preferred_terms(pod.pod)
-        if preferred is None and self.added_preferred is None:
+        if _preferred_terms(pod.pod) is None and self.added_preferred is None:
             return SKIP
-        preferred = preferred or ()
-        weighted = tuple(t for t in preferred if t.weight != 0)
-        for i, t in enumerate(preferred):
-            if t.weight != 0 and not t.term.valid:  # the scheduler refuses to score with a term it cannot parse
-                return error(f"spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}]"
-                             ".preference: Invalid value: a requirement value is not a valid label value "
-                             "(or a Gt/Lt value is not an integer)")
+        weighted = _weighted_preferred(pod)
+        if isinstance(weighted, str):
+            return error(weighted)
         state.write(_PRE_SCORE_KEY, weighted)
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Without PreScore's state (PreScore disabled), Score works the pod's terms out itself
+        (node_affinity.go: "Fallback to calculate preferredNodeAffinity here")."""
         labels, name = node.node.labels, node.name
-        terms = (self.added_preferred or ()) + state.read(_PRE_SCORE_KEY)
+        own = state.get(_PRE_SCORE_KEY)
+        if own is None:
+            own = _weighted_preferred(pod)
+            if isinstance(own, str):
+                raise ScoreFailure(own)
+        terms = (self.added_preferred or ()) + own
         return sum(t.weight for t in terms if t.term.matches(labels, name))
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:

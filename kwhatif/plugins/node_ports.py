@@ -5,12 +5,13 @@ from __future__ import annotations
 from kwhatif.api.objects import Pod
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import FilterPlugin, NodeExplainer, PreFilterPlugin, PreFilterResult
-from kwhatif.framework.status import SKIP, Status, unschedulable
+from kwhatif.framework.status import SKIP, Status, error, unschedulable
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import HostPort, PodInfo
 
 NAME = "NodePorts"
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
+PRE_FILTER_KEY = "PreFilter" + NAME
 
 
 class NodePorts(PreFilterPlugin, FilterPlugin, NodeExplainer):
@@ -19,10 +20,17 @@ class NodePorts(PreFilterPlugin, FilterPlugin, NodeExplainer):
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
                    ) -> tuple[PreFilterResult | None, Status | None]:
-        return None, (None if pod.host_ports else SKIP)
+        if not pod.host_ports:
+            return None, SKIP
+        state.write(PRE_FILTER_KEY, pod.host_ports)
+        return None, None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        for wanted in pod.host_ports:
+        """Without PreFilter's state (PreFilter disabled), an error: node_ports.go getPreFilterState."""
+        wanted_ports = state.get(PRE_FILTER_KEY)
+        if wanted_ports is None:
+            return error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        for wanted in wanted_ports:
             if node.port_conflicts(wanted):
                 return unschedulable(ERR_REASON)
         return None

@@ -127,7 +127,18 @@ def test_a_removed_pod_frees_its_port():
     snap.forget(holder.key)
     plugin = NodePorts(None, Handle(snap))
     info = PodInfo.of(pod("m1", "TCP/127.0.0.1/8001"))
-    assert plugin.filter(CycleState(), info, snap.by_name["n1"]) is None
+    state = CycleState()
+    plugin.pre_filter(state, info, snap.node_infos)
+    assert plugin.filter(state, info, snap.by_name["n1"]) is None
+
+
+def test_filter_without_its_pre_filter_state_is_an_error():
+    """node_ports.go Filter reads PreFilter's state: with PreFilter disabled in the profile it is
+    missing, and Filter returns the error (the runner ends the cycle with it)."""
+    snap = Snapshot.build(Cluster(nodes=[make_node("n1")]), [])
+    status = NodePorts(None, Handle(snap)).filter(CycleState(), PodInfo.of(pod("m1", "TCP//8001")), snap.by_name["n1"])
+    assert status is not None and (status.code, status.reasons) == (
+        Code.ERROR, ('reading "PreFilterNodePorts" from cycleState: not found',))
 
 
 def _owned(name: str, kind: str, owner: str, *specs: str):

@@ -113,11 +113,17 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        allocs, reqs = node_pairs(node, self.resources, state.read(_PRE_SCORE_KEY), use_requested=True)
+        allocs, reqs = node_pairs(node, self.resources, self._score_request(state, pod), use_requested=True)
         return node_balanced_score(reqs, allocs)
 
+    def _score_request(self, state: CycleState, pod: PodInfo) -> tuple[int, ...]:
+        """PreScore's request; worked out again when PreScore is disabled (balanced_allocation.go
+        Score's fallback: a best-effort pod is then scored too)."""
+        request = state.get(_PRE_SCORE_KEY)
+        return pod_request_vector(pod, self.resources, use_requested=True) if request is None else request
+
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        request = state.read(_PRE_SCORE_KEY)
+        request = self._score_request(state, pod)
 
         def work_out(stale: np.ndarray) -> np.ndarray:
             allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=True)

@@ -14,7 +14,7 @@ from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterPlugin, PreFilterResult, PreScorePlugin, RowVerdicts,
     ScorePlugin,
 )
-from kwhatif.framework.status import Code, Status
+from kwhatif.framework.status import Code, Status, error
 from kwhatif.plugins.node_resources.resource_allocation import (
     DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
 )
@@ -31,6 +31,8 @@ SCORING_STRATEGY_TYPES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY
 TOO_MANY_PODS = "Too many pods"
 _PRE_FILTER_KEY = "PreFilter" + NAME
 _PRE_SCORE_KEY = "PreScore" + NAME
+MISSING_PRE_FILTER = f'error reading "{_PRE_FILTER_KEY}" from cycleState: not found'
+"""Filter without PreFilter's state (PreFilter disabled): an error (fit.go getPreFilterState)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,9 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         return None, None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
-        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        request = state.get(_PRE_FILTER_KEY)
+        if request is None:
+            return error(MISSING_PRE_FILTER)
         found = shortfalls(request, node, self.ignored, self.ignored_groups)
         if not found:
             return None
@@ -174,11 +178,16 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """The per-node reference: the strategy's one-node form over this NodeInfo."""
-        allocs, reqs = node_pairs(node, self.resources, state.read(_PRE_SCORE_KEY), use_requested=False)
+        allocs, reqs = node_pairs(node, self.resources, self._score_request(state, pod), use_requested=False)
         return self.scorer.node(reqs, allocs)
 
+    def _score_request(self, state: CycleState, pod: PodInfo) -> tuple[int, ...]:
+        """PreScore's request; worked out again when PreScore is disabled (fit.go Score's fallback)."""
+        request = state.get(_PRE_SCORE_KEY)
+        return pod_request_vector(pod, self.resources, use_requested=False) if request is None else request
+
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        request = state.read(_PRE_SCORE_KEY)
+        request = self._score_request(state, pod)
 
         def work_out(stale: np.ndarray) -> np.ndarray:
             allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=False)
@@ -188,7 +197,9 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
     def filter_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> RowVerdicts:
         """fit.go:fitsRequest over many nodes: each failing check sets a bit; nodes with the same bits share
         one Status (reasons in the scheduler's order)."""
-        request = state.get(_PRE_FILTER_KEY) or fit_request(pod)
+        request = state.get(_PRE_FILTER_KEY)
+        if request is None:
+            return RowVerdicts.same(np.ones(rows.size, dtype=bool), error(MISSING_PRE_FILTER))
         question = (NAME, self.ignored, self.ignored_groups, request.milli_cpu, request.memory,
                     request.ephemeral_storage, tuple(sorted(request.scalars.items())))
         reasons = self._reasons.get(question)

@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     RowVerdicts, ScorePlugin,
 )
-from kwhatif.framework.status import SKIP, Status, error
+from kwhatif.framework.status import SKIP, ScoreFailure, Status, error
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
@@ -55,6 +55,17 @@ class _Extensions(PreFilterExtensions):
             return s
         update_with_pod(s, to_remove, pod, node, -1)
         return None
+
+
+MISSING_PRE_SCORE = f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found'
+
+
+def _pre_score_state(state: CycleState) -> PreScoreState:
+    """Score reads PreScore's state; without it (PreScore disabled) Score fails (scoring.go)."""
+    s = state.get(PRE_SCORE_STATE_KEY)
+    if s is None:
+        raise ScoreFailure(MISSING_PRE_SCORE)
+    return s
 
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
@@ -112,22 +123,22 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlug
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return score_node(state.read(PRE_SCORE_STATE_KEY), pod, node)
+        return score_node(_pre_score_state(state), pod, node)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        return score_rows(state.read(PRE_SCORE_STATE_KEY), table, rows)
+        return score_rows(_pre_score_state(state), table, rows)
 
     def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
-            return scores, error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+            return scores, error(MISSING_PRE_SCORE)
         return normalize_rows(s, names, scores), None
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status | None:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
-            return error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+            return error(MISSING_PRE_SCORE)
         normalize(s, scores)
         return None
 
