@@ -24,7 +24,7 @@ from kwhatif.golang import go_quote
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_checks import check_pod, unique_name
-from kwhatif.load.selectors import checked_labels, label_selector, node_term
+from kwhatif.load.selectors import checked_annotations, checked_labels, label_selector, node_term
 
 
 def toleration(f: Fields, raw: dict, path: str) -> Toleration:
@@ -471,7 +471,7 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
     status = f.map(obj, "status", "")
     return Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
-        labels=pod_labels(f, meta), annotations=pod_annotations(f, meta),
+        labels=pod_labels(f, meta), annotations=checked_annotations(f, meta),
         creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
         deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
         owner_references=owner_references(f, meta),

@@ -34,6 +34,17 @@ def checked_labels(f: Fields, parent: dict, key: str = "labels", path: str = "me
     return labels
 
 
+def checked_annotations(f: Fields, meta: dict) -> dict[str, str]:
+    """An object's metadata.annotations, refused where the API server refuses them
+    (ValidateAnnotations: each key a qualified name, case aside)."""
+    annotations = f.str_map(meta, "annotations", "metadata")
+    for key in annotations:
+        problems = is_qualified_name(key.lower())
+        if problems:
+            raise f.error("metadata.annotations", f"Invalid value: {json.dumps(key)}: {problems[0]}")
+    return annotations
+
+
 def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:
     """A metav1.LabelSelectorRequirement, validated as the API server does (ValidateLabelSelector)."""
     req = _requirement(f, raw, path, LABEL_OPERATORS)

@@ -421,6 +421,24 @@ def test_a_budgets_unhealthy_pod_eviction_policy_is_read(spec: dict[str, Any], p
     assert decode(budget_with(spec), None).unhealthy_pod_eviction_policy == policy
 
 
+@pytest.mark.parametrize("key, refused", [
+    ("a<b|c%d::e", True),
+    ("example.com/Checksum", False),   # case does not matter: the key is lowered first
+    ("checksum/config", False),
+    ("/config", True),                 # an empty prefix
+])
+def test_an_annotation_key_is_refused_as_the_api_server_refuses_it(key: str, refused: bool) -> None:
+    """ValidateAnnotations: IsQualifiedName(strings.ToLower(key)) for each key."""
+    doc = pod_with({"containers": [named("a")]})
+    doc["metadata"]["annotations"] = {key: "v"}
+    if not refused:
+        decode(doc, None)
+        return
+    with pytest.raises(InputError) as err:
+        decode(doc, None)
+    assert str(err.value).startswith(f'Pod/shop/x: metadata.annotations: Invalid value: "{key}": ')
+
+
 def test_a_node_selector_is_refused_as_labels_are() -> None:
     # ValidatePodSpec: unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector")).
     with pytest.raises(InputError) as err:
