@@ -5,6 +5,7 @@ where it got stuck (every format writes them)."""
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from kwhatif.check import NO_NODE, CheckResult
@@ -129,5 +130,5 @@ def next_step(data: dict[str, Any]) -> str:
     if stuck is None or not all(sources) or STDIN_NAME in files:
         return "".join(fixes)
     return "".join(fixes) + (f"\nkwhatif: why {stuck['first_pending']} stays pending, and what would make it fit: "
-                             f"kwhatif explain {stuck['first_pending']} {' '.join(f'-f {f}' for f in files)} "
+                             f"kwhatif explain {stuck['first_pending']} {' '.join(f'-f {shlex.quote(f)}' for f in files)} "
                              "(with the check's -c and -n)")

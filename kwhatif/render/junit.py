@@ -4,6 +4,7 @@ properties of the suite and in its system-out (where CI report viewers show them
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -45,4 +46,14 @@ def to_junit(data: dict[str, Any]) -> str:
     if data["warnings"]:
         ET.SubElement(suite, "system-out").text = "\n".join(f"warning: {w}" for w in data["warnings"])
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + _xml_chars(ET.tostring(suites, encoding="unicode")) + "\n"
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_chars(text: str) -> str:
+    """XML 1.0 has no way to write a control character (a warning quoting a manifest's field
+    name may hold one): ElementTree writes it raw and the report no longer parses; each becomes
+    U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)

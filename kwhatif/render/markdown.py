@@ -5,16 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.render.check import result_word, rollout_lines, verdict, workload_ref
+from kwhatif.text import markdown_cell
 
 
 def _result(w: dict[str, Any]) -> str:
     if not w["ok"]:
-        return "❌ " + _cell(w["message"] or "does not fit")
-    return "⚠️ " + _cell(w["message"]) if result_word(w) == "no node" else "✅ fits"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+        return "❌ " + markdown_cell(w["message"] or "does not fit")
+    return "⚠️ " + markdown_cell(w["message"]) if result_word(w) == "no node" else "✅ fits"
 
 
 def to_markdown(data: dict[str, Any]) -> str:
@@ -25,7 +22,8 @@ def to_markdown(data: dict[str, Any]) -> str:
     for w in data["workloads"]:
         lines.append(f"| `{workload_ref(w)}` | {w['change']} | {w['pods']} | {w['bound']} | {w['pending']} | "
                      f"{w['evictions']} | {_result(w)} |")
-    fixes = [f"- 🔧 `{w['suggestion']['pod']}` (`{workload_ref(w)}`) would fit if: {_cell(w['suggestion']['summary'])} "
+    fixes = [f"- 🔧 `{w['suggestion']['pod']}` (`{workload_ref(w)}`) would fit if: "
+             f"{markdown_cell(w['suggestion']['summary'])} "
              "(verified for that pod alone by a re-run: re-run the check after the change)"
              for w in data["workloads"] if w.get("suggestion")]
     if fixes:
@@ -37,10 +35,10 @@ def to_markdown(data: dict[str, Any]) -> str:
         lines += ["", "| Policy | Result |", "|---|---|"]
         for p in data["policies"]:
             detail = "; ".join(m for m in p["messages"] if m)
-            lines.append(f"| `{p['policy']}` | {'✅' if p['ok'] else '❌'} {_cell(detail)} |")
+            lines.append(f"| `{p['policy']}` | {'✅' if p['ok'] else '❌'} {markdown_cell(detail)} |")
     if data["warnings"]:
         lines += ["", "<details><summary>⚠️ " + f"{len(data['warnings'])} warning(s)</summary>", "",
-                  *(f"- {_cell(w)}" for w in data["warnings"]), "", "</details>"]
+                  *(f"- {markdown_cell(w)}" for w in data["warnings"]), "", "</details>"]
     cluster = data["cluster"]
     lines += ["", (f"<sub>{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, "
                   f"{cluster['pending_pods']} pods scheduled ({data['version']} decisions, by kwhatif)</sub>")]

@@ -274,6 +274,27 @@ def test_markdown_is_a_summary_table_for_a_pull_request_comment(cli):
     ]
 
 
+def _oddly_named_field(tmp_path) -> str:
+    """web with an unknown field whose name holds `<i>`, a pipe and a BEL: --validate=warn says it."""
+    path = tmp_path / "odd.yaml"
+    path.write_text((CHECK / "web.yaml").read_text().replace("spec:\n", 'spec:\n  "x<i>|\\a": 1\n', 1))
+    return str(path)
+
+
+def test_markdown_escapes_what_github_would_render(cli, tmp_path):
+    result = cli(["check", _oddly_named_field(tmp_path), *ARGS, "-o", "markdown", "--validate=warn"])
+    warning = next(line for line in result.stdout.splitlines() if "unknown field" in line)
+    assert "<i>" not in warning and "&lt;i>" in warning and "\\|" in warning
+
+
+def test_junit_stays_well_formed_xml_with_control_characters(cli, tmp_path):
+    """XML 1.0 cannot write a BEL: ElementTree would write it raw and the report would not parse."""
+    result = cli(["check", _oddly_named_field(tmp_path), *ARGS, "-o", "junit", "--validate=warn"])
+    root = ET.fromstring(result.stdout)
+    said = [p.get("value", "") for p in root.findall("./testsuite/properties/property")]
+    assert any("unknown field" in value and "\ufffd" in value for value in said) and "\a" not in result.stdout
+
+
 def test_github_annotates_the_manifest_line_of_each_failing_workload(cli):
     result = cli(["check", WEB, API, *ARGS, "-o", "github", "--headroom", "cpu=10%"])
     assert result.exit_code == 1
@@ -578,3 +599,11 @@ def test_the_snapshots_autoscaler_decides_the_replicas_of_its_target(cli, tmp_pa
     [workload] = [w for w in json.loads(result.stdout)["workloads"] if w["kind"] == "Deployment"]
     assert workload["pods"] == pods
     assert result.exit_code == (1 if pods > 6 else 0)
+
+
+def test_the_explain_hint_quotes_a_file_name_for_the_shell(cli, tmp_path):
+    """`kwhatif explain ... -f my app.yaml` pasted into a shell reads two arguments: quoted."""
+    path = tmp_path / "my app.yaml"
+    path.write_text((CHECK / "api.yaml").read_text())
+    lines = cli(["check", str(path), *ARGS]).stdout.splitlines()
+    assert lines[-1].endswith(f"-f '{path}' (with the check's -c and -n)")
