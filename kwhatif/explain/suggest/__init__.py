@@ -42,10 +42,6 @@ from kwhatif.snapshot.snapshot import Snapshot
 __all__ = ["KINDS", "MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "searched", "suggestions"]
 
 MAX_SUGGESTIONS = 5
-KINDS = ("lower a request", "tolerate a taint", "uncordon a node", "match node affinity or relabel a node",
-         "free a host port", "relax topology spread", "relax pod (anti-)affinity", "add nodes", "raise the priority")
-"""The kinds of change tried, a family each (the modules above), for a page to say what was
-searched when none makes the pod fit."""
 
 
 def searched(exp: Explanation) -> bool:
@@ -78,9 +74,26 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
     return verified[:MAX_SUGGESTIONS]
 
 
+CandidateFamily = Callable[[Pod, list[NodeVerdict], NodeOf, Snapshot], list[Candidate]]
+FAMILIES: tuple[tuple[str, CandidateFamily], ...] = (
+    ("lower a request", lambda pod, verdicts, node_of, snapshot: lower_requests(pod, verdicts)),
+    ("tolerate a taint", lambda pod, verdicts, node_of, snapshot: tolerate_taint(pod, verdicts, node_of)),
+    ("uncordon a node", lambda pod, verdicts, node_of, snapshot: uncordon(pod, verdicts, node_of)),
+    ("match node affinity or relabel a node",
+     lambda pod, verdicts, node_of, snapshot: affinity_fixes(pod, verdicts, node_of)),
+    ("free a host port", lambda pod, verdicts, node_of, snapshot: free_ports(pod, verdicts, node_of)),
+    ("relax topology spread", lambda pod, verdicts, node_of, snapshot: spread_fixes(pod, verdicts, snapshot)),
+    ("relax pod (anti-)affinity", lambda pod, verdicts, node_of, snapshot: drop_pod_terms(pod, verdicts)
+     + delete_pods_in_the_way(pod, verdicts, node_of)),
+)
+"""The candidate families, in the order equal sizes keep, each with the words a page uses to say
+what was tried when none makes the pod fit."""
+SEARCHED = ("add nodes", "raise the priority")
+"""The costly searches after the candidates (`add_nodes`, `raise_priority`), in `suggestions`' order."""
+KINDS = tuple(kind for kind, _ in FAMILIES) + SEARCHED
+"""Every kind of change tried."""
+
+
 def _candidates(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, snapshot: Snapshot) -> list[Candidate]:
     """Every family's candidate changes, each with the variant its re-run applies."""
-    return (lower_requests(pod, verdicts) + tolerate_taint(pod, verdicts, node_of) + uncordon(pod, verdicts, node_of)
-            + affinity_fixes(pod, verdicts, node_of) + free_ports(pod, verdicts, node_of)
-            + spread_fixes(pod, verdicts, snapshot) + drop_pod_terms(pod, verdicts)
-            + delete_pods_in_the_way(pod, verdicts, node_of))
+    return [candidate for _, family in FAMILIES for candidate in family(pod, verdicts, node_of, snapshot)]
