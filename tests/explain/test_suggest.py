@@ -264,3 +264,19 @@ def test_a_toleration_names_only_the_nodes_it_frees() -> None:
     verdicts = [NodeVerdict(n, False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"]) for n in taints]
     made = tolerate_taint(make_pod("p", cpu="1"), verdicts, lambda name: infos[name])
     assert [s.summary for s, _ in made] == ["tolerate the taint a=1:NoSchedule: it then may land on n1"]
+
+
+@pytest.mark.parametrize("gpu_request, caveat", [(None, True), ("1", False)],
+                         ids=["a pod asking no GPU: the caveat", "a pod asking one: none"])
+def test_tolerating_a_device_nodes_taint_says_whom_the_nodes_are_kept_for(gpu_request, caveat) -> None:
+    """The only node is a GPU node tainted nvidia.com/gpu: tolerating the taint fits the pod, and
+    lands a pod that asks no GPU on it — said, since the taint most likely keeps the node for
+    pods that request the device."""
+    node = make_node("gpu", taints=(make_taint("nvidia.com/gpu", "present"),), allocatable={"nvidia.com/gpu": "4"})
+    info = NodeInfo.of(node)
+    requests = {"nvidia.com/gpu": gpu_request} if gpu_request else {}
+    pod = make_pod("p", containers=[make_container("c", requests=requests, limits=requests)])
+    verdicts = [NodeVerdict("gpu", False, "TaintToleration", "UnschedulableAndUnresolvable", ["taint"])]
+    [(made, _)] = tolerate_taint(pod, verdicts, lambda name: info)
+    said = " — nodes offering nvidia.com/gpu, which the pod does not request: the taint likely keeps them for pods"
+    assert (said in made.summary) == caveat

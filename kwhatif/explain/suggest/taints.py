@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.api.objects import Pod, is_node_state_taint
+from kwhatif.api.resources import is_extended_resource_name, pod_requests
 from kwhatif.api.tolerations import Taint, Toleration, tolerates
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
@@ -58,8 +59,23 @@ def tolerate_taint(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     change = pod_change(pod, [{"op": "add", "path": "/spec/tolerations", "value": value}])
     where = f"{min(nodes)}" + (f" and {len(nodes) - 1} more node(s)" if len(nodes) > 1 else "")
     written = f"{taint.key}={taint.value}" if taint.value else taint.key  # as kubectl writes a taint
-    summary = f"tolerate the taint {written}:{taint.effect}: it then may land on {where}"
+    summary = (f"tolerate the taint {written}:{taint.effect}: it then may land on {where}"
+               + _kept_for(pod, nodes, node_of))
     return [(Suggestion(summary, [change]), Variant(variant))]
+
+
+def _kept_for(pod: Pod, nodes: list[str], node_of: NodeOf) -> str:
+    """The caveat when every node the toleration frees offers a device resource (nvidia.com/gpu)
+    the pod does not ask for: the taint most likely keeps those nodes for pods that do — the fix
+    works, and lands a web server on a GPU node."""
+    asked = pod_requests(pod)
+    offered = [{name for name, amount in node_of(n).node.allocatable.items()
+                if amount > 0 and is_extended_resource_name(name) and not asked.get(name)} for n in nodes]
+    kept = sorted(set.intersection(*offered)) if offered else []
+    if not kept:
+        return ""
+    return (f" — nodes offering {', '.join(kept)}, which the pod does not request: the taint likely keeps them for "
+            "pods that do")
 
 
 def _toleration_manifest(t: Toleration) -> dict[str, Any]:
