@@ -165,6 +165,11 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
                     "pass; a cordon does not count).", width, "")
     if attempt.outcome == Outcome.ERROR:
         return _error_lines(attempt, width)
+    if attempt.nominated_fast_path and attempt.outcome == Outcome.BOUND:
+        return wrap(f"kwhatif: the pod was nominated to {attempt.node} (status.nominatedNodeName: a preemption made "
+                    "room there, or a drain's wait bound it there), which passed the filters: kube-scheduler takes a "
+                    "nominated node that fits without looking at the others (schedule_one.go "
+                    "evaluateNominatedNode).", width, "")
     groups = reason_groups(attempt)
     rejected = sum(len(g.nodes) for g in groups)
     feasible = len(attempt.verdicts) - rejected

@@ -421,3 +421,13 @@ def test_json_says_whether_suggestions_were_searched(cli):
     big = json.loads(cli(["explain", "big", *CLUSTER_ARGS, "-o", "json"]).stdout)
     small = json.loads(cli(["explain", "small", *CLUSTER_ARGS, "-o", "json"]).stdout)
     assert (big["explanation"]["suggestions_searched"], small["explanation"]["suggestions_searched"]) == (True, False)
+
+
+def test_a_nominated_node_taken_unscored_is_said_so(cli, monkeypatch):
+    """vip's second attempt (test_place.py::test_placed_pod_preempts): nominated to node-a after
+    its preemption, node-a passes the filters and kube-scheduler takes it without the others
+    (evaluateNominatedNode): "1 node evaluated" and a best score would read as a choice made."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    lines = cli(["explain", "default/vip", "-f", str(DATA / "place" / "vip.yaml"), *CLUSTER_ARGS]).stdout.splitlines()
+    at = lines.index("Attempt 2 (after the victims are gone) (nominated node, filters only): bound on node-a")
+    assert lines[at + 1].startswith("kwhatif: the pod was nominated to node-a (status.nominatedNodeName: ")
