@@ -13,7 +13,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE, BatchScore, Handle, PreScorePlugin, ScorePlugin
 from kwhatif.framework.status import SKIP, Status
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, pre_scored_request, table_pairs,
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -113,17 +113,12 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin, BatchScore):
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        allocs, reqs = node_pairs(node, self.resources, self._score_request(state, pod), use_requested=True)
+        request = pre_scored_request(state, _PRE_SCORE_KEY, pod, self.resources, use_requested=True)
+        allocs, reqs = node_pairs(node, self.resources, request, use_requested=True)
         return node_balanced_score(reqs, allocs)
 
-    def _score_request(self, state: CycleState, pod: PodInfo) -> tuple[int, ...]:
-        """PreScore's request; worked out again when PreScore is disabled (balanced_allocation.go
-        Score's fallback: a best-effort pod is then scored too)."""
-        request = state.get(_PRE_SCORE_KEY)
-        return pod_request_vector(pod, self.resources, use_requested=True) if request is None else request
-
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        request = self._score_request(state, pod)
+        request = pre_scored_request(state, _PRE_SCORE_KEY, pod, self.resources, use_requested=True)
 
         def work_out(stale: np.ndarray) -> np.ndarray:
             allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=True)

@@ -16,7 +16,7 @@ from kwhatif.framework.interfaces import (
 )
 from kwhatif.framework.status import Code, Status, error
 from kwhatif.plugins.node_resources.resource_allocation import (
-    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, table_pairs,
+    DEFAULT_RESOURCES, ResourceSpec, node_pairs, pod_request_vector, pre_scored_request, table_pairs,
 )
 from kwhatif.plugins.node_resources.strategies import (
     Strategy, least_allocated, most_allocated, requested_to_capacity_ratio,
@@ -178,16 +178,12 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """The per-node reference: the strategy's one-node form over this NodeInfo."""
-        allocs, reqs = node_pairs(node, self.resources, self._score_request(state, pod), use_requested=False)
+        request = pre_scored_request(state, _PRE_SCORE_KEY, pod, self.resources, use_requested=False)
+        allocs, reqs = node_pairs(node, self.resources, request, use_requested=False)
         return self.scorer.node(reqs, allocs)
 
-    def _score_request(self, state: CycleState, pod: PodInfo) -> tuple[int, ...]:
-        """PreScore's request; worked out again when PreScore is disabled (fit.go Score's fallback)."""
-        request = state.get(_PRE_SCORE_KEY)
-        return pod_request_vector(pod, self.resources, use_requested=False) if request is None else request
-
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        request = self._score_request(state, pod)
+        request = pre_scored_request(state, _PRE_SCORE_KEY, pod, self.resources, use_requested=False)
 
         def work_out(stale: np.ndarray) -> np.ndarray:
             allocs, reqs = table_pairs(table, stale, self.resources, request, use_requested=False)

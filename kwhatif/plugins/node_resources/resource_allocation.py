@@ -13,6 +13,7 @@ import numpy as np
 
 from kwhatif.api.quantity import milli_value, value
 from kwhatif.api.resources import CPU, EPHEMERAL, MEMORY, NON_ZERO, is_scalar_resource, pod_requests
+from kwhatif.framework.cycle_state import CycleState
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo, template_cache
 from kwhatif.snapshot.table import NodeTable
@@ -38,6 +39,15 @@ def pod_request_vector(pod: PodInfo, resources: tuple[ResourceSpec, ...], use_re
         exact = pod_requests(pod.pod, pod_level=use_requested, defaults=frozenset() if use_requested else NON_ZERO)
         return tuple(_to_int(r.name, exact.get(r.name, Fraction(0))) for r in resources)
     return template_cache(pod, ("request vector", resources, use_requested), work_out)
+
+
+def pre_scored_request(state: CycleState, key: str, pod: PodInfo, resources: tuple[ResourceSpec, ...],
+                       use_requested: bool) -> tuple[int, ...]:
+    """The request PreScore wrote under `key`; worked out again when PreScore is disabled, as
+    both plugins' Score fall back (fit.go, balanced_allocation.go: a best-effort pod that
+    BalancedAllocation's PreScore would skip is then scored too)."""
+    request = state.get(key)
+    return pod_request_vector(pod, resources, use_requested) if request is None else request
 
 
 def _to_int(name: str, q: Fraction) -> int:
