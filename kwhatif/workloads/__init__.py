@@ -210,17 +210,15 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     objects, warnings = load_workloads(paths, namespace=namespace, validate=validate, rejected_pods=True)
     cluster = cluster.copy()
     rejected = [o for o in objects if isinstance(o, RejectedPod)]
-    cluster.rejected_pods.extend(rejected)
-    warnings += rejected_pod_warnings(rejected)
     objects = [o for o in objects if not isinstance(o, RejectedPod)]
     expansion = expand_objects(objects, cluster.nodes, now, autoscalers=cluster.autoscalers.values())
-    taken = already_existing(cluster, expansion)
-    cluster.rejected_pods.extend(taken)
-    warnings += rejected_pod_warnings(taken)
+    rejected += already_existing(cluster, expansion)
+    cluster.rejected_pods.extend(rejected)
+    warnings += rejected_pod_warnings(rejected)
     controlled = Expansion([g for g in expansion.groups if g.workload.kind != "Pod"], expansion.others)
     warnings += expansion.warnings + apply_to_cluster(cluster, controlled) + namesake_warnings(cluster, expansion.pods)
     add_ephemeral_claims(cluster, [p for g in expansion.groups if g.workload.kind == "Pod" for p in g.pods])
-    if not expansion.pods and not rejected and not taken:
+    if not expansion.pods and not rejected:
         raise InputError(f"no Pod objects in {', '.join(paths)} (nor workloads that create pods)")
     origins = {p.key: (g.workload.kind, g.workload.namespace, g.workload.name) for g in controlled.groups for p in g.pods}
     return cluster, expansion.pods, warnings, origins
