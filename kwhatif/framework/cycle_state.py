@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kwhatif.framework.status import ScoreFailure
+
 
 class CycleState:
     """Values stored under keys like `"PreFilter" + plugin name`. Values with a `clone()` method
@@ -26,6 +28,14 @@ class CycleState:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self._data.get(key, default)
+
+    def read_for_score(self, key: str, missing: str) -> Any:
+        """The state PreScore wrote, for Score: without it (PreScore disabled in the profile) the
+        plugins whose Score has no fallback fail, in their own words (`missing`), which the
+        runner words as RunScorePlugins does (`ScoreFailure`)."""
+        if key not in self._data:
+            raise ScoreFailure(missing)
+        return self._data[key]
 
     def clone(self) -> CycleState:
         copy = CycleState(self.explain)

@@ -15,7 +15,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, NodeExplainer, PreScorePlugin, RowVerdicts, ScorePlugin,
 )
-from kwhatif.framework.status import ScoreFailure, Status, unresolvable
+from kwhatif.framework.status import Status, unresolvable
 from kwhatif.plugins.normalize import default_normalize_rows, default_normalize_score
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
@@ -50,12 +50,7 @@ def _filter_verdicts(tolerations: tuple[Toleration, ...]
     return work_out
 
 
-def _pre_score_state(state: CycleState) -> tuple[Toleration, ...]:
-    """Score reads PreScore's state; without it (PreScore disabled) Score fails (taint_toleration.go)."""
-    tolerations = state.get(_PRE_SCORE_KEY)
-    if tolerations is None:
-        raise ScoreFailure(f'failed to read "{_PRE_SCORE_KEY}" from cycleState: not found')
-    return tolerations
+MISSING_PRE_SCORE = f'failed to read "{_PRE_SCORE_KEY}" from cycleState: not found'
 
 
 class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore, NodeExplainer):
@@ -89,10 +84,10 @@ class TaintToleration(FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, Ba
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return _intolerable_preferred(node.node.taints, _pre_score_state(state))
+        return _intolerable_preferred(node.node.taints, state.read_for_score(_PRE_SCORE_KEY, MISSING_PRE_SCORE))
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        tolerations = _pre_score_state(state)
+        tolerations = state.read_for_score(_PRE_SCORE_KEY, MISSING_PRE_SCORE)
         per_group = table.about_taint_sets((NAME, "score", tolerations), lambda sets: np.array(
             [_intolerable_preferred(t, tolerations) for t in sets], dtype=np.int64))
         return per_group[table.taint_group[rows]]

@@ -22,7 +22,7 @@ import numpy as np
 
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import MAX_NODE_SCORE
-from kwhatif.framework.status import SKIP, ScoreFailure, Status, error
+from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.plugins.inter_pod_affinity.index import (
     PREFERRED_AFFINITY, REQUIRED_AFFINITY, REQUIRED_ANTI_AFFINITY, TermIndex,
 )
@@ -130,7 +130,7 @@ def get_state(state: CycleState) -> PreScoreState | None:
 
 def score_rows(state: CycleState, rows: np.ndarray) -> np.ndarray:
     """Σ over the keys each node has of the score of its value (0 for values without entry)."""
-    s = _scoring_state(state)
+    s: PreScoreState = state.read_for_score(PRE_SCORE_KEY, MISSING_STATE)
     total = np.zeros(rows.size, dtype=np.int64)
     for ids, _, sums, _ in s.per_key.values():
         at = ids[rows]
@@ -141,7 +141,7 @@ def score_rows(state: CycleState, rows: np.ndarray) -> np.ndarray:
 def score_node(state: CycleState, node: NodeInfo) -> int:
     """Upstream `Score` for one node (the per-node reference `score_rows` is tested against):
     Σ over the topology keys the node has of the score of its value."""
-    s = _scoring_state(state)
+    s: PreScoreState = state.read_for_score(PRE_SCORE_KEY, MISSING_STATE)
     labels = node.node.labels
     return sum(by_value.get(labels[key], 0) for key, by_value in s.topology_score.items() if key in labels)
 
@@ -152,13 +152,6 @@ MISSING_STATE = f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found'
 def _missing_state() -> Status:
     return error(MISSING_STATE)
 
-
-def _scoring_state(state: CycleState) -> PreScoreState:
-    """Score reads PreScore's state; without it (PreScore disabled) Score fails (scoring.go)."""
-    s = get_state(state)
-    if s is None:
-        raise ScoreFailure(MISSING_STATE)
-    return s
 
 
 def normalize_rows(state: CycleState, raw: np.ndarray) -> tuple[np.ndarray, Status | None]:

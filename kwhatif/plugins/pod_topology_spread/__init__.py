@@ -18,7 +18,7 @@ from kwhatif.framework.interfaces import (
     BatchFilter, BatchScore, FilterPlugin, Handle, NodeExplainer, PreFilterExtensions, PreFilterPlugin, PreFilterResult, PreScorePlugin,
     RowVerdicts, ScorePlugin,
 )
-from kwhatif.framework.status import SKIP, ScoreFailure, Status, error
+from kwhatif.framework.status import SKIP, Status, error
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.table import NodeTable
@@ -58,14 +58,6 @@ class _Extensions(PreFilterExtensions):
 
 
 MISSING_PRE_SCORE = f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found'
-
-
-def _pre_score_state(state: CycleState) -> PreScoreState:
-    """Score reads PreScore's state; without it (PreScore disabled) Score fails (scoring.go)."""
-    s = state.get(PRE_SCORE_STATE_KEY)
-    if s is None:
-        raise ScoreFailure(MISSING_PRE_SCORE)
-    return s
 
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugin, ScorePlugin, BatchScore,
@@ -123,10 +115,10 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlug
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
-        return score_node(_pre_score_state(state), pod, node)
+        return score_node(state.read_for_score(PRE_SCORE_STATE_KEY, MISSING_PRE_SCORE), pod, node)
 
     def score_rows(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
-        return score_rows(_pre_score_state(state), table, rows)
+        return score_rows(state.read_for_score(PRE_SCORE_STATE_KEY, MISSING_PRE_SCORE), table, rows)
 
     def normalize_rows(self, state: CycleState, pod: PodInfo, names: Sequence[str], scores: np.ndarray
                        ) -> tuple[np.ndarray, Status | None]:
