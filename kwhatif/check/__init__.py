@@ -195,7 +195,7 @@ def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:
         elif not unplaced and not ok:
             message = f"preemption evicts {len(victims)} existing pod(s): {', '.join(victims)}"
         w = group.workload
-        if not keys and rollout is None and w.kind == "DaemonSet":
+        if not group.pods and w.kind == "DaemonSet":  # new, or an update that takes it off every node
             message = NO_NODE
         out.append(WorkloadSummary(w.kind, w.namespace, w.name, len(keys), len(placed), len(unplaced),
                                    len(victims), ok, message, w.source, victims, rollout, keys,

@@ -166,3 +166,21 @@ def test_a_deployment_applied_without_replicas_keeps_the_replicas_that_run(cli, 
     code, data = _json(cli, _frontend(tmp_path, None, hpa=True))
     (w,) = [w for w in data["workloads"] if w["kind"] == "Deployment"]
     assert (w["pods"], w["rollout"]["desired"]) == (8, 8)
+
+
+def test_an_update_that_takes_the_daemonset_off_every_node_is_said_as_when_new(cli, tmp_path):
+    """A nodeSelector no node carries: the DaemonSet controller deletes its pod from every node
+    (daemon_controller.go nodeShouldRunDaemonPod is false everywhere) — an agent removed
+    cluster-wide by a typo. The gate says `no node` and warns, as for a new DaemonSet, and
+    --strict makes it the error."""
+    manifest = yaml.safe_load(NODE_EXPORTER.read_text())
+    manifest["spec"]["template"]["spec"]["nodeSelector"] = {"kubernetes.io/os": "plan9"}
+    path = tmp_path / "node-exporter-nowhere.yaml"
+    path.write_text(yaml.safe_dump(manifest))
+    code, data = _json(cli, str(path))
+    (w,) = data["workloads"]
+    assert (w["pods"], w["bound"], w["pending"]) == (0, 0, 0)
+    assert w["message"].startswith("matches no node: ")
+    assert f"DaemonSet/monitoring/node-exporter: {w['message']}" in data["warnings"]
+    strict = cli(["check", str(path), *ARGS[:-1], "--strict"])
+    assert strict.exit_code == 2 and "matches no node" in single_error_line(strict.stderr)
