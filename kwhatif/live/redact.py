@@ -8,7 +8,10 @@ Removed from every container of a pod spec (a Pod's own, and the pod template of
 kind): the fields in `DROPPED_CONTAINER_FIELDS` — probe and hook commands may carry credentials,
 and no scheduler plugin reads them; env values and sources, envFrom, command and args are kept
 as digests (`kwhatif.api.settings`): `check` tells a template changed by them alone, and no value
-leaves the cluster. Secrets and ConfigMaps are never captured at all (`capture.py` does not list
+leaves the cluster. A pod's container statuses lose their states' messages: with
+`terminationMessagePolicy: FallbackToLogsOnError` the kubelet copies the last log lines there
+(a connection string in a panic). A StatefulSet's claim templates and a CronJob's job template
+lose their annotations as any object's metadata does. Secrets and ConfigMaps are never captured at all (`capture.py` does not list
 them)."""
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ DROPPED_CONTAINER_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "sta
 
 CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 
+STATUS_LISTS = ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")
+
 POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
     "Pod": (),
     "ReplicaSet": ("spec", "template"),
@@ -59,8 +64,8 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 
 REDACTION_NOTE = ("only what scheduling reads: container probes and lifecycle hooks, managedFields and "
                   "annotations the scheduler never reads were removed (those of pods and pod templates kept as "
-                  "sha256 digests of their values, as container env, envFrom, command and args are); Secrets and "
-                  "ConfigMaps are never captured")
+                  "sha256 digests of their values, as container env, envFrom, command and args are), and so were "
+                  "the messages of container states (log lines); Secrets and ConfigMaps are never captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
 
@@ -68,13 +73,18 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     """The object with what scheduling never reads removed (changed in place, and returned). A
     pod's and a pod template's other annotations keep their keys with their values' digests
     (`api.meta.value_digest`): `check` tells a template that changed by them."""
-    path = POD_TEMPLATE_PATHS.get(str(obj.get("kind")))
+    kind = str(obj.get("kind"))
+    path = POD_TEMPLATE_PATHS.get(kind)
     strip_metadata(obj.get("metadata"), digests=path == ())
     pod = _walk(obj, path) if path is not None else None
     if pod is not None:
         if path:
             strip_metadata(pod.get("metadata"), digests=True)
         strip_containers(pod.get("spec"))
+    if kind == "Pod":
+        strip_state_messages(obj.get("status"))
+    for inner in _inner_metadata(obj, kind):
+        strip_metadata(inner)
     return obj
 
 
@@ -107,6 +117,34 @@ def strip_containers(spec: Any) -> None:
                     for field in DROPPED_CONTAINER_FIELDS:
                         container.pop(field, None)
                     _digest_settings(container)
+
+
+def strip_state_messages(status: Any) -> None:
+    """Every container status without its states' messages (`state` and `lastState`, whatever
+    the state): the kubelet may have copied log lines there."""
+    if not isinstance(status, dict):
+        return
+    for name in STATUS_LISTS:
+        statuses = status.get(name)
+        for entry in statuses if isinstance(statuses, list) else ():
+            for key in ("state", "lastState"):
+                states = entry.get(key) if isinstance(entry, dict) else None
+                for state in states.values() if isinstance(states, dict) else ():
+                    if isinstance(state, dict):
+                        state.pop("message", None)
+
+
+def _inner_metadata(obj: dict[str, Any], kind: str) -> list[Any]:
+    """The metadata of objects a workload holds beside its pod template: a StatefulSet's claim
+    templates, a CronJob's job template."""
+    if kind == "StatefulSet":
+        claims = _walk(obj, ("spec",)) or {}
+        templates = claims.get("volumeClaimTemplates")
+        return [t.get("metadata") for t in templates if isinstance(t, dict)] if isinstance(templates, list) else []
+    if kind == "CronJob":
+        job = _walk(obj, ("spec", "jobTemplate"))
+        return [job.get("metadata")] if job is not None else []
+    return []
 
 
 def _digest_settings(container: dict[str, Any]) -> None:

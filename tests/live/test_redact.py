@@ -85,6 +85,27 @@ CASES = [
                  {"kind": "Pod", "metadata": {"annotations": {"batch.kubernetes.io/job-completion-index": "3"}},
                   "spec": {"containers": "not a list"}},
                  id="an indexed Job's completion index stays; a malformed spec is left for the loader to refuse"),
+    pytest.param({"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(SCHEDULING_CONTAINER), "status": {
+                     "phase": "Running", "containerStatuses": [{"name": "app", "resources": {"requests": {"cpu": "1"}},
+                         "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}},
+                         "lastState": {"terminated": {"exitCode": 2, "reason": "Error",
+                                                      "message": "panic: postgres://admin:pw@db failed"}}}],
+                     "initContainerStatuses": [{"name": "i", "state": {"waiting": {"reason": "CrashLoopBackOff",
+                                                                                   "message": "back-off: pw"}}}]}},
+                 {"kind": "Pod", "metadata": {"name": "p"}, "spec": pod_spec(SCHEDULING_CONTAINER), "status": {
+                     "phase": "Running", "containerStatuses": [{"name": "app", "resources": {"requests": {"cpu": "1"}},
+                         "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}},
+                         "lastState": {"terminated": {"exitCode": 2, "reason": "Error"}}}],
+                     "initContainerStatuses": [{"name": "i", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}},
+                 id="container states lose their messages (FallbackToLogsOnError copies log lines there); "
+                    "reasons and the resources a resize reads stay"),
+    pytest.param({"kind": "StatefulSet", "spec": {"volumeClaimTemplates": [{"metadata": {"name": "data", "annotations": {
+                     "kubectl.kubernetes.io/last-applied-configuration": "{}", "team": "shop"}}}]}},
+                 {"kind": "StatefulSet", "spec": {"volumeClaimTemplates": [{"metadata": {"name": "data"}}]}},
+                 id="a StatefulSet's claim templates lose their annotations as any metadata does"),
+    pytest.param({"kind": "CronJob", "spec": {"jobTemplate": {"metadata": {"annotations": {"team": "shop"}}}}},
+                 {"kind": "CronJob", "spec": {"jobTemplate": {"metadata": {}}}},
+                 id="a CronJob's job template loses its annotations as any metadata does"),
     pytest.param({"kind": "Service", "metadata": {"name": "s"}, "spec": {"selector": {"app": "w"}}},
                  {"kind": "Service", "metadata": {"name": "s"}, "spec": {"selector": {"app": "w"}}},
                  id="a kind without pods is left as it is"),
