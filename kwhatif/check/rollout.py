@@ -28,6 +28,7 @@ from kwhatif.api.objects import Pod, RunningJob
 from kwhatif.engine import Prepared, admit, as_created, needs_missing_plugin
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.text import listed
+from kwhatif.workloads.deletion import deletion_order
 from kwhatif.workloads.common import Workload
 from kwhatif.workloads.existing import Strategy
 
@@ -196,6 +197,15 @@ class Stepper:
     def bound(self, pod: Pod) -> bool:
         return pod.key in self.scheduler.snapshot.placed
 
+    def deletion_order(self, pods: Sequence[Pod]) -> list[Pod]:
+        """`pods` as the ReplicaSet controller deletes them (`workloads.deletion`), ranked by
+        the workload's pods on their nodes — old and new ReplicaSets alike (getIndirectlyRelatedPods),
+        those this run bound where it bound them."""
+        placed = self.scheduler.snapshot.placed
+        related = [p for p in [*self.old.values(), *self.kept.values(), *self.created, *self.adopted]
+                   if p.key in placed]
+        return deletion_order(pods, self.now, related, lambda p: placed.get(p.key, p.node_name))
+
     def total(self) -> int:
         """The workload's pods, old and new, bound or not."""
         return len(self.old) + len(self.kept) + len(self.created)
@@ -284,12 +294,3 @@ def names(pods: Sequence[Pod]) -> str:
     return listed([p.name for p in pods])
 
 
-def deletion_order(pods: Sequence[Pod]) -> list[Pod]:
-    """controller.ActivePodsWithRanks as the ReplicaSet controller ranks running pods to delete:
-    pods on nodes holding more pods of the set first, then the newest first (then by name)."""
-    per_node: dict[str, int] = {}
-    for pod in pods:
-        per_node[pod.node_name] = per_node.get(pod.node_name, 0) + 1
-    by_name = sorted(pods, key=lambda p: p.name)
-    newest_first = sorted(by_name, key=lambda p: p.creation_timestamp, reverse=True)
-    return sorted(newest_first, key=lambda p: -per_node[p.node_name])

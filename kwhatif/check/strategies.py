@@ -6,7 +6,7 @@ model is in `kwhatif.check.rollout`). Each function drives a `Stepper` and retur
   replicas + maxSurge pods in all, at most replicas new ones — or, when it cannot, scales the
   old pods down — reconcileOldReplicaSets: allowed while all − (replicas − maxUnavailable) −
   (new pods not available) > 0, by what keeps replicas − maxUnavailable pods available. Old pods
-  go in the ReplicaSet controller's order (`deletion_order`).
+  go in the ReplicaSet controller's order (`Stepper.deletion_order`).
 - Deployment Recreate (recreate.go): every old pod deleted, then every new pod created.
 - Before either, a replica change with a new template is a scaling event (syncDeployment): the
   running ReplicaSet is resized first, with its own template (`_scaling_event`).
@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import fields
 
-from kwhatif.check.rollout import Rollout, Stepper, Update, deletion_order, names
+from kwhatif.check.rollout import Rollout, Stepper, Update, names
 from kwhatif.api.objects import Pod
 from kwhatif.engine import is_pending
 from kwhatif.text import listed
@@ -63,13 +63,11 @@ def scale(s: Stepper, u: Update, note: str = "", grown: Sequence[Pod] | None = N
     said `how`), extra ones deleted in ranked order — its pods the snapshot had pending among
     its replicas (`NEVER_REPLACING`), and the first deleted (ActivePodsWithRanks: unassigned first)."""
     s.adopt([p for p in u.old if is_pending(p) and keeps_pending(u, p)])
-    unassigned = [p for p in s.adopted if not s.bound(p)]
     have, want = len(s.old) + len(s.adopted), len(u.new)
     if want > have:
         s.step(f"scale up from {have} to {want} pods{how}", [], list(u.new if grown is None else grown)[:want - have])
     elif want < have:
-        assigned = [p for p in s.adopted if s.bound(p)] + list(s.old.values())
-        s.step(f"scale down from {have} to {want} pods", (unassigned + deletion_order(assigned))[:have - want], [])
+        s.step(f"scale down from {have} to {want} pods", s.deletion_order([*s.adopted, *s.old.values()])[:have - want], [])
     return s.rollout("scale" if want != have else "unchanged", u, True, note)
 
 
@@ -107,7 +105,7 @@ def roll_deployment(s: Stepper, u: Update) -> Rollout:
             continue
         down = _scale_down_room(s, u)
         if down > 0:
-            victims = deletion_order(list(s.old.values()))[:down]
+            victims = s.deletion_order(list(s.old.values()))[:down]
             s.step(f"scale the old pods down to {len(s.old) - down}: delete {names(victims)}", victims, [])
             continue
         return s.rollout("update", u, not unused and not s.old, note)
@@ -123,7 +121,7 @@ def _trim_new_replica_set(s: Stepper, u: Update) -> None:
     simulated, as the module docstring says."""
     extra = len(s.kept) - len(u.new)
     if extra > 0:
-        victims = deletion_order(list(s.kept.values()))[:extra]
+        victims = s.deletion_order(list(s.kept.values()))[:extra]
         s.step(f"scale the new ReplicaSet down to {len(u.new)}: delete {names(victims)}", victims, [])
 
 
@@ -139,7 +137,7 @@ def _scaling_event(s: Stepper, u: Update) -> None:
         return
     how = "a scaling event first (the new template rolls at the next sync)"
     if want < have:
-        victims = deletion_order(list(s.old.values()))[:have - want]
+        victims = s.deletion_order(list(s.old.values()))[:have - want]
         s.step(f"{how}: the old pods scaled down from {have} to {want}: delete {names(victims)}", victims, [])
         return
     copies = _copies(s, want - have, "scaling-event")

@@ -39,6 +39,8 @@ KEPT_ANNOTATIONS = frozenset({
     "batch.kubernetes.io/job-completion-index",
     # A Deployment's ReplicaSets: its replica count (what a manifest without spec.replicas keeps).
     "deployment.kubernetes.io/desired-replicas",
+    # Which replica a ReplicaSet deletes first (controller_utils.go ActivePodsWithRanks).
+    "controller.kubernetes.io/pod-deletion-cost",
 })
 """Annotations kwhatif reads (the scheduler reads no other)."""
 

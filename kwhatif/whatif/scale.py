@@ -3,9 +3,9 @@ ReplicationController): the snapshot holds no pod template, so new replicas are 
 the controller's pods (as `recreated`), and the replicas that go are those its controller deletes
 first.
 
-ReplicaSet / ReplicationController (controller_utils.go:ActivePodsWithRanks, the first keys of its
-order): an unassigned pod before an assigned one, Pending before Running, a pod sharing its node
-with more of its siblings first, then the newer one. StatefulSet (OrderedReady and Parallel
+ReplicaSet / ReplicationController: controller_utils.go ActivePodsWithRanks
+(`kwhatif.workloads.deletion`), over the pods FilterActivePods keeps — neither finished nor
+already being deleted (the controller stopped counting those). StatefulSet (OrderedReady and Parallel
 alike): the highest ordinals go, new ones take the next ordinals."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
 from kwhatif.load.disruption import count_namespace_again
 from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, Workload
+from kwhatif.workloads.deletion import deletion_order as replica_deletion_order
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
 SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
@@ -49,12 +50,14 @@ KIND_NAMES = {alias: kind for kind, aliases in (
 
 
 def replicas_of(cluster: Cluster, kind: str, namespace: str, name: str) -> list[Pod]:
-    """The controller's live pods, in input order."""
+    """The controller's live pods, in input order: a ReplicaSet's are those FilterActivePods
+    keeps (neither finished nor being deleted); a StatefulSet's terminating pod still holds its
+    ordinal (the controller waits for it, then makes it again)."""
     out = []
     for pod in cluster.pods:
         ref = pod.controller_ref
         if ref is not None and (ref.kind, ref.name) == (kind, name) and pod.namespace == namespace \
-                and not is_finished(pod):
+                and not is_finished(pod) and (kind == STATEFULSET or pod.deletion_timestamp is None):
             out.append(pod)
     return out
 
@@ -64,18 +67,11 @@ def ordinal(pod: Pod) -> int:
     return int(tail) if tail.isdigit() else -1
 
 
-def deletion_order(pods: list[Pod], kind: str) -> list[Pod]:
+def deletion_order(pods: list[Pod], kind: str, now: str) -> list[Pod]:
     """The pods in the order the controller deletes them (module docstring)."""
     if kind == STATEFULSET:
         return sorted(pods, key=ordinal, reverse=True)
-    per_node: dict[str, int] = {}
-    for pod in pods:
-        per_node[pod.node_name] = per_node.get(pod.node_name, 0) + 1
-
-    def rank(pod: Pod) -> tuple[bool, bool, int]:
-        return (bool(pod.node_name), pod.phase == "Running", -per_node[pod.node_name] if pod.node_name else 0)
-    newest_first = sorted(pods, key=lambda p: p.creation_timestamp, reverse=True)  # RFC 3339 sorts as text
-    return sorted(newest_first, key=rank)  # stable: the newer pod first among equal ranks
+    return replica_deletion_order(pods, now)
 
 
 def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[Pod]]:
@@ -91,7 +87,7 @@ def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[P
     if wanted > len(pods) and not pods:
         raise InputError(f"--scale {text}: {kind}/{namespace}/{name} has no pod to copy (the snapshot "
                          "holds no pod template)")
-    gone = deletion_order(pods, kind)[:len(pods) - wanted] if wanted < len(pods) else []
+    gone = deletion_order(pods, kind, now)[:len(pods) - wanted] if wanted < len(pods) else []
     remove_pods(cluster, gone, now, "scale", replace=False)
     new = new_replicas(cluster, pods, kind, wanted - len(pods), now)
     cluster.pods.extend(new)

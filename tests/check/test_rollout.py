@@ -24,7 +24,7 @@ def _api_cluster():
     return cluster(node("n1", "1"),
                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                    running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
-                           created="2025-01-02T00:00:00Z"))
+                           created="2025-12-30T00:00:00Z"))
 
 
 def _steps(summary: WorkloadSummary) -> list[tuple[str, int, int, int, int]]:
@@ -186,9 +186,9 @@ def _api_with_a_pending_replica():
     return cluster(node("n1", "1"),
                    running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                    running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
-                           created="2025-01-02T00:00:00Z"),
+                           created="2025-12-30T00:00:00Z"),
                    _pending(running("api-h1-c", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
-                                    created="2025-01-03T00:00:00Z")))
+                                    created="2025-12-31T12:00:00Z")))
 
 
 @pytest.mark.parametrize("replicas, change, ok, steps", [
@@ -293,7 +293,7 @@ def test_a_template_reapplied_unchanged_stays_unchanged_whatever_admission_added
     merged = [{**spread[0], "labelSelector": {"matchLabels": API_LABELS, "matchExpressions": [
         {"key": "pod-template-hash", "operator": "In", "values": ["h1"]}]}}]
     pods = []
-    for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-01-02T00:00:00Z")):
+    for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-12-30T00:00:00Z")):
         doc = running(name, ("ReplicaSet", "api-h1"), "n1", "400m", labels={**API_LABELS, "pod-template-hash": "h1"},
                       created=created)
         doc["spec"]["containers"][0]["resources"]["limits"] = {"cpu": "1"}
@@ -328,7 +328,7 @@ def test_a_limit_range_changed_since_the_pods_were_made_changes_no_template(temp
     limits = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": "default"},
               "spec": {"limits": [{"type": "Container", "default": {"cpu": "2"}, "defaultRequest": {"cpu": "2"}}]}}
     state = cluster(node("n1", "2"), limits, _limit_ranged("api-h1-a", "2025-01-01T00:00:00Z"),
-                    _limit_ranged("api-h1-b", "2025-01-02T00:00:00Z"))
+                    _limit_ranged("api-h1-b", "2025-12-30T00:00:00Z"))
     manifest = workload("Deployment", "api", "500m", "app:v1", {"replicas": 2})
     resources = manifest.obj["spec"]["template"]["spec"]["containers"][0]["resources"]
     resources.clear()
@@ -361,7 +361,7 @@ def test_a_rollouts_pods_are_charged_against_the_quota_and_deleted_ones_make_roo
     state = cluster(node("n1", "2"), QUOTA,
                     running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                     running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
-                            created="2025-01-02T00:00:00Z"))
+                            created="2025-12-30T00:00:00Z"))
     up = only(check(state, workload("Deployment", "api", "400m", "app:v1", {"replicas": 3})))
     assert (up.change, up.ok, up.pending) == ("scale", False, 1)
     assert "exceeded quota: compute" in (up.message or "")
@@ -553,7 +553,7 @@ def test_what_the_scaling_events_copies_evict_counts_as_the_updates():
     high = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
     pods = [_admitted(running(name, ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS, created=created),
                       priorityClassName="high", priority=1000)
-            for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-01-02T00:00:00Z"))]
+            for name, created in (("api-h1-a", "2025-01-01T00:00:00Z"), ("api-h1-b", "2025-12-30T00:00:00Z"))]
     batch = running("batch", ("ReplicaSet", "batch-h1"), "n1", "400m", labels={"app": "batch"})
     manifest = workload("Deployment", "api", "100m", "app:v2", {"replicas": 3})
     manifest.obj["spec"]["template"]["spec"]["priorityClassName"] = "high"
@@ -577,7 +577,7 @@ def test_no_scaling_event_when_the_count_is_the_one_the_replicaset_was_sized_for
     state = cluster(node("n1", "1"), rs,
                     running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                     running("api-h1-b", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS,
-                            created="2025-01-02T00:00:00Z"))
+                            created="2025-12-30T00:00:00Z"))
     summary = only(check(state, workload("Deployment", "api", "100m", "app:v2", {"replicas": 3})))
     assert (summary.ok, _steps(summary)) == (True, [
         ("scale the new ReplicaSet up to 2", 0, 2, 0, 2),
@@ -636,7 +636,7 @@ def test_a_deployment_rollout_in_progress_goes_on_from_where_it_is():
     state = cluster(node("n1", "700m"), _cordoned("n2", "1"),
                     running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                     running("api-h2-a", ("ReplicaSet", "api-h2"), "n2", "400m", image="app:v2", labels=v2,
-                            created="2025-01-02T00:00:00Z"))
+                            created="2025-12-30T00:00:00Z"))
     strategy = {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}}
     summary = only(check(state, workload("Deployment", "api", "400m", "app:v2", strategy)))
     assert (summary.change, summary.ok, summary.pods, summary.bound) == ("update (RollingUpdate)", True, 1, 1)
@@ -654,9 +654,9 @@ def test_a_new_replicaset_with_more_pods_than_the_replicas_is_scaled_down_first(
     state = cluster(node("n1", "4"),
                     running("api-h1-a", ("ReplicaSet", "api-h1"), "n1", "400m", labels=API_LABELS),
                     running("api-h2-a", ("ReplicaSet", "api-h2"), "n1", "400m", image="app:v2", labels=v2,
-                            created="2025-01-02T00:00:00Z"),
+                            created="2025-12-30T00:00:00Z"),
                     running("api-h2-b", ("ReplicaSet", "api-h2"), "n1", "400m", image="app:v2", labels=v2,
-                            created="2025-01-03T00:00:00Z"))
+                            created="2025-12-31T12:00:00Z"))
     summary = only(check(state, workload("Deployment", "api", "400m", "app:v2", {"replicas": 1})))
     assert (summary.ok, summary.pods) == (True, 0)
     assert _steps(summary) == [("scale the new ReplicaSet down to 1: delete api-h2-b", 1, 0, 0, 2),
@@ -681,7 +681,7 @@ def _updated_agent(name: str, node_name: str, cpu: str) -> dict:
     """A DaemonSet pod at agent:v2, with the tolerations the controller gives its pods (daemon
     util AddOrUpdateDaemonPodTolerations)."""
     pod = running(name, ("DaemonSet", "agent"), node_name, cpu, image="agent:v2", labels=AGENT_LABELS,
-                  created="2025-01-02T00:00:00Z")
+                  created="2025-12-30T00:00:00Z")
     pod["spec"]["tolerations"] += [{"key": f"node.kubernetes.io/{k}", "operator": "Exists", "effect": "NoSchedule"}
                                    for k in ("disk-pressure", "memory-pressure", "pid-pressure", "unschedulable")]
     return pod
@@ -818,8 +818,8 @@ def test_an_indexed_job_grown_in_tandem_runs_its_pending_indexes():
 def test_less_parallelism_deletes_the_newest_pods():
     """completions 10, none done, 3 running (etl-c newest): parallelism 3 → 1 wants 1 active;
     activePodsForRemoval deletes the unbound first (none), then the newest: etl-c, etl-b."""
-    state = cluster(node("n1", "4"), _job_pod("etl-a"), _job_pod("etl-b", created="2025-01-02T00:00:00Z"),
-                    _job_pod("etl-c", created="2025-01-03T00:00:00Z"))
+    state = cluster(node("n1", "4"), _job_pod("etl-a"), _job_pod("etl-b", created="2025-12-30T00:00:00Z"),
+                    _job_pod("etl-c", created="2025-12-31T12:00:00Z"))
     summary = only(check(state, _job(1, 10)))
     assert (summary.change, summary.ok, _steps(summary)) == (
         "scale", True, [("delete etl-c, etl-b: 1 wanted active", 2, 0, 0, 1)])

@@ -778,7 +778,8 @@ def test_a_drain_places_what_its_wait_bound_alike_alone_and_followed_by_a_no_op(
 def test_a_deployment_scaled_through_its_replica_set_is_budgeted_at_its_new_scale() -> None:
     # maxUnavailable 1 counts from the Deployment's scale: at 3, desired 2; scaled to 1 (through its
     # ReplicaSet), expected 1, desired 0, and the one pod left healthy: 1 disruption allowed, the
-    # drain of its node evicts it (counted at the old scale, 1 − 2 < 0 allowed nothing).
+    # drain of its node evicts it (counted at the old scale, 1 − 2 < 0 allowed nothing). The scale
+    # deletes the younger two (1.5 and 0.5 days old against web-abc-0's year: log2 buckets 46, 45, 54).
     cluster = str(DATA / "drain" / "deployment-budget.yaml")
     result = invoke(["schedule", "-c", cluster, "--now", NOW, "--scale", "rs/shop/web-abc=1", "--drain", "n1", "-q"])
     lines = result.stdout.splitlines()

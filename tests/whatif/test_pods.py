@@ -11,7 +11,7 @@ from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod
 from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import comes_back, recreated, remove_pods, taken_names
-from kwhatif.whatif.scale import deletion_order, parse_scale, scale
+from kwhatif.whatif.scale import parse_scale, scale
 from tests.builders import make_pod
 
 NOW = "2026-01-01T00:00:00Z"
@@ -83,20 +83,6 @@ def test_new_names_avoid_the_names_of_the_pods_that_went() -> None:
     assert new[1].name != first
 
 
-def test_replicaset_deletion_order() -> None:
-    # ActivePodsWithRanks: unassigned first, then Pending before Running, then more siblings on the
-    # node first, then the newer pod.
-    pods = [of("ReplicaSet", "rs", "running-alone", node_name="n2", phase="Running"),
-            of("ReplicaSet", "rs", "running-crowded-old", node_name="n1", phase="Running",
-               creation_timestamp="2025-01-01T00:00:00Z"),
-            of("ReplicaSet", "rs", "running-crowded-new", node_name="n1", phase="Running",
-               creation_timestamp="2025-02-01T00:00:00Z"),
-            of("ReplicaSet", "rs", "pending-on-node", node_name="n3", phase="Pending"),
-            of("ReplicaSet", "rs", "unassigned")]
-    assert [p.name for p in deletion_order(pods, "ReplicaSet")] == [
-        "unassigned", "pending-on-node", "running-crowded-new", "running-crowded-old", "running-alone"]
-
-
 def test_statefulset_scales_by_ordinals() -> None:
     pods = [of("StatefulSet", "db", f"db-{i}", node_name="n1", phase="Running") for i in range(3)]
     cluster = Cluster(pods=list(pods), controllers={("StatefulSet", "default", "db"): Controller("StatefulSet", "default", "db")})
@@ -105,6 +91,20 @@ def test_statefulset_scales_by_ordinals() -> None:
     assert [p.name for p in new] == ["db-3", "db-4"] and all(not p.node_name for p in new)
     _, gone, _ = scale(cluster, "StatefulSet/default/db=1", NOW)
     assert [p.name for p in gone] == ["db-4", "db-3", "db-2", "db-1"]
+
+
+def test_a_replicaset_scale_counts_neither_terminating_nor_finished_pods() -> None:
+    """replica_set.go manageReplicas works on FilterActivePods: a pod being deleted is no longer
+    a replica (the controller has made its replacement), so 3 live pods scaled to 3 change
+    nothing, and to 4 make one."""
+    pods = [of("ReplicaSet", "web", f"web-{c}", node_name="n1", phase="Running") for c in "abc"]
+    pods += [of("ReplicaSet", "web", "web-old", node_name="n1", phase="Running", deletion_timestamp=NOW),
+             of("ReplicaSet", "web", "web-done", node_name="n1", phase="Succeeded")]
+    controllers = {("ReplicaSet", "default", "web"): Controller("ReplicaSet", "default", "web")}
+    summary, gone, new = scale(Cluster(pods=list(pods), controllers=dict(controllers)), "rs/default/web=3", NOW)
+    assert (summary, gone, new) == ("scale ReplicaSet/default/web from 3 to 3", [], [])
+    summary, gone, new = scale(Cluster(pods=list(pods), controllers=dict(controllers)), "rs/default/web=4", NOW)
+    assert summary.endswith("from 3 to 4") and gone == [] and len(new) == 1
 
 
 def test_a_gone_pods_claims_are_released_and_one_nobody_reserves_is_deallocated() -> None:

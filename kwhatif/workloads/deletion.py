@@ -1,0 +1,70 @@
+"""Which replicas a ReplicaSet (or ReplicationController) deletes first when it has too many:
+controller_utils.go ActivePodsWithRanks.Less, the order getPodsToDelete sorts by. A scale-down
+and every step of a rolling update that shrinks the old ReplicaSet take its first pods.
+
+Its keys, in order: an unassigned pod first; then by phase (Pending, Unknown, Running); a pod
+that is not Ready first; a lower `controller.kubernetes.io/pod-deletion-cost` first (feature
+PodDeletionCost, on since 1.22); a pod whose node holds more active pods of the related
+ReplicaSets (a Deployment's old and new ones) first; then — LogarithmicScaleDown, on since 1.22 —
+the pod created more recently, by the base-2 logarithm of its age in nanoseconds (pods in one
+bucket are compared by UID). kwhatif keeps neither when a Ready pod became Ready nor its
+containers' restart counts (keys 6 and 7 upstream, between the rank and the age): pods equal up
+to the rank are ordered by age, as if they had become Ready alike and restarted alike. Where
+upstream would leave two pods equal (sort.Sort picks either), the name decides."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from kwhatif.api.objects import Pod
+from kwhatif.api.timestamps import parse_time
+from kwhatif.load.disruption import is_ready
+
+DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
+PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}  # podPhaseToOrdinal; any other phase reads 0
+
+NodeOf = Callable[[Pod], str]
+
+
+def deletion_order(pods: Sequence[Pod], now: str, related: Iterable[Pod] | None = None,
+                   node_of: NodeOf | None = None) -> list[Pod]:
+    """`pods` in the order the controller deletes them. `related`: the active pods of the
+    ReplicaSets related to theirs, whose count per node ranks a pod (default: `pods`); `node_of`:
+    where a pod runs (default: its nodeName — a pod the run bound has its node elsewhere)."""
+    where: NodeOf = node_of or (lambda p: p.node_name)
+    on_node = Counter(where(p) for p in (pods if related is None else related))
+    clock = parse_time(now)
+
+    def key(pod: Pod) -> tuple:
+        node = where(pod)
+        return (bool(node), PHASE_ORDINAL.get(pod.phase, 0), is_ready(pod), deletion_cost(pod),
+                -on_node[node], _age_bucket(pod, clock), pod.uid, pod.name)
+    return sorted(pods, key=key)
+
+
+def deletion_cost(pod: Pod) -> int:
+    """GetDeletionCostFromPodAnnotations; the API server refuses a value that is not an int32
+    (ValidatePodDeletionCostAnnotation), and Less ignores a parse error: 0."""
+    text = pod.annotations.get(DELETION_COST)
+    if text is None:
+        return 0
+    try:
+        value = int(text, 10)
+    except ValueError:
+        return 0
+    return value if -2**31 <= value < 2**31 else 0
+
+
+def _age_bucket(pod: Pod, now: datetime | None) -> int:
+    """logarithmicRankDiff's rank of the pod's creation: int(log2(age in ns)), -1 when not older
+    than `now`; the younger bucket is deleted first. A pod without a creation time is deleted
+    before any (afterOrZero: a zero time is "after" every other)."""
+    created = parse_time(pod.creation_timestamp)
+    if created is None or now is None:
+        return -2 if created is None else -1
+    age = now - created
+    nanoseconds = (age.days * 86_400 + age.seconds) * 10**9 + age.microseconds * 1_000
+    return int(math.log2(nanoseconds)) if nanoseconds > 0 else -1
