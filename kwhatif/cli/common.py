@@ -302,6 +302,16 @@ def live_cluster(clusters: Sequence[str], quiet: bool) -> Iterator[list[str]]:
         yield [path]
 
 
+def cluster_label(clusters: Sequence[str]) -> str:
+    """How the run's cluster is named: its -c files, or with --live the cluster kubectl reads
+    (its context when given)."""
+    if clusters:
+        return ", ".join(clusters)
+    context = click.get_current_context(silent=True)
+    named = context.meta.get("kwhatif.context") if context is not None else None
+    return f"the live cluster (context {named})" if named else "the live cluster (kubectl's current context)"
+
+
 def exit_code(sim: Simulation, keys: set[str] | None = None) -> int:
     """0 when every pod (of `keys`, if given) is bound, else 1."""
     relevant = [r for r in sim.results if keys is None or r.pod.key in keys]

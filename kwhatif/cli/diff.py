@@ -10,7 +10,7 @@ from functools import partial
 import click
 
 from kwhatif.cli.common import (
-    cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
+    cluster_label, cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
     quiet_option, rejected_to_place, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
@@ -91,4 +91,4 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
 
 def label(snapshot: tuple[str, ...], config: str | None) -> str:
     """How a side is named: its snapshot files and its configuration."""
-    return f"{', '.join(snapshot)} ({config or 'default profile'})"
+    return f"{cluster_label(snapshot)} ({config or 'default profile'})"

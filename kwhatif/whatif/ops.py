@@ -76,7 +76,11 @@ def operations_from_file(path: str) -> list[Operation]:
     `- taint: [node-a, "dedicated=gpu:NoSchedule"]`, `- drain: zone=b` with `force: true`."""
     try:
         items = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as err:
+    except FileNotFoundError:
+        raise InputError(f"--whatif {path}: no such file or directory") from None
+    except OSError as err:
+        raise InputError(f"--whatif {path}: cannot read: {err.strerror or err}") from None
+    except yaml.YAMLError as err:
         raise InputError(f"--whatif {path}: {' '.join(str(err).split())}") from None
     if not isinstance(items, list):
         raise InputError(f"--whatif {path}: expected a YAML list of operations")

@@ -106,6 +106,18 @@ def test_live_reads_the_context_it_is_given(tmp_path: Path, kubectl_env: dict[st
     assert (live.returncode, live.stdout) == (from_case.returncode, from_case.stdout)
 
 
+def test_a_live_diff_names_the_cluster_it_read(tmp_path: Path, kubectl_env: dict[str, str]) -> None:
+    # No -c file to name: the sides say they read the live cluster, through which context.
+    case = CASES / "targeted/t01-insufficient-cpu"
+    with serving(case_objects(case.with_suffix(".yaml"))) as server:
+        kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", server.url)
+        named = kwhatif(["diff", "--live", "--context", "fake", "--kubeconfig", str(kubeconfig), "-q",
+                         "--now", "2026-01-01T00:00:00Z"], kubectl_env)
+    lines = named.stdout.splitlines()
+    assert lines[:2] == ["before: the live cluster (context fake) (default profile)",
+                         "after:  the live cluster (context fake) (default profile)"], named.stdout
+
+
 def planted_objects() -> list[dict[str, Any]]:
     """A pod, a Deployment, a Secret and a ConfigMap each carrying SECRET where credentials end up:
     env values, envFrom, commands and args, probes, the last-applied annotation, a vault annotation."""

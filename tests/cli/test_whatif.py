@@ -714,6 +714,15 @@ def test_a_bad_whatif_file_is_a_one_line_error_of_the_installed_command(
     assert line.startswith(f"kwhatif: error: --whatif {ops}: ") and error in line
 
 
+@pytest.mark.parametrize("name, error", [("missing.yaml", "no such file or directory"),
+                                         ("folder", "cannot read: Is a directory")])
+def test_a_whatif_file_that_cannot_be_read_is_said_as_any_input(tmp_path: Path, name: str, error: str) -> None:
+    (tmp_path / "folder").mkdir()
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW,
+                     "--whatif", str(tmp_path / name)])
+    assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --whatif {tmp_path / name}: {error}\n")
+
+
 def test_an_add_node_template_of_a_whatif_file_is_found_beside_the_file(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     # As a sweep's paths are: relative to the file that names them (the working directory is elsewhere).
