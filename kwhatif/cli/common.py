@@ -135,6 +135,9 @@ def run(action: Callable[[], int]) -> None:
     except InputError as err:
         click.echo(f"kwhatif: error: {err}", err=True)
         code = Exit.BAD_INPUT
+    except ConfigError as err:  # kube-scheduler's own text, as it would fail at start-up
+        click.echo(str(err), err=True)
+        code = Exit.BAD_INPUT
     except (KeyboardInterrupt, BrokenPipeError):
         code = Exit.BAD_INPUT
     except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
@@ -180,14 +183,19 @@ class Warnings:
 
 
 def scheduler_config(config_file: str | None) -> SchedulerConfig | None:
-    """The --config file, decoded, defaulted and validated. A refused file is named before
-    kube-scheduler's own text, which is kept whole (users search for it) but never says which
-    file it is about."""
-    if not config_file:
-        return None
+    """The --config file, decoded, defaulted and validated (ConfigError otherwise)."""
+    return load_scheduler_config(config_file) if config_file else None
+
+
+def _named_config(config_file: str | None, given: int) -> SchedulerConfig | None:
+    """`scheduler_config`; of two configurations (diff --against-config), a refused one is named:
+    kube-scheduler's text alone (what one --config gets, as kube-scheduler would print it at
+    start-up) would not say which file it is about."""
     try:
-        return load_scheduler_config(config_file)
+        return scheduler_config(config_file)
     except ConfigError as err:
+        if given < 2:
+            raise
         raise InputError(f"{config_file}: {err}") from None
 
 
@@ -228,7 +236,8 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
                 quiet: bool, strict: bool) -> Inputs:
     """The preamble of every command (see `Inputs`). The cluster lives for the whole run (see
     `kwhatif.memory`)."""
-    configs = tuple(scheduler_config(f) for f in config_files)
+    given = sum(1 for f in config_files if f)
+    configs = tuple(_named_config(f, given) for f in config_files)
     when = clock(now)
     with live_cluster(clusters, quiet) as live:
         cluster = scenario(load_cluster([*clusters, *live], progress=Progress("loading objects", quiet),
