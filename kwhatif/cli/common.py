@@ -189,8 +189,9 @@ def scheduler_config(config_file: str | None) -> SchedulerConfig | None:
 
 def _named_config(config_file: str | None, given: int) -> SchedulerConfig | None:
     """`scheduler_config`; of two configurations (diff --against-config), a refused one is named:
-    kube-scheduler's text alone (what one --config gets, as kube-scheduler would print it at
-    start-up) would not say which file it is about."""
+    kube-scheduler's text alone would not say which file it is about. One --config gets that
+    text alone, byte for byte, as kube-scheduler prints it at start-up: the reference cases
+    (config/inv-*) match it exactly, and users search for it."""
     try:
         return scheduler_config(config_file)
     except ConfigError as err:
