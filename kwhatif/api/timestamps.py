@@ -23,6 +23,12 @@ def parse_time(text: str | None) -> datetime | None:
         return None
 
 
+def is_rfc3339(text: str) -> bool:
+    """Whether `text` is an RFC3339 date-time with its zone (a calendar date that does not exist
+    included: `parse_rfc3339` says which)."""
+    return _RFC3339.match(text) is not None and parse_time(text) is not None
+
+
 def parse_rfc3339(text: str) -> datetime:
     """An RFC3339 date-time with its zone (`Z`, `z` or `±hh:mm`) as an aware datetime;
     ValueError for anything else (a date alone, no zone, a calendar date that does not exist)."""

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Callable, TypeVar
 
 from kwhatif.api.quantity import QuantityError, milli_value, parse_resource_quantity, value
+from kwhatif.api.timestamps import is_rfc3339
 from kwhatif.errors import InputError, Source
 from kwhatif.load.refs import describe_value, object_ref
 
@@ -59,6 +60,16 @@ class Fields:
     def opt_str(self, parent: dict, key: builtins.str, path: builtins.str) -> builtins.str | None:
         value = parent.get(key)
         return None if value is None else self._typed(value, _join(path, key), str, "a string")
+
+    def time(self, parent: dict, key: builtins.str, path: builtins.str) -> builtins.str | None:
+        """A metav1.Time: the API server decodes it with time.Parse(time.RFC3339), so a time
+        without its zone, or no time at all, is refused — kwhatif orders the queue, ages pods
+        and picks preemption candidates by it. An empty string reads as no time."""
+        text = self.opt_str(parent, key, path)
+        if text and not is_rfc3339(text):
+            raise self.error(_join(path, key), f'Invalid value: "{text}": not an RFC 3339 time with its zone '
+                                               "(e.g. 2025-09-01T06:00:00Z)")
+        return text
 
     def int(self, parent: dict, key: builtins.str, path: builtins.str, default: int | None = None,
             bits: int = 32) -> int | None:
