@@ -1,13 +1,13 @@
-"""What the API server checks of a pod's volumes and its containers' mounts, port names, claim
-names, env, pull policy and probes (core validation.go: ValidateVolumes, validateVolumeSource,
+"""What the API server checks of a pod's volumes and its containers' termination message policy,
+mounts, port names, claim names, env, pull policy, security context, lifecycle hooks and probes
+(core validation.go: ValidateVolumes, validateVolumeSource, validateContainerCommon,
 ValidateVolumeMounts, validateContainerPorts, validateResourceClaimNames, ValidateEnv,
-validatePullPolicy, validateProbe),
-with its texts. kwhatif keeps only the volumes scheduling reads, but a
+validatePullPolicy, ValidateSecurityContext, validateLifecycle, validateProbe), with its texts. kwhatif keeps only the volumes scheduling reads, but a
 template that mounts a volume it does not declare — a typo, a volume dropped in a refactor — is
 refused by `kubectl apply`, and must not pass a check. (A big JSON dump's fast reader keeps no
-mounts, nor the volumes scheduling does not read: its pods are those the API server accepted, and
-each replica's service-account token volume and mount have a name of their own. Port names it
-keeps, and checks.)"""
+mounts, hooks, probes nor security contexts, nor the volumes scheduling does not read: its pods are
+those the API server accepted, and each replica's service-account token volume and mount have a
+name of their own. Port names it keeps, and checks.)"""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from kwhatif.api.names import is_dns1123_label, is_valid_port_name
 from kwhatif.golang import go_quote, not_supported
 from kwhatif.load.fields import Fields
+from kwhatif.load.security_checks import check_container_security
 
 VOLUME_SOURCES: tuple[tuple[str, str], ...] = (
     ("emptyDir", "emptyDir"), ("hostPath", "hostPath"), ("gitRepo", "gitRepo"),
@@ -33,21 +34,86 @@ as written there, typo ("downwarAPI") and case ("cephFS") included."""
 
 
 def check_pod(f: Fields, spec: dict) -> None:
-    """The volumes, then each container's port names and mounts (ValidatePodSpec's order)."""
+    """The volumes, then each container's fields (ValidatePodSpec's order): validateContainerCommon's
+    that kwhatif judges, then the lifecycle and probes a regular container or a sidecar may have
+    and a plain init container may not."""
     names = _check_volumes(f, f.items(spec, "volumes", "spec", lambda e, p: e))
     claims = {f.str(claim, "name", f"spec.resourceClaims[{i}]")
               for i, claim in enumerate(f.items(spec, "resourceClaims", "spec", lambda e, p: e))}
+    host_users = spec.get("hostUsers") is not False  # the default is true
+    grace = f.int(spec, "terminationGracePeriodSeconds", "spec", bits=64)
     for key in ("containers", "initContainers"):
         for i, container in enumerate(f.items(spec, key, "spec", lambda e, p: e)):
             path = f"spec.{key}[{i}]"
+            _check_termination_message_policy(f, container, path)
             _check_container(f, container, path, names)
             _check_claim_names(f, container, path, claims)
             _check_env(f, container, path)
             _check_pull_policy(f, container, path)
-            for probe in PROBES:
-                if container.get(probe) is not None:
-                    _check_probe(f, f.map(container, probe, path), f"{path}.{probe}", probe == "livenessProbe"
-                                 or probe == "startupProbe")
+            check_container_security(f, container, path, host_users)
+            if key == "containers" or container.get("restartPolicy") == "Always":
+                _check_lifecycle_and_probes(f, container, path, DEFAULT_GRACE_PERIOD if grace is None else grace)
+            else:
+                _forbid_lifecycle_and_probes(f, container, path)
+
+
+DEFAULT_GRACE_PERIOD = 30  # core v1 defaults.go: SetDefaults_PodSpec (DefaultTerminationGracePeriodSeconds)
+TERMINATION_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
+LIFECYCLE_HOOKS = ("postStart", "preStop")
+LIFECYCLE_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+"""handlerFromLifecycle's handlers, in validateHandler's order (no grpc)."""
+
+
+def _check_termination_message_policy(f: Fields, container: dict, path: str) -> None:
+    """validateContainerCommon: File or FallbackToLogsOnError (empty: defaulted to File)."""
+    policy = f.str(container, "terminationMessagePolicy", path)
+    if policy and policy not in TERMINATION_MESSAGE_POLICIES:
+        raise f.error(f"{path}.terminationMessagePolicy", not_supported(policy, TERMINATION_MESSAGE_POLICIES))
+
+
+def _check_lifecycle_and_probes(f: Fields, container: dict, path: str, grace: int) -> None:
+    """validateContainers (and a sidecar's validateInitContainers): validateLifecycle, then the
+    probes (a liveness or startup probe succeeds once)."""
+    lifecycle = f.map(container, "lifecycle", path)
+    for hook in LIFECYCLE_HOOKS:
+        handler = f.opt_map(lifecycle, hook, f"{path}.lifecycle")
+        if handler is not None:
+            _check_lifecycle_handler(f, handler, f"{path}.lifecycle.{hook}", grace)
+    for probe in PROBES:
+        if container.get(probe) is not None:
+            _check_probe(f, f.map(container, probe, path), f"{path}.{probe}",
+                         probe == "livenessProbe" or probe == "startupProbe")
+
+
+def _forbid_lifecycle_and_probes(f: Fields, container: dict, path: str) -> None:
+    """validateInitContainers: an init container that is not a sidecar runs to completion, so has
+    no lifecycle hooks nor probes."""
+    for key in ("lifecycle", *PROBES):
+        if container.get(key) is not None:
+            raise f.error(f"{path}.{key}", "Forbidden: may not be set for init containers without restartPolicy=Always")
+
+
+def _check_lifecycle_handler(f: Fields, handler: dict, path: str, grace: int) -> None:
+    """validateHandler of a hook: one handler; a sleep within the grace period
+    (PodLifecycleSleepActionAllowZero, on in v1.34: zero allowed). A negative grace period is
+    not compared with: the API server treats it as 1 after validation's warning."""
+    kind = _one_handler(f, handler, path, LIFECYCLE_HANDLERS)
+    if kind != "sleep" or grace < 0:
+        return
+    seconds = f.int(f.map(handler, "sleep", path), "seconds", f"{path}.sleep", 0, bits=64) or 0
+    if not 0 <= seconds <= grace:
+        raise f.error(f"{path}.sleep", f"Invalid value: {seconds}: must be non-negative and less than "
+                                       f"terminationGracePeriodSeconds ({grace})")
+
+
+def _one_handler(f: Fields, handler: dict, path: str, kinds: tuple[str, ...]) -> str:
+    """validateHandler's count: exactly one of `kinds`, the second one refused; the one set."""
+    present = [key for key in kinds if handler.get(key) is not None]
+    if not present:
+        raise f.error(path, "Required value: must specify a handler type")
+    if len(present) > 1:
+        raise f.error(f"{path}.{present[1]}", "Forbidden: may not specify more than 1 handler type")
+    return present[0]
 
 
 def unique_name(f: Fields, name: str, path: str, judge: Callable[[str], tuple[str, ...]], seen: set[str]) -> None:
@@ -167,11 +233,7 @@ def _check_pull_policy(f: Fields, container: dict, path: str) -> None:
 def _check_probe(f: Fields, probe: dict, path: str, once: bool) -> None:
     """validateProbe: exactly one handler (in validateHandler's order), counts not negative; a
     liveness or startup probe succeeds once (successThreshold 1, its default)."""
-    handlers = [key for key in PROBE_HANDLERS if probe.get(key) is not None]
-    if not handlers:
-        raise f.error(path, "Required value: must specify a handler type")
-    if len(handlers) > 1:
-        raise f.error(f"{path}.{handlers[1]}", "Forbidden: may not specify more than 1 handler type")
+    _one_handler(f, probe, path, PROBE_HANDLERS)
     for key in PROBE_COUNTS:
         value = f.int(probe, key, path)
         if value is not None and value < 0:

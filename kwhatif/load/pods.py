@@ -24,6 +24,7 @@ from kwhatif.golang import go_quote
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_checks import check_pod, unique_name
+from kwhatif.load.pod_spec_checks import check_host_names, check_pod_spec
 from kwhatif.load.selectors import checked_annotations, checked_labels, label_selector, node_term
 
 
@@ -334,8 +335,20 @@ def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
         runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
         host_network=f.bool(spec, "hostNetwork", "spec"),
-        active_deadline_seconds=f.int(spec, "activeDeadlineSeconds", "spec", bits=64),
+        active_deadline_seconds=_active_deadline(f, spec),
     )
+
+
+INT32_MAX = 2147483647
+
+
+def _active_deadline(f: Fields, spec: dict) -> int | None:
+    """ValidatePodSpec: an activeDeadlineSeconds (int64) in [1, MaxInt32] when set."""
+    seconds = f.int(spec, "activeDeadlineSeconds", "spec", bits=64)
+    if seconds is not None and not 1 <= seconds <= INT32_MAX:
+        raise f.error("spec.activeDeadlineSeconds", f"Invalid value: {seconds}: must be between 1 and {INT32_MAX}, "
+                                                    "inclusive")
+    return seconds
 
 
 def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
@@ -345,6 +358,8 @@ def _containers_part(f: Fields, spec: dict) -> dict[str, Any]:
     containers = f.items(spec, "containers", "spec", lambda e, p: _container(f, e, p, host_network))
     init_containers = f.items(spec, "initContainers", "spec", lambda e, p: _container(f, e, p, host_network))
     _check_containers(f, containers, init_containers)
+    if host_network:
+        _check_host_network_ports(f, containers)
     return dict(containers=containers, init_containers=init_containers)
 
 
@@ -376,9 +391,28 @@ def _check_containers(f: Fields, containers: tuple[Container, ...], init_contain
                     unique_name(f, taken, f"spec.{key}[{i}].ports[{j}].hostPort", lambda _taken: (), host_ports)
 
 
+def _check_host_network_ports(f: Fields, containers: tuple[Container, ...]) -> None:
+    """validatePodHostNetworkDeps: on the host's network a container's port is the host's, so a
+    hostPort (0 was defaulted to the containerPort) other than its containerPort is refused.
+    Init containers are not judged, as upstream."""
+    for i, container in enumerate(containers):
+        for j, port in enumerate(container.ports):
+            if port.host_port != port.container_port:
+                raise f.error(f"spec.containers[{i}].ports[{j}].hostPort", f"Invalid value: {port.host_port}: must "
+                                                                            "match `containerPort` when `hostNetwork` is true")
+
+
 def _mounts_part(f: Fields, spec: dict) -> dict[str, Any]:
-    """Nothing kept: what the API server refuses of the volumes, mounts and port names."""
+    """Nothing kept: what the API server refuses of the volumes and of the containers' fields
+    scheduling does not read."""
     check_pod(f, spec)
+    return {}
+
+
+def _pod_fields_part(f: Fields, spec: dict) -> dict[str, Any]:
+    """Nothing kept: what the API server refuses of the pod's own fields scheduling does not read
+    (restart and DNS policies, security context, OS...)."""
+    check_pod_spec(f, spec)
     return {}
 
 
@@ -435,7 +469,11 @@ TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, 
     (("schedulerName", "priority", "priorityClassName", "preemptionPolicy", "runtimeClassName", "hostNetwork",
       "activeDeadlineSeconds"), _scheduling_part),
     (("containers", "initContainers", "hostNetwork"), _containers_part),
-    (("containers", "initContainers", "volumes"), _mounts_part),
+    (("containers", "initContainers", "volumes", "resourceClaims", "hostUsers", "terminationGracePeriodSeconds"),
+     _mounts_part),
+    (("restartPolicy", "dnsPolicy", "securityContext", "shareProcessNamespace", "hostPID", "hostIPC", "hostNetwork",
+      "hostUsers", "dnsConfig", "readinessGates", "serviceAccountName", "os", "containers", "initContainers"),
+     _pod_fields_part),
     (("overhead", "resources"), _resources_part),
     (("nodeSelector",), _node_selector_part),
     (("affinity",), _affinity_part),
@@ -469,7 +507,7 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
     f, meta, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
-    return Pod(
+    pod = Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
         labels=pod_labels(f, meta), annotations=checked_annotations(f, meta),
         creation_timestamp=f.time(meta, "creationTimestamp", "metadata") or "",
@@ -484,3 +522,5 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         source=source, resource_claim_statuses=resource_claim_statuses(f, status),
         **pod_template(f, spec),
     )
+    check_host_names(f, spec)  # per pod, after the template: the big dump's reader does the same
+    return pod

@@ -29,6 +29,7 @@ from kwhatif.load.pods import (
     resource_claim_statuses,
 )
 from kwhatif.load.fields import Fields
+from kwhatif.load.pod_spec_checks import check_host_names
 from kwhatif.load.schema import pod_names_valid
 
 _NULL = msgspec.Raw(b"null")
@@ -83,6 +84,8 @@ class _Container(msgspec.Struct, omit_defaults=True):
     args: msgspec.Raw = _NULL
 
 
+_PER_POD = ("nodeName", "hostname", "subdomain")
+"""Spec fields read per pod, outside the template: each StatefulSet pod is its own hostname."""
 _SPEC_FIELDS = tuple(dict.fromkeys(name for names, _part in TEMPLATE_PARTS for name in names))
 _LISTS = {"containers": list[_Container] | None, "initContainers": list[_Container] | None,
           "volumes": list[msgspec.Raw] | None}
@@ -91,13 +94,15 @@ if TYPE_CHECKING:
         """What mypy sees of the struct built below (it cannot see a defstruct's fields): the
         fields read by name."""
         nodeName: str | None
+        hostname: str | None
+        subdomain: str | None
         volumes: list[msgspec.Raw] | None
 else:
     _Spec = msgspec.defstruct(
-        "_Spec", [("nodeName", str | None, None)] + [
+        "_Spec", [(name, str | None, None) for name in _PER_POD] + [
             (name, _LISTS[name], None) if name in _LISTS else (name, msgspec.Raw, _NULL) for name in _SPEC_FIELDS],
         omit_defaults=True)
-"""The spec fields a template reads, with nodeName. Encoded again without nodeName and without
+"""The spec fields a template reads, with the per-pod ones. Encoded again without these and without
 the volumes scheduling does not read, they are the template's key: the same text for every
 replica, although each replica's service-account token volume and mounts have a name of its own."""
 
@@ -128,7 +133,8 @@ def template_key(spec: _Spec) -> bytes | None:
             return None
         volumes = [v for v, text in zip(volumes, texts)
                    if b"\\u" in text or any(source in text for source in _VOLUME_SOURCES)] or None
-    return _ENCODER.encode(msgspec.structs.replace(spec, nodeName=None, volumes=volumes))
+    return _ENCODER.encode(msgspec.structs.replace(spec, nodeName=None, hostname=None, subdomain=None,
+                                                   volumes=volumes))
 
 
 _POD_FIELDS = tuple(f.name for f in dataclasses.fields(Pod))
@@ -149,7 +155,7 @@ class PodReader:
     (a part's cache maps its text to its decoded value)."""
 
     __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod", "_namespaces_valid",
-                 "_node_names_valid")
+                 "_node_names_valid", "_host_names_valid")
 
     def __init__(self) -> None:
         self._specs: dict[bytes, tuple] = {}
@@ -161,6 +167,7 @@ class PodReader:
         self._pod: tuple[Source | None, str, str] = (None, "", "")
         self._namespaces_valid: set[str] = set()
         self._node_names_valid: set[str] = set()
+        self._host_names_valid: set[tuple[str | None, str | None]] = set()
 
     def read(self, raw: bytes | memoryview | msgspec.Raw, source: Source | None) -> Pod | None:
         """The pod, or None when the general path must decode it."""
@@ -198,6 +205,7 @@ class PodReader:
             template = self._specs.get(key)
             if template is None:
                 template = self._specs[key] = self._template(key)
+            self._check_host_names(spec)
         except orjson.JSONDecodeError:  # a number orjson cannot hold (400 digits): the general path words it
             return None
         # mypy takes a *tuple of unknown length to fill every later parameter (python/mypy#14648).
@@ -212,6 +220,13 @@ class PodReader:
         """The current pod's `Fields`, for the errors of a part decoded for the first time."""
         source, namespace, name = self._pod
         return Fields(source, f"Pod/{namespace}/{name}")
+
+    def _check_host_names(self, spec: _Spec) -> None:
+        """The hostname and subdomain, judged by the general path's check once per distinct pair."""
+        names = (spec.hostname, spec.subdomain)
+        if names != (None, None) and names not in self._host_names_valid:
+            check_host_names(self._fields(), {"hostname": spec.hostname, "subdomain": spec.subdomain})
+            self._host_names_valid.add(names)
 
     def _metadata_part(self, cache: dict[bytes, Any], raw: msgspec.Raw, field: str,
                        decode: Callable[[Fields, dict], Any]) -> Any:

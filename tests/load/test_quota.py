@@ -148,9 +148,9 @@ def test_a_pending_pod_never_created_is_charged_at_admission_not_counted() -> No
     # BestEffort: no cpu/memory request or limit anywhere.
     ("BestEffort", pod("x"), pod("y", {"cpu": "100m"})),
     ("NotBestEffort", pod("x", {"memory": "1Gi"}), pod("y")),
-    # Terminating: activeDeadlineSeconds >= 0.
+    # Terminating: activeDeadlineSeconds >= 0 (the API server takes 1 and more: ValidatePodSpec).
     ("Terminating", pod("x", activeDeadlineSeconds=60), pod("y")),
-    ("NotTerminating", pod("x"), pod("y", activeDeadlineSeconds=0)),
+    ("NotTerminating", pod("x"), pod("y", activeDeadlineSeconds=1)),
 ])
 def test_a_scoped_quota_limits_only_the_pods_in_its_scope(scope: str, matching: dict, other: dict) -> None:
     # pods 0 of 0: a matching pod is refused (0 + 1 > 0), the other pod is not in scope.

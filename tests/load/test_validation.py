@@ -530,3 +530,170 @@ def test_a_big_dump_refuses_a_node_name_that_is_no_name_as_the_general_path() ->
     fast, general, _docs = fast_and_general(dump([raw_pod("good"), raw_pod("bad", nodeName=":")]))
     assert fast == general
     assert isinstance(fast, str) and 'Pod/shop/bad: spec.nodeName: Invalid value: ":"' in fast
+
+
+SUBDOMAIN_TEXT = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
+                  "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+                  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+ID_RANGE = "must be between 0 and 2147483647, inclusive"
+
+
+@pytest.mark.parametrize("extra, text", [
+    # validateRestartPolicy: field.NotSupported with Always, OnFailure, Never (empty is defaulted to Always).
+    ({"restartPolicy": "Sometimes"},
+     'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'),
+    # validateDNSPolicy (empty is defaulted to ClusterFirst).
+    ({"dnsPolicy": "Foo"}, 'spec.dnsPolicy: Unsupported value: "Foo": supported values: "ClusterFirstWithHostNet", '
+                           '"ClusterFirst", "Default", "None"'),
+    # ValidatePodSpec: activeDeadlineSeconds in InclusiveRangeError(1, math.MaxInt32).
+    ({"activeDeadlineSeconds": 0}, "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, "
+                                   "inclusive"),
+    # ValidatePodSpec: hostname and subdomain through ValidateDNS1123Label.
+    ({"hostname": "Bad_Name"}, f'spec.hostname: Invalid value: "Bad_Name": {RFC1123_LABEL}'),
+    ({"subdomain": "-x"}, f'spec.subdomain: Invalid value: "-x": {RFC1123_LABEL}'),
+    # ValidatePodSpec: ValidateServiceAccountName (NameIsDNSSubdomain).
+    ({"serviceAccountName": "Bad_SA"}, f'spec.serviceAccountName: Invalid value: "Bad_SA": {SUBDOMAIN_TEXT}'),
+    # validatePodSpecSecurityContext: the internal type keeps shareProcessNamespace in the security context.
+    ({"shareProcessNamespace": True, "hostPID": True}, "spec.securityContext.shareProcessNamespace: Invalid value: "
+                                                       "true: ShareProcessNamespace and HostPID cannot both be enabled"),
+    ({"securityContext": {"runAsUser": -1}}, f"spec.securityContext.runAsUser: Invalid value: -1: {ID_RANGE}"),
+    ({"securityContext": {"fsGroup": 2147483648}},
+     f"spec.securityContext.fsGroup: Invalid value: 2147483648: {ID_RANGE}"),
+    ({"securityContext": {"supplementalGroups": [1, -2]}},
+     f"spec.securityContext.supplementalGroups[1]: Invalid value: -2: {ID_RANGE}"),
+    ({"securityContext": {"fsGroupChangePolicy": "Sometimes"}}, 'spec.securityContext.fsGroupChangePolicy: '
+     'Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"'),
+    ({"securityContext": {"sysctls": [{"name": "net.core.somaxconn", "value": "1"},
+                                      {"name": "net.core.somaxconn", "value": "2"}]}},
+     'spec.securityContext.sysctls[1].name: Duplicate value: "net.core.somaxconn"'),
+    # validateSeccompProfileField and ValidateAppArmorProfileField.
+    ({"securityContext": {"seccompProfile": {"type": "Localhost"}}},
+     "spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is "
+     "Localhost"),
+    ({"securityContext": {"appArmorProfile": {"type": "Strict"}}}, 'spec.securityContext.appArmorProfile.type: '
+     'Unsupported value: "Strict": supported values: "Localhost", "RuntimeDefault", "Unconfined"'),
+    # validatePodDNSConfig.
+    ({"dnsConfig": {"nameservers": ["1.1.1.1", "8.8.8.8", "9.9.9.9", "1.0.0.1"]}},
+     'spec.dnsConfig.nameservers: Invalid value: []string{"1.1.1.1", "8.8.8.8", "9.9.9.9", "1.0.0.1"}: must not '
+     "have more than 3 nameservers"),
+    ({"dnsConfig": {"nameservers": ["1.1.1.300"]}}, 'spec.dnsConfig.nameservers[0]: Invalid value: "1.1.1.300": '
+     "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"),
+    ({"dnsPolicy": "None"}, "spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"),
+    ({"dnsPolicy": "None", "dnsConfig": {"searches": ["a.example"]}},
+     "spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None"),
+    ({"dnsConfig": {"options": [{"value": "2"}]}}, "spec.dnsConfig.options[0]: Required value: must not be empty"),
+    # validateReadinessGates: ValidateQualifiedName, the first message.
+    ({"readinessGates": [{"conditionType": "bad type!"}]},
+     'spec.readinessGates[0].conditionType: Invalid value: "bad type!": name part must consist of alphanumeric '
+     "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or "
+     "'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+    # validateHostUsers: the paths as upstream spells them.
+    ({"hostUsers": False, "hostNetwork": True}, "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false"),
+    ({"hostUsers": False, "hostPID": True}, "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false"),
+    # validatePodHostNetworkDeps: on the host's network a hostPort is its containerPort.
+    ({"hostNetwork": True, "containers": [named("a", ports=[{"containerPort": 80, "hostPort": 8080}])]},
+     "spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is "
+     "true"),
+    # validateOS (refused at spec.os), validateLinux and validateWindows.
+    ({"os": {"name": "plan9"}}, 'spec.os: Unsupported value: "plan9": supported values: "linux", "windows"'),
+    ({"os": {}}, "spec.os.name: Required value: cannot be empty"),
+    ({"os": {"name": "linux"}, "securityContext": {"windowsOptions": {"runAsUserName": "u"}}},
+     "spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod"),
+    ({"os": {"name": "windows"}, "hostUsers": False}, "spec.hostUsers: Forbidden: cannot be set for a windows pod"),
+    ({"os": {"name": "windows"}, "containers": [named("a", securityContext={"privileged": False})]},
+     "spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod"),
+])
+def test_the_api_server_refuses_the_pods_own_fields_in_its_own_words(extra: dict[str, Any], text: str) -> None:
+    # ValidatePodSpec and the functions it calls (pkg/apis/core/validation/validation.go).
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a")], **extra}), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+@pytest.mark.parametrize("extra, text", [
+    # validateContainerCommon: terminationMessagePolicy (empty is defaulted to File).
+    ({"terminationMessagePolicy": "Always"}, 'spec.containers[0].terminationMessagePolicy: Unsupported value: '
+                                             '"Always": supported values: "File", "FallbackToLogsOnError"'),
+    # ValidateSecurityContext: ids, procMount, escalation.
+    ({"securityContext": {"runAsUser": -1}}, f"spec.containers[0].securityContext.runAsUser: Invalid value: -1: "
+                                             f"{ID_RANGE}"),
+    ({"securityContext": {"runAsGroup": 4294967296}},
+     f"spec.containers[0].securityContext.runAsGroup: Invalid value: 4294967296: {ID_RANGE}"),
+    ({"securityContext": {"procMount": "Unmasked"}}, 'spec.containers[0].securityContext.procMount: Invalid value: '
+                                                     '"Unmasked": `hostUsers` must be false to use `Unmasked`'),
+    ({"securityContext": {"procMount": "Masked"}}, 'spec.containers[0].securityContext.procMount: Unsupported '
+                                                   'value: "Masked": supported values: "Default", "Unmasked"'),
+    ({"securityContext": {"allowPrivilegeEscalation": False, "privileged": True}},
+     'spec.containers[0].securityContext: Invalid value: {"allowPrivilegeEscalation":false,"privileged":true}: '
+     "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"),
+    ({"securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"add": ["CAP_SYS_ADMIN"]}}},
+     'spec.containers[0].securityContext: Invalid value: {"allowPrivilegeEscalation":false,"capabilities":{"add":'
+     '["CAP_SYS_ADMIN"]}}: cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'),
+    ({"securityContext": {"seccompProfile": {}}}, "spec.containers[0].securityContext.seccompProfile.type: Required "
+                                                  "value: type is required when seccompProfile is set"),
+    # validateLifecycle / validateHandler (sleep allowed; zero too: PodLifecycleSleepActionAllowZero).
+    ({"lifecycle": {"preStop": {}}}, "spec.containers[0].lifecycle.preStop: Required value: must specify a handler "
+                                     "type"),
+    ({"lifecycle": {"postStart": {"exec": {"command": ["a"]}, "sleep": {"seconds": 1}}}},
+     "spec.containers[0].lifecycle.postStart.sleep: Forbidden: may not specify more than 1 handler type"),
+    ({"lifecycle": {"preStop": {"sleep": {"seconds": 40}}}}, "spec.containers[0].lifecycle.preStop.sleep: Invalid "
+     "value: 40: must be non-negative and less than terminationGracePeriodSeconds (30)"),
+])
+def test_the_api_server_refuses_a_containers_policy_security_and_hooks_in_its_own_words(extra: dict[str, Any],
+                                                                                        text: str) -> None:
+    # validateContainerCommon, ValidateSecurityContext, validateLifecycle (validation.go).
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a", **extra)]}), None)
+    assert str(err.value) == f"Pod/shop/x: {text}"
+
+
+def test_an_init_container_that_is_no_sidecar_has_no_hooks_nor_probes() -> None:
+    # validateInitContainers: Forbidden without restartPolicy Always; a sidecar may have them.
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a")], "initContainers": [
+            named("i", readinessProbe=probe(exec={"command": ["true"]}))]}), None)
+    assert str(err.value) == ("Pod/shop/x: spec.initContainers[0].readinessProbe: Forbidden: may not be set for init "
+                              "containers without restartPolicy=Always")
+    decode(pod_with({"containers": [named("a")], "initContainers": [
+        named("i", restartPolicy="Always", readinessProbe=probe(exec={"command": ["true"]}))]}), None)
+
+
+@pytest.mark.parametrize("extra", [
+    {"terminationGracePeriodSeconds": -1},  # a warning only: the pod strategy treats it as 1
+    {"restartPolicy": "OnFailure", "dnsPolicy": "None", "dnsConfig": {"nameservers": ["10.0.0.10", "fd00::a"],
+                                                                      "searches": ["ns.svc.cluster.local."]}},
+    {"dnsPolicy": "ClusterFirstWithHostNet", "hostNetwork": True,
+     "containers": [named("a", ports=[{"containerPort": 80}, {"containerPort": 81, "hostPort": 81}])]},
+    {"hostname": "web-0", "subdomain": "web", "serviceAccountName": "system.robot",
+     "readinessGates": [{"conditionType": "example.com/ready"}]},
+    {"hostUsers": False, "securityContext": {"runAsUser": 0, "runAsGroup": 2147483647, "fsGroup": 0,
+                                             "supplementalGroups": [0], "sysctls": [{"name": "kernel/shm_rmid_forced",
+                                                                                    "value": "1"}]},
+     "containers": [named("a", securityContext={"procMount": "Unmasked", "privileged": True,
+                                                "allowPrivilegeEscalation": True})]},
+    {"os": {"name": "windows"}, "hostPID": False, "securityContext": {"windowsOptions": {"hostProcess": False}}},
+    {"os": {"name": "linux"}, "activeDeadlineSeconds": 2147483647,
+     "containers": [named("a", terminationMessagePolicy="FallbackToLogsOnError",
+                          lifecycle={"preStop": {"sleep": {"seconds": 0}}})]},
+])
+def test_valid_but_unusual_pods_are_accepted(extra: dict[str, Any]) -> None:
+    decode(pod_with({"containers": [named("a")], **extra}), None)
+
+
+@pytest.mark.parametrize("spec, text", [
+    ({"restartPolicy": "Sometimes"}, 'spec.restartPolicy: Unsupported value: "Sometimes"'),
+    ({"hostname": "Bad_Name"}, 'spec.hostname: Invalid value: "Bad_Name"'),
+    ({"securityContext": {"runAsUser": -1}}, "spec.securityContext.runAsUser: Invalid value: -1"),
+])
+def test_a_big_dump_refuses_the_pods_own_fields_as_the_general_path(spec: dict[str, Any], text: str) -> None:
+    # A good replica first: the bad one's template parts, or its per-pod hostname, are then judged apart.
+    fast, general, _docs = fast_and_general(dump([raw_pod("good", hostname="good"), raw_pod("bad", **spec)]))
+    assert fast == general
+    assert isinstance(fast, str) and f"Pod/shop/bad: {text}" in fast
+
+
+def test_a_big_dumps_stateful_pods_share_their_template_though_each_is_its_own_hostname() -> None:
+    fast, general, _docs = fast_and_general(dump([raw_pod(f"db-{i}", hostname=f"db-{i}", subdomain="db")
+                                                  for i in range(3)]))
+    assert fast == general
+    assert isinstance(fast, list) and fast[0].containers is fast[2].containers
