@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import uuid
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -18,7 +17,9 @@ from kwhatif.api.objects import Controller, Node, Pod
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError, Source
 from kwhatif.load.pods import HUGEPAGES_ALONE, decode_pod, hugepages_alone
+from kwhatif.golang import not_supported
 from kwhatif.load.fields import Fields, object_fields
+from kwhatif.load.pod_spec_checks import restart_policy
 
 # k8s.io/apimachinery/pkg/util/rand: the alphabet of generated names and SafeEncodeString.
 ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
@@ -152,10 +153,9 @@ def check_controller_spec(w: Workload) -> None:
     minReadySeconds."""
     f, spec = w.fields, w.spec
     pod_spec = f.map(f.map(spec, "template", "spec"), "spec", "spec.template")
-    restart = f.str(pod_spec, "restartPolicy", "spec.template.spec") or "Always"
+    restart = restart_policy(f, pod_spec, "spec.template.spec")  # the template's own refusal comes first
     if restart != "Always":
-        raise f.error("spec.template.spec.restartPolicy", f'Unsupported value: {json.dumps(restart)}: supported '
-                      'values: "Always"')
+        raise f.error("spec.template.spec.restartPolicy", not_supported(restart, ("Always",)))
     if pod_spec.get("activeDeadlineSeconds") is not None:
         raise f.error("spec.template.spec.activeDeadlineSeconds",
                       f"Forbidden: activeDeadlineSeconds in {RUNS_FOREVER[w.kind]} is not Supported")

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Set as AbstractSet
 
 from kwhatif.api import settings
 from kwhatif.api.objects import Pod, RunningJob
+from kwhatif.golang import go_quote
+from kwhatif.load.pod_spec_checks import restart_policy
 
 from kwhatif.workloads.common import (
     Context,
@@ -133,6 +135,22 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     return out
 
 
+JOB_RESTART_POLICIES = ("OnFailure", "Never")
+
+
+def check_job_restart_policy(w: Workload, pod_spec: dict) -> None:
+    """batch validation.go: validateJobSpec, after the template's own validateRestartPolicy: a
+    Job's pods end, so OnFailure or Never (Always, also the default, is "Required"), and Never
+    alone beside a podFailurePolicy."""
+    f, path = w.fields, "spec.template.spec.restartPolicy"
+    restart = restart_policy(f, pod_spec, "spec.template.spec")
+    if restart == "Always":
+        raise f.error(path, 'Required value: valid values: "OnFailure", "Never"')
+    if restart != "Never" and w.spec.get("podFailurePolicy") is not None:
+        raise f.error(path, f'Invalid value: {go_quote(restart)}: only "Never" is supported when podFailurePolicy '
+                            "is specified")
+
+
 def job_pods(w: Workload, numbers: Iterable[int]) -> list[Pod]:
     """The Job's pods for these numbers: an Indexed Job's completion indexes, else what tells
     the generated names apart."""
@@ -143,10 +161,7 @@ def job_pods(w: Workload, numbers: Iterable[int]) -> list[Pod]:
     if not f.bool(spec, "manualSelector", "spec"):
         labels.update(job_labels(w))
     pod_spec = f.map(template, "spec", "spec.template")
-    restart = f.str(pod_spec, "restartPolicy", "spec.template.spec")
-    if restart not in ("OnFailure", "Never"):
-        raise f.error("spec.template.spec.restartPolicy",
-                      f"Unsupported value: {restart or 'Always'!r}: supported values: \"OnFailure\", \"Never\"")
+    check_job_restart_policy(w, pod_spec)
     indexed = is_indexed(w)
     owner = owner_reference("batch/v1", KIND, w.name, w.uid)
     names = NameSet()

@@ -142,3 +142,20 @@ def test_a_daemonset_surging_with_no_unavailable_is_taken() -> None:
 def test_a_statefulset_policy_the_api_server_refuses(extra: str, field: str, message: str) -> None:
     text = manifest("apps/v1", "StatefulSet", SELECTOR, extra=f"serviceName: w\n  {extra}")
     assert refusal(text) == (field, message)
+
+
+@pytest.mark.parametrize("api_version, kind, selector", KINDS, ids=[k for _, k, _ in KINDS])
+def test_a_template_restart_policy_no_pod_takes_is_refused_by_the_pods_own_check_first(
+        api_version: str, kind: str, selector: str) -> None:
+    # ValidatePodTemplateSpecForReplicaSet (and its twins) run ValidatePodTemplateSpec before the
+    # Always-only rule: validateRestartPolicy's NotSupported is the first error.
+    assert refusal(manifest(api_version, kind, selector, template="restartPolicy: Sometimes")) == (
+        "spec.template.spec.restartPolicy",
+        'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"')
+
+
+def test_a_templates_pod_fields_are_refused_as_a_pods_are() -> None:
+    # The template goes through the pod decoder: ValidatePodSpec's checks, under the template's path.
+    assert refusal(manifest("apps/v1", "Deployment", SELECTOR, template="dnsPolicy: Foo")) == (
+        "spec.template.spec.dnsPolicy",
+        'Unsupported value: "Foo": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"')

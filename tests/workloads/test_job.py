@@ -70,7 +70,18 @@ def test_manual_selector_keeps_the_template_labels_as_written():
     assert pods_of(job(spec))[0].labels == {"app": "pi"}
 
 
-def test_restart_policy_always_is_refused_as_the_api_server_does():
+@pytest.mark.parametrize("spec, restart, text", [
+    # batch validation.go validateJobSpec: Always (the default too) is "Required"...
+    ("", "Always", 'Required value: valid values: "OnFailure", "Never"'),
+    ("", '""', 'Required value: valid values: "OnFailure", "Never"'),
+    # ... after the template's own validateRestartPolicy (ValidatePodTemplateSpec comes first)...
+    ("", "Sometimes", 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'),
+    # ... and a podFailurePolicy takes Never alone.
+    ("podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42]}}]}", "OnFailure",
+     'Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified'),
+])
+def test_restart_policy_is_refused_as_the_api_server_does(spec, restart, text):
     with pytest.raises(InputError) as err:
-        pods_of(job(restart="Always"))
-    assert (err.value.obj, err.value.field) == ("Job/batch/pi", "spec.template.spec.restartPolicy")
+        pods_of(job(spec, restart=restart))
+    assert (err.value.obj, err.value.field, err.value.message) == ("Job/batch/pi", "spec.template.spec.restartPolicy",
+                                                                   text)
