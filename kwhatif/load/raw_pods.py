@@ -36,6 +36,8 @@ _NULL = msgspec.Raw(b"null")
 _plain_name = re.compile(r"[a-z0-9](?:[-a-z0-9]{0,251}[a-z0-9])?").fullmatch
 """The names almost every pod has (an RFC 1123 subdomain without dots): accepted in one step;
 any other is judged by `pod_names_valid`."""
+_plain_label = re.compile(r"[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?").fullmatch
+"""An RFC 1123 label: a hostname or subdomain accepted in one step."""
 
 
 class _Meta(msgspec.Struct):
@@ -155,7 +157,7 @@ class PodReader:
     (a part's cache maps its text to its decoded value)."""
 
     __slots__ = ("_specs", "_template_parts", "_labels", "_annotations", "_owners", "_statuses", "_pod", "_namespaces_valid",
-                 "_node_names_valid", "_host_names_valid")
+                 "_node_names_valid")
 
     def __init__(self) -> None:
         self._specs: dict[bytes, tuple] = {}
@@ -167,7 +169,6 @@ class PodReader:
         self._pod: tuple[Source | None, str, str] = (None, "", "")
         self._namespaces_valid: set[str] = set()
         self._node_names_valid: set[str] = set()
-        self._host_names_valid: set[tuple[str | None, str | None]] = set()
 
     def read(self, raw: bytes | memoryview | msgspec.Raw, source: Source | None) -> Pod | None:
         """The pod, or None when the general path must decode it."""
@@ -222,11 +223,11 @@ class PodReader:
         return Fields(source, f"Pod/{namespace}/{name}")
 
     def _check_host_names(self, spec: _Spec) -> None:
-        """The hostname and subdomain, judged by the general path's check once per distinct pair."""
-        names = (spec.hostname, spec.subdomain)
-        if names != (None, None) and names not in self._host_names_valid:
-            check_host_names(self._fields(), {"hostname": spec.hostname, "subdomain": spec.subdomain})
-            self._host_names_valid.add(names)
+        """The hostname and subdomain: a plain RFC 1123 label (what a StatefulSet's pod has) is taken in
+        one step, any other judged by the general path's check."""
+        for name in (spec.hostname, spec.subdomain):
+            if name is not None and not _plain_label(name):
+                check_host_names(self._fields(), {"hostname": spec.hostname, "subdomain": spec.subdomain})
 
     def _metadata_part(self, cache: dict[bytes, Any], raw: msgspec.Raw, field: str,
                        decode: Callable[[Fields, dict], Any]) -> Any:
