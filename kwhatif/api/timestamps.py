@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+RFC3339_PATTERN = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?"
+                             r"([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)")
+"""An RFC3339 date-time with its zone, every field in its range, to be matched whole
+(`fullmatch`): only a day 29 to 31 may still not exist in its month."""
 
 
 def parse_time(text: str | None) -> datetime | None:
@@ -24,14 +27,13 @@ def parse_time(text: str | None) -> datetime | None:
 
 
 def is_rfc3339(text: str) -> bool:
-    """Whether `text` is an RFC3339 date-time with its zone (a calendar date that does not exist
-    included: `parse_rfc3339` says which)."""
-    return _RFC3339.match(text) is not None and parse_time(text) is not None
+    """Whether `text` is an RFC3339 date-time with its zone, on a day its month has."""
+    return RFC3339_PATTERN.fullmatch(text) is not None and parse_time(text) is not None
 
 
 def parse_rfc3339(text: str) -> datetime:
     """An RFC3339 date-time with its zone (`Z`, `z` or `±hh:mm`) as an aware datetime;
     ValueError for anything else (a date alone, no zone, a calendar date that does not exist)."""
-    if _RFC3339.match(text) is None:
+    if RFC3339_PATTERN.fullmatch(text) is None:
         raise ValueError(f"{text!r} is not an RFC3339 time")
     return datetime.fromisoformat(text.upper().replace("Z", "+00:00"))

@@ -23,6 +23,7 @@ import orjson
 
 from kwhatif.api.names import is_dns1123_subdomain
 from kwhatif.api.objects import SCHEDULING_VOLUME_SOURCES, Pod, PodCondition
+from kwhatif.api.timestamps import RFC3339_PATTERN, is_rfc3339
 from kwhatif.errors import Source
 from kwhatif.load.pods import (
     TEMPLATE_PARTS, kept_condition, container_statuses, owner_references, pod_annotations, pod_labels,
@@ -285,7 +286,11 @@ def _read_conditions(conditions: list[_Condition] | None) -> tuple[PodCondition,
 
 
 def _zoned(time: str | None) -> bool:
-    """Whether a metav1.Time ends as RFC 3339 does (`Z` or an offset): a time without its zone, or
-    no time at all, goes to the general path, which refuses it in words (`Fields.time`); the full
-    check there would cost a regular expression a field of 150,000 pods."""
-    return not time or time[-1] in "Zz" or time[-6:-5] in ("+", "-")
+    """Whether a metav1.Time is absent or RFC 3339 with its zone (`is_rfc3339`, its calendar
+    checked only where a month can be too short: days 29 to 31): any other goes to the general
+    path, which refuses it in its words (`Fields.time`). About 0.25 µs a field."""
+    if not time:
+        return True
+    if RFC3339_PATTERN.fullmatch(time) is None:
+        return False
+    return time[8:10] < "29" or is_rfc3339(time)

@@ -697,3 +697,28 @@ def test_a_big_dumps_stateful_pods_share_their_template_though_each_is_its_own_h
                                                   for i in range(3)]))
     assert fast == general
     assert isinstance(fast, list) and fast[0].containers is fast[2].containers
+
+
+@pytest.mark.parametrize("where, key, value", [
+    ("metadata", "creationTimestamp", "2025-09-01T06:00:02"),  # no zone: Go's time.Parse(time.RFC3339) fails
+    ("metadata", "creationTimestamp", "not-a-time"),
+    ("metadata", "deletionTimestamp", "2025-09-01 06:00:02Z"),  # a space, not T
+    ("status", "startTime", "yesterday"),
+])
+def test_a_time_that_is_not_rfc3339_with_its_zone_is_refused_by_its_field(where: str, key: str, value: str) -> None:
+    # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, str) — the API server cannot decode the
+    # object. A big dump's reader sends it to the general path, which words the same error.
+    text = f'{where}.{key}: Invalid value: "{value}": not an RFC 3339 time with its zone (e.g. 2025-09-01T06:00:00Z)'
+    obj = raw_pod("bad")
+    obj.setdefault(where, {})[key] = value
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), obj]))
+    assert fast == general
+    assert isinstance(fast, str) and fast.endswith(f"Pod/shop/bad: {text}")
+
+
+@pytest.mark.parametrize("value", ["2025-09-01T06:00:02Z", "2025-09-01t06:00:02.5z", "2025-09-01T06:00:02+02:00", ""])
+def test_rfc3339_times_with_their_zone_are_read(value: str) -> None:
+    obj = raw_pod("ok")
+    obj["metadata"]["creationTimestamp"] = value
+    fast, general, _docs = fast_and_general(dump([obj]))
+    assert fast == general and isinstance(fast, list) and fast[0].creation_timestamp == value
