@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from kwhatif.api.quantity import parse_quantity, value
 from kwhatif.errors import InputError
+from kwhatif.load.reader import read_side_text
 from kwhatif.evict.ranking import NodeStats
 
 Usage = dict[str, dict[str, int]]  # pod key -> resource -> amount (bytes, or a count of pids)
@@ -24,10 +23,7 @@ Usage = dict[str, dict[str, int]]  # pod key -> resource -> amount (bytes, or a 
 
 def read_usage(path: str) -> tuple[Usage, NodeStats]:
     """`path`'s readings; `-` is stdin (`kubectl top pods -A --no-headers | kwhatif evict ... --usage -`)."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except OSError as err:
-        raise InputError(f"--usage {path}: {err.strerror or err}") from None
+    text = read_side_text(path, f"--usage {path}")
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

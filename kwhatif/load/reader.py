@@ -222,9 +222,37 @@ def expand_path(path: str) -> list[str]:
         for name in files:
             if name.endswith(EXTENSIONS):
                 full = os.path.join(folder, name)
+                _refuse_special(full)
                 found.append((tuple(os.path.relpath(full, path).split(os.sep)), full))
     found.sort()
     return [full for _key, full in found]
+
+
+def _refuse_special(file: str) -> None:
+    """A folder's manifest that is no regular file — a FIFO would block the read until someone
+    writes to it, for ever — is refused (a path given by name may be one: `-c <(kubectl get ...)`)."""
+    try:
+        mode = os.stat(file).st_mode
+    except FileNotFoundError:
+        raise InputError("no such file or directory (a dangling link?)", Source.whole(file)) from None
+    except OSError as err:
+        raise InputError(_os_reason(err), Source.whole(file)) from None
+    if not stat.S_ISREG(mode):
+        raise InputError("not a regular file (a FIFO, socket or device in the folder): kwhatif reads the "
+                         "folder's files only", Source.whole(file))
+
+
+def read_side_text(path: str, what: str) -> str:
+    """A small file beside the manifests (a --whatif list, --usage readings), `-` for stdin, as
+    UTF-8 text; what cannot be read is said as -c says it, after `what` (the option and path)."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else _read_file(path)
+    except InputError as err:
+        raise InputError(f"{what}: {err.message}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{what}: not a text file: invalid UTF-8 at byte {err.start}") from None
 
 
 def _mapped_list(file: str) -> tuple[list[RawDoc] | None, bool]:

@@ -7,7 +7,6 @@ import os
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -19,6 +18,7 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError
 from kwhatif.text import listed
 from kwhatif.load.cluster import load_objects
+from kwhatif.load.reader import read_side_text
 from kwhatif.whatif import nodes as node_ops
 from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
@@ -74,12 +74,9 @@ def parse_operation(op: str, args: Sequence[str], force: bool = False) -> Operat
 def operations_from_file(path: str) -> list[Operation]:
     """A YAML list, each item one operation as on the command line: `- cordon: node-a`,
     `- taint: [node-a, "dedicated=gpu:NoSchedule"]`, `- drain: zone=b` with `force: true`."""
+    text = read_side_text(path, f"--whatif {path}")
     try:
-        items = yaml.safe_load(Path(path).read_text())
-    except FileNotFoundError:
-        raise InputError(f"--whatif {path}: no such file or directory") from None
-    except OSError as err:
-        raise InputError(f"--whatif {path}: cannot read: {err.strerror or err}") from None
+        items = yaml.safe_load(text)
     except yaml.YAMLError as err:
         raise InputError(f"--whatif {path}: {' '.join(str(err).split())}") from None
     if not isinstance(items, list):

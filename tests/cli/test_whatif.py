@@ -715,9 +715,11 @@ def test_a_bad_whatif_file_is_a_one_line_error_of_the_installed_command(
 
 
 @pytest.mark.parametrize("name, error", [("missing.yaml", "no such file or directory"),
-                                         ("folder", "cannot read: Is a directory")])
+                                         ("folder", "cannot read file: is a directory"),
+                                         ("latin1.yaml", "not a text file: invalid UTF-8 at byte 11")])
 def test_a_whatif_file_that_cannot_be_read_is_said_as_any_input(tmp_path: Path, name: str, error: str) -> None:
     (tmp_path / "folder").mkdir()
+    (tmp_path / "latin1.yaml").write_bytes("- cordon: n\xe9\n".encode("latin-1"))  # "- cordon: n" is bytes 0-10: é (0xe9) is byte 11
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW,
                      "--whatif", str(tmp_path / name)])
     assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --whatif {tmp_path / name}: {error}\n")

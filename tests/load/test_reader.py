@@ -431,6 +431,24 @@ def test_a_directory_that_cannot_be_opened_as_a_file_is_walked_not_read(tmp_path
     assert summary(read_inputs([str(tmp_path / "d.yaml")])) == [("Pod/a", f"{tmp_path / 'd.yaml' / 'p.yml'}#0:1")]
 
 
+def test_a_fifo_in_a_folder_is_refused_not_waited_on(tmp_path):
+    # Reading a FIFO blocks until someone writes to it: a folder's one is refused at once. A FIFO
+    # given by name (`-c <(kubectl get ...)`) is read as any file.
+    (tmp_path / "a.yaml").write_bytes(POD_A)
+    os.mkfifo(tmp_path / "b.yaml")
+    with pytest.raises(InputError) as info:
+        read_inputs([str(tmp_path)])
+    assert str(info.value) == (f"{tmp_path / 'b.yaml'}: not a regular file (a FIFO, socket or device in the "
+                               "folder): kwhatif reads the folder's files only")
+
+
+def test_a_side_file_that_is_not_utf8_is_said_as_a_manifest_would_be(tmp_path):
+    (tmp_path / "top.txt").write_bytes(b"shop a 1m 10Mi\n\xff")  # 15 bytes of text, then 0xff at byte 15
+    with pytest.raises(InputError) as info:
+        reader.read_side_text(str(tmp_path / "top.txt"), "--usage top.txt")
+    assert str(info.value) == "--usage top.txt: not a text file: invalid UTF-8 at byte 15"
+
+
 # ----------------------------------------------------------------------- YAML and JSON agree ----
 
 # YAML 1.1 folds its extra line breaks (NEL, LS, PS) and has no control characters: leave them out.
