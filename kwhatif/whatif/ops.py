@@ -494,6 +494,11 @@ def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(gone), keys(new))
 
 
+MAX_ADDED_NODES = 10_000
+"""The most nodes one --add-node adds (schemas/sweep.schema.json caps a sweep's counts alike): a
+count beyond any cluster's size exhausts the memory before it answers anything."""
+
+
 def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
     spec = operation.args[0]
     base, sep, count_text = spec.rpartition(":")
@@ -505,6 +510,9 @@ def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[st
     count = int(count_text)
     if count < 1:
         raise InputError(f"--add-node {spec}: COUNT must be at least 1")
+    if count > MAX_ADDED_NODES:
+        raise InputError(f"--add-node {spec}: COUNT must be at most {MAX_ADDED_NODES:,} (a sweep's counts too: "
+                         "Kubernetes supports clusters of 5,000 nodes)")
     template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings)
     added, daemons = node_ops.add_nodes(cluster, template, count, now)
     summary = f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}"

@@ -319,6 +319,8 @@ def test_add_node_without_the_daemonsets_objects_says_their_pods_are_missing(tmp
     ("like:n3:0", "COUNT must be at least 1"),
     ("like:n3:-1", "COUNT must be at least 1"),
     ("like:n3:abc", "COUNT must be a whole number"),  # a node name holds no ':': not "no such node"
+    ("like:n3:10001", "COUNT must be at most 10,000 (a sweep's counts too: Kubernetes supports clusters of "
+                      "5,000 nodes)"),  # 99,999,999 exhausted the memory before
 ])
 def test_add_node_with_a_count_that_is_no_count_says_so(tmp_path: Path, spec: str, said: str) -> None:
     result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--add-node", spec, "--now", NOW])
