@@ -15,6 +15,7 @@ from yaml.nodes import Node
 
 from kwhatif.errors import InputError, Source
 from kwhatif.load.documents import RawDoc
+from kwhatif.load.refs import object_ref
 
 NON_BLANK_B = re.compile(rb"[^ \t\r\n]")
 NON_BLANK_S = re.compile(r"[^ \t\r\n]")
@@ -97,7 +98,51 @@ def parse_json(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | N
             if bad is not None:
                 raise bad from None
         raise _json_error(err.msg, err.lineno, err.colno, file, 0) from None
+    if len(text) < DUPLICATE_CHECK_LIMIT:
+        _refuse_duplicate_keys(text, match.start(), file, start_line)
     return iter([(0, value, start_line, None)])
+
+
+DUPLICATE_CHECK_LIMIT = 1 << 20
+"""JSON documents under 1 MiB — manifests to apply — are read a second time for duplicate keys,
+which orjson takes silently, the last one winning, and `kubectl apply` refuses (strict decoding:
+`json: duplicate field`); a bigger one is a dump the API server wrote, which holds none, and
+reading it again with Python's decoder would cost more than the whole rest of its load."""
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def _refuse_duplicate_keys(text: bytes | str, start: int, file: str, line: int) -> None:
+    """As the YAML reader: a key twice in one object is the error (`start`: where the document
+    starts, after blanks)."""
+    try:
+        json.loads(text, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey as dup:
+        raise _duplicate_error(text.decode() if isinstance(text, bytes) else text, start, dup.key,
+                               Source(file, 0, line)) from None
+
+
+def _duplicate_error(text: str, pos: int, key: str, source: Source) -> InputError:
+    """The error of a duplicate key in the document at `pos`, naming the object by the first of
+    its duplicates, as the YAML reader does (orjson's value kept the last)."""
+    first, _end = json.JSONDecoder(object_pairs_hook=lambda pairs: dict(reversed(pairs))).raw_decode(text, pos)
+    named = isinstance(first, dict) and isinstance(first.get("metadata"), dict)
+    return InputError(f'duplicate key "{key}"', source, obj=object_ref(first) if named else None)
 
 
 def _parse_json_stream(text: bytes | str, file: str) -> Iterator[tuple[int, Any, int | None, Node | None]]:
@@ -108,7 +153,7 @@ def _parse_json_stream(text: bytes | str, file: str) -> Iterator[tuple[int, Any,
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise _utf8_error(data, err, file) from None
-    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_unique_pairs)
     out = []
     match = NON_BLANK_S.search(text)
     index = 0
@@ -120,6 +165,8 @@ def _parse_json_stream(text: bytes | str, file: str) -> Iterator[tuple[int, Any,
         prev = pos
         try:
             value, end = decoder.raw_decode(text, pos)
+        except _DuplicateKey as dup:
+            raise _duplicate_error(text, pos, dup.key, Source(file, index, line)) from None
         except json.JSONDecodeError as err:
             raise _json_error(err.msg, err.lineno, err.colno, file, index) from None
         except RecursionError:

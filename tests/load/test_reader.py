@@ -248,6 +248,17 @@ ERRORS = [
     ("a key repeated beside a merge key is a duplicate",
      {"d.yaml": b"b: &b {x: 1}\nm:\n  <<: *b\n  y: 1\n  y: 2\n"},
      ["d.yaml"], 'd.yaml#0:5: m.y: duplicate key "y" (first on line 4)'),
+    # JSON as kubectl apply's strict decoding reads it (`json: duplicate field`): not orjson's last-wins.
+    ("a duplicate key in a JSON manifest is refused, its object named by the first of the duplicates",
+     {"d.json": b'{"apiVersion": "v1", "kind": "Node", "kind": "Pod", "metadata": {"name": "n1"}}'},
+     ["d.json"], 'd.json#0:1: Node/n1: duplicate key "kind"'),
+    ("a duplicate key deep in a JSON manifest is refused",
+     {"d.json": b'\n{"kind": "Pod", "metadata": {"name": "a", "namespace": "s"},\n'
+                b' "spec": {"nodeSelector": {"disk": "ssd"}, "nodeSelector": {}}}'},
+     ["d.json"], 'd.json#0:2: Pod/s/a: duplicate key "nodeSelector"'),
+    ("a duplicate key in a later document of a JSON stream names that document",
+     {"d.json": b'{"kind": "Node", "metadata": {"name": "a"}}\n{"kind": "Node", "metadata": {"name": "b", "name": "c"}}'},
+     ["d.json"], 'd.json#1:2: Node/b: duplicate key "name"'),
     ("a truncated JSON file reports the line and column",
      {"t.json": b'{"kind": "Pod",\n "metadata": {"name": '},
      ["t.json"], "t.json#0:2: JSON syntax error: unexpected end of data (column 23)"),
