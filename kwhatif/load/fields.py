@@ -104,10 +104,15 @@ class Fields:
         return tuple(items)
 
     def resources(self, parent: dict, key: builtins.str, path: builtins.str) -> dict[builtins.str, Fraction]:
-        """A ResourceList, each quantity parsed and rounded up to milli precision (quantity.go:Quantity.RoundUp)."""
+        """A ResourceList, each quantity parsed and rounded up to milli precision (quantity.go:Quantity.RoundUp).
+        A null quantity is zero, as Quantity.UnmarshalJSON reads `null` — a stated zero, which
+        the scheduler's defaults for unset requests leave alone."""
         raw = self.map(parent, key, path)
         out: dict[str, Fraction] = {}
         for name, q in raw.items():
+            if q is None:
+                out[name] = Fraction(0)
+                continue
             try:
                 out[name] = parse_resource_quantity(q)
             except QuantityError as err:

@@ -722,3 +722,13 @@ def test_rfc3339_times_with_their_zone_are_read(value: str) -> None:
     obj["metadata"]["creationTimestamp"] = value
     fast, general, _docs = fast_and_general(dump([obj]))
     assert fast == general and isinstance(fast, list) and fast[0].creation_timestamp == value
+
+
+def test_a_null_quantity_is_a_stated_zero_in_both_readers() -> None:
+    # Quantity.UnmarshalJSON reads `null` as the zero quantity: a request of 0 cpu, stated (the
+    # scheduler's 100m default for an unset cpu request does not apply).
+    obj = raw_pod("nil")
+    obj["spec"]["containers"][0]["resources"] = {"requests": {"cpu": None, "memory": "1Gi"}}
+    fast, general, _docs = fast_and_general(dump([obj]))
+    assert fast == general and isinstance(fast, list)
+    assert fast[0].containers[0].requests["cpu"] == 0
