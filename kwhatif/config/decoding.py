@@ -196,7 +196,9 @@ def _yaml_data(text: str) -> tuple[Any, list[str]]:
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        problem = getattr(err, "problem", None) or str(err)
+        # A reader error (a control character, bad UTF-8) says its reason as go-yaml does
+        # ("control characters are not allowed"), without PyYAML's second line of position.
+        problem = getattr(err, "problem", None) or getattr(err, "reason", None) or " ".join(str(err).split())
         where = f"line {mark.line + 1}: " if mark is not None else ""
         raise ConfigError(f"error converting YAML to JSON: yaml: {where}{problem}") from None
     finally:

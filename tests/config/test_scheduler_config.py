@@ -738,6 +738,10 @@ DECODE_CASES = [
                  'strict decoding error: error converting YAML to JSON: yaml: unmarshal errors:\n'
                  '  line 4: key "parallelism" already set in map',
                  id="a key repeated in YAML"),
+    # go-yaml's reader (yaml_parser_set_reader_error): the reason alone, on one line.
+    pytest.param(HEADER + "parallelism: 2\x00\n",
+                 "error converting YAML to JSON: yaml: control characters are not allowed",
+                 id="a control character"),
 ]
 
 
