@@ -87,6 +87,10 @@ def top_usage(path: str, text: str) -> Usage:
         lines[key] = number
         amount(path, f"line {number}", fields[-2])  # the CPU column: a line that has none is not kubectl top's
         out[key] = {"memory": amount(path, f"line {number}", fields[-1])}
+    if not out:  # `kubectl top ... | kwhatif evict --usage -` when metrics-server does not answer
+        raise InputError(f"--usage {path}: no reading in it (kubectl top pods prints NAMESPACE NAME CPU MEMORY "
+                         "lines; an empty file would rank every pod as one without stats, against a guessed "
+                         "memory.available)")
     return out
 
 

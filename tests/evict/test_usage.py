@@ -58,6 +58,16 @@ def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
         read_usage(str(path))
 
 
+@pytest.mark.parametrize("text", ["", "\n", "NAMESPACE   NAME   CPU(cores)   MEMORY(bytes)\n"])
+def test_a_usage_file_without_a_reading_is_refused(tmp_path: Path, text: str) -> None:
+    # What `kubectl top pods -A --no-headers | kwhatif evict --usage -` gets when metrics-server does
+    # not answer: every pod would be ranked as one without stats, against a guessed availability.
+    path = tmp_path / "top.txt"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"top.txt: no reading in it"):
+        read_usage(str(path))
+
+
 def test_a_line_without_a_cpu_column_is_not_read_as_a_pod_named_after_its_namespace(tmp_path: Path) -> None:
     # `default be 5m`: three fields read as NAME CPU MEMORY would make a pod "default" of cpu "be".
     path = tmp_path / "top.txt"
