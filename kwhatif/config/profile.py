@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from kwhatif.config.args import ARG_SCHEMAS, build_args, default_args, missing_shape_crash, validate_fit_args
-from kwhatif.config.field import aggregate
+from kwhatif.api.field import aggregate
 from kwhatif.golang import go_quote
 from kwhatif.framework.interfaces import EXTENSION_POINTS, FRAMEWORK_ORDER, MAX_NODE_SCORE, POINTS
 from kwhatif.plugins.registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, REGISTRY

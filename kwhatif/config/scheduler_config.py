@@ -27,7 +27,7 @@ from typing import Any
 
 from kwhatif.config.decoding import ConfigError, decode_scheduler_config
 from kwhatif.config.defaulting import DEFAULT_PARALLELISM, defaulted_profiles, with_defaults
-from kwhatif.config.field import aggregate
+from kwhatif.api.field import aggregate
 from kwhatif.config.profile import ProfileConfig, ProfileError, build_profile
 from kwhatif.config.schema import API_VERSION, KIND
 from kwhatif.config.validation import validate_scheduler_config

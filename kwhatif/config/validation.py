@@ -10,7 +10,7 @@ from kwhatif.api.names import is_qualified_name
 from kwhatif.api.resources import is_extended_resource_name
 from kwhatif.config.args import ARG_SCHEMAS, validate_args
 from kwhatif.config.defaulting import DefaultedProfile
-from kwhatif.config.field import child, duplicate, index, invalid, required
+from kwhatif.api.field import child, duplicate, index, invalid, required
 from kwhatif.golang import GoText, format_duration, go_quote, parse_duration
 from kwhatif.config.profile import KUBE_POINTS, PluginRef, PluginSetConfig
 from kwhatif.config.schema import API_VERSION

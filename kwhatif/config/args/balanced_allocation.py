@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from kwhatif.config.args.resources import RESOURCE_SPEC, default_resources, resource_specs, weights_to_one
-from kwhatif.config.field import child, duplicate, index, invalid
+from kwhatif.api.field import child, duplicate, index, invalid
 from kwhatif.config.types import TYPE_META, ListOf, Struct
 from kwhatif.plugins.node_resources.balanced_allocation import NodeResourcesBalancedAllocationArgs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from kwhatif.config.field import child, forbidden, invalid
+from kwhatif.api.field import child, forbidden, invalid
 from kwhatif.golang import GoText, format_duration, parse_duration
 from kwhatif.config.types import OPTIONAL_DURATION, TYPE_META, Struct
 from kwhatif.plugins.dynamic_resources import DynamicResourcesArgs

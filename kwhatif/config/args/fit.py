@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 from kwhatif.config.args.resources import (
     RESOURCE_SPEC, SHAPE_POINT, default_resources, resource_specs, validate_resources, weights_to_one,
 )
-from kwhatif.config.field import child, index, invalid, not_supported, required, validate_label_name
+from kwhatif.api.field import child, index, invalid, not_supported, required, validate_label_name
 from kwhatif.config.types import STRING, TYPE_META, ListOf, Struct, named
 from kwhatif.plugins.node_resources.fit import (
     LEAST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO, SCORING_STRATEGY_TYPES, NodeResourcesFitArgs, ScoringStrategy,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from kwhatif.config.field import child, invalid
+from kwhatif.api.field import child, invalid
 from kwhatif.config.types import BOOL, INT32, TYPE_META, Struct
 from kwhatif.plugins.inter_pod_affinity import InterPodAffinityArgs
 

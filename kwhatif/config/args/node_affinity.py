@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from kwhatif.api.names import is_qualified_name, is_valid_label_value
 from kwhatif.api.affinity import NodeAffinity, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
 from kwhatif.api.selectors import Requirement
-from kwhatif.config.field import child, index, invalid, key, not_supported
+from kwhatif.api.field import child, index, invalid, key, not_supported
 from kwhatif.golang import go_strings
 from kwhatif.config.types import INT32, STRING, TYPE_META, ListOf, Struct, named
 from kwhatif.plugins.node_affinity import NodeAffinityArgs

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from kwhatif.api.affinity import TopologySpreadConstraint
-from kwhatif.config.field import (
+from kwhatif.api.field import (
     child, duplicate, forbidden, index, invalid, not_supported, required, validate_label_name,
 )
 from kwhatif.config.types import INT32, STRING, TYPE_META, ListOf, MapOf, Struct, named

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from kwhatif.config.field import child, index, invalid
+from kwhatif.api.field import child, index, invalid
 from kwhatif.golang import GoText
 from kwhatif.config.types import INT32, INT64, STRING, Struct
 from kwhatif.plugins.node_resources.resource_allocation import DEFAULT_RESOURCES, ResourceSpec

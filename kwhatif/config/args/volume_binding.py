@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from kwhatif.config.args.resources import SHAPE_POINT, go_shape
-from kwhatif.config.field import child, invalid
+from kwhatif.api.field import child, invalid
 from kwhatif.config.types import INT64, TYPE_META, ListOf, Struct
 from kwhatif.plugins.volume_binding import VolumeBindingArgs
 

@@ -1,5 +1,7 @@
-"""apimachinery's field errors (`util/validation/field`) and error aggregates, as kube-scheduler's
-validation words them, and the name checks its validation runs on top of `kwhatif.api.names`."""
+"""apimachinery's field errors (`util/validation/field`) and error aggregates, as the API server's
+and kube-scheduler's validation word them, and the name checks their validation runs on top of
+`kwhatif.api.names`. Here, below both the loader and the scheduler configuration, so that either
+can say an error the way upstream says it."""
 
 from __future__ import annotations
 
