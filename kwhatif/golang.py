@@ -45,11 +45,12 @@ class GoText:
     text: str
 
 
-def go_strings(values: Sequence[str] | None) -> GoText:
-    """`%#v` of a []string: nil and empty print differently."""
+def go_strings(values: Sequence[str] | None, element: str = "string") -> GoText:
+    """`%#v` of a []string, or of a slice of a named string type (`element`, e.g.
+    `core.ResourceQuotaScope`): nil and empty print differently."""
     if values is None:
-        return GoText("[]string(nil)")
-    return GoText("[]string{" + ", ".join(go_quote(v) for v in values) + "}")
+        return GoText(f"[]{element}(nil)")
+    return GoText(f"[]{element}{{" + ", ".join(go_quote(v) for v in values) + "}")
 
 
 def go_float(value: float) -> str:

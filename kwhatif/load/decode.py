@@ -19,8 +19,7 @@ from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
 )
-from kwhatif.api.quantity import QuantityError, parse_quantity
-from kwhatif.api.quota import POD_SCOPES, Amount, ResourceQuota, ScopeRequirement, pod_amount, quantity_format
+from kwhatif.api.quota import POD_SCOPES, ResourceQuota, ScopeRequirement, pod_amount
 from kwhatif.api.selectors import written_form
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
@@ -314,7 +313,7 @@ def _limit_range_item(f: Fields, raw: dict, path: str) -> LimitRangeItem:
     the max, a default request from the default limit, else from the min."""
     kind = f.str(raw, "type", path)
     default, request = dict(f.resources(raw, "default", path)), dict(f.resources(raw, "defaultRequest", path))
-    low, high = _amounts(f, raw, "min", path) or {}, _amounts(f, raw, "max", path) or {}
+    low, high = f.amounts(raw, "min", path) or {}, f.amounts(raw, "max", path) or {}
     if kind == "Container":
         for name, q in high.items():
             default.setdefault(name, q.value)
@@ -322,20 +321,7 @@ def _limit_range_item(f: Fields, raw: dict, path: str) -> LimitRangeItem:
             request.setdefault(name, value)
         for name, q in low.items():
             request.setdefault(name, q.value)
-    return LimitRangeItem(kind, default, request, low, high, _amounts(f, raw, "maxLimitRequestRatio", path) or {})
-
-
-def _amounts(f: Fields, parent: dict, key: str, path: str) -> dict[str, Amount] | None:
-    """A quota ResourceList with each quantity's parse format (printed back in it); None when absent."""
-    if parent.get(key) is None:
-        return None
-    out = {}
-    for name, q in f.map(parent, key, path).items():
-        try:
-            out[name] = Amount(parse_quantity(q), quantity_format(q))
-        except QuantityError as err:
-            raise f.error(f"{path}.{key}.{name}", f"invalid quantity {q!r}: {err}") from None
-    return out
+    return LimitRangeItem(kind, default, request, low, high, f.amounts(raw, "maxLimitRequestRatio", path) or {})
 
 
 def _scope_name(f: Fields, scope: str, path: str) -> str:
@@ -363,8 +349,8 @@ def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
                    for i, s in enumerate(f.str_list(spec, "scopes", "spec")))
     selector = f.map(spec, "scopeSelector", "spec")
     scopes += f.items(selector, "matchExpressions", "spec.scopeSelector", lambda e, p: _scope(f, e, p))
-    return ResourceQuota(namespace, name, _amounts(f, spec, "hard", "spec") or {}, scopes,
-                         _amounts(f, status, "hard", "status"), _amounts(f, status, "used", "status"), source)
+    return ResourceQuota(namespace, name, f.amounts(spec, "hard", "spec") or {}, scopes,
+                         f.amounts(status, "hard", "status"), f.amounts(status, "used", "status"), source)
 
 DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "Pod": decode_pod,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import builtins
 from fractions import Fraction
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
-from kwhatif.api.quantity import QuantityError, milli_value, parse_resource_quantity, value
+from kwhatif.api.field import aggregate
+from kwhatif.api.quantity import QuantityError, milli_value, parse_quantity, parse_resource_quantity, value
+from kwhatif.api.quota import Amount, quantity_format
 from kwhatif.api.timestamps import is_rfc3339
 from kwhatif.errors import InputError, Source
 from kwhatif.load.refs import describe_value, object_ref
@@ -33,6 +35,14 @@ class Fields:
 
     def error(self, path: str, message: str) -> InputError:
         return InputError(message, self.source, self.ref, path)
+
+    def refuse(self, problems: Sequence[builtins.str]) -> None:
+        """Raise the API server's validation errors (each `path: text`, as `kwhatif.api.field`
+        words them) when there are any: one as is, several aggregated (`[a, b]`), as
+        `kubectl apply` shows them."""
+        message = aggregate(problems)
+        if message is not None:
+            raise InputError(message, self.source, self.ref)
 
     def _typed(self, value: Any, path: str, kind: type | tuple[type, ...], label: str) -> Any:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -123,6 +133,19 @@ class Fields:
                 unit = "millicores" if name == "cpu" else "units"
                 raise self.error(f"{_join(path, key)}.{name}", f"{q!r} is too large: kube-scheduler counts it in "
                                  f"64-bit {unit} (at most {_INT64_MAX:,}), where it would overflow")
+        return out
+
+    def amounts(self, parent: dict, key: builtins.str, path: builtins.str) -> dict[builtins.str, Amount] | None:
+        """A ResourceList whose quantities are printed back (quota and LimitRange texts): each
+        with the format it was parsed in; None when absent."""
+        if parent.get(key) is None:
+            return None
+        out: dict[builtins.str, Amount] = {}
+        for name, q in self.map(parent, key, path).items():
+            try:
+                out[name] = Amount(parse_quantity(q), quantity_format(q))
+            except QuantityError as err:
+                raise self.error(f"{_join(path, key)}.{name}", f"invalid quantity {q!r}: {err}") from None
         return out
 
     def items(self, parent: dict, key: builtins.str, path: builtins.str,
