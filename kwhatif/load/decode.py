@@ -27,6 +27,7 @@ from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, taint_effect, toleration
+from kwhatif.load.quota_checks import default_container_item, limit_range_problems
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
@@ -305,22 +306,18 @@ def decode_limit_range(obj: dict, source: Source | None) -> LimitRange:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     items = f.items(spec, "limits", "spec", lambda e, p: _limit_range_item(f, e, p))
+    f.refuse(limit_range_problems(f, spec))
     return LimitRange(namespace, name, items, source)
 
 
 def _limit_range_item(f: Fields, raw: dict, path: str) -> LimitRangeItem:
-    """core v1 defaults.go:SetDefaults_LimitRangeItem for a Container item: a default limit from
-    the max, a default request from the default limit, else from the min."""
+    """A Container item gets its defaults (`default_container_item`)."""
     kind = f.str(raw, "type", path)
     default, request = dict(f.resources(raw, "default", path)), dict(f.resources(raw, "defaultRequest", path))
     low, high = f.amounts(raw, "min", path) or {}, f.amounts(raw, "max", path) or {}
     if kind == "Container":
-        for name, q in high.items():
-            default.setdefault(name, q.value)
-        for name, value in default.items():
-            request.setdefault(name, value)
-        for name, q in low.items():
-            request.setdefault(name, q.value)
+        default_container_item(default, request, {n: q.value for n, q in low.items()},
+                               {n: q.value for n, q in high.items()})
     return LimitRangeItem(kind, default, request, low, high, f.amounts(raw, "maxLimitRequestRatio", path) or {})
 
 
