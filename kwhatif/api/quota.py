@@ -31,9 +31,8 @@ BEST_EFFORT = "BestEffort"
 NOT_BEST_EFFORT = "NotBestEffort"
 PRIORITY_CLASS = "PriorityClass"
 CROSS_NAMESPACE_POD_AFFINITY = "CrossNamespacePodAffinity"
-POD_SCOPES = (TERMINATING, NOT_TERMINATING, BEST_EFFORT, NOT_BEST_EFFORT, PRIORITY_CLASS,
-              CROSS_NAMESPACE_POD_AFFINITY)
-
+VOLUME_ATTRIBUTES_CLASS = "VolumeAttributesClass"
+"""A claims' scope: no pod is in it."""
 
 def quantity_format(text: object) -> str:
     """The format apimachinery records when parsing `text` (quantity.go:ParseQuantity): binary for

@@ -19,7 +19,7 @@ from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
 )
-from kwhatif.api.quota import POD_SCOPES, ResourceQuota, ScopeRequirement, pod_amount
+from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
 from kwhatif.api.selectors import written_form
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
@@ -27,7 +27,7 @@ from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, taint_effect, toleration
-from kwhatif.load.quota_checks import default_container_item, limit_range_problems
+from kwhatif.load.quota_checks import default_container_item, limit_range_problems, resource_quota_problems
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
@@ -321,19 +321,9 @@ def _limit_range_item(f: Fields, raw: dict, path: str) -> LimitRangeItem:
     return LimitRangeItem(kind, default, request, low, high, f.amounts(raw, "maxLimitRequestRatio", path) or {})
 
 
-def _scope_name(f: Fields, scope: str, path: str) -> str:
-    if scope not in POD_SCOPES:
-        raise f.error(path, f"Unsupported value: {scope!r}: supported values: " + ", ".join(f'"{s}"' for s in POD_SCOPES))
-    return scope
-
-
 def _scope(f: Fields, raw: dict, path: str) -> ScopeRequirement:
-    scope = _scope_name(f, f.str(raw, "scopeName", path), f"{path}.scopeName")
-    op = f.str(raw, "operator", path)
-    if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
-        raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: "
-                                          '"DoesNotExist", "Exists", "In", "NotIn"')
-    return ScopeRequirement(scope, op, f.str_list(raw, "values", path))
+    return ScopeRequirement(f.str(raw, "scopeName", path), f.str(raw, "operator", path),
+                            f.str_list(raw, "values", path))
 
 
 def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
@@ -342,12 +332,13 @@ def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
-    scopes = tuple(ScopeRequirement(_scope_name(f, s, f"spec.scopes[{i}]"), "Exists")
-                   for i, s in enumerate(f.str_list(spec, "scopes", "spec")))
+    scopes = tuple(ScopeRequirement(s, "Exists") for s in f.str_list(spec, "scopes", "spec"))
     selector = f.map(spec, "scopeSelector", "spec")
     scopes += f.items(selector, "matchExpressions", "spec.scopeSelector", lambda e, p: _scope(f, e, p))
+    f.refuse(resource_quota_problems(f, spec))
     return ResourceQuota(namespace, name, f.amounts(spec, "hard", "spec") or {}, scopes,
                          f.amounts(status, "hard", "status"), f.amounts(status, "used", "status"), source)
+
 
 DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "Pod": decode_pod,

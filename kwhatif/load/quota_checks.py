@@ -1,10 +1,12 @@
-"""What the API server refuses of LimitRanges (core validation.go: ValidateLimitRange, with core
-helper/helpers.go's resource names), in its words. LimitRanger acts on what these objects say, so
-one that `kubectl apply` refuses must fail `check` as bad input, not decide which pods are admitted.
+"""What the API server refuses of LimitRanges and ResourceQuotas (core validation.go:
+ValidateLimitRange, ValidateResourceQuotaSpec, with core helper/helpers.go's resource names), in its
+words. LimitRanger and the quota plugin act on what these objects say, so one that `kubectl apply`
+refuses must fail `check` as bad input, not decide which pods are admitted.
 
 Every error is reported, aggregated as the API server aggregates them (`[a, b]`); where upstream
 walks a ResourceList (a Go map, in random order) kwhatif takes the names sorted. Bad values print
-as field errors print them: quantities and resource names (Stringers) bare, other strings quoted."""
+as field errors print them: quantities and resource names (Stringers) bare, other strings quoted,
+lists and the scope selector as Go's `%#v` of the internal (`core.`) types."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from typing import TypeVar
 from kwhatif.api.field import child, duplicate, forbidden, index, invalid, key, required
 from kwhatif.api.names import is_qualified_name
 from kwhatif.api.quantity import milli_value, value
-from kwhatif.api.quota import Amount
+from kwhatif.api.quota import (
+    BEST_EFFORT, CROSS_NAMESPACE_POD_AFFINITY, NOT_BEST_EFFORT, NOT_TERMINATING, PRIORITY_CLASS, TERMINATING,
+    VOLUME_ATTRIBUTES_CLASS, Amount,
+)
 from kwhatif.api.resources import is_extended_resource_name
-from kwhatif.golang import GoText
+from kwhatif.golang import GoText, go_quote, go_strings
 from kwhatif.load.fields import Fields
 from kwhatif.load.pods import overcommit_allowed
 
@@ -34,6 +39,8 @@ _QUOTA_RESOURCES = frozenset((
 """standardQuotaResources; standardResources is these and `storage`."""
 _QUOTA_HUGEPAGES = ("hugepages-", "requests.hugepages-")
 _CONTAINER_RESOURCES = frozenset(("cpu", "memory", "ephemeral-storage"))
+_INTEGER_RESOURCES = frozenset(("pods", "resourcequotas", "services", "replicationcontrollers", "secrets",
+                                "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers"))
 
 
 def is_standard_quota_resource(name: str) -> bool:
@@ -58,6 +65,15 @@ def _container_resource_name_problems(name: str) -> list[str]:
             problems.append("must be a standard resource for containers")
     elif "kubernetes.io/" not in name and not is_extended_resource_name(name):
         problems.append("doesn't follow extended resource name standard")
+    return problems
+
+
+def _quota_resource_name_problems(name: str) -> list[str]:
+    """ValidateResourceQuotaResourceName: without a domain, also a name quota tracks
+    (`count/deployments.apps`, `<class>.storageclass.storage.k8s.io/requests.storage` have one)."""
+    problems = _resource_name_problems(name)
+    if "/" not in name and not is_standard_quota_resource(name):
+        problems.append("must be a standard resource for quota")
     return problems
 
 
@@ -196,3 +212,109 @@ def _ratio_problem(path: str, ratio: Amount, low: Amount, high: Amount) -> list[
         return []
     shown = f"{limit:.6f}" if math.isfinite(limit) else "-Inf"
     return [invalid(path, _quantity(ratio), f"ratio {ratio} is greater than max/min = {shown}")]
+
+
+# -- ResourceQuota (ValidateResourceQuotaSpec) --------------------------------------------------
+
+STANDARD_SCOPES = (TERMINATING, NOT_TERMINATING, BEST_EFFORT, NOT_BEST_EFFORT, PRIORITY_CLASS,
+                   CROSS_NAMESPACE_POD_AFFINITY, VOLUME_ATTRIBUTES_CLASS)
+"""IsStandardResourceQuotaScope."""
+_EXISTS_ONLY = (BEST_EFFORT, NOT_BEST_EFFORT, TERMINATING, NOT_TERMINATING, CROSS_NAMESPACE_POD_AFFINITY)
+_EXISTS_ONLY_TEXT = ("must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, "
+                     "ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, "
+                     "ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")
+_POD_RESOURCES = frozenset(("pods", "cpu", "memory", "limits.cpu", "limits.memory", "requests.cpu", "requests.memory"))
+_CONFLICTS = ((BEST_EFFORT, NOT_BEST_EFFORT), (TERMINATING, NOT_TERMINATING))
+_SCOPE_TYPE = "core.ResourceQuotaScope"
+
+
+def scope_fits(scope: str, resource: str) -> bool:
+    """IsResourceQuotaScopeValidForResource: the pod scopes limit pod counts and compute (only
+    the count under BestEffort); other scopes (VolumeAttributesClass) anything."""
+    if scope == BEST_EFFORT:
+        return resource == "pods"
+    if scope in (TERMINATING, NOT_TERMINATING, NOT_BEST_EFFORT, PRIORITY_CLASS, CROSS_NAMESPACE_POD_AFFINITY):
+        return resource in _POD_RESOURCES
+    return True
+
+
+def resource_quota_problems(f: Fields, spec: dict) -> list[str]:
+    """spec.hard's names and quantities (non-negative; whole for counts and extended
+    resources), then spec.scopes and spec.scopeSelector."""
+    hard = f.amounts(spec, "hard", "spec") or {}
+    out: list[str] = []
+    for name in sorted(hard):
+        out += _names("spec.hard", [name], _quota_resource_name_problems) + _quantity_problems(name, hard[name])
+    scopes = None if spec.get("scopes") is None else f.str_list(spec, "scopes", "spec")
+    limited = [name for name in sorted(hard) if is_standard_quota_resource(name)]
+    out += _scopes_problems(scopes or (), limited, go_strings(scopes, _SCOPE_TYPE))
+    selector = f.opt_map(spec, "scopeSelector", "spec")
+    if selector is not None:
+        out += _selector_problems(f, selector, limited, go_strings(scopes, _SCOPE_TYPE))
+    return out
+
+
+def _quantity_problems(name: str, amount: Amount) -> list[str]:
+    """ValidateResourceQuantityValue (a negative one prints quoted: its String() is passed)."""
+    path = key("spec.hard", name)
+    out = [invalid(path, str(amount), "must be greater than or equal to 0")] if amount.value < 0 else []
+    if (name in _INTEGER_RESOURCES or is_extended_resource_name(name)) and milli_value(amount.value) % 1000:
+        out.append(invalid(path, _quantity(amount), "must be an integer"))
+    return out
+
+
+def _scopes_problems(scopes: Sequence[str], limited: Sequence[str], shown: GoText) -> list[str]:
+    """validateResourceQuotaScopes: known scopes, each fitting every resource limited, no pair
+    that contradicts itself; every error shows the whole list."""
+    out: list[str] = []
+    for scope in scopes:
+        if scope not in STANDARD_SCOPES:
+            out.append(invalid("spec.scopes", shown, "unsupported scope"))
+        out += [invalid("spec.scopes", shown, "unsupported scope applied to resource")
+                for name in limited if not scope_fits(scope, name)]
+    return out + _conflicts("spec.scopes", set(scopes), shown)
+
+
+def _conflicts(path: str, scopes: set[str], shown: GoText) -> list[str]:
+    return [invalid(path, shown, "conflicting scopes") for pair in _CONFLICTS if scopes.issuperset(pair)]
+
+
+_SELECTOR = "spec.scopeSelector.matchExpressions"
+"""Upstream's path for every expression's errors: no index."""
+
+
+def _selector_problems(f: Fields, selector: dict, limited: Sequence[str], scopes: GoText) -> list[str]:
+    """validateScopedResourceSelectorRequirement: per expression, a known scope fitting every
+    resource limited, Exists for the yes/no scopes, values for In and NotIn only, a known
+    operator; then no contradicting pair (shown, as upstream does, with spec.scopes)."""
+    expressions = f.items(selector, "matchExpressions", "spec.scopeSelector", lambda e, p: (
+        f.str(e, "scopeName", p), f.str(e, "operator", p),
+        None if e.get("values") is None else f.str_list(e, "values", p)))
+    out: list[str] = []
+    for scope, operator, values in expressions:
+        if scope not in STANDARD_SCOPES:
+            out.append(invalid(child(_SELECTOR, "scopeName"), scope, "unsupported scope"))
+        out += [invalid(_SELECTOR, _selector_text(expressions), "unsupported scope applied to resource")
+                for name in limited if not scope_fits(scope, name)]
+        if scope in _EXISTS_ONLY and operator != "Exists":
+            out.append(invalid(child(_SELECTOR, "operator"), operator, _EXISTS_ONLY_TEXT))
+        out += _operator_problems(operator, values)
+    return out + _conflicts(_SELECTOR, {scope for scope, _, _ in expressions}, scopes)
+
+
+def _operator_problems(operator: str, values: Sequence[str] | None) -> list[str]:
+    if operator in ("In", "NotIn"):
+        return [] if values else [required(child(_SELECTOR, "values"), "must be at least one value when "
+                                           "`operator` is 'In' or 'NotIn' for scope selector")]
+    if operator in ("Exists", "DoesNotExist"):
+        return [invalid(child(_SELECTOR, "values"), go_strings(values), "must be no value when `operator` is "
+                        "'Exist' or 'DoesNotExist' for scope selector")] if values else []
+    return [invalid(child(_SELECTOR, "operator"), operator, "not a valid selector operator")]
+
+
+def _selector_text(expressions: Sequence[tuple[str, str, Sequence[str] | None]]) -> GoText:
+    """`%#v` of the *core.ScopeSelector (dereferenced: not a Stringer)."""
+    kind = "core.ScopedResourceSelectorRequirement"
+    listed = ", ".join(f"{kind}{{ScopeName:{go_quote(scope)}, Operator:{go_quote(op)}, "
+                       f"Values:{go_strings(values).text}}}" for scope, op, values in expressions)
+    return GoText(f"core.ScopeSelector{{MatchExpressions:[]{kind}{{{listed}}}}}")

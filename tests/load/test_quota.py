@@ -16,7 +16,6 @@ import pytest
 
 from kwhatif.api.quota import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, canonical
 from kwhatif.engine import simulate
-from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import build_cluster
 from kwhatif.load.decode import decode
@@ -236,12 +235,6 @@ def test_a_cross_namespace_affinity_scope_limits_pods_whose_terms_name_namespace
     result = admitted([q], [pod("x", affinity=cross), pod("y", affinity=local)])
     assert result == {"x": refused("x", "exceeded quota: cross, requested: pods=1, used: pods=0, limited: pods=0"),
                       "y": None}
-
-
-def test_a_quota_with_an_unknown_scope_is_bad_input_naming_the_field() -> None:
-    with pytest.raises(InputError) as err:
-        decode(quota("q", {"pods": "1"}, scopes=["Sometimes"]), None)
-    assert str(err.value).startswith("ResourceQuota/shop/q: spec.scopes[0]: Unsupported value: 'Sometimes'")
 
 
 def test_hugepages_are_limited_under_their_own_and_their_requests_names() -> None:

@@ -1,6 +1,8 @@
-"""LimitRange validation: what the API server refuses, in its words, and the unusual objects it
-accepts. Expected texts are upstream's, filled in by hand from core validation.go —
-ValidateLimitRange, validateLimitRangeTypeName, validateLimitRangeResourceName — and the field error
+"""LimitRange and ResourceQuota validation: what the API server refuses, in its words, and the
+unusual objects it accepts. Expected texts are upstream's, filled in by hand from core
+validation.go — ValidateLimitRange, validateLimitRangeTypeName, validateLimitRangeResourceName,
+ValidateResourceQuotaSpec, ValidateResourceQuotaResourceName, ValidateResourceQuantityValue,
+validateResourceQuotaScopes, validateScopedResourceSelectorRequirement — and the field error
 format (apimachinery field/errors.go:ErrorBody: a Quantity or ResourceName bare, being
 Stringers; a named string type quoted; a slice or struct as `%#v` of the internal type), several
 aggregated as `[a, b]` (resource names sorted: upstream walks a Go map)."""
@@ -23,11 +25,24 @@ def limit_range(*items: dict[str, Any]) -> dict[str, Any]:
             "spec": {"limits": list(items)}}
 
 
+def quota(**spec: Any) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "shop"},
+            "spec": spec}
+
+
+def selector(*expressions: dict[str, Any]) -> dict[str, Any]:
+    return {"matchExpressions": list(expressions)}
+
+
 QUALIFIED = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
              "alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is "
              "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
 """validation.IsQualifiedName's text (RegexError), as an InputError prints it: on one line, single-spaced
 (upstream has two spaces before each `or`)."""
+EXISTS_ONLY = ("must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, "
+               "ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or "
+               "ResourceQuotaScopeCrossNamespacePodAffinity")
+
 LIMIT_RANGE_CASES = {
     # validateLimitRangeTypeName: no domain, so one of Pod, Container, PersistentVolumeClaim.
     "unknown type": (limit_range({"type": "Containr", "default": {"cpu": "1"}}),
@@ -86,7 +101,67 @@ LIMIT_RANGE_CASES = {
         "defaultRequest value 1 in example.com/gpu"),
 }
 
-@pytest.mark.parametrize("obj, text", [*LIMIT_RANGE_CASES.values()], ids=[*LIMIT_RANGE_CASES])
+QUOTA_CASES = {
+    # ValidateResourceQuotaResourceName (both texts for an unknown name); ValidateNonnegativeQuantity
+    # passes value.String(): quoted.
+    "unknown resource and a negative count": (
+        quota(hard={"requests.cpuu": "0", "pods": "-1"}),
+        '[spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0, '
+        "spec.hard[requests.cpuu]: Invalid value: requests.cpuu: must be a standard resource type or fully "
+        "qualified, spec.hard[requests.cpuu]: Invalid value: requests.cpuu: must be a standard resource for quota]"),
+    "storage is no quota resource": (quota(hard={"storage": "1Gi"}),
+                                     "spec.hard[storage]: Invalid value: storage: must be a standard resource for quota"),
+    # IsIntegerResourceName: counts and extended resources (count/... is one).
+    "fractional count": (quota(hard={"count/deployments.apps": "1500m"}),
+                         "spec.hard[count/deployments.apps]: Invalid value: 1500m: must be an integer"),
+    # validateResourceQuotaScopes: the error repeats per resource, aggregation keeps one.
+    "BestEffort limits only pods": (
+        quota(scopes=["BestEffort"], hard={"requests.cpu": "1", "requests.memory": "1Gi", "pods": "5"}),
+        'spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource'),
+    # A count the pod scopes do not track.
+    "NotTerminating on services": (
+        quota(scopes=["NotTerminating"], hard={"services": "1"}),
+        'spec.scopes: Invalid value: []core.ResourceQuotaScope{"NotTerminating"}: unsupported scope applied to resource'),
+    "Terminating and NotTerminating": (
+        quota(scopes=["Terminating", "NotTerminating"], hard={"pods": "0"}),
+        'spec.scopes: Invalid value: []core.ResourceQuotaScope{"Terminating", "NotTerminating"}: conflicting scopes'),
+    "unknown scope": (quota(scopes=["Sometimes"], hard={"pods": "1"}),
+                      'spec.scopes: Invalid value: []core.ResourceQuotaScope{"Sometimes"}: unsupported scope'),
+    # validateScopedResourceSelectorRequirement: no index in the paths.
+    "In without values": (
+        quota(scopeSelector=selector({"scopeName": "PriorityClass", "operator": "In"}), hard={"pods": "0"}),
+        "spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` is "
+        "'In' or 'NotIn' for scope selector"),
+    "Exists with values": (
+        quota(scopeSelector=selector({"scopeName": "PriorityClass", "operator": "Exists", "values": ["high"]})),
+        'spec.scopeSelector.matchExpressions.values: Invalid value: []string{"high"}: must be no value when '
+        "`operator` is 'Exist' or 'DoesNotExist' for scope selector"),
+    "a yes/no scope with In": (
+        quota(scopeSelector=selector({"scopeName": "BestEffort", "operator": "In", "values": ["x"]})),
+        f'spec.scopeSelector.matchExpressions.operator: Invalid value: "In": {EXISTS_ONLY}'),
+    "unknown operator": (
+        quota(scopeSelector=selector({"scopeName": "PriorityClass", "operator": "Maybe"})),
+        'spec.scopeSelector.matchExpressions.operator: Invalid value: "Maybe": not a valid selector operator'),
+    "unknown selector scope": (
+        quota(scopeSelector=selector({"scopeName": "Sometimes", "operator": "Exists"})),
+        'spec.scopeSelector.matchExpressions.scopeName: Invalid value: "Sometimes": unsupported scope'),
+    # The selector printed whole (%#v of the dereferenced *core.ScopeSelector).
+    "selector scope on a claim resource": (
+        quota(scopeSelector=selector({"scopeName": "PriorityClass", "operator": "In", "values": ["high"]}),
+              hard={"requests.storage": "1Gi"}),
+        "spec.scopeSelector.matchExpressions: Invalid value: core.ScopeSelector{MatchExpressions:"
+        "[]core.ScopedResourceSelectorRequirement{core.ScopedResourceSelectorRequirement{ScopeName:\"PriorityClass\", "
+        "Operator:\"In\", Values:[]string{\"high\"}}}}: unsupported scope applied to resource"),
+    # Conflicting selector scopes are shown with spec.scopes (here nil).
+    "conflicting selector scopes": (
+        quota(scopeSelector=selector({"scopeName": "BestEffort", "operator": "Exists"},
+                                     {"scopeName": "NotBestEffort", "operator": "Exists"})),
+        "spec.scopeSelector.matchExpressions: Invalid value: []core.ResourceQuotaScope(nil): conflicting scopes"),
+}
+
+
+@pytest.mark.parametrize("obj, text", [*LIMIT_RANGE_CASES.values(), *QUOTA_CASES.values()],
+                         ids=[*LIMIT_RANGE_CASES, *QUOTA_CASES])
 def test_an_object_the_api_server_refuses_is_bad_input_in_its_words(obj: dict[str, Any], text: str) -> None:
     with pytest.raises(InputError) as err:
         decode(obj, None)
@@ -103,7 +178,22 @@ def test_an_object_the_api_server_refuses_is_bad_input_in_its_words(obj: dict[st
                 {"type": "example.com/Custom", "max": {"storage": "1", "example.com/anything": "3"}}),
     # A zero min: upstream divides by zero (+Inf), and no ratio is too high.
     limit_range({"type": "Pod", "min": {"cpu": "0"}, "max": {"cpu": "1"}, "maxLimitRequestRatio": {"cpu": "10"}}),
-], ids=["every kind of item", "zero min"])
+    quota(hard={"pods": "10", "count/deployments.apps": "3", "count/pods": "5", "requests.storage": "100Gi",
+                "gold.storageclass.storage.k8s.io/requests.storage": "10Gi",
+                "gold.storageclass.storage.k8s.io/persistentvolumeclaims": "2", "requests.nvidia.com/gpu": "4",
+                "nvidia.com/gpu": "4", "hugepages-2Mi": "1Gi", "requests.hugepages-2Mi": "1Gi", "services.nodeports": "0",
+                "requests.ephemeral-storage": "1500m", "limits.cpu": "1500m"}),
+    quota(scopes=["NotTerminating", "NotBestEffort"], hard={"pods": "3", "requests.cpu": "2", "limits.memory": "1Gi",
+                                                             "count/deployments.apps": "1"}),
+    quota(scopes=["CrossNamespacePodAffinity"], hard={"pods": "0"}),
+    quota(scopes=["VolumeAttributesClass"], hard={"requests.storage": "10Gi", "persistentvolumeclaims": "2"}),
+    quota(scopeSelector=selector({"scopeName": "VolumeAttributesClass", "operator": "In", "values": ["gold"]}),
+          hard={"requests.storage": "10Gi"}),
+    quota(scopeSelector=selector({"scopeName": "PriorityClass", "operator": "NotIn", "values": ["low"]},
+                                 {"scopeName": "Terminating", "operator": "Exists"}), hard={"requests.memory": "1Gi"}),
+    quota(scopes=[], scopeSelector={}, hard={}),
+], ids=["every kind of item", "zero min", "unusual resources", "pod scopes", "cross-namespace affinity",
+        "volume attributes class", "volume attributes class selector", "selector", "empty"])
 def test_an_unusual_object_the_api_server_accepts_loads(obj: dict[str, Any]) -> None:
     assert decode(obj, None) is not None
 
