@@ -380,6 +380,14 @@ class Prepared:
     """The ResourceQuotas as the queue's admission left them: pods created later in the run (a
     rollout's) are charged on, pods deleted released."""
 
+    def release_claims(self, cluster: Cluster, gone: Sequence[Pod]) -> None:
+        """Pods deleted in the run: the resourceclaim controller drops their reservations and
+        deallocates the claims nobody reserves any more (controller.go syncClaim), so the pods
+        scheduled next find those devices free. Clusters without DRA objects never build the
+        DRA view for it."""
+        if gone and (cluster.resource_claims or cluster.claim_templates):
+            dra_of(self.scheduler.snapshot).release(gone)
+
     def run(self, progress: Callable[[int, int], None] | None = None,
             checkpoint_before: frozenset[str] = frozenset(), until: frozenset[str] | None = None) -> Simulation:
         results = self.scheduler.run(self.queue, progress, until, checkpoint_before)
@@ -522,8 +530,7 @@ class Settling:
             for pod in gone:
                 if self.prepared.scheduler.snapshot.forget(pod.key) is not None:
                     self.prepared.quotas.release(pod)
-            if cluster.resource_claims or cluster.claim_templates:
-                dra_of(self.prepared.scheduler.snapshot).release(gone)
+            self.prepared.release_claims(cluster, gone)
             queue = self.pending + admit(new, cluster, created=False, quotas=self.prepared.quotas)
         bound = [(r.pod, r.final.node) for r in self.prepared.scheduler.run(queue)
                  if r.outcome == Outcome.BOUND and r.final is not None and r.final.node]

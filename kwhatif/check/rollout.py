@@ -176,6 +176,7 @@ class Stepper:
     def __init__(self, prepared: Prepared, cluster: Cluster, now: str, update: Update,
                  results: dict[str, PodResult], waiting: Waiting | None = None) -> None:
         self.waiting = waiting
+        self.prepared = prepared
         self.scheduler = prepared.scheduler
         self.missing = prepared.missing
         self.quotas = prepared.quotas
@@ -222,13 +223,16 @@ class Stepper:
             self.kept[key] = self.old.pop(key)
 
     def step(self, action: str, delete: Sequence[Pod], create: Sequence[Pod]) -> None:
-        """Delete `delete` from the snapshot, then schedule `create` with the pods still pending."""
+        """Delete `delete` from the snapshot — their devices freed as the resourceclaim controller
+        frees them, or a rollout of pods with claims would never find room its old pods leave —,
+        then schedule `create` with the pods still pending."""
         for pod in delete:
             self.scheduler.snapshot.forget(pod.key)
             self.scheduler.nominator.forget(pod.key)
             self.old.pop(pod.key, None)
             self.kept.pop(pod.key, None)
             self.quotas.release(pod)
+        self.prepared.release_claims(self.cluster, delete)
         gone = {p.key for p in delete}
         if gone:  # pods of its own the snapshot had pending may go too (a Job's)
             self.adopted = [p for p in self.adopted if p.key not in gone]

@@ -1,0 +1,44 @@
+"""`kwhatif check` of workloads whose pods hold DRA devices.
+
+data/dra/nodes.yaml: n1 publishes gpu-0 and gpu-1, n2 gpu-0, n3 nothing (class `gpu` = every
+device of gpu.example.com).
+
+data/dra/rollout/: Deployment train runs 2 pods on n1 (train-aaa-p0 holding n1's gpu-0,
+train-aaa-p1 its gpu-1, through claims generated from template one-gpu); train-v2.yaml changes
+only the image. Worked by hand (deployment/rolling.go, 25% defaults on 2 replicas: maxSurge 1,
+maxUnavailable 0):
+
+1. scale the new ReplicaSet up to 1: the only free GPU is n2's -> bound on n2; available 2;
+2. 3 available > minAvailable 2: delete one old pod, train-aaa-p0 (both on n1, same age, name
+   order). The resourceclaim controller drops its reservation and deallocates its claim
+   (controller.go syncClaim: no valid reservation left -> Allocation = nil): n1's gpu-0 is free;
+   available 1 old + 1 new = 2;
+3. scale the new ReplicaSet up to 2: bound on n1 (gpu-0); available 2;
+4. delete train-aaa-p1; available 2 (both new pods).
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.conftest import DATA, NOW
+
+DRA = DATA / "dra"
+ROLLOUT = DRA / "rollout"
+
+
+def test_a_rollout_frees_the_devices_of_the_old_pods_it_deletes(cli):
+    result = cli(["check", str(ROLLOUT / "train-v2.yaml"), "-c", str(DRA / "nodes.yaml"),
+                  "-c", str(ROLLOUT / "cluster.yaml"), "--now", NOW, "-o", "json"])
+    assert result.exit_code == 0, result.stdout
+    (workload,) = json.loads(result.stdout)["workloads"]
+    steps = [(s["action"], s["deleted"], s["created"], s["pending"], s["available"])
+             for s in workload["rollout"]["steps"]]
+    assert steps == [
+        ("scale the new ReplicaSet up to 1", 0, 1, 0, 2),
+        ("scale the old pods down to 1: delete train-aaa-p0", 1, 0, 0, 2),
+        ("scale the new ReplicaSet up to 2", 0, 1, 0, 2),
+        ("scale the old pods down to 0: delete train-aaa-p1", 1, 0, 0, 2),
+    ]
+    nodes = sorted(r["node"] for r in json.loads(result.stdout)["results"])
+    assert nodes == ["n1", "n2"]
