@@ -16,7 +16,8 @@ from kwhatif.explain.suggest import Suggestion
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 
 Signature = tuple[tuple[str, tuple[str, ...]], ...]  # ((plugin, reasons), ...) sorted
-GATED: Signature = (("SchedulingGates", ("waiting for its schedulingGates to be removed",)),)
+GATES_PLUGIN = "SchedulingGates"
+GATED: Signature = ((GATES_PLUGIN, ("waiting for its schedulingGates to be removed",)),)
 
 
 @dataclass
@@ -42,9 +43,18 @@ def signature(result: PodResult) -> Signature:
     """The (plugin, reasons) pairs that rejected nodes in the pod's first attempt (before any
     preemption changed the cluster)."""
     if result.outcome == Outcome.GATED:
-        return GATED
+        return _gated_signature(result)
     attempt = result.first
     return _attempt_signature(attempt) if attempt is not None else ()
+
+
+def _gated_signature(result: PodResult) -> Signature:
+    """The PreEnqueue plugin that holds the pod, with its reason: pods DynamicResources holds
+    for a claim not there yet, one being deleted or one made for another pod are different
+    things to fix, and none of them waits for scheduling gates."""
+    if result.held_by in ("", GATES_PLUGIN):
+        return GATED
+    return ((result.held_by, (result.message or "",)),)
 
 
 def _attempt_signature(attempt: Attempt) -> Signature:
@@ -68,11 +78,11 @@ def pending_groups(results: list[PodResult]) -> list[PendingGroup]:
 
 def best_suggestions(cluster: Cluster, now: str, groups: list[PendingGroup],
                      profiles: Sequence[ProfileConfig] | None) -> dict[Signature, Suggestion]:
-    """Per group (gated ones aside), the first verified suggestion for its first pod in the
-    queue: what the group's owners would change first."""
+    """Per group (those PreEnqueue holds aside: no node was tried), the first verified
+    suggestion for its first pod in the queue: what the group's owners would change first."""
     out: dict[Signature, Suggestion] = {}
     for group in groups:
-        if group.signature == GATED:
+        if group.pods[0].outcome == Outcome.GATED:
             continue
         done = explain_pod(cluster, now, group.pods[0].pod.key, [], profiles)
         if done is not None and done.explanation.suggestions:

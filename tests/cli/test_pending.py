@@ -67,3 +67,24 @@ def test_nothing_pending_exits_zero(cli, tmp_path):
     result = cli(["pending", "-c", str(tmp_path / "node.yaml"), "--now", NOW])
     assert result.exit_code == 0
     assert result.stdout == "kwhatif: 0 of 0 pod(s) stay pending, 0 root cause(s)\n"
+
+
+def test_pods_dynamic_resources_holds_are_grouped_by_its_reason_not_as_scheduling_gates(cli):
+    # data/dra/pending/cluster.yaml: three pods DynamicResources' PreEnqueue holds, each for
+    # another reason (dynamicresources.go foreachPodResourceClaim): pd's claim `dying` has a
+    # deletionTimestamp; pt's status names pt-g-abcde, whose controller is pod `other`
+    # (resourceclaim.IsForPod); pm's names pm-g-gone1, which does not exist. pn's status says no
+    # claim is needed for its entry: it schedules. None of them has schedulingGates.
+    dra = CLUSTER.parent / "dra"
+    result = cli(["pending", "-c", str(dra / "nodes.yaml"), "-c", str(dra / "pending" / "cluster.yaml"),
+                  "--now", NOW, "-o", "json"])
+    data = json.loads(result.stdout)
+    assert (data["scheduled"], data["pending"]) == (4, 3)
+    groups = {tuple(g["pods"]): g["rejected_by"] for g in data["groups"]}
+    assert groups == {
+        ("default/pd",): [{"plugin": "DynamicResources", "reasons": ['resourceclaim "dying" is being deleted']}],
+        ("default/pt",): [{"plugin": "DynamicResources", "reasons": [
+            "ResourceClaim default/pt-g-abcde was not created for pod default/pt (pod is not owner)"]}],
+        ("default/pm",): [{"plugin": "DynamicResources", "reasons": [
+            'could not find ResourceClaim "default/pm-g-gone1"']}],
+    }
