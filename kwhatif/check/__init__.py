@@ -93,10 +93,20 @@ class CheckResult:
     warnings: list[str]
     run: Scheduled | None = None
     """The check's own run (its cluster and new pods), to explain a workload left pending."""
+    manifests: tuple[str, ...] = ()
+    """Every file the check's objects came from, in input order (`manifest_files`)."""
 
     @property
     def ok(self) -> bool:
         return all(w.ok for w in self.workloads) and all(p.ok for p in self.policies)
+
+
+def manifest_files(objects: Sequence[object]) -> tuple[str, ...]:
+    """The files the objects were read from, in input order: what an `explain` of one of the
+    check's pods must read to see the same queue — a file holding only a ResourceClaimTemplate,
+    a PriorityClass or a Service changes where the workloads' pods go as much as theirs do."""
+    files = (getattr(getattr(o, "source", None), "file", None) for o in objects)
+    return tuple(dict.fromkeys(f for f in files if f))
 
 
 def parse_headroom(text: str) -> dict[str, Fraction]:
@@ -394,4 +404,5 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
         policies.append(loss_policy("tolerate-zone-loss", cluster, zone_loss_scenarios(cluster.nodes), objects,
                                     now, profiles, replicas_mode, as_new, progress, jobs))
     idle = [f"{w.ref}: {NO_NODE}" for w in workloads if w.message == NO_NODE]
-    return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle, run)
+    return CheckResult(sim, workloads, policies, list(warnings) + sim.warnings + run.warnings + idle, run,
+                       manifest_files(objects))

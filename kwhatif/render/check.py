@@ -33,7 +33,8 @@ def check_tail(result: CheckResult) -> dict[str, Any]:
     """What follows the results in `check_data` (JSON is written around them, one pod at a time)."""
     return {"warnings": list(result.warnings),
             "workloads": [{**w.data(), "source": _source(w.source)} for w in result.workloads],
-            "policies": [p.data() for p in result.policies], "ok": result.ok}
+            "policies": [p.data() for p in result.policies], "ok": result.ok,
+            "manifests": list(result.manifests)}
 
 
 def workload_ref(w: dict[str, Any]) -> str:
@@ -120,14 +121,14 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
 def next_step(data: dict[str, Any]) -> str:
     """The verified fixes `--suggest` found, each for one pod alone; then, for the first new
     workload with a pod left pending, the `explain` of that pod on the same queue (every
-    workload file, as the check read them; none when one came from stdin). Empty when none."""
+    manifest file the check read, those without a workload too; none when one came from
+    stdin). Empty when none."""
     fixes = [f"\nkwhatif: {w['suggestion']['pod']} ({workload_ref(w)}) would fit if: {w['suggestion']['summary']} "
              "(verified for that pod alone: re-run the check after the change)"
              for w in data["workloads"] if w.get("suggestion")]
     stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["first_pending"]), None)
-    sources = [w.get("source") for w in data["workloads"]]
-    files = list(dict.fromkeys(source["file"] for source in sources if source))
-    if stuck is None or not all(sources) or STDIN_NAME in files:
+    files = data.get("manifests", [])
+    if stuck is None or not all(w.get("source") for w in data["workloads"]) or STDIN_NAME in files:
         return "".join(fixes)
     return "".join(fixes) + (f"\nkwhatif: why {stuck['first_pending']} stays pending, and what would make it fit: "
                              f"kwhatif explain {stuck['first_pending']} {' '.join(f'-f {shlex.quote(f)}' for f in files)} "

@@ -20,6 +20,7 @@ maxUnavailable 0):
 from __future__ import annotations
 
 import json
+import re
 
 from tests.cli.conftest import DATA, NOW
 
@@ -42,3 +43,20 @@ def test_a_rollout_frees_the_devices_of_the_old_pods_it_deletes(cli):
     ]
     nodes = sorted(r["node"] for r in json.loads(result.stdout)["results"])
     assert nodes == ["n1", "n2"]
+
+
+def test_the_explain_it_suggests_reads_the_files_that_hold_no_workload_too(cli):
+    # data/dra/hint/: deploy.yaml (Deployment infer, 2 replicas, one claim from template two-gpus)
+    # and template.yaml (ResourceClaimTemplate two-gpus: 2 GPUs). Only n1 has 2 GPUs: the first
+    # pod binds there, the second is left pending. Without template.yaml, `explain` would find no
+    # template and answer `ResourceClaim not created yet` (gated) instead of the check's verdict.
+    hint = DRA / "hint"
+    args = ["-c", str(DRA / "nodes.yaml"), "--now", NOW]
+    result = cli(["check", str(hint), *args])
+    assert result.exit_code == 1
+    last = result.stdout.splitlines()[-1]
+    match = re.fullmatch(r"kwhatif: why (default/infer-\S+) stays pending, and what would make it fit: kwhatif "
+                         r"explain \1 -f (\S+) -f (\S+) \(with the check's -c and -n\)", last)
+    assert match and match.group(2, 3) == (str(hint / "deploy.yaml"), str(hint / "template.yaml")), last
+    explained = cli(["explain", match.group(1), "-f", match.group(2), "-f", match.group(3), *args])
+    assert explained.stdout.splitlines()[0] == f"Pod {match.group(1)}: unschedulable"
