@@ -56,6 +56,9 @@ KINDS: list[tuple[str, str]] = [
     ("storage.k8s.io/v1", "StorageClass"),
     ("storage.k8s.io/v1", "CSINode"),
     ("storage.k8s.io/v1", "CSIDriver"),
+    # Dynamic Resource Allocation, at every version the loader accepts (`kwhatif.load.versions`).
+    *((f"resource.k8s.io/{version}", kind) for version in ("v1", "v1beta2", "v1beta1")
+      for kind in ("ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "ResourceSlice")),
 ]
 
 INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"

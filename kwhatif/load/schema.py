@@ -7,8 +7,10 @@ kwhatif does not import kubernetes-validate. Kinds with a schema: Node, Pod, Nam
 RuntimeClass, PodDisruptionBudget, LimitRange, Service, ReplicaSet, StatefulSet,
 ReplicationController, Deployment, DaemonSet, Job, CronJob, PersistentVolumeClaim, PersistentVolume,
 StorageClass, CSINode, CSIDriver — each at the apiVersion Kubernetes 1.34 serves it (`v1`, `apps/v1`,
-`batch/v1`, `policy/v1`, `scheduling.k8s.io/v1`, `node.k8s.io/v1`, `storage.k8s.io/v1`). Other kinds,
-or these kinds at another apiVersion, are not validated.
+`batch/v1`, `policy/v1`, `scheduling.k8s.io/v1`, `node.k8s.io/v1`, `storage.k8s.io/v1`) — and
+ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice at each `resource.k8s.io` version
+the loader reads (v1, v1beta2, v1beta1: a v1beta1 device's fields under `basic`, a v1 one's not).
+Other kinds, or these kinds at another apiVersion, are not validated.
 
 - `validate_object(doc)` returns warnings for unknown fields, worded like kubectl's
   (`unknown field "spec.foo"`), and raises `InputError` for the first real violation (a wrong type,
@@ -27,7 +29,7 @@ cached per schema file, `$ref`s inlined at load): a running Pod as `kubectl get 
 (one container with resources, env and ports, a projected service-account volume, affinity,
 tolerations, managedFields and status; ~2.2 KB of JSON) takes **0.8–1.0 ms** to validate fully, so
 about 2.5 minutes for a 150,000-pod dump, while `validate_light` takes **~0.5 µs** (0.08 s for
-150,000 pods). Loading one kind's schema the first time costs ~4 ms (all 20: ~20 ms). Full
+150,000 pods). Loading one kind's schema the first time costs ~2-4 ms (all 32: ~50 ms). Full
 validation suits hand-written manifests and the handful of objects a what-if adds; dumps should
 get `validate_light`.
 """
@@ -124,7 +126,7 @@ def validate_object(doc: RawDoc, unknown_fields: str = "warn") -> list[str]:
     violations: list[tuple[tuple, ValidationError]] = []
     for error in validator.iter_errors(obj):
         unknown = _unknown_fields(obj, error)
-        if unknown is None and not _defaulted_or_dropped(error):
+        if unknown is None and not _defaulted_or_dropped(error, kind):
             violations.append((_order_key(obj, list(error.absolute_path)), error))
         elif unknown is not None:
             warnings.extend(unknown)
@@ -160,13 +162,20 @@ def unknown_field_warnings(doc: RawDoc) -> list[str]:
     return [_unknown_text(path) for _key, path in warnings]
 
 
-DEFAULTED_REQUIRED = frozenset({("onPodConditions", "status")})
-"""(list or object the field is in, field) the OpenAPI schemas mark required although the API
-server defaults them (a Job's podFailurePolicy onPodConditions `status`: True, batch v1
-SetDefaults_Job): a manifest without them is accepted."""
+DEFAULTED_REQUIRED = frozenset({
+    ("onPodConditions", "status"),
+    ("DeviceClass", "spec"), ("ResourceClaim", "spec"), ("ResourceClaimTemplate", "spec"), ("spec", "spec"),
+    ("pool", "generation"),
+})
+"""(list or object the field is in — the kind at the top —, field) the OpenAPI schemas mark
+required although the API server defaults them: a Job's podFailurePolicy onPodConditions
+`status` (True, batch v1 SetDefaults_Job); the `+required` specs of resource.k8s.io objects whose
+zero value is valid (a DeviceClass or claim asking for nothing, a template's empty claim spec:
+resource validation.go checks their fields, not their presence) and a ResourceSlice pool's
+`generation` (0 is valid). A manifest without them is accepted."""
 
 
-def _defaulted_or_dropped(error: ValidationError) -> bool:
+def _defaulted_or_dropped(error: ValidationError, kind: str) -> bool:
     """A missing "required" field the API server does not require: one it defaults
     (`DEFAULTED_REQUIRED`), or anything under `status`, which it drops on create and apply (the
     status subresource). The schemas' `required` is OpenAPI's, not the server's validation."""
@@ -176,7 +185,7 @@ def _defaulted_or_dropped(error: ValidationError) -> bool:
     if path[:1] == ["status"]:
         return True
     missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
-    return bool(path) and (path[-1], missing) in DEFAULTED_REQUIRED
+    return (path[-1] if path else kind, missing) in DEFAULTED_REQUIRED
 
 
 def _unknown_text(path: str) -> str:

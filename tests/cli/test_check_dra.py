@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.cli.conftest import DATA, NOW
+from tests.cli.conftest import DATA, NOW, single_error_line
 
 DRA = DATA / "dra"
 ROLLOUT = DRA / "rollout"
@@ -60,3 +60,17 @@ def test_the_explain_it_suggests_reads_the_files_that_hold_no_workload_too(cli):
     assert match and match.group(2, 3) == (str(hint / "deploy.yaml"), str(hint / "template.yaml")), last
     explained = cli(["explain", match.group(1), "-f", match.group(2), "-f", match.group(3), *args])
     assert explained.stdout.splitlines()[0] == f"Pod {match.group(1)}: unschedulable"
+
+
+def test_a_misspelt_field_in_a_claim_template_fails_the_check_as_kubectl_apply_would(cli):
+    # data/dra/unknown/deploy.yaml: template two-gpus writes `cout: 2` for `count: 2`. kubectl
+    # apply's strict decoding refuses the object; read as written, the count would default to 1
+    # and the check pass for pods that will never exist.
+    manifest = DRA / "unknown" / "deploy.yaml"
+    result = cli(["check", str(manifest), "-c", str(DRA / "nodes.yaml"), "--now", NOW, "--strict"])
+    assert result.exit_code == 2
+    assert single_error_line(result.stderr) == (
+        f"kwhatif: error: {manifest}#0:1: ResourceClaimTemplate/default/two-gpus: "
+        "spec.spec.devices.requests[0].exactly.cout: unknown field: kubectl apply refuses the object (strict "
+        'decoding error: unknown field "spec.spec.devices.requests[0].exactly.cout"); --validate=warn reads it '
+        "with a warning instead")

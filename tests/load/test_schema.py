@@ -100,6 +100,35 @@ NODE = {
 }
 
 
+CLAIM_TEMPLATE = {  # resource.k8s.io/v1: the request's class, count... under `exactly`
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+    "metadata": {"name": "two-gpus", "namespace": "ml"},
+    "spec": {"spec": {"devices": {
+        "requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu", "count": 2,
+                                                 "selectors": [{"cel": {"expression": "true"}}]}}],
+        "constraints": [{"requests": ["gpu"], "matchAttribute": "gpu.example.com/numa"}]}}},
+}
+
+SLICE = {  # resource.k8s.io/v1: a device's attributes and capacity beside its name
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "n1-gpu"},
+    "spec": {"driver": "gpu.example.com", "nodeName": "n1",
+             "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+             "devices": [{"name": "gpu-0", "attributes": {"model": {"string": "a100"}},
+                          "capacity": {"memory": {"value": "40Gi"}}}]},
+}
+
+SLICE_V1BETA1 = {  # v1beta1: the same device, its fields under `basic`
+    **SLICE, "apiVersion": "resource.k8s.io/v1beta1",
+    "spec": {**SLICE["spec"], "devices": [{"name": "gpu-0", "basic": {
+        "attributes": {"model": {"string": "a100"}}, "capacity": {"memory": {"value": "40Gi"}}}}]},
+}
+
+CLAIM_V1BETA1 = {  # v1beta1: the request holds its class and count itself (no `exactly`)
+    "apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "ml"},
+    "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "count": 1}]}},
+}
+
+
 def doc(obj: dict) -> RawDoc:
     return RawDoc(obj, Source("m.yaml", 0, 1))
 
@@ -152,6 +181,16 @@ VALID = [
      {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "a"},
       "spec": {"podFailurePolicy": {"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]},
                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}),
+    ("a v1 ResourceClaimTemplate is valid", CLAIM_TEMPLATE),
+    ("a v1 ResourceSlice is valid", SLICE),
+    ("a v1beta2 ResourceSlice (v1's shape) is valid", edited(SLICE, "apiVersion", "resource.k8s.io/v1beta2")),
+    ("a v1beta1 ResourceSlice with its device's fields under basic is valid", SLICE_V1BETA1),
+    ("a v1beta1 ResourceClaim whose request names its class itself is valid", CLAIM_V1BETA1),
+    # Marked +required, but their zero value passes resource validation.go: accepted.
+    ("a DeviceClass without spec (no selector) is valid",
+     {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "any"}}),
+    ("a ResourceClaimTemplate with an empty claim spec is valid", edited(CLAIM_TEMPLATE, "spec.spec", ...)),
+    ("a ResourceSlice pool without generation (0) is valid", edited(SLICE, "spec.pool.generation", ...)),
     ("an empty status on a StatefulSet manifest is valid (the server drops it)",
      {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "a"}, "status": {},
       "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
@@ -180,6 +219,22 @@ WARNINGS = [
     ("a misspelt field in a deployment's pod template is found",
      edited(DEPLOYMENT, "spec.template.spec.nodeSelectr", {"a": "b"}),
      ['unknown field "spec.template.spec.nodeSelectr"']),
+    ("a misspelt count in a ResourceClaimTemplate's request is found",
+     edited(CLAIM_TEMPLATE, "spec.spec.devices.requests.0.exactly.cout", 2),
+     ['unknown field "spec.spec.devices.requests[0].exactly.cout"']),
+    ("a v1beta1 `basic` block in a v1 ResourceSlice is unknown (its attributes would be lost)",
+     edited(SLICE, "spec.devices.0", SLICE_V1BETA1["spec"]["devices"][0]),
+     ['unknown field "spec.devices[0].basic"']),
+    ("a v1 device in a v1beta1 ResourceSlice is unknown outside `basic`",
+     edited(SLICE_V1BETA1, "spec.devices.0", SLICE["spec"]["devices"][0]),
+     ['unknown field "spec.devices[0].attributes"', 'unknown field "spec.devices[0].capacity"']),
+    ("a v1 `exactly` in a v1beta1 ResourceClaim is unknown",
+     edited(CLAIM_V1BETA1, "spec.devices.requests.0", {"name": "gpu", "exactly": {"deviceClassName": "gpu"}}),
+     ['unknown field "spec.devices.requests[0].exactly"']),
+    ("a DeviceClass's selectors misspelt are found",
+     {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+      "spec": {"selector": [{"cel": {"expression": "true"}}]}},
+     ['unknown field "spec.selector"']),
 ]
 
 
@@ -232,6 +287,12 @@ ERRORS = [
     ("an error beside unknown fields is still an error",
      edited(edited(POD, "spec.foo", 1), "spec.priority", "high"),
      'm.yaml#0:1: Pod/shop/web: spec.priority: expected integer, got a string "high"'),
+    ("a DRA request count written as a word is an error",
+     edited(CLAIM_TEMPLATE, "spec.spec.devices.requests.0.exactly.count", "two"),
+     'm.yaml#0:1: ResourceClaimTemplate/ml/two-gpus: spec.spec.devices.requests[0].exactly.count: expected '
+     'integer, got a string "two"'),
+    ("a ResourceSlice without spec misses a required field (a slice needs a driver and a pool)",
+     edited(SLICE, "spec", ...), "m.yaml#0:1: ResourceSlice/n1-gpu: spec: required field is missing"),
     ("a pod without a name fails the structural check first",
      edited(POD, "metadata.name", ...), "m.yaml#0:1: Pod/shop/?: metadata.name: missing"),
     ("an object without apiVersion fails the structural check",
@@ -311,6 +372,8 @@ BRIEF_KINDS = [
     ("apps/v1", "Deployment"), ("apps/v1", "DaemonSet"), ("batch/v1", "Job"), ("batch/v1", "CronJob"),
     ("v1", "PersistentVolumeClaim"), ("v1", "PersistentVolume"), ("storage.k8s.io/v1", "StorageClass"),
     ("storage.k8s.io/v1", "CSINode"), ("storage.k8s.io/v1", "CSIDriver"),
+    *((f"resource.k8s.io/{version}", kind) for version in ("v1", "v1beta2", "v1beta1")
+      for kind in ("ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "ResourceSlice")),
 ]
 
 
