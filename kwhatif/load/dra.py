@@ -1,6 +1,9 @@
 """resource.k8s.io manifests → `kwhatif.api.dra` objects, with the API server's defaults
-(`allocationMode: ExactCount`, `count: 1`) and the checks whose failure would make the
-allocator misbehave (one-line errors naming file, object and field).
+(`allocationMode: ExactCount`, `count: 1`) and the checks of its validation (validation.go)
+whose failure would make the allocator misbehave or run what the API server never stores: a
+request name given twice, a constraint on no request of the claim or on an attribute without
+a domain, a `version` attribute that is no semantic version, a CEL selector that does not parse
+(one-line errors naming file, object and field, in the API server's words).
 
 v1 and v1beta2 share one shape. v1beta1 — what 1.32 serves, 1.33 prefers, and many drivers'
 manifests are written at — differs in two places, read as the API server converts them
@@ -10,15 +13,19 @@ Errors name the field as the user's file spells it."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from kwhatif.api.affinity import NodeSelector
+from kwhatif.api.cel import syntax_error
 from kwhatif.api.dra import (
     Allocation, ConsumerRef, Device, DeviceClass, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest,
     ResourceClaim, ResourceClaimTemplate, ResourceSlice, Version,
 )
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.errors import Source
+from kwhatif.golang import go_quote
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.selectors import node_term
 
@@ -30,6 +37,14 @@ _EXACTLY_VALUES = ("deviceClassName", "allocationMode", "count")
 _EXACTLY_POINTERS = ("selectors", "adminAccess", "tolerations", "capacity")
 """A v1beta1 request's own fields that v1 nests under `exactly`: values (unset at their zero
 value) and lists or pointers (set once given, even empty or false)."""
+NOT_A_REQUEST = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
+NOT_FULLY_QUALIFIED = "a fully qualified name must be a domain and a name separated by a slash"
+NOT_SEMVER = "must be a string compatible with semver.org spec 2.0.0"
+_NUMERIC = r"(0|[1-9]\d*)"
+_PRE_RELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+_BUILD = r"[0-9a-zA-Z-]+"
+SEMVER = re.compile(rf"^{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRE_RELEASE}(\.{_PRE_RELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?$")
+"""validation.go semverRe: what a `version` attribute must match (no leading zero in a number)."""
 
 
 def _exactly_set(raw: dict) -> bool:
@@ -44,8 +59,21 @@ def _selectors(f: Fields, parent: dict, path: str) -> tuple[str, ...]:
         expression = f.str(f.map(raw, "cel", p), "expression", f"{p}.cel")
         if not expression:
             raise f.error(f"{p}.cel.expression", "Required value")
+        problem = syntax_error(expression)  # validateCELSelector: compiled when created
+        if problem is not None:
+            raise f.error(f"{p}.cel.expression", f"Invalid value: {go_quote(expression)}: {problem}")
         return expression
     return f.items(parent, "selectors", path, one)
+
+
+def _unique_names(f: Fields, names: Sequence[str], path: str) -> None:
+    """validation.go validateSet over requests (or a request's `firstAvailable`): a name given
+    twice is refused at the later one."""
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name in seen:
+            raise f.error(f"{path}[{i}].name", f"Duplicate value: {go_quote(name)}")
+        seen.add(name)
 
 
 def _node_selector(f: Fields, parent: dict, key: str, path: str) -> NodeSelector | None:
@@ -64,7 +92,11 @@ def _attribute(f: Fields, raw: dict, path: str) -> bool | int | str | Version:
     if kinds[0] == "int":
         return f.int(raw, "int", path, bits=64) or 0
     text = f.str(raw, kinds[0], path)
-    return Version(text) if kinds[0] == "version" else text
+    if kinds[0] != "version":
+        return text
+    if not SEMVER.match(text):
+        raise f.error(f"{path}.version", f"Invalid value: {go_quote(text)}: {NOT_SEMVER}")
+    return Version(text)
 
 
 def _is_v1beta1(obj: dict) -> bool:
@@ -143,7 +175,32 @@ def _request(f: Fields, raw: dict, path: str, v1beta1: bool) -> DeviceRequest:
     if exactly is not None:
         return DeviceRequest(name, exactly=_sub_request(f, exactly, exactly_path, name))
     subs = f.items(raw, "firstAvailable", path, lambda e, p: _sub_request(f, e, p, f.str(e, "name", p)))
+    _unique_names(f, [sub.name for sub in subs], f"{path}.firstAvailable")
     return DeviceRequest(name, first_available=subs)
+
+
+def _names_a_request(requests: Sequence[DeviceRequest], name: str) -> bool:
+    """requestNames.Has: `request`, or `request/subrequest` of a `firstAvailable` request."""
+    base, _, sub = name.partition("/")
+    for request in requests:
+        if request.name == base:
+            return not sub or (request.exactly is None and sub in {s.name for s in request.first_available})
+    return False
+
+
+def _constraint(f: Fields, raw: dict, path: str, requests: Sequence[DeviceRequest]) -> DeviceConstraint:
+    """validateDeviceConstraint (DRAConsumableCapacity off: `matchAttribute` is the only kind):
+    each request named must be one of the claim's, the attribute fully qualified."""
+    names = f.str_list(raw, "requests", path)
+    for j, name in enumerate(names):
+        if not _names_a_request(requests, name):
+            raise f.error(f"{path}.requests[{j}]", f"Invalid value: {go_quote(name)}: {NOT_A_REQUEST}")
+    attribute = f.str(raw, "matchAttribute", path)
+    if not attribute:
+        raise f.error(f"{path}.matchAttribute", "Required value")
+    if "/" not in attribute:
+        raise f.error(f"{path}.matchAttribute", f"Invalid value: {go_quote(attribute)}: {NOT_FULLY_QUALIFIED}")
+    return DeviceConstraint(names, attribute)
 
 
 def _devices_spec(f: Fields, spec: dict, path: str, v1beta1: bool
@@ -151,8 +208,8 @@ def _devices_spec(f: Fields, spec: dict, path: str, v1beta1: bool
     devices = f.map(spec, "devices", path)
     dpath = f"{path}.devices"
     requests = f.items(devices, "requests", dpath, lambda e, p: _request(f, e, p, v1beta1))
-    constraints = f.items(devices, "constraints", dpath, lambda e, p: DeviceConstraint(
-        f.str_list(e, "requests", p), f.str(e, "matchAttribute", p)))
+    _unique_names(f, [request.name for request in requests], f"{dpath}.requests")
+    constraints = f.items(devices, "constraints", dpath, lambda e, p: _constraint(f, e, p, requests))
     return requests, constraints
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kwhatif.api.affinity import NodeSelector, NodeSelectorTerm
+from kwhatif.api.cel import CelCompileError, CelError
 from kwhatif.api.dra import (
     Allocation, Device, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest, ResourceClaim, ResourceSlice,
 )
 from kwhatif.api.objects import Node
 from kwhatif.api.selectors import Requirement
 from kwhatif.plugins.dynamic_resources.index import DeviceID, DraIndex
-from kwhatif.plugins.dynamic_resources.selectors import CelCompileError, CelError, qualified
+from kwhatif.plugins.dynamic_resources.selectors import qualified
 
 ALLOCATION_RESULTS_MAX_SIZE = 32
 

@@ -7,7 +7,7 @@ from kwhatif.api.dra import Allocation, Device, DeviceSubRequest, ResourceClaim,
 from kwhatif.api.objects import Node
 from kwhatif.plugins.dynamic_resources.allocator import attribute_of
 from kwhatif.plugins.dynamic_resources.index import DraIndex
-from kwhatif.plugins.dynamic_resources.selectors import CelError
+from kwhatif.api.cel import CelError
 
 
 def _selector_refusal(index: DraIndex, sub: DeviceSubRequest, s: ResourceSlice, device: Device) -> str | None:

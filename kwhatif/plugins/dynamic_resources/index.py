@@ -15,7 +15,8 @@ from kwhatif.api.dra import (
 )
 from kwhatif.api.objects import Node, Pod
 from kwhatif.plugins.dynamic_resources.pools import Pool, gather_pools
-from kwhatif.plugins.dynamic_resources.selectors import CelError, compile_selector, device_matches
+from kwhatif.api.cel import CelError, compile_selector
+from kwhatif.plugins.dynamic_resources.selectors import device_matches
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.snapshot import Snapshot
 

@@ -20,26 +20,15 @@ Choices forced by the library, written down:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from types import ModuleType
 from typing import Any, Callable
 
+from kwhatif.api.cel import CelError, Selector, cel_library
 from kwhatif.api.dra import Device, Version
 from kwhatif.api.quantity import QuantityError, parse_quantity
 
 SEMVER_PREFIX = "semver:"
-_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|\'((?:[^\'\\]|\\.)*)\'')
 _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
-
-
-class CelError(Exception):
-    """A runtime error, with cel-go's wording where kwhatif knows it."""
-
-
-class CelCompileError(CelError):
-    """An expression the library cannot parse (the API server would have refused it)."""
 
 
 def _milli(value: Fraction) -> int:
@@ -170,34 +159,6 @@ def _quantity_ok(text: str) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Selector:
-    """A compiled expression and the string literals that may name a domain."""
-
-    expression: str
-    program: Any
-    literals: frozenset[str]
-
-
-@lru_cache(maxsize=1)
-def _cel() -> ModuleType:
-    """The library, imported on first use: importing it costs ~0.45 s and ~28 MiB (its package
-    also loads its command line's dependencies), which runs without DRA claims never pay."""
-    import cel
-    return cel
-
-
-@lru_cache(maxsize=1024)
-def compile_selector(expression: str) -> Selector:
-    """cel.Cache.GetOrCompile: compile once per expression text; CelCompileError on a syntax error."""
-    try:
-        program = _cel().compile(expression)
-    except Exception as err:  # the library raises ValueError with the parser's report
-        raise CelCompileError(str(err).splitlines()[0]) from None
-    literals = frozenset(a or b for a, b in _LITERAL.findall(expression))
-    return Selector(expression, program, literals)
-
-
 def qualified(driver: str, name: str) -> tuple[str, str]:
     """(domain, identifier) of an attribute or capacity name; unqualified names are the driver's."""
     domain, _, ident = name.rpartition("/")
@@ -228,7 +189,7 @@ def device_matches(selector: Selector, driver: str, device: Device) -> bool:
     for literal in selector.literals:
         attributes.setdefault(literal, {})
         capacity.setdefault(literal, {})
-    context = _cel().Context()
+    context = cel_library().Context()
     for name, fn in FUNCTIONS.items():
         context.add_function(name, fn)
     context.add_variable("device", {"driver": driver, "attributes": attributes, "capacity": capacity})

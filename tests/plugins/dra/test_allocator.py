@@ -20,7 +20,8 @@ from kwhatif.api.dra import (
 from kwhatif.api.selectors import Requirement
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.index import DraIndex
-from kwhatif.plugins.dynamic_resources.selectors import compile_selector, device_matches
+from kwhatif.api.cel import compile_selector
+from kwhatif.plugins.dynamic_resources.selectors import device_matches
 from tests.builders import make_node
 
 DRIVER_A, DRIVER_B = "driver-a", "driver-b"

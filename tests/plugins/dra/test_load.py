@@ -164,3 +164,66 @@ def test_a_v1beta1_count_of_0_beside_alternatives_is_unset() -> None:
     with_count = CLAIM_V1BETA1.replace("    - name: any\n      firstAvailable:", "    - name: any\n      count: 0\n      firstAvailable:")
     assert with_count != CLAIM_V1BETA1
     assert _decode(with_count) == _decode(CLAIM)
+
+
+NOT_A_REQUEST = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # validation.go validateSet over requests / firstAvailable: field.Duplicate at the later one.
+    pytest.param(CLAIM.replace("- name: any", "- name: gpu"),
+                 'ResourceClaim/ml/c: spec.devices.requests[1].name: Duplicate value: "gpu"',
+                 id="two requests with one name"),
+    pytest.param(CLAIM.replace("{name: all,", "{name: big,"),
+                 'ResourceClaim/ml/c: spec.devices.requests[1].firstAvailable[1].name: Duplicate value: "big"',
+                 id="two alternatives with one name"),
+    pytest.param(CLAIM_V1BETA1.replace("- name: any", "- name: gpu"),
+                 'ResourceClaim/ml/c: spec.devices.requests[1].name: Duplicate value: "gpu"',
+                 id="two v1beta1 requests with one name"),
+    # validateDeviceConstraint → validateRequestNameRef: `request` or `request/subrequest`.
+    pytest.param(CLAIM.replace("requests: [gpu, any]", "requests: [gpu, nope]"),
+                 f'ResourceClaim/ml/c: spec.devices.constraints[0].requests[1]: Invalid value: "nope": {NOT_A_REQUEST}',
+                 id="a constraint on no request of the claim"),
+    pytest.param(CLAIM.replace("requests: [gpu, any]", "requests: [gpu/big]"),
+                 f'ResourceClaim/ml/c: spec.devices.constraints[0].requests[0]: Invalid value: "gpu/big": {NOT_A_REQUEST}',
+                 id="a subrequest of a request that has none"),
+    pytest.param(CLAIM.replace("requests: [gpu, any]", "requests: [any/small]"),
+                 f'ResourceClaim/ml/c: spec.devices.constraints[0].requests[0]: Invalid value: "any/small": '
+                 f"{NOT_A_REQUEST}", id="a subrequest its request does not list"),
+    # validateFullyQualifiedName; with DRAConsumableCapacity off (1.34) matchAttribute is required.
+    pytest.param(CLAIM.replace("matchAttribute: dra.example.com/pcieRoot", "matchAttribute: pcieRoot"),
+                 'ResourceClaim/ml/c: spec.devices.constraints[0].matchAttribute: Invalid value: "pcieRoot": '
+                 "a fully qualified name must be a domain and a name separated by a slash",
+                 id="a matchAttribute without a domain"),
+    pytest.param(CLAIM.replace(", matchAttribute: dra.example.com/pcieRoot", ""),
+                 "ResourceClaim/ml/c: spec.devices.constraints[0].matchAttribute: Required value",
+                 id="a constraint without matchAttribute"),
+    # validateDeviceAttribute: semverRe (no leading zero in a number).
+    pytest.param(SLICE.replace("version: 1.2.3", "version: 1.02.3"),
+                 'ResourceSlice/n1-gpu: spec.devices[0].attributes[driverVersion].version: Invalid value: "1.02.3": '
+                 "must be a string compatible with semver.org spec 2.0.0", id="a version with a leading zero"),
+    pytest.param(SLICE_V1BETA1.replace("version: 1.2.3", "version: '1.2'"),
+                 'ResourceSlice/n1-gpu: spec.devices[0].basic.attributes[driverVersion].version: Invalid value: '
+                 '"1.2": must be a string compatible with semver.org spec 2.0.0', id="a v1beta1 version of two numbers"),
+    # validateCELSelector → compile.go: "compilation failed: " + cel-go's issues (first line).
+    pytest.param(CLAIM.replace('expression: "true"', "expression: 'device.driver =='"),
+                 'ResourceClaim/ml/c: spec.devices.requests[1].firstAvailable[0].selectors[0].cel.expression: '
+                 'Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error: '
+                 "mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', "
+                 "NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}", id="a selector that does not parse"),
+])
+def test_what_the_api_server_refuses_is_refused_in_its_words(text: str, expected: str):
+    with pytest.raises(InputError) as err:
+        _decode(text)
+    assert str(err.value) == expected
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param(CLAIM.replace("requests: [gpu, any]", "requests: [gpu, any/big]"), id="a constraint on a subrequest"),
+    pytest.param(SLICE.replace("version: 1.2.3", "version: 1.2.3-rc.1+build.5"), id="a pre-release version with build"),
+    # cel-go parses optional-field syntax; the library cannot: Filter reports it, not the load.
+    pytest.param(CLAIM.replace('expression: "true"', "expression: 'device.attributes[\"d\"].?x.orValue(1) == 1'"),
+                 id="a selector only the library cannot parse"),
+])
+def test_what_the_api_server_accepts_is_read(text: str):
+    assert _decode(text) is not None
