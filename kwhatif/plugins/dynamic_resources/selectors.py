@@ -200,7 +200,34 @@ def device_matches(selector: Selector, driver: str, device: Device) -> bool:
     except CelError:
         raise
     except Exception as err:  # the library's runtime errors (overflow, division by zero, types)
-        raise CelError(str(err)) from None
+        raise CelError(_go_runtime_error(str(err))) from None
     if not isinstance(result, bool):
-        raise CelError(f"expression {selector.expression!r} evaluated to {type(result).__name__}, not bool")
+        raise CelError(_not_bool(result))
     return result
+
+
+_GO_RUNTIME_ERRORS = (  # cel-go types/err.go errDivideByZero, errModulusByZero, errIntOverflow
+    ("division by zero", "division by zero"),
+    ("modulo by zero", "modulus by zero"),
+    ("Arithmetic overflow", "integer overflow"),
+)
+
+
+def _go_runtime_error(text: str) -> str:
+    """cel-go's words for the library's runtime errors where kwhatif knows them (the library
+    says `division by zero in CEL expression` where cel-go says `division by zero`)."""
+    return next((go for ours, go in _GO_RUNTIME_ERRORS if text.startswith(ours)), text)
+
+
+def _not_bool(result: object) -> str:
+    """DeviceMatches' error for a selector whose value is not a bool (compile.go: the value's
+    ConvertToNative to bool fails). The API server refuses selectors whose type is known not to
+    be bool; an attribute's (dyn) only fails here. cel-go's own reason is known for a string
+    (types/string.go) and an int (types/int.go)."""
+    if isinstance(result, str) and not result.startswith(SEMVER_PREFIX):
+        return ("CEL result of type string could not be converted to bool: "
+                "unsupported native conversion from string to 'bool'")
+    if isinstance(result, int):
+        return "CEL result of type int could not be converted to bool: unsupported type conversion from 'int' to bool"
+    kind = {float: "double", list: "list", dict: "map", str: "kubernetes.Semver"}.get(type(result), "null_type")
+    return f"CEL result of type {kind} could not be converted to bool"

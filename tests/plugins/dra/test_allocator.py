@@ -20,7 +20,7 @@ from kwhatif.api.dra import (
 from kwhatif.api.selectors import Requirement
 from kwhatif.plugins.dynamic_resources.allocator import Allocator, AllocatorError
 from kwhatif.plugins.dynamic_resources.index import DraIndex
-from kwhatif.api.cel import compile_selector
+from kwhatif.api.cel import CelError, compile_selector
 from kwhatif.plugins.dynamic_resources.selectors import device_matches
 from tests.builders import make_node
 
@@ -309,6 +309,26 @@ def test_cel_environment(expression: str, expected: bool) -> None:
     device = Device("gpu-0", {"version": Version("1.10.0"), "cores": 128, "model": "A100-SXM"},
                     {"memory": Fraction(48 * 2**30)})
     assert device_matches(compile_selector(expression), DRIVER_A, device) is expected
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # compile.go DeviceMatches: "CEL result of type %s could not be converted to bool: %w", %w
+    # being the value's ConvertToNative(bool) error (cel-go types/string.go, types/int.go). An
+    # attribute is dyn, so the API server's compile-time type check lets these through.
+    pytest.param('device.attributes["driver-a"].model', "CEL result of type string could not be converted to bool: "
+                 "unsupported native conversion from string to 'bool'", id="a string attribute"),
+    pytest.param('device.attributes["driver-a"].cores', "CEL result of type int could not be converted to bool: "
+                 "unsupported type conversion from 'int' to bool", id="an int attribute"),
+    # cel-go types/err.go: errDivideByZero, errModulusByZero, errIntOverflow.
+    pytest.param("1 / 0 == 1", "division by zero", id="an int divided by zero"),
+    pytest.param("1 % 0 == 1", "modulus by zero", id="an int modulo zero"),
+    pytest.param("9223372036854775807 + 1 == 0", "integer overflow", id="an int overflow"),
+])
+def test_cel_runtime_errors_are_cel_gos(expression: str, expected: str) -> None:
+    device = Device("gpu-0", {"cores": 128, "model": "A100-SXM"})
+    with pytest.raises(CelError) as err:
+        device_matches(compile_selector(expression), DRIVER_A, device)
+    assert str(err.value) == expected
 
 
 def test_the_claim_size_limit_holds_on_a_node_without_devices_too() -> None:
