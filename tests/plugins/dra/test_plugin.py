@@ -22,7 +22,9 @@ from kwhatif.plugins.dynamic_resources.index import dra_of
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
-from tests.plugins.dra.test_allocator import CLASS_A, DRIVER_A, claim, first_available, klass, req, slice_
+from tests.plugins.dra.test_allocator import (
+    CLASS_A, CLASS_B, DRIVER_A, DRIVER_B, claim, first_available, klass, req, slice_,
+)
 
 
 def _pod(name: str = "my-pod", *entries: dict, uid: str = "pod-uid"):
@@ -164,6 +166,9 @@ def test_explain_names_the_device_and_the_refused_ones():
     state, info, _ = _cycle(plugin, snap, _pod())
     assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
     assert plugin.explain_node(state, info, snap.by_name["node-1"]) == [
+        # device-1 passes class-a's selector but `other` holds it: 0 free of the 1 asked.
+        "request req-1 of ResourceClaim default/my-claim cannot be met on this node: 1 device(s) pass class "
+        "class-a's selectors, 0 of them free, and it asks for 1: lower its count, or free devices held by other claims",
         "device device-1 of ResourceSlice slice-1: allocated to ResourceClaim default/other"]
 
 
@@ -193,6 +198,69 @@ def test_explain_names_the_constraint_that_no_choice_met():
         "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=1)",
         "device device-2 of ResourceSlice slice-1: matches request req-0 of ResourceClaim default/my-claim, but no "
         "choice of devices gave every request of the claim the same driver-a/numa (this device: driver-a/numa=2)"]
+
+
+NOT_IT = "not what stops this node: request nic of ResourceClaim default/my-claim cannot be met here (above)"
+
+
+@pytest.mark.parametrize("requests, constraints, devices_b, expected", [
+    # node-1 has device-1 and device-2 of driver-a (numa 0 both). The claim asks one class-a
+    # device (gpu) and one class-b device (nic); only the nic is impossible, and the GPUs are fine.
+    pytest.param((req("gpu"), req("nic", CLASS_B)), (), (), [
+        "request nic of ResourceClaim default/my-claim cannot be met on this node: no device of this node passes "
+        "class class-b's selectors: publish such a device for this node, run the pod where one is, or change the "
+        "request",
+        f"device device-1 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, {NOT_IT}",
+        f"device device-2 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, {NOT_IT}",
+    ], id="a request no device of the node can serve is named, and the free devices are not blamed"),
+    # The nic exists (nic-0 of driver-b) but lacks driver-a/numa, which the constraint over both
+    # requests compares: nic can never be allocated with it, whatever the GPUs.
+    pytest.param((req("gpu"), req("nic", CLASS_B)), (DeviceConstraint(("gpu", "nic"), "driver-a/numa"),),
+                 (Device("nic-0"),), [
+        "request nic of ResourceClaim default/my-claim cannot be met on this node: 0 of its 1 free matching "
+        "device(s) have attribute driver-a/numa, which a matchAttribute constraint of the claim compares, and it "
+        "asks for 1: publish the attribute on the devices or leave the request out of the constraint",
+        f"device device-1 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, {NOT_IT}",
+        f"device device-2 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, {NOT_IT}",
+        "device nic-0 of ResourceSlice slice-b: matches request nic of ResourceClaim default/my-claim, but no choice "
+        "of devices gave every request of the claim the same driver-a/numa (this device: no such attribute)",
+    ], id="a device without the attribute a constraint compares is the cause"),
+    # Every alternative of a firstAvailable request asks more than the 2 devices: each is said.
+    pytest.param((first_available("gpu", DeviceSubRequest("big", CLASS_A, count=5),
+                                  DeviceSubRequest("small", CLASS_A, count=3)),), (), (), [
+        "request gpu of ResourceClaim default/my-claim cannot be met on this node: gpu/big: 2 device(s) pass class "
+        "class-a's selectors, 2 of them free, and it asks for 5: lower its count, or free devices held by other "
+        "claims; gpu/small: 2 device(s) pass class class-a's selectors, 2 of them free, and it asks for 3: lower "
+        "its count, or free devices held by other claims",
+        "device device-1 of ResourceSlice slice-a: matches request gpu/big of ResourceClaim default/my-claim, but "
+        "request gpu of ResourceClaim default/my-claim cannot be met here (above)",
+        "device device-2 of ResourceSlice slice-a: matches request gpu/big of ResourceClaim default/my-claim, but "
+        "request gpu of ResourceClaim default/my-claim cannot be met here (above)",
+    ], id="each alternative of an impossible firstAvailable request says why"),
+    # 1 + 2 devices asked of 2: each request alone fits, together they do not.
+    pytest.param((req("req-0"), req("req-1", count=2)), (), (), [
+        "device device-1 of ResourceSlice slice-a: matches request req-0 of ResourceClaim default/my-claim, but "
+        "the requests of the claims together ask for more such devices than are free: lower a count or free devices "
+        "held by other claims",
+        "device device-2 of ResourceSlice slice-a: matches request req-0 of ResourceClaim default/my-claim, but "
+        "the requests of the claims together ask for more such devices than are free: lower a count or free devices "
+        "held by other claims",
+    ], id="requests that fit alone but not together"),
+])
+def test_explain_names_the_request_that_cannot_be_met_and_what_to_change(requests, constraints, devices_b, expected):
+    slices = {"slice-a": slice_("slice-a", "pool-a", DRIVER_A, Device("device-1", {"numa": 0}),
+                                Device("device-2", {"numa": 0}))}
+    if devices_b:
+        slices["slice-b"] = slice_("slice-b", "pool-b", DRIVER_B, *devices_b)
+    cluster = Cluster(
+        nodes=[make_node("node-1")], resource_slices=slices,
+        device_classes={CLASS_A: klass(CLASS_A, DRIVER_A), CLASS_B: klass(CLASS_B, DRIVER_B)},
+        resource_claims={("default", "my-claim"): claim("my-claim", *requests, constraints=constraints)})
+    snap = Snapshot.build(cluster, [])
+    plugin = DynamicResources(None, Handle(snap))
+    state, info, _ = _cycle(plugin, snap, _pod())
+    assert plugin.filter(state, info, snap.by_name["node-1"]).message == "cannot allocate all claims"
+    assert plugin.explain_node(state, info, snap.by_name["node-1"]) == expected
 
 
 def test_a_claim_reserved_by_the_maximum_of_consumers_is_in_use():
