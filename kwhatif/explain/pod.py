@@ -9,9 +9,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kwhatif.api.cluster import Cluster
 from kwhatif.explain.requeue import RequeueEvent, requeue_events
 from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 from kwhatif.framework.status import Code
+from kwhatif.plugins.dynamic_resources import NAME as DYNAMIC_RESOURCES
+from kwhatif.plugins.dynamic_resources.claims import never_created
 
 if TYPE_CHECKING:  # suggest builds on this module's Explanation
     from kwhatif.explain.suggest import Suggestion
@@ -68,6 +71,9 @@ class Explanation:
     priority: int = 0  # as the scheduler saw it (after admission)
     gates: tuple[str, ...] = ()
     """A gated pod's spec.schedulingGates: the condition message does not name them."""
+    held: list[str] = field(default_factory=list)
+    """kwhatif's account of a pod a PreEnqueue check holds for good, with what to change (a
+    missing ResourceClaimTemplate: `dynamic_resources.claims.never_created`)."""
 
 
 def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
@@ -142,6 +148,15 @@ def explain(result: PodResult, node_names: list[str]) -> Explanation:
         requeue_on=requeue_events(_rejecting_plugins(attempts[-1])) if pending else [],
         priority=result.pod.effective_priority,
     )
+
+
+def held_account(result: PodResult, cluster: Cluster) -> list[str]:
+    """What keeps a pod DynamicResources' PreEnqueue holds waiting for good, and what to change
+    (`never_created`); empty for any other pod, or when the wait is the moment the resourceclaim
+    controller takes."""
+    if result.outcome != Outcome.GATED or result.held_by != DYNAMIC_RESOURCES:
+        return []
+    return never_created(result.pod, cluster.claim_templates, cluster.resource_claims)
 
 
 def _rejecting_plugins(attempt: AttemptExplanation) -> list[str]:

@@ -10,7 +10,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Node, Pod
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import PodTrials, Simulation, input_pod, placed_again, simulate
-from kwhatif.explain.pod import Explanation, explain
+from kwhatif.explain.pod import Explanation, explain, held_account
 from kwhatif.explain.suggest import searched, suggestions
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.daemons import daemon_pods
@@ -37,6 +37,7 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     if result is None:
         return None
     exp = explain(result, [n.name for n in sim.snapshot.node_infos])
+    exp.held = held_account(result, sim.snapshot.cluster)
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
         exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,

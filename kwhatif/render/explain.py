@@ -74,6 +74,8 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         lines.extend(_message_lines(exp.message, width))
         for note in _quirks(exp.message):
             lines.extend(wrap(note, width, "  ", "kwhatif: "))
+    for note in exp.held:
+        lines.extend(wrap(f"kwhatif: {note}", width, "", hanging="  "))
     if exp.gates:
         lines.extend(wrap(f"kwhatif: its scheduling gates: {', '.join(exp.gates)} — each is removed by whoever "
                           "added it (a queue, a quota or an autoscaling controller); the pod enters the scheduling "

@@ -127,6 +127,8 @@ def explained_pod_data(sim: Simulation, exp: Explanation, running_on: str | None
         data["explanation"]["running_on"] = running_on
     if exp.gates:
         data["explanation"]["gates"] = list(exp.gates)
+    if exp.held:
+        data["explanation"]["held"] = list(exp.held)
     return data
 
 

@@ -431,3 +431,20 @@ def test_a_nominated_node_taken_unscored_is_said_so(cli, monkeypatch):
     lines = cli(["explain", "default/vip", "-f", str(DATA / "place" / "vip.yaml"), *CLUSTER_ARGS]).stdout.splitlines()
     at = lines.index("Attempt 2 (after the victims are gone) (nominated node, filters only): bound on node-a")
     assert lines[at + 1].startswith("kwhatif: the pod was nominated to node-a (status.nominatedNodeName: ")
+
+
+def test_a_pod_whose_claim_template_is_missing_is_told_what_to_change(cli):
+    # data/dra/notmpl.yaml: Deployment nt's pods take claim `g` from template missing-tmpl, which
+    # no file holds. The scheduler only says `ResourceClaim not created yet` (PreEnqueue), as for
+    # the moment the resourceclaim controller takes; here it never makes the claim.
+    dra = DATA / "dra"
+    args = ["-f", str(dra / "notmpl.yaml"), "-c", str(dra / "nodes.yaml"), "--now", NOW]
+    data = json.loads(cli(["explain", "deploy/default/nt", *args, "-o", "json"]).stdout)
+    assert data["outcome"] == "gated" and data["message"].endswith(": ResourceClaim not created yet")
+    assert data["explanation"]["held"] == [
+        'the resourceclaim controller can never create the claim of spec.resourceClaims[0] (g): resourceclaimtemplate '
+        '"missing-tmpl" does not exist in namespace default (its FailedResourceClaimCreation event on the pod: '
+        '"PodResourceClaim g: resource claim template "missing-tmpl": resourceclaimtemplate.resource.k8s.io '
+        '"missing-tmpl" not found"). Create the template, or fix resourceClaimTemplateName: the pod waits until then']
+    text = " ".join(cli(["explain", "deploy/default/nt", *args]).stdout.split())  # wrapped to the terminal
+    assert "kwhatif: the resourceclaim controller can never create the claim of spec.resourceClaims[0] (g):" in text

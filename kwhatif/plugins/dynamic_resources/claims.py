@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Mapping
 
-from kwhatif.api.dra import ResourceClaim
+from kwhatif.api.dra import ResourceClaim, ResourceClaimTemplate
 from kwhatif.api.objects import Pod
 from kwhatif.plugins.dynamic_resources.index import DraIndex
 
@@ -114,3 +114,28 @@ def pod_claims(pod: Pod, index: DraIndex) -> list[ResourceClaim]:
             raise ClaimLookupError(f'resourceclaim "{claim.name}" is being deleted')
         claims.append(claim)
     return claims
+
+
+def never_created(pod: Pod, templates: Mapping[tuple[str, str], ResourceClaimTemplate],
+                  claims: Mapping[tuple[str, str], ResourceClaim]) -> list[str]:
+    """Why a pod held with `ResourceClaim not created yet` waits for ever, when it does: an entry
+    whose ResourceClaimTemplate does not exist in the pod's namespace, and whose claim was never
+    made. The resourceclaim controller (controller.go handleClaim) then fails to create the claim
+    at each sync and says so only in a FailedResourceClaimCreation event on the pod; the
+    scheduler's text reads as a moment's wait. One sentence an entry, with what to change."""
+    out = []
+    for i, entry in enumerate(pod.resource_claims):
+        template = str(entry.get("resourceClaimTemplateName") or "")
+        name = str(entry.get("name", ""))
+        if not template or (pod.namespace, template) in templates:
+            continue
+        if any(entry_name == name for entry_name, _ in pod.resource_claim_statuses) \
+                or any(_made_for(claim, pod, name) for claim in claims.values()):
+            continue  # made already: the template is no longer needed
+        event = (f'PodResourceClaim {name}: resource claim template "{template}": '
+                 f'resourceclaimtemplate.resource.k8s.io "{template}" not found')
+        out.append(f'the resourceclaim controller can never create the claim of spec.resourceClaims[{i}] ({name}): '
+                   f'resourceclaimtemplate "{template}" does not exist in namespace {pod.namespace} (its '
+                   f'FailedResourceClaimCreation event on the pod: "{event}"). Create the template, or fix '
+                   "resourceClaimTemplateName: the pod waits until then")
+    return out

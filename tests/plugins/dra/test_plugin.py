@@ -17,7 +17,7 @@ from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.diagnosis import NodeToStatus
 from kwhatif.framework.status import Code
 from kwhatif.plugins.dynamic_resources import DynamicResources
-from kwhatif.plugins.dynamic_resources.claims import generated_name
+from kwhatif.plugins.dynamic_resources.claims import generated_name, never_created
 from kwhatif.plugins.dynamic_resources.index import dra_of
 from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -398,3 +398,27 @@ def test_measure_counts_the_devices_a_node_lacks(requests, short):
     plugin = DynamicResources(None, Handle(snap))
     state, info, _ = _cycle(plugin, snap, _pod())
     assert plugin.measure_node(state, info, snap.by_name["node-1"]) == ({"devices": short} if short else {})
+
+
+_TMPL_POD = _pod("my-pod", {"name": "gpu", "resourceClaimTemplateName": "tmpl"})
+_TMPL = ResourceClaimTemplate("default", "tmpl", (req("req-1"),))
+_MADE = ResourceClaim("default", generated_name(_TMPL_POD, "gpu"), owner_pod_uid="pod-uid", pod_claim_name="gpu")
+# controller.go handleClaim: `resource claim template %q: %v` of the lister's NotFound error, in
+# the event `PodResourceClaim %s: %v` (FailedResourceClaimCreation).
+_NEVER = ('the resourceclaim controller can never create the claim of spec.resourceClaims[0] (gpu): '
+          'resourceclaimtemplate "tmpl" does not exist in namespace default (its FailedResourceClaimCreation '
+          'event on the pod: "PodResourceClaim gpu: resource claim template "tmpl": '
+          'resourceclaimtemplate.resource.k8s.io "tmpl" not found"). Create the template, or fix '
+          "resourceClaimTemplateName: the pod waits until then")
+
+
+@pytest.mark.parametrize("pod, templates, claims, expected", [
+    pytest.param(_TMPL_POD, {}, {}, [_NEVER], id="a missing template: the claim is never made"),
+    pytest.param(_TMPL_POD, {("default", "tmpl"): _TMPL}, {}, [], id="the template exists: a moment's wait"),
+    pytest.param(_TMPL_POD, {}, {("default", _MADE.name): _MADE}, [], id="the claim was made before the template went"),
+    pytest.param(_TMPL_POD.evolve(resource_claim_statuses=(("gpu", "my-pod-gpu-x1x2x"),)), {}, {}, [],
+                 id="the pod's status names its claim"),
+    pytest.param(_pod(), {}, {}, [], id="a claim named by the pod, no template"),
+])
+def test_a_missing_template_is_named_with_what_to_change(pod, templates, claims, expected):
+    assert never_created(pod, templates, claims) == expected
