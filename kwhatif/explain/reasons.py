@@ -157,9 +157,13 @@ CATALOGUE: tuple[Reason, ...] = (
                  "The pod has spec.schedulingGates; the scheduler does not try it until they are all removed.",
                  "Remove the gates (whoever added them — a quota or batch controller — should)."),
     Reason.exact("DefaultPreemption", "No preemption victims found for incoming pod",
-                 "On this node, evicting every lower-priority pod still would not make the pod fit (or "
-                 "PDBs/priorities forbid it).",
-                 "Preemption cannot help here: see the node's filter reason."),
+                 "No pod of lower priority than the pod runs on this node, so preemption has nothing to evict "
+                 "there. (When evicting them all would still not make room, the node's entry is the filter's "
+                 "reason instead, e.g. Insufficient cpu; PodDisruptionBudgets only rank victims, they never "
+                 "stop preemption.)",
+                 "Give the pod a higher PriorityClass than the pods on the node (`kwhatif explain` names the "
+                 "lowest existing one that makes room), or free room another way: delete or shrink pods, add "
+                 "nodes."),
     Reason.exact("DefaultPreemption", "Preemption is not helpful for scheduling",
                  "The node was rejected for a reason no eviction can change (UnschedulableAndUnresolvable).",
                  "Fix the node's filter reason (taint, affinity, size...)."),

@@ -117,3 +117,18 @@ def test_a_taint_kept_for_the_nodes_sake_is_never_advised_to_be_tolerated(taint:
     fix is never "add a toleration"; any other taint is the team's."""
     [found] = lookup(f"node(s) had untolerated taint {taint}")
     assert advice in found.fix
+
+
+@pytest.mark.parametrize("text, says, never_says", [
+    # reference 9.4 step 2 (default_preemption.go:SelectVictimsOnNode): the text comes only from
+    # len(potentialVictims) == 0 — no pod of lower priority on the node; a node still too small
+    # with them all evicted gets the filter's reason (step 3); PDBs only order victims (9.5, 9.7)
+    ("No preemption victims found for incoming pod", ["No pod of lower priority", "higher PriorityClass"],
+     ["still would not make the pod fit (or", "PDBs/priorities forbid", "Preemption cannot help"]),
+])
+def test_a_reason_means_what_its_only_upstream_source_says(text: str, says: list[str], never_says: list[str]) -> None:
+    [found] = lookup(text)
+    for words in says:
+        assert words in found.meaning + " " + found.fix, words
+    for words in never_says:
+        assert words not in found.meaning + " " + found.fix, words
