@@ -67,8 +67,11 @@ CATALOGUE: tuple[Reason, ...] = (
                  "The profile's NodeAffinityArgs.addedAffinity excludes the node for every pod of the profile.",
                  "Change the KubeSchedulerConfiguration, or use a profile (schedulerName) without it."),
     Reason.exact("NodeAffinity", "pod affinity terms conflict",
-                 "The pod's nodeSelector and required node affinity cannot both hold on any node.",
-                 "Make the pod's node selection terms consistent."),
+                 "NodeAffinity's PreFilter: every required node-affinity term names nodes with matchFields "
+                 "metadata.name In, and no term leaves any name (the In lists of one term share no node): the pod "
+                 "can run on no node at all, so no node is filtered and preemption cannot help.",
+                 "Fix the pod's required node-affinity terms: within a term the metadata.name In lists must share "
+                 "the node wanted (or keep one list a term)."),
     Reason.exact("NodePorts", "node(s) didn't have free ports for the requested pod ports",
                  "A pod on the node already uses a hostPort (protocol, port, IP) the pod wants.",
                  "Drop the hostPort if a Service can do, move the pod holding the port, or add nodes."),

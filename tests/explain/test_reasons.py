@@ -125,6 +125,9 @@ def test_a_taint_kept_for_the_nodes_sake_is_never_advised_to_be_tolerated(taint:
     # with them all evicted gets the filter's reason (step 3); PDBs only order victims (9.5, 9.7)
     ("No preemption victims found for incoming pod", ["No pod of lower priority", "higher PriorityClass"],
      ["still would not make the pod fit (or", "PDBs/priorities forbid", "Preemption cannot help"]),
+    # reference 5.4 (node_affinity.go:PreFilter errReasonConflict): every required term's matchFields
+    # metadata.name In leaves no node name; nodeSelector plays no part
+    ("pod affinity terms conflict", ["matchFields", "metadata.name In", "no node"], ["nodeSelector"]),
 ])
 def test_a_reason_means_what_its_only_upstream_source_says(text: str, says: list[str], never_says: list[str]) -> None:
     [found] = lookup(text)
