@@ -44,17 +44,20 @@ class NodePorts(PreFilterPlugin, FilterPlugin, NodeExplainer):
             if not node.port_conflicts(wanted):
                 continue
             holders = sorted({_holder(other.pod) for other in node.pods
-                              if any(_conflict(wanted, held) for held in other.host_ports)})
-            out.append(f"host port {_shown(wanted)} is taken by {', '.join(holders) or 'a pod'}")
+                              if any(ports_conflict(wanted, held) for held in other.host_ports)})
+            out.append(f"host port {port_text(wanted)} is taken by {', '.join(holders) or 'a pod'}")
         return out
 
 
-def _conflict(wanted: HostPort, held: HostPort) -> bool:
-    """fitsPorts for two ports: same protocol and port, and 0.0.0.0 on either side or the same ip."""
+def ports_conflict(wanted: HostPort, held: HostPort) -> bool:
+    """fitsPorts for two ports: same protocol and port, and 0.0.0.0 on either side or the same ip
+    (HostPortInfo.CheckConflict). The suggestions ask it too, so that a fix deletes only the pods
+    that really hold a wanted port."""
     return wanted[1:] == held[1:] and (wanted[0] == held[0] or "0.0.0.0" in (wanted[0], held[0]))
 
 
-def _shown(port: HostPort) -> str:
+def port_text(port: HostPort) -> str:
+    """`8080/TCP`, or `10.0.0.1:8080/TCP` for a port bound to one IP."""
     ip, protocol, number = port
     return f"{number}/{protocol}" if ip == "0.0.0.0" else f"{ip}:{number}/{protocol}"
 

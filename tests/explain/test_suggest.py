@@ -130,6 +130,39 @@ def test_a_host_port_held_by_a_daemonsets_pod_is_never_freed_by_deleting_it() ->
     assert variant.removed == frozenset({"default/plain"})
 
 
+def _ports(*spec: tuple[str, int]) -> tuple[ContainerPort, ...]:
+    """Host ports as (hostIP, port), TCP; "" is the API's unset hostIP (0.0.0.0)."""
+    return tuple(ContainerPort(port, host_port=port, host_ip=ip) for ip, port in spec)
+
+
+@pytest.mark.parametrize("wanted, on_node, deleted, named", [
+    # the pod wants two ports, the holder holds one: only the held one is named (QA report #4)
+    (_ports(("", 8080), ("", 9090)), {"rs-b": _ports(("", 8080))}, ["default/rs-b"], "8080/TCP"),
+    # reference 5.5 / node_ports.go fitsPorts: a specific hostIP clashes with 0.0.0.0 or the same
+    # IP only — the pod on 10.0.0.2 is not in the way of one wanting 10.0.0.1
+    (_ports(("10.0.0.1", 8080)), {"any-ip": _ports(("", 8080)), "other-ip": _ports(("10.0.0.2", 8080))},
+     ["default/any-ip"], "8080/TCP"),
+    (_ports(("10.0.0.1", 8080)), {"same-ip": _ports(("10.0.0.1", 8080))}, ["default/same-ip"], "10.0.0.1:8080/TCP"),
+    # 0.0.0.0 wanted: any use of the port on any IP is in the way, named with its IP
+    (_ports(("", 8080)), {"one-ip": _ports(("10.0.0.2", 8080))}, ["default/one-ip"], "10.0.0.2:8080/TCP"),
+    # two holders: each of the ports they hold between them, port order
+    (_ports(("", 8080), ("", 9090)), {"c2": _ports(("", 9090)), "c1": _ports(("", 8080))},
+     ["default/c1", "default/c2"], "8080/TCP, 9090/TCP"),
+])
+def test_a_host_port_fix_deletes_and_names_only_what_is_in_the_way(
+        wanted: tuple[ContainerPort, ...], on_node: dict[str, tuple[ContainerPort, ...]], deleted: list[str],
+        named: str) -> None:
+    pods = [make_pod(name, node_name="n", containers=[make_container("a", ports=ports)])
+            for name, ports in sorted(on_node.items())]
+    snapshot = Snapshot.build(Cluster(nodes=[make_node("n")]), pods)
+    pod = make_pod("p", containers=[make_container("c", ports=wanted)])
+    verdicts = [NodeVerdict("n", False, "NodePorts", "Unschedulable", ["ports"])]
+    [(made, variant)] = free_ports(pod, verdicts, lambda name: snapshot.by_name[name])
+    assert made.summary == f"delete (or move) {', '.join(deleted)} on n, holding host port(s) {named} the pod wants"
+    assert variant.removed == frozenset(deleted)
+    assert [c["target"]["name"] for c in made.changes] == [d.split("/")[1] for d in deleted]
+
+
 def test_an_extended_resource_request_is_lowered_with_its_limit() -> None:
     """Extended resources cannot be overcommitted (request = limit, validation.go): the patch sets
     both, or the API server would refuse the pod."""

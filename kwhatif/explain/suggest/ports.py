@@ -7,27 +7,45 @@ from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
     PORTS, Candidate, NodeOf, Size, Suggestion, Variant, comes_back, delete_change, rejected_alone,
 )
-from kwhatif.snapshot.pod_info import wanted_host_ports
+from kwhatif.plugins.node_ports import port_text, ports_conflict
+from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import HostPort, PodInfo, wanted_host_ports
 
 
 def free_ports(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
     """On the node NodePorts alone rejects with the fewest pods in the way (then the smallest
     name): delete the pods holding a host port the pod wants (or move them elsewhere) — never on
-    a node where one holder would come back (a DaemonSet's, a static pod's mirror)."""
-    wanted = {(protocol, port) for _ip, protocol, port in wanted_host_ports(pod)}
-    best: tuple[int, str, list[Pod]] | None = None
+    a node where one holder would come back (a DaemonSet's, a static pod's mirror). The summary
+    names the ports those pods hold, not every port the pod wants."""
+    wanted = wanted_host_ports(pod)
+    best: tuple[int, str, dict[str, tuple[Pod, list[HostPort]]]] | None = None
     for v in rejected_alone(verdicts, PORTS):
-        holders = [p.pod for p in node_of(v.node).pods
-                   if any((protocol, port) in wanted for _ip, protocol, port in p.host_ports)]
-        if any(map(comes_back, holders)):
+        holders = _holders(node_of(v.node), wanted)
+        if any(comes_back(p) for p, _ in holders.values()):
             continue
         if holders and (best is None or (len(holders), v.node) < best[:2]):
             best = (len(holders), v.node, holders)
     if best is None:
         return []
     _, name, holders = best
-    ports = ", ".join(f"{port}/{protocol}" for protocol, port in sorted(wanted))
-    summary = (f"delete (or move) {', '.join(p.key for p in holders)} on {name}, holding host port(s) {ports} "
-               "the pod wants")
-    return [(Suggestion(summary, [delete_change(p) for p in holders], size=Size.DELETE_PODS),
-             Variant(pod, removed=frozenset(p.key for p in holders)))]
+    held = sorted({port for _, ports in holders.values() for port in ports}, key=lambda p: (p[2], p[1], p[0]))
+    summary = (f"delete (or move) {', '.join(holders)} on {name}, holding host port(s) "
+               f"{', '.join(map(port_text, held))} the pod wants")
+    return [(Suggestion(summary, [delete_change(p) for p, _ in holders.values()], size=Size.DELETE_PODS),
+             Variant(pod, removed=frozenset(holders)))]
+
+
+def _holders(node: NodeInfo, wanted: tuple[HostPort, ...]) -> dict[str, tuple[Pod, list[HostPort]]]:
+    """The node's pods in the way, by key, each with the ports it holds that conflict with a
+    wanted one under NodePorts' own rule (a specific hostIP clashes only with the same IP or
+    0.0.0.0): a pod on another IP of the same port is not in the way."""
+    out: dict[str, tuple[Pod, list[HostPort]]] = {}
+    for info in node.pods:
+        clashing = _clashing(info, wanted)
+        if clashing:
+            out[info.pod.key] = (info.pod, clashing)
+    return out
+
+
+def _clashing(info: PodInfo, wanted: tuple[HostPort, ...]) -> list[HostPort]:
+    return [held for held in dict.fromkeys(info.host_ports) if any(ports_conflict(w, held) for w in wanted)]
