@@ -16,7 +16,7 @@ from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import (
     PluginAlsoFailing, ReasonGroup, Spread, also_failing_by_plugin, ranking, reason_groups,
 )
-from kwhatif.render.table import attempt_title, plugin_label
+from kwhatif.render.table import attempt_title, plugin_label, preemption_tie
 from kwhatif.render.text import wrap
 from kwhatif.preemption.evaluator import NO_VICTIMS
 from kwhatif.text import listed
@@ -315,6 +315,9 @@ def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
         for v in chosen["victims"]:
             pdb = f", breaks PDB {', '.join(v['breaks_pdb'])}" if v["breaks_pdb"] else ""
             lines.append(f"    evicts {v['pod']} (priority {v['priority']}{pdb})")
+        tie = preemption_tie(pre)
+        if tie:
+            lines.append(f"  {tie}")
         lines.extend(_sampled_candidates_lines(len(potential), len(candidates), width))
     return lines
 

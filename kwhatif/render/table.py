@@ -10,6 +10,7 @@ from tabulate import tabulate
 
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.render.text import wrap
+from kwhatif.text import listed
 
 MIN_MESSAGE_WIDTH = 40
 # ANSI colours of a verdict word (`--color`): what went well, what did not, what waits.
@@ -204,4 +205,20 @@ def _preemption_lines(pre: dict[str, Any]) -> list[str]:
         lines.append(f"  {c['node']}: candidate, victims {victims}" + (f"; reprieved {', '.join(c['reprieved'])}" if c["reprieved"] else ""))
     if pre.get("chosen"):
         lines.append(f"  chosen: {pre['chosen']} (decided by: {pre['decided_by']})")
+        tie = preemption_tie(pre)
+        if tie:
+            lines.append(f"  {tie}")
     return lines
+
+
+def preemption_tie(pre: dict[str, Any]) -> str:
+    """kwhatif's note when candidates tie on every criterion (reference 9.7 step 6): the chosen
+    node is then kwhatif's pick, not kube-scheduler's, which takes the first of a Go map — at
+    random — and evicts that node's victims instead; "" when a criterion decided. Said as a
+    score tie is (`tied_nodes`), by every writer of the preemption."""
+    tied = pre.get("tied") or []
+    if len(tied) < 2:
+        return ""
+    return (f"kwhatif: {len(tied)} candidates tie on every criterion ({listed(tied)}); kube-scheduler picks one "
+            "at random (preemption.go pickOneNodeForPreemption: Go map order), kwhatif the smallest name — a real "
+            "cluster may preempt on another of them, evicting that node's victims")

@@ -448,3 +448,20 @@ def test_a_pod_whose_claim_template_is_missing_is_told_what_to_change(cli):
         '"missing-tmpl" not found"). Create the template, or fix resourceClaimTemplateName: the pod waits until then']
     text = " ".join(cli(["explain", "deploy/default/nt", *args]).stdout.split())  # wrapped to the terminal
     assert "kwhatif: the resourceclaim controller can never create the claim of spec.resourceClaims[0] (g):" in text
+
+
+TIE = DATA / "preemption-tie"
+"""Nodes a, b, c (2 cpu each), each full with one priority-0 victim of 2 cpu; vc started
+2025-01-01, va and vb 2025-01-02; pre (priority 10, 2 cpu). Reference 9.7: criteria 1-4 are equal
+(no PDB, first victim priority 0, sum 0 + 2^31, one victim); 5 keeps the latest start, a and b;
+6: map order, at random — kwhatif takes a."""
+
+
+@pytest.mark.parametrize("output", ["table", "wide"])
+def test_a_preemption_tie_names_the_tied_nodes_and_kube_schedulers_random_pick(cli, monkeypatch, output):
+    monkeypatch.setenv("COLUMNS", "1000")
+    out = cli(["explain", "default/pre", "-f", str(TIE / "pod.yaml"), "-c", str(TIE / "cluster.json"), "--now", NOW,
+               "-o", output]).stdout
+    assert "  chosen: a (decided by: tie (smallest node name))" in out.splitlines()
+    assert ("  kwhatif: 2 candidates tie on every criterion (a, b); kube-scheduler picks one at random "
+            "(preemption.go pickOneNodeForPreemption: Go map order), kwhatif the smallest name") in out

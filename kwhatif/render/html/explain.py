@@ -11,6 +11,7 @@ from kwhatif.explain.summary import Spread
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.render.explain import message_head, spread_text
 from kwhatif.render.html.page import page, paragraph, section, table
+from kwhatif.render.table import preemption_tie
 
 BAR_PX = 240  # the longest bar; the others are to scale
 
@@ -97,5 +98,6 @@ def preemption_section(preemption: dict[str, Any] | None) -> str:
     chosen = preemption["chosen"]
     victims: list[dict[str, Any]] = next((c["victims"] for c in preemption["candidates"] if c["node"] == chosen), [])
     rows = [(v["pod"], v["priority"], ", ".join(v["breaks_pdb"])) for v in victims]
+    tie = preemption_tie(preemption)
     return section("Preemption", paragraph(f"Nominated node {chosen} (decided by: {preemption['decided_by']})."),
-                   table(["victim", "priority", "breaks PDB"], rows))
+                   table(["victim", "priority", "breaks PDB"], rows), *([paragraph(tie, "note")] if tie else []))
