@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
     Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
-    RunningJob, RuntimeClass, Service,
+    RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.api.storage import (
@@ -29,6 +29,7 @@ class Cluster:
     controllers: dict[tuple[str, str, str], Controller] = field(default_factory=dict)
     jobs: dict[tuple[str, str], RunningJob] = field(default_factory=dict)  # (namespace, name)
     daemonsets: dict[tuple[str, str], DaemonSet] = field(default_factory=dict)  # (namespace, name)
+    template_owners: dict[tuple[str, str, str], TemplateOwner] = field(default_factory=dict)  # (kind, ns, name)
     autoscalers: dict[tuple[str, str], Autoscaler] = field(default_factory=dict)  # (namespace, name)
     limit_ranges: list[LimitRange] = field(default_factory=list)
     resource_quotas: list[ResourceQuota] = field(default_factory=list)

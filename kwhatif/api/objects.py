@@ -326,6 +326,9 @@ class Controller:
     template_containers: frozenset[tuple[bool, str]] | None = None
     """Its pod template's containers as (init container?, name) (None: not read): a container its
     pods run that the template lacks was injected by a webhook, which injects it into new pods too."""
+    owner: OwnerReference | None = None
+    """Its controller (metadata.ownerReferences, controller: true): a Deployment's ReplicaSet's
+    Deployment, whose pod template is the one a fix for the set's pods changes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,9 +356,24 @@ class RunningJob:
     """Other spec fields an update may not change (ValidateJobSpecUpdate), as (field, canonical
     JSON) for those set: podFailurePolicy, backoffLimitPerIndex."""
     source: Source | None = None
+    owner: OwnerReference | None = None
+    """Its controller (a CronJob's Job: the CronJob), as a ReplicaSet's (`Controller.owner`)."""
 
 
 DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateOwner(Namespaced):
+    """A Deployment or CronJob of the snapshot. Its scheduling is all in what it made (the
+    ReplicaSets or Jobs, and their pods, are read); kwhatif keeps only that it exists, for a fix
+    to its pods goes to its pod template — the object users edit, whose controller makes the
+    pods again from it."""
+
+    kind: str
+    namespace: str
+    name: str
+    source: Source | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,7 +128,7 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
         if done is not None and done.explanation.suggestions:
             first = done.explanation.suggestions[0]
             if workload.kind != "Pod":  # the fix goes to the pod template of the workload in the files
-                first = first.on_template(workload.kind, workload.namespace, workload.name)
+                first = first.on_template(workload.kind, workload.namespace, workload.name, say=False)
             workload.suggestion = {"pod": key, **first.data()}
 
 

@@ -12,6 +12,7 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.engine import PodTrials, Simulation, input_pod, placed_again, simulate
 from kwhatif.explain.pod import Explanation, explain, held_account
 from kwhatif.explain.suggest import searched, suggestions
+from kwhatif.explain.suggest.owner import template_owner
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.daemons import daemon_pods
 
@@ -44,6 +45,11 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
                                                                           _daemons_for(cluster, v.nodes, now)),
                                       sim.snapshot, list(cluster.priority_classes.values()))
         exp.suggestions_searched = searched(exp)
+        # A pod of the snapshot a controller made: the fixes go to its template (a pod of the
+        # files a workload makes is the CLI's to redirect: it knows the workload, `on_template`).
+        owner = template_owner(cluster, original) if all(p is not original for p in new_pods) else None
+        if owner is not None:
+            exp.suggestions = [s.on_template(*owner) for s in exp.suggestions]
     running_on = next((p.node_name for p in cluster.pods if p.key == key), None) if again is not None else None
     return Explained(sim, result, exp, running_on)
 

@@ -29,7 +29,7 @@ from typing import Any, BinaryIO, Callable, Protocol, Sequence, cast
 
 from kwhatif.api.objects import (
     Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
-    RunningJob, RuntimeClass, Service,
+    RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.quota import ResourceQuota
@@ -87,7 +87,7 @@ def _meta(doc: RawDoc) -> dict[str, Any]:
 
 def _identity(obj: Named) -> tuple:
     kind = "Pod" if isinstance(obj, RejectedPod) else type(obj).__name__
-    if isinstance(obj, Controller):
+    if isinstance(obj, (Controller, TemplateOwner)):  # a Deployment and a CronJob may share a name
         return (obj.kind, obj.namespace, obj.name)
     return (kind, getattr(obj, "namespace", ""), obj.name)
 
@@ -253,6 +253,7 @@ _PLACES: dict[type, tuple[str, Callable[[Any], Any] | None]] = {
     Controller: ("controllers", lambda o: (o.kind, o.namespace, o.name)),
     RunningJob: ("jobs", lambda o: (o.namespace, o.name)),
     DaemonSet: ("daemonsets", lambda o: (o.namespace, o.name)),
+    TemplateOwner: ("template_owners", lambda o: (o.kind, o.namespace, o.name)),
     Autoscaler: ("autoscalers", lambda o: (o.namespace, o.name)),
     LimitRange: ("limit_ranges", None),
     ResourceQuota: ("resource_quotas", None),

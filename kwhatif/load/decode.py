@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
-    PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service,
+    OwnerReference, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
 from kwhatif.api.selectors import written_form
@@ -26,7 +26,7 @@ from kwhatif.errors import InputError, Source
 from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
 from kwhatif.load.dra import DRA_DECODERS
 from kwhatif.load.fields import Fields, object_fields
-from kwhatif.load.pods import decode_pod, taint_effect, toleration
+from kwhatif.load.pods import decode_pod, owner_references, taint_effect, toleration
 from kwhatif.load.quota_checks import default_container_item, limit_range_problems, resource_quota_problems
 from kwhatif.load.refs import object_ref
 from kwhatif.load.selectors import checked_labels, label_selector
@@ -196,7 +196,21 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
-                      template_containers=_template_containers(spec))
+                      template_containers=_template_containers(spec), owner=controller_of(f, meta))
+
+
+def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
+    """The owner reference with controller: true (a Deployment's ReplicaSet: the Deployment)."""
+    return next((ref for ref in owner_references(f, meta) if ref.controller), None)
+
+
+def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | None:
+    """A Deployment or CronJob the snapshot holds (with a status: a controller runs it), kept by
+    name only (`TemplateOwner`); None for a manifest among the cluster inputs (`never_run`)."""
+    if "status" not in obj:
+        return None
+    _, _, namespace, name = object_fields(obj, source)
+    return TemplateOwner(obj["kind"], namespace, name, source)
 
 
 def _template_containers(spec: dict) -> frozenset[tuple[bool, str]] | None:
@@ -270,7 +284,7 @@ def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
                       f.int(status, "terminating", "status", 0) or 0,
                       done or bool(meta.get("deletionTimestamp")) or elsewhere,
                       f.str(spec, "podReplacementPolicy", "spec") == "Failed" or spec.get("podFailurePolicy") is not None,
-                      job_immutables(spec), source)
+                      job_immutables(spec), source, controller_of(f, meta))
 
 
 JOB_IMMUTABLE = ("podFailurePolicy", "backoffLimitPerIndex")
@@ -343,6 +357,8 @@ def decode_resource_quota(obj: dict, source: Source | None) -> ResourceQuota:
 DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "Pod": decode_pod,
     "Job": decode_job,
+    "Deployment": decode_template_owner,
+    "CronJob": decode_template_owner,
     "Node": decode_node,
     "Namespace": decode_namespace,
     "PriorityClass": decode_priority_class,

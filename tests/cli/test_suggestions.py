@@ -451,3 +451,81 @@ def test_the_suggested_change_applied_to_the_input_binds_the_pod(cli, tmp_path, 
     assert changes == [[change]] if only else [change] in changes
     _apply_changes(folder, [change])
     assert _placement(cli, folder, f"default/{pod}") == ("bound", node)
+
+
+ANTI_TERM = {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"app": "db"}}}
+CACHE_SPEC = {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [ANTI_TERM]}},
+              "containers": [{"name": "c", "image": "cache"}]}
+"""The pending cache pod's spec and its workloads' template spec: db-1 (app=db) holds n1, the one
+node, so the anti-affinity term is in the way and dropping it is the first fix (see ANTI above)."""
+
+
+def _owner_ref(kind: str, name: str) -> list[dict[str, Any]]:
+    return [{"apiVersion": "batch/v1" if kind in ("Job", "CronJob") else "apps/v1", "kind": kind, "name": name,
+             "uid": f"uid-{name}", "controller": True}]
+
+
+def _workload(kind: str, name: str, owner: str | None = None) -> dict[str, Any]:
+    """A workload of the snapshot (with a status: a controller runs it) whose template is the pod's."""
+    template = {"metadata": {"labels": {"app": "cache"}}, "spec": CACHE_SPEC}
+    spec: dict[str, Any] = {"selector": {"matchLabels": {"app": "cache"}}, "template": template}
+    if kind == "CronJob":
+        spec = {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": template}}}
+    meta: dict[str, Any] = {"name": name, "namespace": "default"}
+    if owner is not None:
+        meta["ownerReferences"] = _owner_ref(*owner.split("/"))
+    return {"apiVersion": "batch/v1" if kind in ("Job", "CronJob") else "apps/v1", "kind": kind, "metadata": meta,
+            "spec": spec, "status": {}}
+
+
+def _owned_pending(owner: str | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": "cache-abcde", "namespace": "default", "labels": {"app": "cache"},
+                            "creationTimestamp": "2025-06-01T00:00:00Z"}
+    if owner is not None:
+        meta["ownerReferences"] = _owner_ref(*owner.split("/"))
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": CACHE_SPEC}
+
+
+# (the pod's controller, the workloads of the snapshot as (kind/name, its controller), the object
+# the fix patches, its template's path). validation.go ValidatePodUpdate refuses a change to a
+# pod's affinity, and the controller makes its pods from its template: the template is patched —
+# the Deployment's (or CronJob's) when the snapshot has it, since that controller rewrites the
+# ReplicaSet's (Job's) own; a bare pod keeps its patch (it is deleted and created again).
+OWNERS = [
+    pytest.param(None, [], ("Pod", "cache-abcde"), "/spec", id="bare-pod"),
+    pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", None)], ("ReplicaSet", "cache-7d9f8"),
+                 "/spec/template/spec", id="replicaset"),
+    pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", "Deployment/cache"), ("Deployment/cache", None)],
+                 ("Deployment", "cache"), "/spec/template/spec", id="deployment"),
+    pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", "Deployment/cache")],
+                 ("ReplicaSet", "cache-7d9f8"), "/spec/template/spec", id="deployment-not-in-snapshot"),
+    pytest.param("StatefulSet/cache", [("StatefulSet/cache", None)], ("StatefulSet", "cache"), "/spec/template/spec",
+                 id="statefulset"),
+    pytest.param("Job/cache-29000000", [("Job/cache-29000000", "CronJob/cache"), ("CronJob/cache", None)],
+                 ("CronJob", "cache"), "/spec/jobTemplate/spec/template/spec", id="cronjob"),
+]
+
+
+@pytest.mark.parametrize("owner, workloads, target, prefix", OWNERS)
+def test_a_fix_for_a_controllers_pod_patches_the_workloads_pod_template(cli, tmp_path, validate_pod_result,
+                                                                          owner, workloads, target, prefix):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    objects = [_workload(*ref.split("/"), owner=by) for ref, by in workloads]
+    (folder / "c.yaml").write_text(ANTI + "---\n" + yaml.safe_dump_all([*objects, _owned_pending(owner)]))
+    data = json.loads(cli(["explain", "default/cache-abcde", "-c", str(folder), "--now", NOW, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    first = data["explanation"]["suggestions"][0]
+    [change] = first["changes"]
+    kind, name = target
+    path = f"{prefix}/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"
+    assert change == {"op": "patch", "target": {"kind": kind, "namespace": "default", "name": name},
+                      "patch": [{"op": "remove", "path": path}]}
+    assert first["summary"].endswith("" if kind == "Pod" else f" (in the pod template of {kind} default/{name})")
+    _apply_changes(folder, [change])  # the patch applies to that object as the input has it
+    [patched] = [d for d in yaml.safe_load_all((folder / "c.yaml").read_text())
+                 if d and (d["kind"], d["metadata"]["name"]) == target]
+    spec: Any = patched
+    for part in prefix.strip("/").split("/"):
+        spec = spec[part]
+    assert spec["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] == []

@@ -64,15 +64,21 @@ class Suggestion:
     def data(self) -> dict[str, Any]:
         return {"summary": self.summary, "verified": self.verified, "changes": self.changes}
 
-    def on_template(self, kind: str, namespace: str, name: str) -> Suggestion:
-        """The suggestion for a pod a workload of the input makes: its changes to the pod go to
-        the workload's pod template instead (`/spec/x` → `/spec/template/spec/x`), the object the
-        user edits — the generated pod is in no file."""
+    def on_template(self, kind: str, namespace: str, name: str, say: bool = True) -> Suggestion:
+        """The suggestion for a pod a workload makes (of the input's files, or of the snapshot:
+        `owner.template_owner`): its changes to the pod go to the workload's pod template instead
+        (`/spec/x` → `/spec/template/spec/x`), the object the user edits — the API server refuses
+        such changes to a pod, and its controller makes it again from the template. With `say`,
+        the summary names that object (a page about the pod does not; check's row of the
+        workload does)."""
         prefix = TEMPLATE_PATHS.get(kind, "/spec/template")
         target = {"kind": kind, "namespace": namespace, "name": name}
         changes = [{**c, "target": target, "patch": [{**op, "path": prefix + op["path"]} for op in c["patch"]]}
-                   if c.get("op") == "patch" and c["target"]["kind"] == "Pod" else c for c in self.changes]
-        return replace(self, changes=changes)
+                   if _pod_patch(c) else c for c in self.changes]
+        if changes == self.changes or not say:
+            return replace(self, changes=changes)
+        return replace(self, summary=f"{self.summary} (in the pod template of {kind} {namespace}/{name})",
+                       changes=changes)
 
     @property
     def rank(self) -> tuple[int, int, int]:
@@ -80,6 +86,10 @@ class Suggestion:
         operations (a patch of two fields is bigger than one of one)."""
         ops = sum(len(c.get("patch", ())) or 1 for c in self.changes)
         return int(self.size), len(self.changes), ops
+
+
+def _pod_patch(change: dict[str, Any]) -> bool:
+    return change.get("op") == "patch" and change["target"]["kind"] == "Pod"
 
 
 TEMPLATE_PATHS = {"CronJob": "/spec/jobTemplate/spec/template"}
