@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -57,3 +58,13 @@ def first_untolerated_taint(taints: tuple[Taint, ...], tolerations: tuple[Tolera
 def untolerated_taint_reason(taint: Taint) -> str:
     """TaintToleration's rejection reason for the taint (a kubelet's admission says it alike here)."""
     return f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
+
+
+_TAINT_REASON = re.compile(r"node\(s\) had untolerated taint \{([^:{}]+): ([^{}]*)\}")
+"""`untolerated_taint_reason`'s text: neither a taint key nor a value holds `:`, `{` or `}`."""
+
+
+def taint_of_reason(reason: str) -> tuple[str, str] | None:
+    """The (key, value) an untolerated-taint reason names; None for any other text."""
+    found = _TAINT_REASON.fullmatch(reason)
+    return (found.group(1), found.group(2)) if found else None

@@ -10,8 +10,9 @@ which nobody reads at 5,000 nodes."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from kwhatif.api.tolerations import taint_of_reason
 from kwhatif.explain.pod import AttemptExplanation, NodeVerdict
 
 EXAMPLES = 3  # example nodes per group
@@ -65,22 +66,63 @@ class ReasonGroup:
     spreads: list[Spread] = field(default_factory=list)
     insight: list[str] = field(default_factory=list)  # the plugin's sentences, when every node shares them
     also_fails: list[AlsoFailing] = field(default_factory=list)  # most nodes first
+    taint_key: str | None = None
+    """Set when the group gathers the nodes untolerated taints of one key stop, with different
+    values (`reasons`: each of those reasons, most nodes first): one group of 300 nodes tainted
+    team=t000..t299 says what 300 groups of one node would hide."""
 
     @property
     def examples(self) -> list[str]:
         return self.nodes[:EXAMPLES]
 
+    @property
+    def taint_values(self) -> list[str]:
+        """The values of `taint_key` the group's reasons name, most nodes first."""
+        return [taint[1] for taint in map(taint_of_reason, self.reasons) if taint is not None]
+
 
 def reason_groups(attempt: AttemptExplanation) -> list[ReasonGroup]:
     """The rejected nodes grouped by (plugin, code, reasons), biggest group first (then by plugin
     and reasons, so the order is stable)."""
-    groups: dict[tuple[str, str, tuple[str, ...]], list[NodeVerdict]] = {}
+    groups: Groups = {}
     for v in attempt.verdicts:
         if not v.feasible:
             groups.setdefault((v.plugin, v.code, tuple(v.reasons)), []).append(v)
-    out = [_group(key, members) for key, members in groups.items()]
+    keyed, rest = _by_taint_key(groups)
+    out = [_group(key, members) for key, members in rest.items()]
+    out += [_taint_key_group(key, parts) for key, parts in keyed.items()]
     out.sort(key=lambda g: (-len(g.nodes), g.plugin, g.reasons))
     return out
+
+
+GroupKey = tuple[str, str, tuple[str, ...]]  # (plugin, code, reasons)
+Groups = dict[GroupKey, list[NodeVerdict]]
+TaintKey = tuple[str, str, str]  # (plugin, code, taint key)
+
+
+def _by_taint_key(groups: Groups) -> tuple[dict[TaintKey, Groups], Groups]:
+    """The groups one untolerated taint stops, gathered by (plugin, code, taint key) where a key
+    has several values (a taint per team, per tenant: each value its own reason, so its own group
+    of a few nodes); the other groups as they are."""
+    by_key: dict[TaintKey, Groups] = {}
+    for key, members in groups.items():
+        plugin, code, reasons = key
+        taint = taint_of_reason(reasons[0]) if len(reasons) == 1 else None
+        if taint is not None:
+            by_key.setdefault((plugin, code, taint[0]), {})[key] = members
+    keyed = {k: parts for k, parts in by_key.items() if len(parts) > 1}
+    merged = {key for parts in keyed.values() for key in parts}
+    return keyed, {key: members for key, members in groups.items() if key not in merged}
+
+
+def _taint_key_group(key: TaintKey, parts: Groups) -> ReasonGroup:
+    """One group for the nodes of several values of one taint key: its reasons each value's
+    (most nodes first), the rest worked out over all its nodes as for any group."""
+    plugin, code, taint_key = key
+    ordered = sorted(parts.items(), key=lambda part: (-len(part[1]), part[0][2]))
+    reasons = tuple(reason for (_, _, said), _ in ordered for reason in said)
+    members = [v for _, part in ordered for v in part]
+    return replace(_group((plugin, code, reasons), members), taint_key=taint_key)
 
 
 def _group(key: tuple[str, str, tuple[str, ...]], members: list[NodeVerdict]) -> ReasonGroup:

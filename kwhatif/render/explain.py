@@ -6,9 +6,11 @@ kwhatif's and says so. The per-node table (`render.table.explanation_table`) is 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kwhatif.api.quantity import format_amount
+from kwhatif.api.tolerations import taint_of_reason
 from kwhatif.explain.pod import AttemptExplanation, Explanation
 from kwhatif.explain.suggest import KINDS
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
@@ -207,7 +209,8 @@ def _error_lines(attempt: AttemptExplanation, width: int) -> list[str]:
 
 
 def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) -> list[str]:
-    head = f"{len(group.nodes):>6}  {plugin_label(attempt, group.plugin)} ({group.code}): {'; '.join(group.reasons)}"
+    reasons = reasons_text(group.reasons, group.taint_key)
+    head = f"{len(group.nodes):>6}  {plugin_label(attempt, group.plugin)} ({group.code}): {reasons}"
     lines = wrap(head, width, "", hanging=" " * 8)
     # The plugin's own sentences when every node of the group shares them ("node has 0 free of 0
     # allocatable": these nodes have none at all); else how far the nodes are, as spreads.
@@ -221,6 +224,17 @@ def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) ->
         every = len(group.nodes) == len(attempt.verdicts)
         lines.extend(wrap(_left_out_by_node_set(attempt.node_set_plugins, every), width, "        "))
     return lines
+
+
+def reasons_text(reasons: Sequence[str], taint_key: str | None) -> str:
+    """A group's reasons as its head says them: upstream's texts, or for a group of one taint
+    key's values (`ReasonGroup.taint_key`), kwhatif's count of them — the key, how many values,
+    the first few (the message, and -o json, say each)."""
+    if taint_key is None:
+        return "; ".join(reasons)
+    values = [f'"{taint[1]}"' if not taint[1] else taint[1] for taint in map(taint_of_reason, reasons) if taint]
+    return (f"an untolerated taint with key {taint_key} ({len(values)} different values: {listed(values)}; "
+            "kwhatif's grouping)")
 
 
 MAX_ALSO_LINES = 2

@@ -137,4 +137,5 @@ def _group_data(group: ReasonGroup) -> dict[str, Any]:
     how far they are from fitting."""
     return {"plugin": group.plugin, "code": group.code, "reasons": list(group.reasons), "count": len(group.nodes),
             "examples": group.examples, "spreads": [asdict(s) for s in group.spreads], "insight": group.insight,
-            "also_fails": [{"filter": a.text, "count": a.nodes} for a in group.also_fails]}
+            "also_fails": [{"filter": a.text, "count": a.nodes} for a in group.also_fails],
+            **({"taint_key": group.taint_key} if group.taint_key is not None else {})}

@@ -465,3 +465,33 @@ def test_a_preemption_tie_names_the_tied_nodes_and_kube_schedulers_random_pick(c
     assert "  chosen: a (decided by: tie (smallest node name))" in out.splitlines()
     assert ("  kwhatif: 2 candidates tie on every criterion (a, b); kube-scheduler picks one at random "
             "(preemption.go pickOneNodeForPreemption: Go map order), kwhatif the smallest name") in out
+
+
+def _team_node(i: int) -> str:
+    return f"""---
+apiVersion: v1
+kind: Node
+metadata: {{name: n{i}, labels: {{kubernetes.io/hostname: n{i}}}}}
+spec:
+  taints: [{{key: team, value: t{i}, effect: NoSchedule}}]
+status:
+  allocatable: {{cpu: "4", memory: 8Gi, pods: "110"}}
+"""
+
+
+def test_nodes_tainted_per_team_are_one_group_and_the_message_stays_upstreams(cli, tmp_path, monkeypatch):
+    """Four nodes, each tainted team=t<i>: the FailedScheduling message keeps one reason per value
+    (reference 8.1: each distinct reason counted, sorted; 8.2: the PostFilter part, every node
+    UnschedulableAndUnresolvable, so `Preemption is not helpful`); the summary gathers them by key."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    (tmp_path / "c.yaml").write_text("".join(_team_node(i) for i in range(4)) + "---\n" + WEB_2_CPU)
+    args = ["explain", "web", "-c", str(tmp_path / "c.yaml"), "--now", NOW]
+    lines = cli(args).stdout.splitlines()
+    taints = ", ".join(f"1 node(s) had untolerated taint {{team: t{i}}}" for i in range(4))
+    assert (f"  0/4 nodes are available: {taints}. no new claims to deallocate, preemption: 0/4 nodes are available: "
+            "4 Preemption is not helpful for scheduling.") in lines
+    assert ("     4  TaintToleration (UnschedulableAndUnresolvable): an untolerated taint with key team (4 different "
+            "values: t0, t1, t2 and 1 more; kwhatif's grouping)") in lines
+    [group] = json.loads(cli([*args, "-o", "json"]).stdout)["explanation"]["attempts"][0]["groups"]
+    assert (group["taint_key"], group["count"], group["reasons"]) == (
+        "team", 4, [f"node(s) had untolerated taint {{team: t{i}}}" for i in range(4)])

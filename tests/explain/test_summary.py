@@ -63,3 +63,26 @@ def test_what_else_rejects_a_groups_nodes_is_counted_per_filter_and_reason(
         verdicts: list[NodeVerdict], by_plugin: list[PluginAlsoFailing]) -> None:
     [group] = reason_groups(AttemptExplanation(Outcome.UNSCHEDULABLE, None, None, [], verdicts, False))
     assert also_failing_by_plugin(group.also_fails) == by_plugin
+
+
+def tainted(node: str, key: str, value: str) -> NodeVerdict:
+    """A node TaintToleration rejects for its taint key=value (taint_toleration.go: one reason, the
+    first untolerated taint, `{key: value}`)."""
+    return NodeVerdict(node, False, "TaintToleration", "UnschedulableAndUnresolvable",
+                       [f"node(s) had untolerated taint {{{key}: {value}}}"])
+
+
+@pytest.mark.parametrize("verdicts, groups", [
+    # a taint per team: one group of the key, each value's reason in it (most nodes first, then text)
+    ([tainted("n3", "team", "t1"), tainted("n1", "team", "t0"), tainted("n2", "team", "t2"), tainted("n4", "team", "t1")],
+     [("team", ["n1", "n2", "n3", "n4"], ["t1", "t0", "t2"])]),
+    # one value of a key is one upstream reason: its group stays as it is
+    ([tainted("a", "dedicated", "infra"), tainted("b", "dedicated", "infra")], [(None, ["a", "b"], ["infra"])]),
+    # two keys: the key of several values gathered, the other alone; a cordon is no taint reason
+    ([tainted("a", "team", "x"), tainted("b", "team", "y"), tainted("c", "dedicated", "infra"), cordoned("d")],
+     [("team", ["a", "b"], ["x", "y"]), (None, ["d"], []), (None, ["c"], ["infra"])]),
+])
+def test_nodes_of_one_taint_key_with_several_values_are_one_group(
+        verdicts: list[NodeVerdict], groups: list[tuple[str | None, list[str], list[str]]]) -> None:
+    attempt = AttemptExplanation(Outcome.UNSCHEDULABLE, None, None, [], verdicts, False)
+    assert [(g.taint_key, g.nodes, g.taint_values) for g in reason_groups(attempt)] == groups

@@ -9,7 +9,7 @@ from typing import Any
 
 from kwhatif.explain.summary import Spread
 from kwhatif.framework.scheduler import Outcome
-from kwhatif.render.explain import message_head, spread_text
+from kwhatif.render.explain import message_head, reasons_text, spread_text
 from kwhatif.render.html.page import page, paragraph, section, table
 from kwhatif.render.table import preemption_tie
 
@@ -47,7 +47,7 @@ def groups_table(attempt: dict[str, Any]) -> str:
     counts = paragraph(f"{len(verdicts)} node(s) evaluated: {len(verdicts) - feasible} rejected, {feasible} feasible")
     if not attempt["groups"]:
         return counts
-    rows = [(g["plugin"], g["code"], "; ".join(g["reasons"]), g["count"],
+    rows = [(g["plugin"], g["code"], reasons_text(g["reasons"], g.get("taint_key")), g["count"],
              "; ".join(spread_text(Spread(**s)) for s in g["spreads"]),
              ", ".join(g["examples"]) + (", …" if g["count"] > len(g["examples"]) else ""),
              "; ".join(f"{a['count']}: {a['filter']}" for a in g["also_fails"]))
