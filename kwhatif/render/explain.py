@@ -12,12 +12,13 @@ from typing import Any
 from kwhatif.api.quantity import format_amount
 from kwhatif.api.tolerations import taint_of_reason
 from kwhatif.explain.pod import AttemptExplanation, Explanation
-from kwhatif.explain.suggest import KINDS
+from kwhatif.explain.suggest import KINDS, MAX_SUGGESTIONS
 from kwhatif.framework.scheduler import GATED_MESSAGE, Outcome
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
 from kwhatif.explain.summary import (
     PluginAlsoFailing, ReasonGroup, Spread, also_failing_by_plugin, ranking, reason_groups,
 )
+from kwhatif.render.budget import Section, section, within
 from kwhatif.render.table import attempt_title, plugin_label, preemption_tie
 from kwhatif.render.text import wrap
 from kwhatif.preemption.evaluator import NO_VICTIMS
@@ -57,11 +58,33 @@ def message_head(outcome: Outcome, tried: bool, message: str | None = None) -> s
 
 
 def explanation_summary(exp: Explanation, width: int, running_on: str | None = None, node_hint: bool = True) -> str:
-    """The summary page of one pod's explanation, wrapped to `width` columns. `running_on`: the
-    node the pod is bound to in the snapshot, when this is a re-run of its placement
-    (engine.placed_again): the headline says where it runs, the re-run where it would go now.
-    `node_hint`: end with how to see every node's verdict (not when the page is followed by the
-    nodes asked for)."""
+    """The summary page of one pod's explanation, wrapped to `width` columns, within MAX_LINES:
+    past them the lower-value sections say less (`render.budget`: the requeue events, then the
+    preemption's node lists, then what else rejects each group and how many groups, then the
+    suggestions), each saying where the rest is; the FailedScheduling message is never cut
+    further. `running_on`: the node the pod is bound to in the snapshot, when this is a re-run
+    of its placement (engine.placed_again): the headline says where it runs, the re-run where it
+    would go now. `node_hint`: end with how to see every node's verdict (not when the page is
+    followed by the nodes asked for)."""
+    head = _head_lines(exp, width, running_on)
+    tail: list[str] = []
+    if node_hint and any(a.verdicts for a in exp.attempts):  # a gated or refused pod, an error: no node judged
+        tail = ["", *wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, "")]
+    sections = [*_attempt_sections(exp, width), *_suggestion_sections(exp, width), *_requeue_sections(exp, width)]
+    return "\n".join(head + within(MAX_LINES, len(head) + len(tail), sections) + tail) + "\n"
+
+
+REQUEUE, PREEMPTION, GROUPS, SUGGESTIONS = range(4)
+"""The sections' ranks (`render.budget.Section`): the first is condensed first — when the pod is
+retried matters least on a page about why it does not fit, what would make it fit most."""
+GROUP_STEPS = ((MAX_GROUPS, True), (MAX_GROUPS, False), (5, False), (3, False), (1, False))
+"""The groups' renderings: how many groups, and whether what else rejects their nodes is said."""
+SUGGESTION_STEPS = (MAX_SUGGESTIONS, 3, 1)
+
+
+def _head_lines(exp: Explanation, width: int, running_on: str | None) -> list[str]:
+    """The headline, the message (whole up to MAX_MESSAGE_LINES), its quirks and the gates: the
+    part of the page never condensed."""
     if running_on:
         now = f"would be {exp.outcome.value} on {exp.node}" if exp.node else f"would be {exp.outcome.value}"
         lines = [f"Pod {exp.pod}: running on {running_on}; placed again now, it {now}"
@@ -82,38 +105,64 @@ def explanation_summary(exp: Explanation, width: int, running_on: str | None = N
         lines.extend(wrap(f"kwhatif: its scheduling gates: {', '.join(exp.gates)} — each is removed by whoever "
                           "added it (a queue, a quota or an autoscaling controller); the pod enters the scheduling "
                           "queue once the last one is gone", width, "", hanging="  "))
+    return lines
+
+
+def _attempt_sections(exp: Explanation, width: int) -> list[Section]:
+    """Each attempt (its title and own message in every rendering), and the preemption after the
+    first."""
+    out = []
     for i, attempt in enumerate(exp.attempts, 1):
-        lines.append("")
+        title = [""]
         if len(exp.attempts) > 1:
-            lines.append(attempt_title(i, attempt))
+            title.append(attempt_title(i, attempt))
             if attempt.message and attempt.message != exp.message:  # its own event: a preemptor's first
-                lines.append(message_head(attempt.outcome, True, attempt.message))
-                lines.extend(_message_lines(attempt.message, width))
-        lines.extend(_attempt_lines(attempt, width))
+                title.append(message_head(attempt.outcome, True, attempt.message))
+                title.extend(_message_lines(attempt.message, width))
+        out.append(section(GROUPS, [title + _attempt_lines(attempt, width, shown, also)
+                                    for shown, also in GROUP_STEPS]))
         if i == 1 and exp.preemption and len(exp.preemption) > 1:  # more than the PostFilter message
-            lines.append("")
-            for line in _preemption_lines(exp.preemption, width):
-                indent = line[:len(line) - len(line.lstrip())]
-                lines.extend(wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+            out.append(section(PREEMPTION, [["", *_wrapped(_preemption_lines(exp.preemption, width, names), width)]
+                                            for names in (True, False)]))
+    return out
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    """Preemption lines wrapped, each continuing under its own indent."""
+    out: list[str] = []
+    for line in lines:
+        indent = line[:len(line) - len(line.lstrip())]
+        out.extend(wrap(line.lstrip(), width, indent, hanging=indent + "    "))
+    return out
+
+
+def _suggestion_sections(exp: Explanation, width: int) -> list[Section]:
     if exp.suggestions:
-        lines.append("")
-        lines.extend(wrap("kwhatif: what would make it fit (each proven by re-running the scheduler):", width, ""))
-        for suggestion in exp.suggestions:
-            lines.extend(wrap(suggestion.summary, width, "  - ", hanging="    "))
-    elif exp.suggestions_searched:  # searched, and no change binds it: not the same as not searched
-        lines.append("")
-        lines.extend(wrap(f"kwhatif: no single change kwhatif tries makes it fit (it tries: {', '.join(KINDS)})",
-                          width, "", hanging="  "))
-    if exp.requeue_on:
-        lines.append("")
-        lines.extend(wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, ""))
-        full = _requeue_lines(exp, width)
-        # Past the page's budget, one line a plugin (the events' wording stays in -o json).
-        lines.extend(full if len(lines) + len(full) + 2 <= MAX_LINES else _compact_requeue_lines(exp, width))
-    if node_hint and any(a.verdicts for a in exp.attempts):  # a gated or refused pod, an error: no node judged
-        lines.append("")
-        lines.extend(wrap("kwhatif: every node's verdict and scores: --all-nodes, --node NAME", width, ""))
-    return "\n".join(lines) + "\n"
+        return [section(SUGGESTIONS, [_suggestion_lines(exp, width, shown) for shown in SUGGESTION_STEPS])]
+    if exp.suggestions_searched:  # searched, and no change binds it: not the same as not searched
+        return [section(SUGGESTIONS, [["", *wrap(f"kwhatif: no single change kwhatif tries makes it fit (it tries: "
+                                                  f"{', '.join(KINDS)})", width, "", hanging="  ")]])]
+    return []
+
+
+def _suggestion_lines(exp: Explanation, width: int, shown: int) -> list[str]:
+    lines = ["", *wrap("kwhatif: what would make it fit (each proven by re-running the scheduler):", width, "")]
+    for suggestion in exp.suggestions[:shown]:
+        lines.extend(wrap(suggestion.summary, width, "  - ", hanging="    "))
+    if len(exp.suggestions) > shown:
+        lines.append(f"  ... {len(exp.suggestions) - shown} more (-o json: explanation.suggestions)")
+    return lines
+
+
+def _requeue_sections(exp: Explanation, width: int) -> list[Section]:
+    """The events that retry the pod: each with its change, one line a plugin, or where they are."""
+    if not exp.requeue_on:
+        return []
+    head = ["", *wrap("kwhatif: kube-scheduler retries it on (its rejecting plugins' events):", width, "")]
+    pointer = ["", *wrap(f"kwhatif: kube-scheduler retries it on {len(exp.requeue_on)} event(s) of its rejecting "
+                         "plugins (-o json: explanation.requeue_on)", width, "")]
+    return [section(REQUEUE, [head + _requeue_lines(exp, width), head + _compact_requeue_lines(exp, width),
+                              pointer])]
 
 
 def _requeue_lines(exp: Explanation, width: int) -> list[str]:
@@ -162,7 +211,8 @@ def _quirks(message: str) -> list[str]:
     return notes
 
 
-def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
+def _attempt_lines(attempt: AttemptExplanation, width: int, shown: int = MAX_GROUPS, also: bool = True) -> list[str]:
+    """The attempt's nodes: the first `shown` groups, with what else rejects them when `also`."""
     if attempt.named_node:
         return wrap(f"kwhatif: its spec.nodeName names {attempt.node}: kube-scheduler never schedules the pod, and "
                     "that node's kubelet admits it (resources, host ports, node affinity and NoExecute taints "
@@ -179,11 +229,14 @@ def _attempt_lines(attempt: AttemptExplanation, width: int) -> list[str]:
     feasible = len(attempt.verdicts) - rejected
     lines = wrap(f"kwhatif: {len(attempt.verdicts)} node(s) evaluated: {rejected} rejected, {feasible} feasible",
                   width, "")
-    for group in groups[:MAX_GROUPS]:
-        lines.extend(_group_lines(group, attempt, width))
-    if len(groups) > MAX_GROUPS:
-        rest = groups[MAX_GROUPS:]
-        lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s)")
+    for group in groups[:shown]:
+        lines.extend(_group_lines(group, attempt, width, also))
+    if not also and any(g.also_fails for g in groups[:shown]):
+        lines.append("  (the filters that reject these nodes too: -o json, also_fails)")
+    if len(groups) > shown:
+        rest = groups[shown:]
+        lines.append(f"  ... {len(rest)} more group(s) of {sum(len(g.nodes) for g in rest)} node(s) "
+                     "(-o json: every group; -o wide: every node)")
     for line in _ranking_lines(attempt):
         lines.extend(wrap(line, width, "  ", hanging=" " * 4))
     return lines
@@ -208,7 +261,7 @@ def _error_lines(attempt: AttemptExplanation, width: int) -> list[str]:
     return lines
 
 
-def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) -> list[str]:
+def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int, also: bool = True) -> list[str]:
     reasons = reasons_text(group.reasons, group.taint_key)
     head = f"{len(group.nodes):>6}  {plugin_label(attempt, group.plugin)} ({group.code}): {reasons}"
     lines = wrap(head, width, "", hanging=" " * 8)
@@ -218,7 +271,7 @@ def _group_lines(group: ReasonGroup, attempt: AttemptExplanation, width: int) ->
     shown = group.examples if width >= 100 else group.examples[:2]  # a narrow terminal: two are enough
     examples = ", ".join(shown) + (", ..." if len(group.nodes) > len(shown) else "")
     lines.extend(wrap("; ".join([f"e.g. {examples}", *detail]), width, "        "))
-    if group.also_fails:
+    if also and group.also_fails:
         lines.extend(_also_failing_lines(also_failing_by_plugin(group.also_fails), len(group.nodes), width))
     if not group.plugin and attempt.node_set_plugins:
         every = len(group.nodes) == len(attempt.verdicts)
@@ -312,17 +365,19 @@ def _scores(scores: dict[str, int]) -> str:
     return ", ".join(f"{plugin} {score}" for plugin, score in sorted(scores.items()))
 
 
-def _preemption_lines(pre: dict[str, Any], width: int) -> list[str]:
+def _preemption_lines(pre: dict[str, Any], width: int, names: bool = True) -> list[str]:
+    """The preemption's story; without `names`, the potential nodes and those of each reason
+    why none is a candidate are counted, not named (-o wide names them)."""
     lines = ["kwhatif: preemption (DefaultPreemption):"]
     if pre.get("not_eligible"):
         return lines + wrap(f"not eligible: {pre['not_eligible']}", width, "  ")
     potential = pre.get("potential_nodes", [])
     lines.append(f"  potential nodes (status Unschedulable): {len(potential)}"
-                 + (f" ({listed(sorted(potential))})" if potential else ""))
+                 + (f" ({listed(sorted(potential))})" if potential and names else ""))
     candidates = pre.get("candidates", [])
     lines.append(f"  candidates (nodes where evictions make room): {len(candidates)}")
     if not candidates:
-        lines.extend(_why_no_candidate(pre.get("node_results", {}), width))
+        lines.extend(_why_no_candidate(pre.get("node_results", {}), width, names))
     chosen = next((c for c in candidates if c["node"] == pre.get("chosen")), None)
     if chosen is not None:
         lines.append(f"  chosen: {chosen['node']} (decided by: {pre['decided_by']})")
@@ -351,7 +406,7 @@ def _sampled_candidates_lines(potential: int, found: int, width: int) -> list[st
                 "cluster may choose another node (and other victims)", width, "  ")
 
 
-def _why_no_candidate(node_results: dict[str, list[str]], width: int) -> list[str]:
+def _why_no_candidate(node_results: dict[str, list[str]], width: int, names: bool = True) -> list[str]:
     """Why no potential node is a candidate, the nodes grouped by the dry run's answer: no pod of
     lower priority to evict there, or the reasons the pod still does not fit with every one of
     them evicted (default_preemption.go:SelectVictimsOnNode)."""
@@ -362,5 +417,6 @@ def _why_no_candidate(node_results: dict[str, list[str]], width: int) -> list[st
     for reasons, nodes in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
         why = ("no pod of lower priority runs there" if reasons == (NO_VICTIMS,)
                else f"{'; '.join(reasons)}, even with every pod of lower priority evicted")
-        lines.extend(wrap(f"{len(nodes)} node(s): {why} ({listed(nodes)})", width, "    ", hanging="      "))
+        lines.extend(wrap(f"{len(nodes)} node(s): {why}" + (f" ({listed(nodes)})" if names else ""), width, "    ",
+                          hanging="      "))
     return (["  why none:"] + lines) if lines else []

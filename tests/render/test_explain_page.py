@@ -13,8 +13,14 @@ from kwhatif.explain.pod import AttemptExplanation, NodeVerdict
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.explain.summary import PluginAlsoFailing, _spreads
 from kwhatif.plugins.default_preemption import DefaultPreemptionArgs
+from kwhatif.explain.pod import Explanation
+from kwhatif.explain.requeue import requeue_events
+from kwhatif.explain.suggest import Suggestion
+from kwhatif.preemption.evaluator import NO_VICTIMS
+from kwhatif.render.budget import section, within
 from kwhatif.render.explain import (
-    MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, _ranking_lines, spread_text,
+    MAX_LINES, MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, _ranking_lines,
+    explanation_summary, spread_text,
 )
 
 
@@ -149,3 +155,46 @@ def _scored(node: str, total: int) -> NodeVerdict:
 def test_the_runner_up_line_names_the_nodes_tied_with_it(totals: list[tuple[str, int]], runner_up: str) -> None:
     attempt = AttemptExplanation(Outcome.BOUND, "a1", None, ["a1"], [_scored(n, t) for n, t in totals], False)
     assert _ranking_lines(attempt)[1] == runner_up
+
+
+@pytest.mark.parametrize("budget, fixed, steps", [
+    # sections of 4 (rank 0: 4 → 2 → 1 lines), 6 (rank 1: 6 → 3) and 5 (rank 2: 5 → 2) lines
+    (30, 5, [0, 0, 0]),   # 5 + 15 fit: nothing condensed
+    (18, 5, [1, 0, 0]),   # 5 + 15 = 20: rank 0 first, 4 → 2: 18
+    (16, 5, [2, 1, 0]),   # rank 0 to its last (1), then rank 1: 5 + 1 + 3 + 5 = 14
+    (10, 5, [2, 1, 1]),   # every section at its shortest: 5 + 1 + 3 + 2 = 11, as short as they go
+])
+def test_a_page_condenses_its_lowest_ranked_sections_first(budget: int, fixed: int, steps: list[int]) -> None:
+    sections = [section(0, [["a"] * 4, ["a"] * 2, ["a"]]), section(1, [["b"] * 6, ["b"] * 3]),
+                section(2, [["c"] * 5, ["c"] * 5, ["c"] * 2])]  # a step that saves nothing is none
+    lines = within(budget, fixed, sections)
+    assert [s.shown for s in sections] == steps
+    assert lines == [line for s in sections for line in s.lines]
+
+
+def _crowded(message: str) -> Explanation:
+    """A pod 3,000 nodes reject for 12 reasons, most of whose nodes fail another filter too,
+    after a preemption that found no candidate, with five suggestions and four plugins' events."""
+    verdicts = [NodeVerdict(f"node-{g:02d}-{i:03d}", False, f"Plugin{g:02d}", "UnschedulableAndUnresolvable",
+                            [f"reason {g}"], also_fails={"NodeResourcesFit": ["Insufficient cpu"]})
+                for g in range(12) for i in range(250)]
+    preemption = {"postfilter_message": "x", "potential_nodes": [v.node for v in verdicts[:300]], "candidates": [],
+                  "node_results": {v.node: [NO_VICTIMS] for v in verdicts[:300]}, "not_eligible": ""}
+    suggestions = [Suggestion(f"change number {i} " + "which takes words " * 8) for i in range(5)]
+    return Explanation("default/p", Outcome.UNSCHEDULABLE, None, message, [],
+                       [AttemptExplanation(Outcome.UNSCHEDULABLE, None, message, [], verdicts, False)], preemption,
+                       requeue_events(["NodeResourcesFit", "TaintToleration", "NodeAffinity", "NodeUnschedulable"]),
+                       suggestions, True)
+
+
+@pytest.mark.parametrize("width", [80, 100, 200])
+def test_a_crowded_page_keeps_to_its_budget_and_its_message_whole(width: int) -> None:
+    """docs/explain.md: at most 60 lines on an 80-column or wider terminal; the message (here 3
+    lines at 80 columns) is never cut, what was condensed says where the rest is."""
+    message = "0/3000 nodes are available: " + ", ".join(f"250 reason {g}" for g in range(12)) + "."
+    page = explanation_summary(_crowded(message), width)
+    lines = page.splitlines()
+    assert len(lines) <= MAX_LINES
+    assert "\n".join(_message_lines(message, width)) in page
+    assert "more group(s) of" in page and "(-o json: every group; -o wide: every node)" in page
+    assert "kwhatif: what would make it fit" in page
