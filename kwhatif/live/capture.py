@@ -50,6 +50,7 @@ CAPTURED = (
     "daemonsets.apps",
     "replicationcontrollers",
     "jobs.batch",
+    "cronjobs.batch",
     "pods",
 )
 """Resources as `kubectl api-resources -o name` prints them (group-qualified, so a custom resource

@@ -58,6 +58,7 @@ V1_34 = (
     Served("apps", "v1", "statefulsets", "StatefulSet", True),
     Served("apps", "v1", "daemonsets", "DaemonSet", True),
     Served("batch", "v1", "jobs", "Job", True),
+    Served("batch", "v1", "cronjobs", "CronJob", True),
     Served("autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", True),
     Served("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", True),
     Served("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", False),
