@@ -157,9 +157,10 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
         raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "
                          "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source.whole(name)) from None
     if fmt != FORMAT or version != __version__ or model != model_fingerprint():
-        made = f"kwhatif {version}" + ("" if version != __version__ else " (another build)")
-        raise InputError(f"stale prepared snapshot: written by {made}, this is kwhatif {__version__}; prepare it "
-                         f"again from its input ({_inputs_named(header)})", Source.whole(name))
+        made = (f"written by kwhatif {version}, this is kwhatif {__version__}" if version != __version__
+                else f"written by another build of kwhatif {version}, whose object model differs from this one's")
+        raise InputError(f"stale prepared snapshot: {made}; prepare it again from its input "
+                         f"({_inputs_named(header)})", Source.whole(name))
     return header, end + 1
 
 

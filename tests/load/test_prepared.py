@@ -108,7 +108,7 @@ def test_a_file_of_another_object_model_is_stale(prepared: Path, tmp_path: Path)
     stale = tmp_path / "model.kws"
     stale.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
     line = single_error_line(kwhatif("schedule", "-c", str(stale)).stderr)
-    assert "(another build)" in line
+    assert f"stale prepared snapshot: written by another build of kwhatif {__version__}, whose object model differs" in line
 
 
 def test_a_damaged_file_is_refused(prepared: Path, tmp_path: Path) -> None:
