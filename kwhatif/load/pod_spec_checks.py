@@ -12,12 +12,12 @@ treats it as 1)."""
 from __future__ import annotations
 
 import ipaddress
-from typing import Callable
 
 from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kwhatif.golang import go_quote, go_strings, not_supported
 from kwhatif.load.fields import Fields
 from kwhatif.load.security_checks import check_pod_security
+from kwhatif.load.selectors import check_name
 
 RESTART_POLICIES = ("Always", "OnFailure", "Never")
 DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -39,12 +39,12 @@ def check_pod_spec(f: Fields, spec: dict) -> None:
     check_pod_security(f, spec)
     _check_dns_config(f, spec, dns_policy)
     for i, gate in enumerate(f.items(spec, "readinessGates", "spec", lambda e, p: e)):
-        _check_name(f, f.str(gate, "conditionType", f"spec.readinessGates[{i}]"),
+        check_name(f, f.str(gate, "conditionType", f"spec.readinessGates[{i}]"),
                     f"spec.readinessGates[{i}].conditionType", is_qualified_name)
     _check_host_users(f, spec)
     account = f.str(spec, "serviceAccountName", "spec")
     if account:
-        _check_name(f, account, "spec.serviceAccountName", is_dns1123_subdomain)
+        check_name(f, account, "spec.serviceAccountName", is_dns1123_subdomain)
     _check_os(f, spec)
 
 
@@ -64,14 +64,7 @@ def check_host_names(f: Fields, spec: dict) -> None:
     for key in ("hostname", "subdomain"):
         name = f.str(spec, key, "spec")
         if name:
-            _check_name(f, name, f"spec.{key}", is_dns1123_label)
-
-
-def _check_name(f: Fields, name: str, path: str, judge: Callable[[str], tuple[str, ...]]) -> None:
-    """A name `judge` takes; its first message is the error."""
-    wrong = judge(name)
-    if wrong:
-        raise f.error(path, f"Invalid value: {go_quote(name)}: {wrong[0]}")
+            check_name(f, name, f"spec.{key}", is_dns1123_label)
 
 
 def _check_dns_config(f: Fields, spec: dict, dns_policy: str) -> None:

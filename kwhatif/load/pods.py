@@ -14,36 +14,54 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
-from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
+from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.settings import container_settings
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
-from kwhatif.golang import go_quote
+from kwhatif.golang import go_quote, not_supported
 from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_checks import check_pod, unique_name
 from kwhatif.load.pod_spec_checks import check_host_names, check_pod_spec
-from kwhatif.load.selectors import checked_annotations, checked_labels, label_selector, node_term
+from kwhatif.load.selectors import check_name, checked_annotations, checked_labels, label_selector, node_term
 
 
 def toleration(f: Fields, raw: dict, path: str) -> Toleration:
-    op = f.str(raw, "operator", path)
-    value = f.str(raw, "value", path)
-    if op not in ("", "Equal", "Exists"):
-        raise f.error(f"{path}.operator", f"Unsupported value: {op!r}: supported values: \"Equal\", \"Exists\"")
-    if op == "Exists" and value:
-        raise f.error(f"{path}.operator", "value must be empty when `operator` is 'Exists'")
-    key = f.str(raw, "key", path)
-    if not key and op != "Exists":
-        raise f.error(f"{path}.operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"")
-    effect = taint_effect(f, raw, path, empty_ok=True)  # empty: every effect
+    """ValidateTolerations, in its order: the key (a label name, when set), the operator Exists
+    when the key is empty, tolerationSeconds only with NoExecute, the value (a label value for
+    Equal — its error at `operator`, as upstream —, none for Exists), then the effect (empty:
+    every effect)."""
+    key, op, value = f.str(raw, "key", path), f.str(raw, "operator", path), f.str(raw, "value", path)
+    effect = f.str(raw, "effect", path)
     seconds = f.int(raw, "tolerationSeconds", path, bits=64)
+    if key:
+        check_name(f, key, f"{path}.key", is_qualified_name)
+    if not key and op != "Exists":
+        raise f.error(f"{path}.operator", f"Invalid value: {go_quote(op)}: operator must be Exists when `key` is "
+                                          'empty, which means "match all values and all keys"')
     if seconds is not None and effect != "NoExecute":
-        raise f.error(f"{path}.effect", f"Invalid value: {effect!r}: effect must be 'NoExecute' when "
+        raise f.error(f"{path}.effect", f"Invalid value: {go_quote(effect)}: effect must be 'NoExecute' when "
                                         "`tolerationSeconds` is set")
+    if op in ("", "Equal") and is_valid_label_value(value):
+        raise f.error(f"{path}.operator", f"Invalid value: {go_quote(value)}: {';'.join(is_valid_label_value(value))}")
+    if op == "Exists" and value:
+        raise f.error(f"{path}.operator", f"Invalid value: {_go_toleration(key, op, value, effect, seconds)}: value "
+                                          "must be empty when `operator` is 'Exists'")
+    if op not in ("", "Equal", "Exists"):
+        raise f.error(f"{path}.operator", not_supported(op, ("Equal", "Exists")))
+    if effect:
+        taint_effect(f, raw, path, empty_ok=True)
     return Toleration(key, op, value, effect, seconds)
+
+
+def _go_toleration(key: str, op: str, value: str, effect: str, seconds: int | None) -> str:
+    """`%#v` of the core.Toleration the API server prints as the bad value (a set
+    tolerationSeconds is a pointer: Go prints its address, which kwhatif cannot know)."""
+    pointer = "(*int64)(nil)" if seconds is None else "(*int64)(0xc000000000)"
+    return (f"core.Toleration{{Key:{go_quote(key)}, Operator:{go_quote(op)}, Value:{go_quote(value)}, "
+            f"Effect:{go_quote(effect)}, TolerationSeconds:{pointer}}}")
 
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -51,11 +69,13 @@ TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 
 def taint_effect(f: Fields, raw: dict, path: str, empty_ok: bool) -> str:
-    """A taint's or a toleration's `effect`, one of TAINT_EFFECTS (validateTaintEffect)."""
+    """A taint's or a toleration's `effect`, one of TAINT_EFFECTS (validateTaintEffect: a taint's
+    is required)."""
     effect = f.str(raw, "effect", path)
+    if not effect and not empty_ok:
+        raise f.error(f"{path}.effect", "Required value")
     if effect not in TAINT_EFFECTS and not (empty_ok and effect == ""):
-        raise f.error(f"{path}.effect", f"Unsupported value: {effect!r}: supported values: "
-                                        + ", ".join(f'"{e}"' for e in TAINT_EFFECTS))
+        raise f.error(f"{path}.effect", not_supported(effect, TAINT_EFFECTS))
     return effect
 
 
@@ -64,9 +84,10 @@ def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
     req_raw = f.opt_map(raw, "requiredDuringSchedulingIgnoredDuringExecution", path)
     if req_raw is not None:
         req_path = f"{path}.requiredDuringSchedulingIgnoredDuringExecution"
-        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path, lambda e, p: node_term(f, e, p)))
-        if not required.terms:  # ValidateNodeSelector
+        if not f.list(req_raw, "nodeSelectorTerms", req_path):  # ValidateNodeSelector, before the terms
             raise f.error(f"{req_path}.nodeSelectorTerms", "Required value: must have at least one node selector term")
+        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path,
+                                        lambda e, p: node_term(f, e, p, label_values=True)))
     preferred = None
     if raw.get("preferredDuringSchedulingIgnoredDuringExecution") is not None:
         preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", path, lambda e, p: PreferredSchedulingTerm(
@@ -82,17 +103,29 @@ def _weight(f: Fields, raw: dict, path: str) -> int:
 
 
 def _pod_affinity_term(f: Fields, raw: dict, path: str) -> PodAffinityTerm:
+    """validatePodAffinityTerm, in its order: the label and namespace selectors, each namespace
+    (a namespace's name, refused at `namespace` as upstream words it), then the topology key
+    (required, a label name)."""
+    selector = label_selector(f, raw, "labelSelector", path)
+    namespace_selector = label_selector(f, raw, "namespaceSelector", path)
+    namespaces = f.str_list(raw, "namespaces", path)
+    for namespace in namespaces:
+        check_name(f, namespace, f"{path}.namespace", is_dns1123_label)
     topology_key = f.str(raw, "topologyKey", path)
-    if not topology_key:
-        raise f.error(f"{path}.topologyKey", "can not be empty")
+    _required_topology_key(f, topology_key, path)
+    check_name(f, topology_key, f"{path}.topologyKey", is_qualified_name)
     return PodAffinityTerm(
-        label_selector=label_selector(f, raw, "labelSelector", path),
-        topology_key=topology_key,
-        namespaces=f.str_list(raw, "namespaces", path),
-        namespace_selector=label_selector(f, raw, "namespaceSelector", path),
+        label_selector=selector, topology_key=topology_key, namespaces=namespaces,
+        namespace_selector=namespace_selector,
         match_label_keys=f.str_list(raw, "matchLabelKeys", path),
         mismatch_label_keys=f.str_list(raw, "mismatchLabelKeys", path),
     )
+
+
+def _required_topology_key(f: Fields, topology_key: str, path: str) -> None:
+    """validatePodAffinityTerm's and validateTopologyKey's: a topology key is required."""
+    if not topology_key:
+        raise f.error(f"{path}.topologyKey", "Required value: can not be empty")
 
 
 def _pod_affinity_rules(f: Fields, parent: dict, key: str, path: str) -> PodAffinityRules | None:
@@ -128,8 +161,7 @@ def _spread_constraint(f: Fields, raw: dict, path: str) -> TopologySpreadConstra
     if when not in ("DoNotSchedule", "ScheduleAnyway"):
         raise f.error(f"{path}.whenUnsatisfiable", f"Unsupported value: {when!r}: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"")
     topology_key = f.str(raw, "topologyKey", path)
-    if not topology_key:
-        raise f.error(f"{path}.topologyKey", "can not be empty")
+    _required_topology_key(f, topology_key, path)
     min_domains = f.int(raw, "minDomains", path)
     if min_domains is not None and min_domains <= 0:
         raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: must be greater than zero")
@@ -333,10 +365,18 @@ def _scheduling_part(f: Fields, spec: dict) -> dict[str, Any]:
         scheduler_name=f.str(spec, "schedulerName", "spec") or "default-scheduler",
         priority=f.int(spec, "priority", "spec"), priority_class_name=f.str(spec, "priorityClassName", "spec"),
         preemption_policy=f.opt_str(spec, "preemptionPolicy", "spec"),
-        runtime_class_name=f.opt_str(spec, "runtimeClassName", "spec"),
+        runtime_class_name=_runtime_class_name(f, spec),
         host_network=f.bool(spec, "hostNetwork", "spec"),
         active_deadline_seconds=_active_deadline(f, spec),
     )
+
+
+def _runtime_class_name(f: Fields, spec: dict) -> str | None:
+    """ValidateRuntimeClassName when set: an RFC 1123 subdomain, so "" is refused (unset is nil)."""
+    name = f.opt_str(spec, "runtimeClassName", "spec")
+    if name is not None:
+        check_name(f, name, "spec.runtimeClassName", is_dns1123_subdomain)
+    return name
 
 
 INT32_MAX = 2147483647
@@ -435,11 +475,12 @@ def _tolerations_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 
 def _gates_part(f: Fields, spec: dict) -> dict[str, Any]:
-    """validateSchedulingGates: names unique (qualified names, as the schema's light checks read them)."""
+    """validateSchedulingGates: each name a qualified name, once (both refused at the gate's
+    index, not its `name`)."""
     gates = f.items(spec, "schedulingGates", "spec", lambda e, p: f.str(e, "name", p))
     seen: set[str] = set()
     for i, name in enumerate(gates):
-        unique_name(f, name, f"spec.schedulingGates[{i}].name", lambda _name: (), seen)
+        unique_name(f, name, f"spec.schedulingGates[{i}]", is_qualified_name, seen)
     return dict(scheduling_gates=gates)
 
 

@@ -4,24 +4,30 @@ operator."""
 
 from __future__ import annotations
 
-import json
+from typing import Callable
 
 from kwhatif.api.affinity import NodeSelectorTerm
-from kwhatif.api.names import is_qualified_name, is_valid_label_value
+from kwhatif.api.names import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
+from kwhatif.golang import go_quote
 from kwhatif.load.fields import Fields
 
 
+def check_name(f: Fields, name: str, path: str, judge: Callable[[str], tuple[str, ...]]) -> None:
+    """A name `judge` takes (validation.IsQualifiedName, IsDNS1123Label...); its first message
+    is the error, `field.Invalid(path, name, msg)` as the API server words it."""
+    wrong = judge(name)
+    if wrong:
+        raise f.error(path, f"Invalid value: {go_quote(name)}: {wrong[0]}")
+
+
 def _check_label_key(f: Fields, key: str, path: str) -> None:
-    problems = is_qualified_name(key)
-    if problems:
-        raise f.error(path, f"Invalid value: {json.dumps(key)}: {problems[0]}")
+    """ValidateLabelName: a qualified name."""
+    check_name(f, key, path, is_qualified_name)
 
 
 def _check_label_value(f: Fields, value: str, path: str) -> None:
-    problems = is_valid_label_value(value)
-    if problems:
-        raise f.error(path, f"Invalid value: {json.dumps(value)}: {problems[0]}")
+    check_name(f, value, path, is_valid_label_value)
 
 
 def checked_labels(f: Fields, parent: dict, key: str = "labels", path: str = "metadata") -> dict[str, str]:
@@ -41,33 +47,49 @@ def checked_annotations(f: Fields, meta: dict) -> dict[str, str]:
     for key in annotations:
         problems = is_qualified_name(key.lower())
         if problems:
-            raise f.error("metadata.annotations", f"Invalid value: {json.dumps(key)}: {problems[0]}")
+            raise f.error("metadata.annotations", f"Invalid value: {go_quote(key)}: {problems[0]}")
     return annotations
 
 
 def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:
-    """A metav1.LabelSelectorRequirement, validated as the API server does (ValidateLabelSelector)."""
+    """A metav1.LabelSelectorRequirement as ValidateLabelSelectorRequirement judges it: the
+    operator and its values, the key, then each value a label value."""
     req = _requirement(f, raw, path, LABEL_OPERATORS)
-    _check_label_key(f, req.key, f"{path}.key")
-    for i, value in enumerate(req.values):
-        _check_label_value(f, value, f"{path}.values[{i}]")
+    _check_label_values(f, req, path)
     return req
 
 
+def _check_label_values(f: Fields, req: Requirement, path: str) -> None:
+    """Each value a label value (IsValidLabelValue), at its index."""
+    for i, value in enumerate(req.values):
+        _check_label_value(f, value, f"{path}.values[{i}]")
+
+
+def _values_problem(op: str, count: int) -> str | None:
+    """What is wrong with `count` values for the operator `op`: the switch of
+    ValidateLabelSelectorRequirement and ValidateNodeSelectorRequirement, which share its texts.
+    A Gt or Lt value is not parsed there: the scheduler matches no node by one that is no integer."""
+    if op in ("In", "NotIn") and count == 0:
+        return "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+    if op in ("Exists", "DoesNotExist") and count:
+        return "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+    if op in ("Gt", "Lt") and count != 1:
+        return "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
+    return None
+
+
 def _requirement(f: Fields, raw: dict, path: str, operators: tuple[str, ...]) -> Requirement:
+    """The operator (one of `operators`) with the number of values it takes, then the key
+    (ValidateLabelName), in the API server's order."""
     key = f.str(raw, "key", path)
     op = f.str(raw, "operator", path)
     values = f.str_list(raw, "values", path)
-    if not key:
-        raise f.error(f"{path}.key", "key is required")
     if op not in operators:
-        raise f.error(f"{path}.operator", f"{op!r} is not a valid selector operator")
-    if op in ("In", "NotIn") and not values:
-        raise f.error(f"{path}.values", "must be specified when `operator` is 'In' or 'NotIn'")
-    if op in ("Exists", "DoesNotExist") and values:
-        raise f.error(f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-    if op in ("Gt", "Lt") and len(values) != 1:
-        raise f.error(f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'")
+        raise f.error(f"{path}.operator", f"Invalid value: {go_quote(op)}: not a valid selector operator")
+    wrong = _values_problem(op, len(values))
+    if wrong:
+        raise f.error(f"{path}.values", wrong)
+    _check_label_key(f, key, f"{path}.key")
     return Requirement(key, op, values)
 
 
@@ -86,16 +108,34 @@ def label_selector(f: Fields, parent: dict, key: str, path: str) -> LabelSelecto
     return LabelSelector(tuple(reqs))
 
 
-def node_term(f: Fields, raw: dict, path: str) -> NodeSelectorTerm:
-    exprs = f.items(raw, "matchExpressions", path, lambda e, p: _requirement(f, e, p, NODE_OPERATORS))
+def node_term(f: Fields, raw: dict, path: str, label_values: bool = False) -> NodeSelectorTerm:
+    """ValidateNodeSelectorTerm. `label_values`: each matchExpressions value must be a label value
+    too — a required node affinity's, on creation (AllowInvalidLabelValueInRequiredNodeAffinity
+    is false then: a value no label can have matches no node); a preferred term's may be anything."""
+    exprs = f.items(raw, "matchExpressions", path, lambda e, p: _node_requirement(f, e, p, label_values))
     fields = f.items(raw, "matchFields", path, lambda e, p: _field_requirement(f, e, p))
     return NodeSelectorTerm(exprs, fields, valid=all(r.parses_as_label_selector for r in exprs))
 
 
-def _field_requirement(f: Fields, raw: dict, path: str) -> Requirement:
-    req = _requirement(f, raw, path, ("In", "NotIn"))
-    if req.key != "metadata.name":
-        raise f.error(f"{path}.key", f"{req.key!r} is not a valid field selector key")
-    if len(req.values) != 1:
-        raise f.error(f"{path}.values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
+def _node_requirement(f: Fields, raw: dict, path: str, label_values: bool) -> Requirement:
+    """ValidateNodeSelectorRequirement: operator and values, the key, the values (see node_term)."""
+    req = _requirement(f, raw, path, NODE_OPERATORS)
+    if label_values:
+        _check_label_values(f, req, path)
     return req
+
+
+def _field_requirement(f: Fields, raw: dict, path: str) -> Requirement:
+    """ValidateNodeFieldSelectorRequirement: In or NotIn with one value, the key metadata.name and
+    the value a node's name (ValidateNodeName)."""
+    key, op = f.str(raw, "key", path), f.str(raw, "operator", path)
+    values = f.str_list(raw, "values", path)
+    if op not in ("In", "NotIn"):
+        raise f.error(f"{path}.operator", f"Invalid value: {go_quote(op)}: not a valid selector operator")
+    if len(values) != 1:
+        raise f.error(f"{path}.values", "Required value: must be only one value when `operator` is 'In' or 'NotIn' "
+                                        "for node field selector")
+    if key != "metadata.name":
+        raise f.error(f"{path}.key", f"Invalid value: {go_quote(key)}: not a valid field selector key")
+    check_name(f, values[0], f"{path}.values[0]", is_dns1123_subdomain)
+    return Requirement(key, op, values)

@@ -490,11 +490,11 @@ def test_a_readiness_probe_may_succeed_more_than_once_and_zero_counts_are_defaul
 
 
 @pytest.mark.parametrize("extra, text", [
-    # ValidateNodeName (an RFC 1123 subdomain), validateSchedulingGates (unique), and
+    # ValidateNodeName (an RFC 1123 subdomain), validateSchedulingGates (unique, at the gate's index), and
     # ValidateSpreadConstraintNotRepeat (the first of a repeated pair, at a path naming both keys).
     ({"nodeName": "Bad_Node"}, 'spec.nodeName: Invalid value: "Bad_Node": a lowercase RFC 1123 subdomain must consist'),
     ({"schedulingGates": [{"name": "example.com/a"}, {"name": "example.com/a"}]},
-     'spec.schedulingGates[1].name: Duplicate value: "example.com/a"'),
+     'spec.schedulingGates[1]: Duplicate value: "example.com/a"'),
     ({"topologySpreadConstraints": [
         {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"},
         {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]},
@@ -505,6 +505,117 @@ def test_the_api_server_refuses_node_names_gates_and_repeated_spread_constraints
     with pytest.raises(InputError) as err:
         decode(pod_with({"containers": [named("a")], **extra}), None)
     assert str(err.value).startswith(f"Pod/shop/x: {text}")
+
+
+QUALIFIED = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+             "alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is "
+             "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+LABEL_VALUE = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+               "must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex "
+               "used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+REQUIRED_NODE = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+PREFERRED_NODE = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference"
+POD_TERM = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]"
+
+
+def node_affinity(kind: str, *exprs: dict[str, Any], fields: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    term = {"matchExpressions": list(exprs), "matchFields": list(fields)}
+    rules = ({"nodeSelectorTerms": [term]} if kind == "required" else [{"weight": 1, "preference": term}])
+    return {"affinity": {"nodeAffinity": {f"{kind}DuringSchedulingIgnoredDuringExecution": rules}}}
+
+
+def pod_term(**term: Any) -> dict[str, Any]:
+    return {"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"topologyKey": "zone", **term}]}}}
+
+
+@pytest.mark.parametrize("extra, text", [
+    # ValidateTolerations, in its order: the key (ValidateLabelName), Exists when the key is empty,
+    # tolerationSeconds with NoExecute only, the value by operator (an Equal value's error at
+    # `operator`), then the effect.
+    ({"tolerations": [{"key": "bad key", "operator": "Exists"}]},
+     f'spec.tolerations[0].key: Invalid value: "bad key": {QUALIFIED}'),
+    ({"tolerations": [{"key": "a/b/c", "value": "a b"}]}, 'spec.tolerations[0].key: Invalid value: "a/b/c": a qualified'),
+    ({"tolerations": [{"operator": "Equal"}]}, 'spec.tolerations[0].operator: Invalid value: "Equal": operator must '
+                                               'be Exists when `key` is empty, which means "match all values and all keys"'),
+    ({"tolerations": [{"value": "v"}]}, 'spec.tolerations[0].operator: Invalid value: "": operator must be Exists'),
+    ({"tolerations": [{"key": "k", "value": "a b", "tolerationSeconds": 5}]},
+     "spec.tolerations[0].effect: Invalid value: \"\": effect must be 'NoExecute' when `tolerationSeconds` is set"),
+    ({"tolerations": [{"key": "k", "operator": "Equal", "value": "a b", "effect": "NoSchedule"}]},
+     f'spec.tolerations[0].operator: Invalid value: "a b": {LABEL_VALUE}'),
+    ({"tolerations": [{"key": "k", "operator": "Exists", "value": "v"}]},
+     'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", Operator:"Exists", Value:"v", Effect:"", '
+     "TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'"),
+    ({"tolerations": [{"key": "k", "operator": "Gt", "value": "1"}]},
+     'spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists"'),
+    ({"tolerations": [{"key": "k", "effect": "NoScheduleNoAdmit"}]},
+     'spec.tolerations[0].effect: Unsupported value: "NoScheduleNoAdmit": supported values: "NoSchedule", '
+     '"PreferNoSchedule", "NoExecute"'),
+    # validateSchedulingGates: ValidateQualifiedName at the gate's index.
+    ({"schedulingGates": [{"name": "bad gate!"}]}, f'spec.schedulingGates[0]: Invalid value: "bad gate!": {QUALIFIED}'),
+    ({"schedulingGates": [{"name": ""}]}, 'spec.schedulingGates[0]: Invalid value: "": name part must be non-empty'),
+    # ValidateRuntimeClassName: a set name is a DNS subdomain, so "" is refused.
+    ({"runtimeClassName": ""}, 'spec.runtimeClassName: Invalid value: "": a lowercase RFC 1123 subdomain must'),
+    ({"runtimeClassName": "Kata"}, 'spec.runtimeClassName: Invalid value: "Kata": a lowercase RFC 1123 subdomain'),
+    # validatePodAffinityTerm: selectors, each namespace (at `namespace`), then the topology key.
+    (pod_term(topologyKey="bad key"), f'{POD_TERM}.topologyKey: Invalid value: "bad key": {QUALIFIED}'),
+    (pod_term(topologyKey=""), f"{POD_TERM}.topologyKey: Required value: can not be empty"),
+    (pod_term(topologyKey="", namespaces=["Bad_NS"]), f'{POD_TERM}.namespace: Invalid value: "Bad_NS": {RFC1123_LABEL}'),
+    (pod_term(topologyKey="", namespaces=["ok"], labelSelector={"matchExpressions": [{"key": "a", "operator": "In"}]}),
+     f"{POD_TERM}.labelSelector.matchExpressions[0].values: Required value: must be specified when `operator` is "
+     "'In' or 'NotIn'"),
+    (pod_term(namespaceSelector={"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}),
+     f'{POD_TERM}.namespaceSelector.matchExpressions[0].operator: Invalid value: "Gt": not a valid selector operator'),
+    (pod_term(labelSelector={"matchExpressions": [{"key": "a", "operator": "In", "values": ["a b"]}]}),
+     f'{POD_TERM}.labelSelector.matchExpressions[0].values[0]: Invalid value: "a b": {LABEL_VALUE}'),
+    # ValidateNodeSelectorRequirement: operator and its values, the key, then (a required term's
+    # only, on creation) each value a label value; a node field selector names metadata.name.
+    (node_affinity("required", {"key": "bad key", "operator": "Exists"}),
+     f'{REQUIRED_NODE}.matchExpressions[0].key: Invalid value: "bad key": {QUALIFIED}'),
+    (node_affinity("required", {"key": "", "operator": "Exists"}),
+     f'{REQUIRED_NODE}.matchExpressions[0].key: Invalid value: "": name part must be non-empty'),
+    (node_affinity("required", {"key": "", "operator": "Exists", "values": ["a"]}),
+     f"{REQUIRED_NODE}.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or "
+     "'DoesNotExist'"),
+    (node_affinity("required", {"key": "k", "operator": "Gt", "values": ["1", "2"]}),
+     f"{REQUIRED_NODE}.matchExpressions[0].values: Required value: must be specified single value when `operator` "
+     "is 'Lt' or 'Gt'"),
+    (node_affinity("required", {"key": "k", "operator": "Equals", "values": ["1"]}),
+     f'{REQUIRED_NODE}.matchExpressions[0].operator: Invalid value: "Equals": not a valid selector operator'),
+    (node_affinity("required", {"key": "k", "operator": "In", "values": ["ok", "a b"]}),
+     f'{REQUIRED_NODE}.matchExpressions[0].values[1]: Invalid value: "a b": {LABEL_VALUE}'),
+    (node_affinity("preferred", {"key": "bad key", "operator": "In", "values": ["a b"]}),
+     f'{PREFERRED_NODE}.matchExpressions[0].key: Invalid value: "bad key": {QUALIFIED}'),
+    (node_affinity("required", fields=({"key": "metadata.name", "operator": "In", "values": ["a", "b"]},)),
+     f"{REQUIRED_NODE}.matchFields[0].values: Required value: must be only one value when `operator` is 'In' or "
+     "'NotIn' for node field selector"),
+    (node_affinity("required", fields=({"key": "metadata.uid", "operator": "In", "values": ["a"]},)),
+     f'{REQUIRED_NODE}.matchFields[0].key: Invalid value: "metadata.uid": not a valid field selector key'),
+    (node_affinity("required", fields=({"key": "metadata.name", "operator": "In", "values": ["Node_1"]},)),
+     f'{REQUIRED_NODE}.matchFields[0].values[0]: Invalid value: "Node_1": a lowercase RFC 1123 subdomain'),
+])
+def test_the_api_server_refuses_tolerations_gates_runtime_classes_and_affinity_in_its_own_words(
+        extra: dict[str, Any], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with({"containers": [named("a")], **extra}), None)
+    assert str(err.value).startswith(f"Pod/shop/x: {text}")
+    fast, general, _docs = fast_and_general(dump([raw_pod("good"), raw_pod("bad", **extra)]))
+    assert fast == general and isinstance(fast, str) and f"Pod/shop/bad: {text}" in fast
+
+
+@pytest.mark.parametrize("extra", [
+    {"tolerations": [{"operator": "Exists"}, {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": -5},
+                     {"key": "example.com/k", "value": ""}, {"key": "k", "operator": "Equal", "value": "v.1_x"}]},
+    {"schedulingGates": [{"name": "example.com/a"}, {"name": "b"}]},
+    {"runtimeClassName": "kata.v2"},
+    # a preferred term's values may be anything; Gt and Lt values are not parsed (no node matches "x").
+    node_affinity("preferred", {"key": "k", "operator": "In", "values": ["a b", ""]}),
+    node_affinity("required", {"key": "example.com/cores", "operator": "Gt", "values": ["x"]},
+                  fields=({"key": "metadata.name", "operator": "NotIn", "values": ["n1.example.com"]},)),
+    pod_term(topologyKey="topology.kubernetes.io/zone", namespaces=["team-a"], namespaceSelector={}),
+])
+def test_valid_but_unusual_scheduling_fields_are_accepted(extra: dict[str, Any]) -> None:
+    decode(pod_with({"containers": [named("a")], **extra}), None)
 
 
 @pytest.mark.parametrize("spec, text", [
