@@ -57,11 +57,10 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
 
 
 def _go_toleration(key: str, op: str, value: str, effect: str, seconds: int | None) -> str:
-    """`%#v` of the core.Toleration the API server prints as the bad value (a set
-    tolerationSeconds is a pointer: Go prints its address, which kwhatif cannot know)."""
-    pointer = "(*int64)(nil)" if seconds is None else "(*int64)(0xc000000000)"
-    return (f"core.Toleration{{Key:{go_quote(key)}, Operator:{go_quote(op)}, Value:{go_quote(value)}, "
-            f"Effect:{go_quote(effect)}, TolerationSeconds:{pointer}}}")
+    """The core.Toleration the API server prints as the bad value: JSON since v1.34 (apimachinery
+    field.Error), of the internal type, whose fields have no json tags (Go names, in order)."""
+    return json.dumps({"Key": key, "Operator": op, "Value": value, "Effect": effect, "TolerationSeconds": seconds},
+                      separators=(",", ":"), ensure_ascii=False)
 
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")

@@ -544,8 +544,8 @@ def pod_term(**term: Any) -> dict[str, Any]:
     ({"tolerations": [{"key": "k", "operator": "Equal", "value": "a b", "effect": "NoSchedule"}]},
      f'spec.tolerations[0].operator: Invalid value: "a b": {LABEL_VALUE}'),
     ({"tolerations": [{"key": "k", "operator": "Exists", "value": "v"}]},
-     'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", Operator:"Exists", Value:"v", Effect:"", '
-     "TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'"),
+     'spec.tolerations[0].operator: Invalid value: {"Key":"k","Operator":"Exists","Value":"v","Effect":"",'
+     '"TolerationSeconds":null}: value must be empty when `operator` is \'Exists\''),
     ({"tolerations": [{"key": "k", "operator": "Gt", "value": "1"}]},
      'spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists"'),
     ({"tolerations": [{"key": "k", "effect": "NoScheduleNoAdmit"}]},
