@@ -85,8 +85,7 @@ def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
         req_path = f"{path}.requiredDuringSchedulingIgnoredDuringExecution"
         if not f.list(req_raw, "nodeSelectorTerms", req_path):  # ValidateNodeSelector, before the terms
             raise f.error(f"{req_path}.nodeSelectorTerms", "Required value: must have at least one node selector term")
-        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path,
-                                        lambda e, p: node_term(f, e, p, label_values=True)))
+        required = NodeSelector(f.items(req_raw, "nodeSelectorTerms", req_path, lambda e, p: node_term(f, e, p)))
     preferred = None
     if raw.get("preferredDuringSchedulingIgnoredDuringExecution") is not None:
         preferred = f.items(raw, "preferredDuringSchedulingIgnoredDuringExecution", path, lambda e, p: PreferredSchedulingTerm(
