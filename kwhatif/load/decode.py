@@ -29,7 +29,7 @@ from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, owner_references, taint_effect, toleration
 from kwhatif.load.quota_checks import default_container_item, limit_range_problems, resource_quota_problems
 from kwhatif.load.refs import object_ref
-from kwhatif.load.selectors import checked_labels, label_selector
+from kwhatif.load.selectors import checked_labels, controller_map_selector, controller_selector, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
 from kwhatif.load.versions import kubernetes_kind
 from kwhatif.load.storage import (
@@ -176,9 +176,19 @@ def decode_autoscaler(obj: dict, source: Source | None) -> Autoscaler:
 
 
 def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
-    """Kept whole: its template is read when a what-if gives it a node (`kwhatif.whatif.daemons`)."""
-    _, _, namespace, name = object_fields(obj, source)
+    """Kept whole: its template is read when a what-if gives it a node (`kwhatif.whatif.daemons`).
+    Its selector is judged now, as the API server judged it."""
+    f, _, namespace, name = object_fields(obj, source)
+    controller_selector(f, "DaemonSet", f.map(obj, "spec", ""))
     return DaemonSet(namespace, name, obj, source)
+
+
+def judge_deployment(obj: dict, source: Source | None) -> None:
+    """A Deployment of the snapshot is not read (its ReplicaSets are, `SHOWN_BY_WHAT_THEY_MADE`),
+    but one the API server would refuse for its selector is refused: None, or the error."""
+    f, _, _, _ = object_fields(obj, source)
+    controller_selector(f, "Deployment", f.map(obj, "spec", ""))
+    return None
 
 
 def decode_controller(obj: dict, source: Source | None) -> Controller:
@@ -189,10 +199,10 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
     if replicas is not None and replicas < 0:
         raise f.error("spec.replicas", f"Invalid value: {replicas}: must be greater than or equal to 0")
     if kind == "ReplicationController":
-        selector = f.str_map(spec, "selector", "spec") if spec.get("selector") is not None else None
-        return Controller(kind, namespace, name, map_selector=selector, source=source, replicas=replicas)
+        return Controller(kind, namespace, name, map_selector=controller_map_selector(f, spec), source=source,
+                          replicas=replicas)
     desired = f.str_map(meta, "annotations", "metadata").get(DESIRED_REPLICAS, "")
-    return Controller(kind, namespace, name, selector=label_selector(f, spec, "selector", "spec"), source=source,
+    return Controller(kind, namespace, name, selector=controller_selector(f, kind, spec), source=source,
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
@@ -369,6 +379,7 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "StatefulSet": decode_controller,
     "ReplicationController": decode_controller,
     "DaemonSet": decode_daemonset,
+    "Deployment": judge_deployment,
     "HorizontalPodAutoscaler": decode_autoscaler,
     "LimitRange": decode_limit_range,
     "ResourceQuota": decode_resource_quota,

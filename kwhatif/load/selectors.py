@@ -4,11 +4,13 @@ operator."""
 
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 from kwhatif.api.affinity import NodeSelectorTerm
 from kwhatif.api.names import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
-from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement
+from kwhatif.api.selectors import LABEL_OPERATORS, NODE_OPERATORS, LabelSelector, Requirement, map_matches
+from kwhatif.errors import InputError
 from kwhatif.golang import go_quote
 from kwhatif.load.fields import Fields
 
@@ -40,29 +42,79 @@ def checked_labels(f: Fields, parent: dict, key: str = "labels", path: str = "me
     return labels
 
 
-def checked_annotations(f: Fields, meta: dict) -> dict[str, str]:
-    """An object's metadata.annotations, refused where the API server refuses them
-    (ValidateAnnotations: each key a qualified name, case aside)."""
-    annotations = f.str_map(meta, "annotations", "metadata")
+def checked_annotations(f: Fields, meta: dict, path: str = "metadata") -> dict[str, str]:
+    """An object's metadata.annotations (or a pod template's, at `spec.template`), refused where
+    the API server refuses them (ValidateAnnotations: each key a qualified name, case aside)."""
+    annotations = f.str_map(meta, "annotations", path)
     for key in annotations:
         problems = is_qualified_name(key.lower())
         if problems:
-            raise f.error("metadata.annotations", f"Invalid value: {go_quote(key)}: {problems[0]}")
+            raise f.error(f"{path}.annotations", f"Invalid value: {go_quote(key)}: {problems[0]}")
     return annotations
+
+
+SELECTOR_WORD = {"DaemonSet": "daemonset", "StatefulSet": "statefulset"}
+"""How an empty selector's refusal names the kind: ValidateReplicaSetSpec says "deployment" too."""
+
+
+def controller_selector(f: Fields, kind: str, spec: dict) -> LabelSelector | None:
+    """A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's selector, refused as the API
+    server refuses it (apps validation.go: ValidateReplicaSetSpec, ValidateDeploymentSpec,
+    ValidateStatefulSetSpec, ValidateDaemonSetSpec with ValidatePodTemplateSpecFor*): required
+    (a DaemonSet's missing one selects nothing, so its template does not match), valid, not empty,
+    and selecting the template's labels. Values print as JSON, as v1.34's field errors do: an
+    empty selector's omitted fields make it `{}`, labels not written `null`."""
+    written = f.opt_map(spec, "selector", "spec")
+    selector = label_selector(f, spec, "selector", "spec")
+    empty = written is not None and not written.get("matchLabels") and not written.get("matchExpressions")
+    refused = f.error("spec.selector", f"Invalid value: {{}}: empty selector is invalid for "
+                                       f"{SELECTOR_WORD.get(kind, 'deployment')}")
+    if written is None and kind != "DaemonSet":
+        raise f.error("spec.selector", "Required value")
+    if empty and kind != "DaemonSet":
+        raise refused
+    meta, labels = _template_labels(f, spec)
+    if selector is None or not selector.matches(labels):
+        raise template_mismatch(f, meta)
+    if empty:
+        raise refused
+    return selector
+
+
+def _template_labels(f: Fields, spec: dict) -> tuple[dict, dict[str, str]]:
+    """The pod template's metadata and labels."""
+    meta = f.map(f.map(spec, "template", "spec"), "metadata", "spec.template")
+    return meta, f.str_map(meta, "labels", "spec.template.metadata")
+
+
+def template_mismatch(f: Fields, meta: dict) -> InputError:
+    """ValidatePodTemplateSpecFor*'s refusal of a template its controller's selector does not
+    select, the labels printed as JSON (null when not written)."""
+    shown = json.dumps(meta.get("labels"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return f.error("spec.template.metadata.labels", f"Invalid value: {shown}: `selector` does not match template "
+                                                    "`labels`")
+
+
+def controller_map_selector(f: Fields, spec: dict) -> dict[str, str]:
+    """A ReplicationController's map selector (ValidateReplicationControllerSpec): defaulted to the
+    template's labels when not written (SetDefaults_ReplicationController), then required
+    (ValidateNonEmptySelector) and selecting the template (ValidatePodTemplateSpecForRC)."""
+    meta, labels = _template_labels(f, spec)
+    selector = dict(f.str_map(spec, "selector", "spec")) if spec.get("selector") is not None else dict(labels)
+    if not selector:
+        raise f.error("spec.selector", "Required value")
+    if not map_matches(selector, labels):
+        raise template_mismatch(f, meta)
+    return selector
 
 
 def _label_requirement(f: Fields, raw: dict, path: str) -> Requirement:
     """A metav1.LabelSelectorRequirement as ValidateLabelSelectorRequirement judges it: the
     operator and its values, the key, then each value a label value."""
     req = _requirement(f, raw, path, LABEL_OPERATORS)
-    _check_label_values(f, req, path)
-    return req
-
-
-def _check_label_values(f: Fields, req: Requirement, path: str) -> None:
-    """Each value a label value (IsValidLabelValue), at its index."""
     for i, value in enumerate(req.values):
         _check_label_value(f, value, f"{path}.values[{i}]")
+    return req
 
 
 def _values_problem(op: str, count: int) -> str | None:

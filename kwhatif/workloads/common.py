@@ -20,6 +20,7 @@ from kwhatif.load.pods import HUGEPAGES_ALONE, decode_pod, hugepages_alone
 from kwhatif.golang import not_supported
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_spec_checks import restart_policy
+from kwhatif.load.selectors import checked_annotations, checked_labels
 
 # k8s.io/apimachinery/pkg/util/rand: the alphabet of generated names and SafeEncodeString.
 ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
@@ -64,7 +65,11 @@ class Workload:
 
 
 def decode_workload(obj: dict[str, Any], source: Source | None) -> Workload:
+    """The workload, its own labels and annotations judged as ValidateObjectMeta judges them: a
+    gate must not pass a manifest `kubectl apply` refuses."""
     f, meta, namespace, name = object_fields(obj, source)
+    checked_labels(f, meta)
+    checked_annotations(f, meta)
     kind = str(obj["kind"])
     uid = f.str(meta, "uid", "metadata") or deterministic_uid(kind, namespace, name)
     return Workload(kind, str(obj.get("apiVersion", "")), namespace, name, uid, obj, source)
@@ -246,9 +251,14 @@ def within_limit(f: Fields, path: str, count: int) -> None:
 
 
 def template_labels(w: Workload, template: dict[str, Any], path: str) -> dict[str, str]:
+    """The pod template's labels, judged with its annotations as ValidatePodTemplateSpec does (at
+    `<path>.labels` and `<path>.annotations`, its paths): judged even when no pod is made
+    (`replicas: 0`), after the controller's selector, as upstream."""
     f = w.fields
     meta = f.map(template, "metadata", path)
-    return dict(f.str_map(meta, "labels", f"{path}.metadata"))
+    labels = checked_labels(f, meta, "labels", path)
+    checked_annotations(f, meta, path)
+    return dict(labels)
 
 
 @dataclass

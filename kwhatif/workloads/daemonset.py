@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any, NamedTuple
 
-from kwhatif.api.objects import Controller, Node, Pod
+from kwhatif.api.objects import Node, Pod
 from kwhatif.api.tolerations import first_untolerated_taint
-from kwhatif.load.selectors import label_selector
+from kwhatif.load.selectors import controller_selector
 from kwhatif.workloads.common import (
     REVISION_LABEL,
     Context,
@@ -28,7 +28,6 @@ from kwhatif.workloads.common import (
     template_labels,
     template_of,
 )
-from kwhatif.workloads.replicaset import check_selector
 
 KIND = "DaemonSet"
 GENERATION_LABEL = "pod-template-generation"
@@ -112,10 +111,8 @@ def _template(w: Workload) -> _Template:
     f = w.fields
     spec = w.spec
     template = template_of(w, spec, "spec")
+    controller_selector(f, KIND, spec)
     labels = template_labels(w, template, "spec.template")
-    controller = Controller(KIND, w.namespace, w.name, selector=label_selector(f, spec, "selector", "spec"),
-                            source=w.source)
-    check_selector(w, controller, labels)
     generation = f.int(w.metadata, "generation", "metadata", 1, bits=64) or 1
     pod_labels = {**labels, REVISION_LABEL: template_hash(template), GENERATION_LABEL: str(generation)}
     base_spec = copy.deepcopy(template.get("spec") or {})

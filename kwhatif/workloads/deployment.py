@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 
 from kwhatif.errors import InputError
+from kwhatif.load.selectors import controller_selector
 from kwhatif.workloads import replicaset
 from kwhatif.workloads.common import (
     Context,
@@ -29,11 +30,7 @@ def replica_set_manifest(w: Workload, count: int) -> dict:
     template = template_of(w, spec, "spec")
     collision = f.int(f.map(w.obj, "status", ""), "collisionCount", "status", 0) or 0
     pod_hash = template_hash(template, collision)
-    written = f.opt_map(spec, "selector", "spec")
-    if written is None:
-        raise f.error("spec.selector", "Required value")
-    if not written.get("matchLabels") and not written.get("matchExpressions"):
-        raise f.error("spec.selector", "Invalid value: {}: empty selector is invalid for deployment")
+    controller_selector(f, KIND, spec)
     meta = template.setdefault("metadata", {})
     if not isinstance(meta, dict):
         f.map(template, "metadata", "spec.template")  # raises, naming the field

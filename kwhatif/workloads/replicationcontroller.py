@@ -4,7 +4,7 @@ template labels (API defaulting), pods `<rc>-<5 chars>` owned by the Replication
 from __future__ import annotations
 
 from kwhatif.api.objects import Controller
-from kwhatif.api.selectors import map_matches
+from kwhatif.load.selectors import controller_map_selector
 from kwhatif.workloads.common import (
     Context,
     Expanded,
@@ -22,12 +22,8 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     f = w.fields
     spec = w.spec
     template = template_of(w, spec, "spec")
+    selector = controller_map_selector(f, spec)
     labels = template_labels(w, template, "spec.template")
-    selector = dict(f.str_map(spec, "selector", "spec")) if spec.get("selector") is not None else dict(labels)
-    if not selector:
-        raise f.error("spec.selector", "Required value")
-    if not map_matches(selector, labels):
-        raise f.error("spec.template.metadata.labels", "Invalid value: selector does not match template labels")
     owner = owner_reference("v1", KIND, w.name, w.uid)
     out = Expanded(w, controllers=[Controller(KIND, w.namespace, w.name, map_selector=selector, source=w.source)])
     out.pods.extend(replica_pods(w, ctx, template, labels, owner))

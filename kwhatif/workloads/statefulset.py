@@ -28,7 +28,6 @@ from kwhatif.workloads.common import (
     template_of,
     wanted_replicas,
 )
-from kwhatif.workloads.replicaset import check_selector
 
 KIND = "StatefulSet"
 POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name"
@@ -62,9 +61,8 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     f = w.fields
     spec = w.spec
     template = template_of(w, spec, "spec")
+    controller = decode_controller(w.obj, w.source)  # the selector judged there
     labels = template_labels(w, template, "spec.template")
-    controller = decode_controller(w.obj, w.source)
-    check_selector(w, controller, labels)
     count = wanted_replicas(w, ctx)
     start = f.int(f.map(spec, "ordinals", "spec"), "start", "spec.ordinals", 0) or 0
     if start < 0:  # ValidateStatefulSetSpec (before the pods' names and labels could say it otherwise)

@@ -16,7 +16,9 @@ from tests.workloads.test_daemonset import AGENT
 
 NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}\n"
 DAEMONSET = AGENT.replace("EXTRA", "tolerations: TOLERATIONS")
-DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}\n"
+TEMPLATE = "template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}"
+DEPLOYMENT = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
+              f"spec: {{replicas: 2, selector: {{matchLabels: {{app: web}}}}, {TEMPLATE}}}\n")
 
 
 def load(tmp_path: Path, *docs: str) -> tuple[object, list[str]]:
@@ -60,6 +62,25 @@ def test_a_workload_written_by_hand_is_said_to_have_made_nothing(tmp_path: Path)
                             "place or explain -f to schedule them")
 
 
+@pytest.mark.parametrize("kind, selector, message", [
+    # A snapshot's controllers were judged by the API server (apps validation.go): one it would
+    # refuse is refused, a Deployment (which is not read) too.
+    ("Deployment", "{matchLabels: {app: api}}", 'spec.template.metadata.labels: Invalid value: {"app":"web"}: '
+                                                "`selector` does not match template `labels`"),
+    ("ReplicaSet", "{}", "spec.selector: Invalid value: {}: empty selector is invalid for deployment"),
+    ("StatefulSet", "{}", "spec.selector: Invalid value: {}: empty selector is invalid for statefulset"),
+    ("DaemonSet", "null", 'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match '
+                          "template `labels`"),
+])
+def test_a_snapshots_controller_the_api_server_refuses_for_its_selector_is_refused(
+        tmp_path: Path, kind: str, selector: str, message: str) -> None:
+    doc = (f"apiVersion: apps/v1\nkind: {kind}\nmetadata: {{name: web, namespace: shop}}\n"
+           f"spec: {{selector: {selector}, {TEMPLATE}}}\nstatus: {{replicas: 0}}\n")
+    with pytest.raises(InputError) as err:
+        load(tmp_path, doc)
+    assert str(err.value).endswith(f"{kind}/shop/web: {message}")
+
+
 def test_a_custom_kind_of_the_same_name_is_ignored_as_any_other(tmp_path: Path) -> None:
     volcano = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v, namespace: shop}\n"
     assert load(tmp_path, volcano)[1] == ["ignored kinds kwhatif does not read: Job (1)"]
@@ -71,5 +92,5 @@ def test_a_deployment_without_status_whose_replica_sets_run_is_not_said_to_have_
     replica_set = ("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-abc12\n  namespace: shop\n"
                    "  annotations: {deployment.kubernetes.io/desired-replicas: '2'}\n"
                    "  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: u, controller: true}]\n"
-                   "spec: {replicas: 2, selector: {matchLabels: {app: web}}}\n")
+                   f"spec: {{replicas: 2, selector: {{matchLabels: {{app: web}}}}, {TEMPLATE}}}\n")
     assert load(tmp_path, DEPLOYMENT, replica_set)[1] == []

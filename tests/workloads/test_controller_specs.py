@@ -159,3 +159,60 @@ def test_a_templates_pod_fields_are_refused_as_a_pods_are() -> None:
     assert refusal(manifest("apps/v1", "Deployment", SELECTOR, template="dnsPolicy: Foo")) == (
         "spec.template.spec.dnsPolicy",
         'Unsupported value: "Foo": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"')
+
+
+MISMATCH = ("spec.template.metadata.labels", 'Invalid value: {"app":"w"}: `selector` does not match template `labels`')
+
+
+@pytest.mark.parametrize("kind, selector, refused", [
+    # ValidateReplicaSetSpec / ValidateDeploymentSpec / ValidateStatefulSetSpec: required, not
+    # empty ("deployment" for a ReplicaSet too), then ValidatePodTemplateSpecFor*: the template
+    # selected (its labels printed as JSON, as v1.34's field errors print a map).
+    ("Deployment", "selector: {matchLabels: {app: x}}", MISMATCH),
+    ("ReplicaSet", "selector: {matchLabels: {app: x}}", MISMATCH),
+    ("StatefulSet", "selector: {matchExpressions: [{key: app, operator: NotIn, values: [w]}]}", MISMATCH),
+    ("ReplicaSet", "selector: {}", ("spec.selector", "Invalid value: {}: empty selector is invalid for deployment")),
+    ("StatefulSet", "selector: {matchLabels: {}}",
+     ("spec.selector", "Invalid value: {}: empty selector is invalid for statefulset")),
+    ("ReplicaSet", "", ("spec.selector", "Required value")),
+    ("StatefulSet", "", ("spec.selector", "Required value")),
+    # ValidateDaemonSetSpec: a missing selector selects nothing (the template is not matched); an
+    # empty one selects everything, and is refused after.
+    ("DaemonSet", "", MISMATCH),
+    ("DaemonSet", "selector: {}", ("spec.selector", "Invalid value: {}: empty selector is invalid for daemonset")),
+    # ValidateReplicationControllerSpec: the map selector (defaulted to the template's labels).
+    ("ReplicationController", "selector: {app: x}", MISMATCH),
+])
+def test_a_selector_the_api_server_refuses_in_its_words(kind: str, selector: str,
+                                                        refused: tuple[str, str]) -> None:
+    api_version = "v1" if kind == "ReplicationController" else "apps/v1"
+    assert refusal(manifest(api_version, kind, selector)) == refused
+
+
+QUALIFIED = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an"
+
+
+@pytest.mark.parametrize("meta, template, field, message", [
+    # ValidateObjectMeta on the workload's own labels and annotations...
+    ("labels: {'bad key': v}", "", "metadata.labels", f'Invalid value: "bad key": {QUALIFIED}'),
+    ("labels: {app: 'x y'}", "", "metadata.labels", 'Invalid value: "x y": a valid label must be an empty string'),
+    ("annotations: {'bad annotation key!': v}", "", "metadata.annotations",
+     'Invalid value: "bad annotation key!": name part must consist of'),
+    # ...and ValidatePodTemplateSpec on its template's, at `spec.template.labels` (its path), even
+    # without a replica; then the template's pod spec.
+    ("", "annotations: {'a/b/c': v}", "spec.template.annotations", 'Invalid value: "a/b/c": a qualified name'),
+    ("", "labels: {app: w, 'x/': v}", "spec.template.labels", 'Invalid value: "x/": name part must be non-empty'),
+])
+def test_a_workloads_and_its_templates_labels_and_annotations_are_judged(meta: str, template: str, field: str,
+                                                                        message: str) -> None:
+    text = manifest("apps/v1", "Deployment", SELECTOR, extra="replicas: 0").replace(
+        "metadata: {name: w, namespace: shop}", f"metadata: {{name: w, namespace: shop, {meta}}}").replace(
+        "metadata: {labels: {app: w}}", f"metadata: {{labels: {{app: w}}, {template}}}")
+    refused = refusal(text)
+    assert refused[0] == field and refused[1].startswith(message)
+
+
+def test_a_templates_toleration_is_judged_as_a_pods() -> None:
+    field, message = refusal(manifest("apps/v1", "Deployment", SELECTOR,
+                                      template="tolerations: [{key: 'bad key', operator: Exists}]"))
+    assert field == "spec.template.spec.tolerations[0].key" and message.startswith(f'Invalid value: "bad key": {QUALIFIED}')
