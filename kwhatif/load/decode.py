@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timezone
 from typing import Any, Callable
 
+from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     OwnerReference, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
 from kwhatif.api.selectors import written_form
+from kwhatif.api.timestamps import parse_time
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, Source
 from kwhatif.load.admission import SYSTEM_PRIORITY_CLASSES
@@ -29,7 +32,7 @@ from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pods import decode_pod, owner_references, taint_effect, toleration
 from kwhatif.load.quota_checks import default_container_item, limit_range_problems, resource_quota_problems
 from kwhatif.load.refs import object_ref
-from kwhatif.load.selectors import checked_labels, controller_map_selector, controller_selector, label_selector
+from kwhatif.load.selectors import check_label_value, check_name, checked_labels, controller_map_selector, controller_selector, label_selector
 from kwhatif.load.spec_checks import check_budget, check_service
 from kwhatif.load.versions import kubernetes_kind
 from kwhatif.load.storage import (
@@ -38,9 +41,35 @@ from kwhatif.load.storage import (
 )
 
 
-def _taint(f: Fields, raw: dict, path: str) -> Taint:
-    effect = taint_effect(f, raw, path, empty_ok=False)
-    return Taint(f.str(raw, "key", path), f.str(raw, "value", path), effect)
+def _taint(f: Fields, raw: dict, path: str) -> tuple[Taint, str | None]:
+    """validateNodeTaints' checks of one taint, in its order: the key (a label name), the value
+    (a label value), the effect (required); and its timeAdded, a metav1.Time the API server
+    decodes as RFC 3339 before it validates. The taint, and when it was added."""
+    time_added = f.time(raw, "timeAdded", path)
+    key, value = f.str(raw, "key", path), f.str(raw, "value", path)
+    check_name(f, key, f"{path}.key", is_qualified_name)
+    check_label_value(f, value, f"{path}.value")
+    return Taint(key, value, taint_effect(f, raw, path, empty_ok=False)), time_added
+
+
+def _taints(f: Fields, spec: dict) -> tuple[Taint, ...]:
+    """spec.taints, each once by key and effect (validateNodeTaints: the second is refused, the
+    internal core.Taint printed as v1.34's field errors print a struct, as JSON)."""
+    seen: set[tuple[str, str]] = set()
+    decoded = f.items(spec, "taints", "spec", lambda e, p: _taint(f, e, p))
+    for i, (taint, added) in enumerate(decoded):
+        if (taint.key, taint.effect) in seen:
+            shown = json.dumps({"Key": taint.key, "Value": taint.value, "Effect": taint.effect,
+                                "TimeAdded": _utc_seconds(added)}, separators=(",", ":"), ensure_ascii=False)
+            raise f.error(f"spec.taints[{i}]", f"Duplicate value: {shown}: taints must be unique by key and effect pair")
+        seen.add((taint.key, taint.effect))
+    return tuple(taint for taint, _added in decoded)
+
+
+def _utc_seconds(text: str | None) -> str | None:
+    """metav1.Time.MarshalJSON: RFC 3339 in UTC, to the second."""
+    moment = parse_time(text)
+    return None if moment is None else moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def decode_node(obj: dict, source: Source | None) -> Node:
@@ -54,7 +83,7 @@ def decode_node(obj: dict, source: Source | None) -> Node:
         f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0, bits=64) or 0))
     return Node(
         name=name, labels=checked_labels(f, meta),
-        taints=f.items(spec, "taints", "spec", lambda e, p: _taint(f, e, p)),
+        taints=_taints(f, spec),
         unschedulable=f.bool(spec, "unschedulable", "spec"), allocatable=allocatable, images=images, source=source,
         written=_WRITTEN[("taints" in spec, "unschedulable" in spec)],
     )

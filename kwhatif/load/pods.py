@@ -14,7 +14,7 @@ from kwhatif.api.affinity import (
 from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
-from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value
+from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kwhatif.api.quantity import parse_quantity
 from kwhatif.api.quota import canonical, quantity_format
 from kwhatif.api.settings import container_settings
@@ -25,7 +25,7 @@ from kwhatif.load.dra import pod_resource_claim
 from kwhatif.load.fields import Fields, object_fields
 from kwhatif.load.pod_checks import check_pod, unique_name
 from kwhatif.load.pod_spec_checks import check_host_names, check_pod_spec
-from kwhatif.load.selectors import check_name, checked_annotations, checked_labels, label_selector, node_term
+from kwhatif.load.selectors import check_label_value, check_name, checked_annotations, checked_labels, label_selector, node_term
 
 
 def toleration(f: Fields, raw: dict, path: str) -> Toleration:
@@ -44,8 +44,8 @@ def toleration(f: Fields, raw: dict, path: str) -> Toleration:
     if seconds is not None and effect != "NoExecute":
         raise f.error(f"{path}.effect", f"Invalid value: {go_quote(effect)}: effect must be 'NoExecute' when "
                                         "`tolerationSeconds` is set")
-    if op in ("", "Equal") and is_valid_label_value(value):
-        raise f.error(f"{path}.operator", f"Invalid value: {go_quote(value)}: {';'.join(is_valid_label_value(value))}")
+    if op in ("", "Equal"):
+        check_label_value(f, value, f"{path}.operator")
     if op == "Exists" and value:
         raise f.error(f"{path}.operator", f"Invalid value: {_go_toleration(key, op, value, effect, seconds)}: value "
                                           "must be empty when `operator` is 'Exists'")

@@ -32,6 +32,14 @@ def _check_label_value(f: Fields, value: str, path: str) -> None:
     check_name(f, value, path, is_valid_label_value)
 
 
+def check_label_value(f: Fields, value: str, path: str) -> None:
+    """A toleration's or a taint's value: a label value, every message of IsValidLabelValue joined
+    by ";" as ValidateTolerations and validateNodeTaints word it (ValidateLabels reports each)."""
+    wrong = is_valid_label_value(value)
+    if wrong:
+        raise f.error(path, f"Invalid value: {go_quote(value)}: {';'.join(wrong)}")
+
+
 def checked_labels(f: Fields, parent: dict, key: str = "labels", path: str = "metadata") -> dict[str, str]:
     """An object's metadata.labels (or a pod's nodeSelector), refused where the API server refuses
     them (ValidateLabels)."""

@@ -19,6 +19,7 @@ from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.cluster import load_objects
 from kwhatif.load.decode import decode
 from kwhatif.load.reader import parse_bytes
+from kwhatif.whatif.ops import template_node
 from kwhatif.workloads import expand_objects
 from kwhatif.workloads.common import decode_workload
 from tests.load.test_raw_pods import dump, fast_and_general, outcome
@@ -843,3 +844,45 @@ def test_a_null_quantity_is_a_stated_zero_in_both_readers() -> None:
     fast, general, _docs = fast_and_general(dump([obj]))
     assert fast == general and isinstance(fast, list)
     assert fast[0].containers[0].requests["cpu"] == 0
+
+
+def node_with(*taints: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}, "spec": {"taints": list(taints)},
+            "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "10"}}}
+
+
+@pytest.mark.parametrize("taints, text", [
+    # validateNodeTaints, in its order: key (ValidateLabelName), value (IsValidLabelValue, its
+    # messages joined by ";"), effect (required), then each key and effect pair once.
+    (({"key": "bad key", "value": "a b", "effect": "NoSchedule"},), f'spec.taints[0].key: Invalid value: "bad key": '
+                                                                     f"{QUALIFIED}"),
+    (({"key": "", "effect": "NoSchedule"},), 'spec.taints[0].key: Invalid value: "": name part must be non-empty'),
+    (({"key": "k", "value": "a b", "effect": "NoSchedule"},), f'spec.taints[0].value: Invalid value: "a b": {LABEL_VALUE}'),
+    (({"key": "k", "value": "v" * 64, "effect": "NoSchedule"},),
+     f'spec.taints[0].value: Invalid value: "{"v" * 64}": must be no more than 63 characters'),
+    (({"key": "k"},), "spec.taints[0].effect: Required value"),
+    (({"key": "k", "effect": "NoScheduleNoAdmit"},), 'spec.taints[0].effect: Unsupported value: "NoScheduleNoAdmit": '
+                                                     'supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"'),
+    (({"key": "dedicated", "value": "x", "effect": "NoSchedule"}, {"key": "other", "effect": "NoSchedule"},
+      {"key": "dedicated", "value": "y", "effect": "NoSchedule", "timeAdded": "2025-09-01T08:00:00.5+02:00"}),
+     'spec.taints[2]: Duplicate value: {"Key":"dedicated","Value":"y","Effect":"NoSchedule",'
+     '"TimeAdded":"2025-09-01T06:00:00Z"}: taints must be unique by key and effect pair'),
+    # a metav1.Time, decoded before validation.
+    (({"key": "t", "effect": "NoExecute", "timeAdded": "whenever"},),
+     'spec.taints[0].timeAdded: Invalid value: "whenever": not an RFC 3339 time with its zone'),
+])
+def test_the_api_server_refuses_node_taints_in_its_own_words(taints: tuple[dict[str, Any], ...], text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(node_with(*taints), None)
+    assert str(err.value).startswith(f"Node/n1: {text}")
+
+
+def test_a_key_may_taint_once_per_effect_and_a_template_node_is_judged_as_a_node(tmp_path: Path) -> None:
+    node = decode(node_with({"key": "dedicated", "value": "x", "effect": "NoSchedule"},
+                            {"key": "dedicated", "value": "x", "effect": "NoExecute", "timeAdded": "2025-09-01T06:00:00Z"},
+                            {"key": "example.com/empty", "effect": "PreferNoSchedule"}), None)
+    assert [t.effect for t in node.taints] == ["NoSchedule", "NoExecute", "PreferNoSchedule"]
+    (tmp_path / "node.json").write_text(json.dumps(node_with({"key": "bad key", "effect": "NoSchedule"})))
+    with pytest.raises(InputError) as err:
+        template_node(str(tmp_path / "node.json"), [])
+    assert 'Node/n1: spec.taints[0].key: Invalid value: "bad key"' in str(err.value)
