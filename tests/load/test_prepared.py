@@ -14,7 +14,7 @@ import pytest
 
 from kwhatif import __version__
 from kwhatif.load.cluster import load_cluster
-from kwhatif.load.prepared import MAGIC, input_digest, read_header
+from kwhatif.load.prepared import MAGIC, encode_prepared, input_digest, read_header
 from tests.cli.conftest import executable, single_error_line
 
 REPO = Path(__file__).parents[2]
@@ -182,3 +182,28 @@ def test_a_crafted_payload_is_no_snapshot_and_no_crash(prepared: Path, tmp_path:
     assert done.returncode == 2
     line = single_error_line(done.stderr)
     assert "not a prepared snapshot: " in line and said in line
+
+
+@pytest.mark.parametrize("shape, said", [
+    ({"nodes": "garbage"}, "its nodes is str, not list"),
+    ({"pods": ["garbage"]}, "its pods holds a str, not a Pod"),
+    ({"namespaces": {1: None}}, "its namespaces holds a int, not a str"),
+    ({"controllers": {("ReplicaSet", "shop", "web"): Fraction(1, 2)}}, "its controllers holds a Fraction, not a Controller"),
+])
+def test_a_cluster_of_the_object_model_in_the_wrong_shape_is_no_snapshot(prepared: Path, tmp_path: Path,
+                                                                          shape: dict, said: str) -> None:
+    """Cluster(nodes="garbage"), made of kwhatif's own classes (the unpickler lets it through),
+    is refused by its collections' declared classes (a crash, exit 3, before)."""
+    cluster = load_cluster([str(prepared)])
+    for name, value in shape.items():
+        setattr(cluster, name, value)
+    head, _, _ = prepared.read_bytes().partition(b"\n")
+    header = json.loads(head[len(MAGIC):])
+    payload = encode_prepared(cluster, header["input"]).partition(b"\n")[2]
+    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    crafted = tmp_path / "crafted.kws"
+    crafted.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = kwhatif("schedule", "-c", str(crafted), "--now", NOW)
+    assert done.returncode == 2, done.stderr
+    line = single_error_line(done.stderr)
+    assert f"crafted.kws: not a prepared snapshot: {said}" in line
