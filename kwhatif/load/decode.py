@@ -212,14 +212,6 @@ def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
     return DaemonSet(namespace, name, obj, source)
 
 
-def judge_deployment(obj: dict, source: Source | None) -> None:
-    """A Deployment of the snapshot is not read (its ReplicaSets are, `SHOWN_BY_WHAT_THEY_MADE`),
-    but one the API server would refuse for its selector is refused: None, or the error."""
-    f, _, _, _ = object_fields(obj, source)
-    controller_selector(f, "Deployment", f.map(obj, "spec", ""))
-    return None
-
-
 def decode_controller(obj: dict, source: Source | None) -> Controller:
     f, meta, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
@@ -245,10 +237,14 @@ def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
 
 def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | None:
     """A Deployment or CronJob the snapshot holds (with a status: a controller runs it), kept by
-    name only (`TemplateOwner`); None for a manifest among the cluster inputs (`never_run`)."""
+    name only (`TemplateOwner`: its ReplicaSets and Jobs are read, `SHOWN_BY_WHAT_THEY_MADE`);
+    None for a manifest among the cluster inputs (`never_run`). A Deployment the API server
+    would refuse for its selector is refused either way."""
+    f, _, namespace, name = object_fields(obj, source)
+    if obj["kind"] == "Deployment":
+        controller_selector(f, "Deployment", f.map(obj, "spec", ""))
     if "status" not in obj:
         return None
-    _, _, namespace, name = object_fields(obj, source)
     return TemplateOwner(obj["kind"], namespace, name, source)
 
 
@@ -408,7 +404,6 @@ DECODERS: dict[str, Callable[[dict, Source | None], Any]] = {
     "StatefulSet": decode_controller,
     "ReplicationController": decode_controller,
     "DaemonSet": decode_daemonset,
-    "Deployment": judge_deployment,
     "HorizontalPodAutoscaler": decode_autoscaler,
     "LimitRange": decode_limit_range,
     "ResourceQuota": decode_resource_quota,
