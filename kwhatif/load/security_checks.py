@@ -9,6 +9,7 @@ that refuses it says so with --allow-privileged=false, which kwhatif cannot see)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kwhatif.api import settings
 from kwhatif.golang import go_quote, not_supported
@@ -17,8 +18,7 @@ from kwhatif.load.refs import describe_value
 
 ID_RANGE = "must be between 0 and 2147483647, inclusive"
 """validation.IsValidUserID / IsValidGroupID: InclusiveRangeError(0, math.MaxInt32)."""
-SECCOMP_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
-APPARMOR_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
+PROFILE_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")  # seccomp's and AppArmor's alike
 FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")  # sets.List: sorted
 PROC_MOUNTS = ("Default", "Unmasked")
 _SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
@@ -116,30 +116,26 @@ def _check_sysctls(f: Fields, context: dict, path: str) -> None:
 
 def _check_seccomp(f: Fields, context: dict, path: str) -> None:
     """validateSeccompProfileField: a known type; Localhost names its profile."""
-    profile = f.opt_map(context, "seccompProfile", path)
-    if profile is None:
-        return
-    path = f"{path}.seccompProfile"
-    kind = f.str(profile, "type", path)
-    if not kind:
-        raise f.error(f"{path}.type", "Required value: type is required when seccompProfile is set")
-    if kind not in SECCOMP_TYPES:
-        raise f.error(f"{path}.type", not_supported(kind, SECCOMP_TYPES))
-    if kind == "Localhost" and f.opt_str(profile, "localhostProfile", path) is None:
-        raise f.error(f"{path}.localhostProfile", "Required value: must be set when seccomp type is Localhost")
+    _check_profile(f, context, path, "seccompProfile", "seccomp", lambda name: name is not None)
 
 
 def _check_apparmor(f: Fields, context: dict, path: str) -> None:
-    """ValidateAppArmorProfileField: a known type; Localhost names its profile."""
-    profile = f.opt_map(context, "appArmorProfile", path)
+    """ValidateAppArmorProfileField: a known type; Localhost names its profile (not blank)."""
+    _check_profile(f, context, path, "appArmorProfile", "AppArmor", lambda name: name is not None and bool(name.strip()))
+
+
+def _check_profile(f: Fields, context: dict, path: str, field: str, said: str,
+                   named: Callable[[str | None], bool]) -> None:
+    """A seccomp or AppArmor profile, judged alike upstream but for their words and what names a
+    Localhost profile (`named`)."""
+    profile = f.opt_map(context, field, path)
     if profile is None:
         return
-    path = f"{path}.appArmorProfile"
+    path = f"{path}.{field}"
     kind = f.str(profile, "type", path)
     if not kind:
-        raise f.error(f"{path}.type", "Required value: type is required when appArmorProfile is set")
-    if kind not in APPARMOR_TYPES:
-        raise f.error(f"{path}.type", not_supported(kind, APPARMOR_TYPES))
-    local = f.opt_str(profile, "localhostProfile", path)
-    if kind == "Localhost" and (local is None or not local.strip()):
-        raise f.error(f"{path}.localhostProfile", "Required value: must be set when AppArmor type is Localhost")
+        raise f.error(f"{path}.type", f"Required value: type is required when {field} is set")
+    if kind not in PROFILE_TYPES:
+        raise f.error(f"{path}.type", not_supported(kind, PROFILE_TYPES))
+    if kind == "Localhost" and not named(f.opt_str(profile, "localhostProfile", path)):
+        raise f.error(f"{path}.localhostProfile", f"Required value: must be set when {said} type is Localhost")
