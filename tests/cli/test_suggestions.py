@@ -529,3 +529,41 @@ def test_a_fix_for_a_controllers_pod_patches_the_workloads_pod_template(cli, tmp
     for part in prefix.strip("/").split("/"):
         spec = spec[part]
     assert spec["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] == []
+
+
+LIMIT_RANGED = """apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}, capacity: {cpu: "1", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: default}
+spec:
+  limits:
+  - {type: Container, defaultRequest: {cpu: "2"}, default: {cpu: "2"}}
+"""
+
+
+def test_a_request_the_limit_range_set_is_set_lower_in_the_manifest(cli, tmp_path, validate_pod_result):
+    """web states no request: LimitRanger gives it cpu 2 (defaultRequest), and n1 has 1 cpu free.
+    The fix sets the request the manifest lacks — to 2000m − 1000m short = 1000m — under a
+    `resources` the manifest does not have (so the patch adds `resources` whole), and says where
+    the 2000m came from. Applied, web fits n1 exactly (its limit stays the default 2)."""
+    (tmp_path / "c.yaml").write_text(LIMIT_RANGED)
+    pod = tmp_path / "web.yaml"
+    pod.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+                                   "spec": {"containers": [{"name": "app", "image": "nginx"}]}}))
+    args = ["-c", str(tmp_path / "c.yaml"), "--now", NOW]
+    data = json.loads(cli(["explain", "default/web", "-f", str(pod), *args, "-o", "json"]).stdout)
+    validate_pod_result(data)
+    [fix] = data["explanation"]["suggestions"]
+    assert fix["summary"] == ("set container app's cpu request to 1000m (it states none, and its namespace's "
+                              "LimitRange defaults it to 2000m): it then fits on n1")
+    [change] = fix["changes"]
+    assert change["patch"] == [{"op": "add", "path": "/spec/containers/0/resources", "value": {"requests": {"cpu": "1000m"}}}]
+    doc = yaml.safe_load(pod.read_text())
+    _apply(doc, change["patch"])
+    pod.write_text(yaml.safe_dump(doc))
+    placed = json.loads(cli(["place", str(pod), *args, "-o", "json"]).stdout)
+    assert [(r["pod"], r["outcome"], r["node"]) for r in placed["results"]] == [("default/web", "bound", "n1")]

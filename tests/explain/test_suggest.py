@@ -170,7 +170,7 @@ def test_an_extended_resource_request_is_lowered_with_its_limit() -> None:
     pod = make_pod("p", containers=[make_container("c", requests=gpu, limits=gpu)])
     verdicts = [NodeVerdict("g1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient nvidia.com/gpu"],
                             measures={"nvidia.com/gpu": 1})]
-    [(made, variant)] = lower_requests(pod, verdicts)
+    [(made, variant)] = lower_requests(pod, verdicts, [])
     assert made.summary == "lower container c's nvidia.com/gpu request and limit to 3 (by 1): it then fits on g1"
     assert [op["path"] for op in made.changes[0]["patch"]] == ["/spec/containers/0/resources/requests",
                                                               "/spec/containers/0/resources/limits"]
@@ -194,7 +194,7 @@ def test_a_container_is_lowered_while_the_pod_then_asks_that_much_less(inits, sa
                             measures={"cpu": 650})]
     pod = make_pod("p", containers=[make_container("app", cpu="3")],
                    init_containers=[make_container(n, cpu=cpu, restart_policy=rp) for n, cpu, rp in inits])
-    made = [s.summary for s, _ in lower_requests(pod, verdicts)]
+    made = [s.summary for s, _ in lower_requests(pod, verdicts, [])]
     assert made == ([f"lower container app's cpu request to {said} (by 650m): it then fits on w1"] if said else [])
 
 

@@ -76,7 +76,8 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
 
 CandidateFamily = Callable[[Pod, list[NodeVerdict], NodeOf, Snapshot], list[Candidate]]
 FAMILIES: tuple[tuple[str, CandidateFamily], ...] = (
-    ("lower a request", lambda pod, verdicts, node_of, snapshot: lower_requests(pod, verdicts)),
+    ("lower a request",
+     lambda pod, verdicts, node_of, snapshot: lower_requests(pod, verdicts, snapshot.cluster.limit_ranges)),
     ("tolerate a taint", lambda pod, verdicts, node_of, snapshot: tolerate_taint(pod, verdicts, node_of)),
     ("uncordon a node", lambda pod, verdicts, node_of, snapshot: uncordon(pod, verdicts, node_of)),
     ("match node affinity or relabel a node",

@@ -5,46 +5,63 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from kwhatif.api.objects import Container, Pod
+from kwhatif.api.objects import Container, LimitRange, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
+from kwhatif.load.admission import admit_limit_ranges
 from kwhatif.load.pods import overcommit_allowed
 from kwhatif.explain.suggest.model import FIT, Candidate, Suggestion, Variant, pod_change, quantity, rejected_alone, scale
 
 
-def lower_requests(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
+def lower_requests(pod: Pod, verdicts: list[NodeVerdict], limit_ranges: list[LimitRange]) -> list[Candidate]:
     """Per resource: the node short by the least of it, and nothing else (no other reason, no
-    other filter failing); the one container asking for that resource asks that much less."""
+    other filter failing); the one container asking for that resource asks that much less. A
+    request the manifest leaves to its namespace's LimitRange (defaultRequest) is set in the
+    manifest: the pod asks what LimitRanger gave it (`admit_limit_ranges`), and the page says so —
+    "pod requests 2000m" of a container that states none is the LimitRange's doing."""
+    defaulted = admit_limit_ranges(pod, limit_ranges)
     out: list[Candidate] = []
     for resource, (node, short) in sorted(_nearest_nodes(verdicts).items(), key=lambda kv: kv[1][1]):
-        index = _only_container_asking(pod, resource)
+        index = _only_container_asking(defaulted, resource)
         if index is None:
             continue
-        container = pod.containers[index]
+        container, asked = pod.containers[index], defaulted.containers[index]
         by = Fraction(short, scale(resource))
-        lowered = container.requests[resource] - by
-        if lowered <= 0 or not _pod_asks_as_much_less(pod, resource, by):
+        lowered = asked.requests[resource] - by
+        if lowered <= 0 or not _pod_asks_as_much_less(defaulted, resource, by):
             continue
         # An extended resource (or hugepages) cannot be overcommitted: its limit must equal the
         # request (validation.go:ValidateResourceRequirements), so it is lowered alongside.
-        with_limit = resource in container.limits and not overcommit_allowed(resource)
+        with_limit = resource in asked.limits and not overcommit_allowed(resource)
         variant = _with_request(pod, index, resource, lowered, with_limit)
         amount = quantity(resource, lowered)
         what = "request and limit" if with_limit else "request"
-        summary = (f"lower container {container.name}'s {resource} {what} to {amount} "
-                   f"(by {format_amount(resource, short)}): it then fits on {node}")
-        # The whole map is set ("add" creates or replaces it): a container whose requests were
-        # defaulted from its limits has no requests to replace one of.
-        fields = ("requests", "limits") if with_limit else ("requests",)
-        change = pod_change(pod, [{"op": "add", "path": f"/spec/containers/{index}/resources/{key}",
-                                   "value": _lowered_map(getattr(container, key), resource, lowered)}
-                                  for key in fields])
-        out.append((Suggestion(summary, [change]), Variant(variant)))
+        if resource in container.requests:
+            summary = f"lower container {container.name}'s {resource} {what} to {amount} (by {format_amount(resource, short)})"
+        else:
+            summary = (f"set container {container.name}'s {resource} {what} to {amount} (it states none, and its "
+                       f"namespace's LimitRange defaults it to {quantity(resource, asked.requests[resource])})")
+        maps = {key: _lowered_map(getattr(container, key), resource, lowered)
+                for key in (("requests", "limits") if with_limit else ("requests",))}
+        change = pod_change(pod, _resources_ops(pod, container, index, maps))
+        out.append((Suggestion(f"{summary}: it then fits on {node}", [change]), Variant(variant)))
     return out
 
 
+def _resources_ops(pod: Pod, container: Container, index: int, maps: dict[str, dict[str, str]]) -> list[dict]:
+    """The JSON patch setting the container's resource maps. Each map is set whole ("add" creates
+    or replaces it: a container whose requests were defaulted from its limits has no requests to
+    replace one of) — under `resources`, unless the container states no amount at all and the
+    pod claims no device: its manifest may have no `resources` to add a map under, so `resources`
+    itself is set (with claims, it holds the container's `claims`, which that would drop)."""
+    path = f"/spec/containers/{index}/resources"
+    if not container.requests and not container.limits and not pod.resource_claims:
+        return [{"op": "add", "path": path, "value": maps}]
+    return [{"op": "add", "path": f"{path}/{key}", "value": value} for key, value in maps.items()]
+
+
 def _lowered_map(amounts: dict[str, Fraction], resource: str, lowered: Fraction) -> dict[str, str]:
-    return {name: quantity(name, value if name != resource else lowered) for name, value in sorted(amounts.items())}
+    return {name: quantity(name, value) for name, value in sorted({**amounts, resource: lowered}.items())}
 
 
 def _nearest_nodes(verdicts: list[NodeVerdict]) -> dict[str, tuple[str, int]]:
