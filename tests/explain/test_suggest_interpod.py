@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import OwnerReference, Pod
 from kwhatif.api.selectors import selector_from_map
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.interpod import delete_pods_in_the_way
@@ -65,3 +65,16 @@ def test_nodes_another_filter_rejects_too_are_not_freed_by_deleting_pods() -> No
     verdicts = [NodeVerdict("a1", False, "InterPodAffinity", "Unschedulable", [ERR_REASON_ANTI_AFFINITY],
                             also_fails={"NodeResourcesFit": ["Insufficient cpu"]})]
     assert delete_pods_in_the_way(pod, verdicts, lambda name: infos[name]) == []
+
+
+def test_a_controllers_pod_in_the_way_is_said_to_come_back() -> None:
+    """guard is a ReplicaSet's: deleted, its controller makes a new guard at once, which queues
+    behind web (created later) unless of higher priority — the fix holds only then, so it says so."""
+    pod = make_pod("web", labels={"app": "web"})
+    owner = (OwnerReference("apps/v1", "ReplicaSet", "guard-rs", controller=True),)
+    infos = _cluster([("a1", make_pod("guard", labels={"app": "guard"}, owner_references=owner,
+                                      affinity=_anti("kubernetes.io/hostname", app="web")))])
+    [(suggestion, _)] = delete_pods_in_the_way(pod, _rejected(ERR_REASON_EXISTING_ANTI_AFFINITY, "a1"),
+                                               lambda name: infos[name])
+    assert suggestion.summary.endswith("and a1 is then free (1 of them come back from their controllers, as new "
+                                       "pods scheduled after this one unless of higher priority)")

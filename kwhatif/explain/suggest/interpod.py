@@ -12,6 +12,7 @@ suggestion rather than show a wrong one."""
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterable
 from typing import Any, Mapping
 
 from kwhatif.api.affinity import PodAffinityRules
@@ -85,9 +86,19 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
     more = f" and {len(in_way) - MAX_PODS_NAMED} more" if len(in_way) > MAX_PODS_NAMED else ""
     where = " and ".join(f"{k} {value}" for k, value in domains)
     summary = (f"delete (or move) {shown}{more}, in {where}: anti-affinity keeps them and the pod apart, "
-               f"and {name} is then free")
+               f"and {name} is then free{_replaced_note(p for p, _ in in_way)}")
     return [(Suggestion(summary, [delete_change(p) for p, _ in in_way], size=Size.DELETE_PODS),
              Variant(pod, removed=frozenset(p.key for p, _ in in_way)))]
+
+
+def _replaced_note(pods: Iterable[Pod]) -> str:
+    """What becomes of a controller's pod deleted: its controller makes a new one at once, which
+    queues behind this pod (newer) unless its priority is higher — it may land back in the way."""
+    made = [p for p in pods if p.controller_ref is not None]
+    if not made:
+        return ""
+    return (f" ({len(made)} of them come back from their controllers, as new pods scheduled after this one "
+            "unless of higher priority)")
 
 
 def _repellers(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> dict[Domain, list[Placed]]:
