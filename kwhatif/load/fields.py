@@ -137,11 +137,15 @@ class Fields:
 
     def amounts(self, parent: dict, key: builtins.str, path: builtins.str) -> dict[builtins.str, Amount] | None:
         """A ResourceList whose quantities are printed back (quota and LimitRange texts): each
-        with the format it was parsed in; None when absent."""
+        with the format it was parsed in; None when absent. A null quantity is zero, as in
+        `resources`."""
         if parent.get(key) is None:
             return None
         out: dict[builtins.str, Amount] = {}
         for name, q in self.map(parent, key, path).items():
+            if q is None:
+                out[name] = Amount(Fraction(0), quantity_format(0))
+                continue
             try:
                 out[name] = Amount(parse_quantity(q), quantity_format(q))
             except QuantityError as err:

@@ -211,8 +211,9 @@ def overcommit_allowed(name: str) -> bool:
 
 
 def _quantity_text(text: object) -> str:
-    """How the API server prints a quantity it parsed from `text` (resource.Quantity.String())."""
-    return canonical(parse_quantity(text), quantity_format(text))
+    """How the API server prints a quantity it parsed from `text` (resource.Quantity.String());
+    `null` is the zero quantity, "0"."""
+    return "0" if text is None else canonical(parse_quantity(text), quantity_format(text))
 
 
 def _check_requests_within_limits(f: Fields, res: dict, requests: dict[str, Fraction],

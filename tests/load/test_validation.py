@@ -886,3 +886,13 @@ def test_a_key_may_taint_once_per_effect_and_a_template_node_is_judged_as_a_node
     with pytest.raises(InputError) as err:
         template_node(str(tmp_path / "node.json"), [])
     assert 'Node/n1: spec.taints[0].key: Invalid value: "bad key"' in str(err.value)
+
+
+def test_a_null_limit_is_a_zero_limit_a_request_cannot_exceed() -> None:
+    # Quantity.UnmarshalJSON reads `null` as 0: a memory request of 128Mi above a null memory
+    # limit is refused as above a limit of "0" (ValidateResourceRequirements); it crashed (exit 3).
+    obj = pod_with({"containers": [container({"memory": "128Mi"}, {"memory": None})]})
+    with pytest.raises(InputError) as info:
+        decode(obj, None)
+    assert str(info.value).endswith('spec.containers[0].resources.requests: Invalid value: "128Mi": must be less '
+                                    "than or equal to memory limit of 0")
