@@ -168,11 +168,14 @@ def _join(path: str, key: str) -> str:
 
 def object_fields(obj: dict, source: Source | None) -> tuple[Fields, dict, str, str]:
     """A reader for one object, with its metadata, namespace (`default` when unset) and name
-    (required): how every decoder starts."""
+    (required): how every decoder starts. Its creation and deletion times must be times
+    (`Fields.time`): the API server cannot decode the object otherwise."""
     f = Fields(source, object_ref(obj))
     meta = f.map(obj, "metadata", "")
     name = f.str(meta, "name", "metadata")
     if not name:
         raise f.error("metadata.name", "name or generateName is required")
+    f.time(meta, "creationTimestamp", "metadata")
+    f.time(meta, "deletionTimestamp", "metadata")
     namespace = f.str(meta, "namespace", "metadata") or "default"
     return f, meta, namespace, name

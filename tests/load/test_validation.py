@@ -896,3 +896,15 @@ def test_a_null_limit_is_a_zero_limit_a_request_cannot_exceed() -> None:
         decode(obj, None)
     assert str(info.value).endswith('spec.containers[0].resources.requests: Invalid value: "128Mi": must be less '
                                     "than or equal to memory limit of 0")
+
+
+@pytest.mark.parametrize("kind", ["Node", "Service", "PriorityClass"])
+def test_any_objects_time_that_is_no_time_is_refused(kind: str) -> None:
+    # metav1.ObjectMeta's times decode as metav1.Time for every kind (not only a pod's, which
+    # order the queue): the API server cannot decode the object, and kubectl apply fails.
+    obj = {"apiVersion": "scheduling.k8s.io/v1" if kind == "PriorityClass" else "v1", "kind": kind, "value": 1,
+           "metadata": {"name": "x", "creationTimestamp": "yesterday"}}
+    with pytest.raises(InputError) as info:
+        decode(obj, None)
+    assert str(info.value).endswith('metadata.creationTimestamp: Invalid value: "yesterday": not an RFC 3339 time '
+                                    "with its zone (e.g. 2025-09-01T06:00:00Z)")
