@@ -550,8 +550,8 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
     pod = Pod(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
         labels=pod_labels(f, meta), annotations=checked_annotations(f, meta),
-        creation_timestamp=f.time(meta, "creationTimestamp", "metadata") or "",
-        deletion_timestamp=f.time(meta, "deletionTimestamp", "metadata"),
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
+        deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
         owner_references=owner_references(f, meta),
         node_name=_node_name(f, spec),
         phase=f.str(status, "phase", "status"), start_time=f.time(status, "startTime", "status"),

@@ -53,8 +53,8 @@ def decode_pvc(obj: dict, source: Source | None) -> PersistentVolumeClaim:
     return PersistentVolumeClaim(
         namespace=namespace, name=name, uid=f.str(meta, "uid", "metadata"),
         labels=f.str_map(meta, "labels", "metadata"), annotations=f.str_map(meta, "annotations", "metadata"),
-        creation_timestamp=f.time(meta, "creationTimestamp", "metadata") or "",
-        deletion_timestamp=f.time(meta, "deletionTimestamp", "metadata"),
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
+        deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
         controller_uid=_controller_uid(f, meta),
         access_modes=f.str_list(spec, "accessModes", "spec"),
         storage_class_name=f.opt_str(spec, "storageClassName", "spec"),
@@ -93,8 +93,8 @@ def decode_pv(obj: dict, source: Source | None) -> PersistentVolume:
     id_field = _PV_SOURCE_IDS.get(kind)
     return PersistentVolume(
         name=name, labels=f.str_map(meta, "labels", "metadata"), annotations=f.str_map(meta, "annotations", "metadata"),
-        creation_timestamp=f.time(meta, "creationTimestamp", "metadata") or "",
-        deletion_timestamp=f.time(meta, "deletionTimestamp", "metadata"),
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"),
+        deletion_timestamp=f.opt_str(meta, "deletionTimestamp", "metadata"),
         storage_class_name=f.str(spec, "storageClassName", "spec"),
         capacity=f.resources(spec, "capacity", "spec").get("storage"),
         access_modes=f.str_list(spec, "accessModes", "spec"), volume_mode=f.opt_str(spec, "volumeMode", "spec"),
@@ -121,7 +121,7 @@ def decode_storage_class(obj: dict, source: Source | None) -> StorageClass:
         name=name, provisioner=f.str(obj, "provisioner", ""), volume_binding_mode=mode,
         allowed_topologies=f.items(obj, "allowedTopologies", "", lambda e, p: _topology_term(f, e, p)),
         is_default=any(annotations.get(a) == "true" for a in _DEFAULT_CLASS_ANNOTATIONS),
-        creation_timestamp=f.time(meta, "creationTimestamp", "metadata") or "", source=source,
+        creation_timestamp=f.str(meta, "creationTimestamp", "metadata"), source=source,
     )
 
 
