@@ -47,6 +47,12 @@ class Cluster:
     warnings: list[str] = field(default_factory=list)
     rejected_pods: list[RejectedPod] = field(default_factory=list)
 
+    def controller_of(self, pod: Pod) -> Controller | None:
+        """The snapshot's ReplicaSet, StatefulSet or ReplicationController that controls `pod`,
+        when the snapshot has it (DaemonSets are in `daemonsets`, Jobs in `jobs`)."""
+        ref = pod.controller_ref
+        return self.controllers.get((ref.kind, pod.namespace, ref.name)) if ref is not None else None
+
     def copy(self) -> Cluster:
         """A copy whose collections can change (objects are frozen and shared), so what-ifs
         never alter the loaded cluster."""

@@ -96,8 +96,7 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
     if not before:
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
-    ref = newest.controller_ref
-    owner = cluster.controllers.get((ref.kind, newest.namespace, ref.name)) if ref is not None else None
+    owner = cluster.controller_of(newest)
     template = owner.template_containers if owner is not None else None
     return [with_injected(p, newest, template) for p in new]
 

@@ -27,17 +27,17 @@ def template_owner(cluster: Cluster, pod: Pod) -> WorkloadRef | None:
     ref = pod.controller_ref
     if ref is None or ref.kind not in TEMPLATED:
         return None
-    parent = _controller_of(cluster, pod.namespace, ref)
+    parent = _controller_of(cluster, pod, ref)
     if (parent is not None and parent.kind == MADE_BY.get(ref.kind)
             and (parent.kind, pod.namespace, parent.name) in cluster.template_owners):
         return parent.kind, pod.namespace, parent.name
     return ref.kind, pod.namespace, ref.name
 
 
-def _controller_of(cluster: Cluster, namespace: str, ref: OwnerReference) -> OwnerReference | None:
-    """The controller of the pod's controller, as the snapshot's ReplicaSet or Job says."""
+def _controller_of(cluster: Cluster, pod: Pod, ref: OwnerReference) -> OwnerReference | None:
+    """The controller of the pod's controller (`ref`), as the snapshot's ReplicaSet or Job says."""
     if ref.kind == "Job":
-        job = cluster.jobs.get((namespace, ref.name))
+        job = cluster.jobs.get((pod.namespace, ref.name))
         return job.owner if job is not None else None
-    controller = cluster.controllers.get((ref.kind, namespace, ref.name))
+    controller = cluster.controller_of(pod)
     return controller.owner if controller is not None else None
