@@ -9,6 +9,8 @@ import os
 import re
 import sys
 import threading
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -43,6 +45,25 @@ class KubectlArgs(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, split_short_equals(args))
 
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """click's own run, except that a mistyped command line is told in one line, as every
+        other bad input is (`usage_line`), not in click's three (usage, hint, error)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            done = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            click.echo(usage_line(err), err=True)
+            sys.exit(err.exit_code)
+        except click.ClickException as err:
+            err.show()
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(done if isinstance(done, int) else 0)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
@@ -54,6 +75,19 @@ class KubectlArgs(click.Group):
         command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command) and command.name == cmd_name, (module, attribute)
         return command
+
+
+def usage_line(err: click.UsageError) -> str:
+    """`kwhatif: error: …; see kwhatif schedule --help`, in the words of every other bad input's
+    line. An extra argument to a command that reads its cluster from -c (`kwhatif schedule
+    dump.json`) is most likely that cluster: the line says how to give it."""
+    command = err.ctx.command_path if err.ctx is not None else "kwhatif"
+    message = err.format_message().rstrip(".")
+    line = f"kwhatif: error: {message}"
+    takes_cluster = err.ctx is not None and any(p.name == "clusters" for p in err.ctx.command.params)
+    if takes_cluster and message.startswith("Got unexpected extra argument"):
+        line += "; a cluster is given with -c/--cluster FILE"
+    return f"{line}; see {command} --help"
 
 
 def split_short_equals(args: list[str]) -> list[str]:

@@ -3,10 +3,12 @@ changes nothing: folders are always read recursively) as well as `place FILE`.""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from kwhatif.cli.main import split_short_equals
-from tests.cli.conftest import REPO, invoke
+from tests.cli.conftest import REPO, executable, invoke
 
 SAMPLES = ["--now", "2026-01-01T00:00:00Z"]
 CLUSTER = str(REPO / "samples" / "cluster.yaml")
@@ -102,3 +104,19 @@ def test_check_paints_its_verdicts_too() -> None:
     # samples/pods/ all fit (tutorial: only --no-evictions fails them): four green "ok"
     painted = invoke(["check", str(REPO / "samples" / "pods"), "-c", CLUSTER, "--color", "always", *SAMPLES]).stdout
     assert painted.count("\x1b[32mok\x1b[0m") == 4
+
+
+@pytest.mark.parametrize("args, told", [
+    # the cluster given as an argument, as `kubectl apply -f` users would: said how to give it
+    (["schedule", CLUSTER], f"Got unexpected extra argument ({CLUSTER}); a cluster is given with -c/--cluster "
+                            "FILE; see kwhatif schedule --help"),
+    (["schedule", "--bogus"], "No such option '--bogus'; see kwhatif schedule --help"),
+    (["evict"], "Missing argument 'NODE'; see kwhatif evict --help"),
+    (["nosuch"], "No such command 'nosuch'; see kwhatif --help"),
+])
+def test_a_mistyped_command_line_is_one_error_line(args: list[str], told: str) -> None:
+    """Click's usage errors take three lines (usage, hint, error); kwhatif's bad input takes one.
+    The installed command, as people type it (its name is in the hint)."""
+    done = subprocess.run([executable("kwhatif"), *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"kwhatif: error: {told}\n"
