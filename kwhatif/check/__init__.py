@@ -8,7 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+import shlex
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -22,6 +23,7 @@ from kwhatif.check.workers import each
 from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome, PodResult
+from kwhatif.snapshot.snapshot import REGION_LABELS, ZONE_LABELS, label_read, region_and_zone
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
@@ -32,9 +34,6 @@ from kwhatif.workloads.existing import PodIndex, kept_replicas
 HEADROOM_RESOURCES = ("cpu", "memory")
 NO_NODE = ("matches no node: its nodeSelector, node affinity or tolerations exclude every node, so no pod "
            "would run")
-ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
-
-
 @dataclass
 class WorkloadSummary:
     kind: str
@@ -312,7 +311,8 @@ def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[LossScenario]
     MAX_LOSS_SCENARIOS)."""
     names = sorted(n.name for n in nodes)
     if count > len(names):
-        raise InputError(f"--tolerate-node-loss {count}: the cluster has only {len(names)} nodes")
+        raise InputError(f"--tolerate-node-loss {count}: the cluster has only {len(names)} "
+                         f"node{'s' if len(names) != 1 else ''}")
     total = math.comb(len(names), count)
     if total > MAX_LOSS_SCENARIOS:
         raise InputError(f"--tolerate-node-loss {count}: {total} combinations of {len(names)} nodes to try; "
@@ -322,54 +322,62 @@ def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[LossScenario]
 
 
 def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
-    """A scenario a zone (the first of ZONE_LABELS a node has): its flags select it by that
-    label when all its nodes carry the same one, else name its nodes. The nodes with no zone
-    label are one zone too, "" (component-helpers' GetZoneKey, as the node lifecycle controller
-    groups them): a cluster without zone labels does not survive losing its one zone."""
+    """A scenario a zone, as the node lifecycle controller groups nodes (component-helpers'
+    GetZoneKey): a zone label's value within its region — two regions' zones "b" are two zones —
+    and the nodes with no zone label one zone of their region, or "" without one: a cluster
+    without zone labels does not survive losing its one zone. The flags select the zone by
+    its labels where a selector takes its nodes and no other, else name its nodes."""
     zones: dict[tuple[str, str], set[str]] = {}
-    keys: dict[tuple[str, str], set[str]] = {}
     for node in nodes:
-        key = next((k for k in ZONE_LABELS if node.labels.get(k)), None)
-        region = "" if key is not None else next((node.labels[k] for k in REGION_LABELS if node.labels.get(k)), "")
-        zone = (node.labels[key] if key is not None else "", region)
-        zones.setdefault(zone, set()).add(node.name)
-        if key is not None:
-            keys.setdefault(zone, set()).add(key)
-    return [LossScenario(_zone_label(z, names), names, f"--remove-node {next(iter(keys[z]))}={z[0]}"
-                         if len(keys.get(z, ())) == 1 else _no_zone_selector(names, z, nodes) or _removing(sorted(names)))
-            for z, names in sorted(zones.items())]
+        zones.setdefault(region_and_zone(node), set()).add(node.name)
+    regions: dict[str, set[str]] = {}
+    for region, zone in zones:
+        regions.setdefault(zone, set()).add(region)
+    by_name = {n.name: n for n in nodes}
+    out = []
+    for (region, zone), names in sorted(zones.items(), key=lambda item: (item[0][1], item[0][0])):
+        group = [by_name[name] for name in sorted(names)]
+        selector = next((s for s in _zone_selectors(group, region, zone) if _takes_exactly(s, names, nodes)), None)
+        flags = f"--remove-node {shlex.quote(selector)}" if selector else _removing(sorted(names))
+        out.append(LossScenario(_zone_label(region, zone, len(names), len(regions[zone]) > 1), names, flags))
+    return out
 
 
-REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
-"""Nodes with a region but no zone label are a zone of their region (GetZoneKey: `region:\x00:`)."""
+def _zone_label(region: str, zone: str, count: int, shared_name: bool) -> str:
+    nodes = f"{count} node{'s' if count > 1 else ''}"
+    where = f" of region {region}" if region and (shared_name or not zone) else ""
+    if zone:
+        return f"without zone {zone}{where} ({nodes})"
+    return f"without the {nodes}{where} with no zone label"
 
 
-def _zone_label(zone: tuple[str, str], names: set[str]) -> str:
-    if zone[0]:
-        return f"without zone {zone[0]} ({len(names)} nodes)"
-    where = f" of region {zone[1]}" if zone[1] else ""
-    return f"without the {len(names)} node{'s' if len(names) > 1 else ''}{where} with no zone label"
+def _zone_selectors(group: Sequence[Node], region: str, zone: str) -> Iterator[str]:
+    """Label selectors for a zone's nodes, shortest first: its zone label (with its region's
+    when the name is not enough), or for several nodes with no zone label the absence of one
+    (`!topology.kubernetes.io/zone,...`) — not hundreds of `--remove-node NAME`. Only the labels
+    its nodes all carry under the same key are of use."""
+    zone_keys = {label_read(n, ZONE_LABELS) for n in group}
+    region_keys = {label_read(n, REGION_LABELS) for n in group}
+    region_label = f"{next(iter(region_keys))}={region}" if region and len(region_keys) == 1 else None
+    if zone and len(zone_keys) == 1:
+        yield f"{next(iter(zone_keys))}={zone}"
+        if region_label:
+            yield f"{next(iter(zone_keys))}={zone},{region_label}"
+    elif not zone and len(group) > 1:
+        absent = [f"!{k}" for k in reversed(ZONE_LABELS)]
+        if not region:
+            yield ",".join(absent + [f"!{k}" for k in reversed(REGION_LABELS)])
+        elif region_label:
+            yield ",".join(absent + [region_label])
+
+
+def _takes_exactly(selector: str, names: set[str], nodes: Sequence[Node]) -> bool:
+    parsed = parse_selector(selector)
+    return {n.name for n in nodes if parsed.matches(n.labels)} == names
 
 
 def _removing(names: Sequence[str]) -> str:
     return " ".join(f"--remove-node {n}" for n in names)
-
-
-def _no_zone_selector(names: set[str], zone: tuple[str, str], nodes: Sequence[Node]) -> str | None:
-    """For several nodes with no zone label, the flag whose selector (`!topology.kubernetes.io/zone,
-    ...`) takes them and no other node — not hundreds of `--remove-node NAME`; None when no such
-    selector does (their region written under two labels)."""
-    if zone[0] or len(names) < 2:
-        return None
-    region = next((k for k in REGION_LABELS if zone[1] and all(
-        n.labels.get(k) == zone[1] for n in nodes if n.name in names)), None)
-    if zone[1] and region is None:
-        return None
-    absent = [f"!{k}" for k in ZONE_LABELS] + ([] if zone[1] else [f"!{k}" for k in REGION_LABELS])
-    selector = ",".join(absent + ([f"{region}={zone[1]}"] if region else []))
-    parsed = parse_selector(selector)
-    taken = {n.name for n in nodes if parsed.matches(n.labels)}
-    return f"--remove-node '{selector}'" if taken == names else None
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,

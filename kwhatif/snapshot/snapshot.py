@@ -13,20 +13,25 @@ from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.groups import PodGroups
 from kwhatif.snapshot.table import NodeTable
 
-_REGION_LABELS = ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region")
-_ZONE_LABELS = ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone")
+REGION_LABELS = ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region")
+ZONE_LABELS = ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone")
 
 
-def _first_label(node: Node, keys: tuple[str, ...]) -> str:
-    """A beta label wins over the GA one when present, even if empty (node_tree.go:nodeTree.list)."""
-    for key in keys:
-        if key in node.labels:
-            return node.labels[key]
-    return ""
+def label_read(node: Node, keys: tuple[str, ...]) -> str | None:
+    """Which of `keys` GetZoneKey reads: a beta label wins over the GA one when present, even
+    if empty (node_tree.go:nodeTree.list); None when the node has neither."""
+    return next((key for key in keys if key in node.labels), None)
+
+
+def region_and_zone(node: Node) -> tuple[str, str]:
+    """component-helpers' GetZoneKey in two parts: a zone's name is unique only within its
+    region ("" where the node has no such label)."""
+    region, zone = label_read(node, REGION_LABELS), label_read(node, ZONE_LABELS)
+    return (node.labels[region] if region else "", node.labels[zone] if zone else "")
 
 
 def zone_key(node: Node) -> str:
-    region, zone = _first_label(node, _REGION_LABELS), _first_label(node, _ZONE_LABELS)
+    region, zone = region_and_zone(node)
     return "" if not region and not zone else f"{region}:\x00:{zone}"
 
 
