@@ -132,17 +132,17 @@ def suggest_fixes(result: CheckResult, now: str, chosen: Sequence[ProfileConfig]
             workload.suggestion = {"pod": key, **first.data()}
 
 
-def _template_node(spec: str, warnings: Warnings, cluster: Cluster) -> Node:
+def _template_node(spec: str, warnings: Warnings, cluster: Cluster, validate: str) -> Node:
     """capacity's --add-node: a Node manifest, or `like:NODE` (a node of the cluster as the
     template, as the what-if operation takes it); the count is what capacity finds."""
-    if spec.startswith("like:"):
-        return like_node(cluster, spec)
     if not os.path.exists(spec) and re.fullmatch(r".+:\d+", spec):
         raise InputError(f"--add-node {spec}: capacity finds how many nodes to add itself: give TEMPLATE.yaml or "
                          "like:NODE without a count (a fixed count of added nodes is the what-if operation: "
                          "--whatif FILE with `- add-node: ...`)")
+    if spec.startswith("like:"):
+        return like_node(cluster, spec)
     found: list[str] = []
-    node = template_node(spec, found)
+    node = template_node(spec, found, validate)
     warnings.report(found)
     return node
 
@@ -186,7 +186,7 @@ def capacity_cmd(workload_files: tuple[str, ...], namespace: str | None, cluster
         objects = scaled(objects)
         inputs.warnings.check(found)
         if add_node:
-            template = _template_node(add_node, inputs.warnings, inputs.cluster)
+            template = _template_node(add_node, inputs.warnings, inputs.cluster, validate)
             result = nodes_to_add(inputs.cluster, objects, template, inputs.now, chosen, maximum, replicas_mode)
             data = result.data()
             code = Exit.ALL_PLACED if result.nodes_to_add is not None else Exit.NOT_ALL_PLACED

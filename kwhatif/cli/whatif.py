@@ -99,7 +99,7 @@ def scenario(cluster: Cluster, now: str, profiles: Sequence[ProfileConfig] | Non
     if ctx is None or not operations:
         return cluster
     done = apply_operations(cluster, operations, now, workload_files="workload_files" in ctx.params,
-                            settlers=lambda: Settling(now, profiles))
+                            settlers=lambda: Settling(now, profiles), validate=ctx.params.get("validate", "strict"))
     ctx.meta[SCENARIO_KEY] = done
     ctx.meta[BASELINE_KEY] = cluster
     done.cluster.warnings.extend(done.warnings)

@@ -170,11 +170,13 @@ wait (every node of the drain cordoned, what earlier operations did done)."""
 
 
 def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str,
-                     workload_files: bool = False, settlers: Settlers | None = None) -> Scenario:
+                     workload_files: bool = False, settlers: Settlers | None = None,
+                     validate: str = "strict") -> Scenario:
     """Apply the operations in order to a copy of `cluster` (the loaded cluster stays as read).
     With `workload_files` (check, capacity), a `--scale` of a workload the snapshot lacks is kept
     for those files (`Scenario.file_scales`). `settlers`: what a drain refused by a budget waits
-    for (`drain`); without it, a refusal stops the drain."""
+    for (`drain`); without it, a refusal stops the drain. `validate`: what an unknown field of an
+    --add-node template is (`schema.UNKNOWN_FIELDS`; the command's --validate)."""
     scenario = Scenario(cluster.copy())
     ledger = DrainLedger()
     for operation in operations:
@@ -183,7 +185,7 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
             scenario.applied.append(Applied(operation, f"scale {operation.args[0]} (a workload of the files)"))
             continue
         ledger.commit(scenario.cluster)
-        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, ledger)
+        applied = apply_one(scenario.cluster, operation, now, scenario.warnings, settlers, ledger, validate)
         scenario.applied.append(applied)
         scenario.warnings.extend(f"{operation.text}: {b}" for b in applied.blocked)
     ledger.nominate(scenario.cluster)
@@ -191,7 +193,7 @@ def apply_operations(cluster: Cluster, operations: Sequence[Operation], now: str
 
 
 def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[str],
-              settlers: Settlers | None, ledger: DrainLedger) -> Applied:
+              settlers: Settlers | None, ledger: DrainLedger, validate: str) -> Applied:
     if operation.op in NODE_TARGETED:
         nodes = target_nodes(cluster, operation.args[0], operation.op)
         if operation.op == "drain":
@@ -201,7 +203,7 @@ def apply_one(cluster: Cluster, operation: Operation, now: str, warnings: list[s
             return remove_nodes(cluster, operation, nodes, now)
         return change_nodes(cluster, operation, nodes, now)
     if operation.op == "add-node":
-        return add_node(cluster, operation, now, warnings)
+        return add_node(cluster, operation, now, warnings, validate)
     if operation.op == "delete-pod":
         return delete_pod(cluster, operation, now)
     summary, gone, new = scale(cluster, operation.args[0], now)
@@ -499,7 +501,7 @@ MAX_ADDED_NODES = 10_000
 count beyond any cluster's size exhausts the memory before it answers anything."""
 
 
-def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str]) -> Applied:
+def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str], validate: str) -> Applied:
     spec = operation.args[0]
     base, sep, count_text = spec.rpartition(":")
     if sep and (count_text.lstrip("-").isdigit() or base.startswith("like:")):  # a node name holds no ':'
@@ -513,7 +515,7 @@ def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[st
     if count > MAX_ADDED_NODES:
         raise InputError(f"--add-node {spec}: COUNT must be at most {MAX_ADDED_NODES:,} (a sweep's counts too: "
                          "Kubernetes supports clusters of 5,000 nodes)")
-    template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings)
+    template = like_node(cluster, base) if base.startswith("like:") else template_node(base, warnings, validate)
     added, daemons = node_ops.add_nodes(cluster, template, count, now)
     summary = f"add-node {count} like {template.name}: {', '.join(n.name for n in added)}"
     if daemons:
@@ -529,17 +531,18 @@ def like_node(cluster: Cluster, base: str) -> Node:
     return found
 
 
-def template_node(path: str, warnings: list[str]) -> Node:
-    nodes = template_nodes(path, warnings)
+def template_node(path: str, warnings: list[str], validate: str) -> Node:
+    nodes = template_nodes(path, warnings, validate)
     if len(nodes) != 1:
         raise InputError(f"--add-node: {path} must hold exactly one Node (found {len(nodes)})")
     return nodes[0]
 
 
-def template_nodes(path: str, warnings: list[str], validate: str = "warn") -> list[Node]:
+def template_nodes(path: str, warnings: list[str], validate: str) -> list[Node]:
     """The Nodes of a node template file, fully validated: a misspelt field (`taint:`) would
-    otherwise add nodes without what the user meant them to have. `validate`: what its unknown
-    fields are (`schema.UNKNOWN_FIELDS`); the warnings go to `warnings`."""
+    otherwise add nodes without what the user meant them to have — refused, as `kubectl apply`
+    refuses it, unless `validate` (`schema.UNKNOWN_FIELDS`, the command's --validate) says
+    otherwise; the warnings go to `warnings`."""
     objects, found = load_objects([path], full_validation=True, validate=validate)
     warnings.extend(found)
     return [o for o in objects if isinstance(o, Node)]

@@ -160,6 +160,7 @@ def test_add_node_like_a_node_of_the_cluster(cli):
 @pytest.mark.parametrize("args, error", [
     ([str(CHECK / "batch.yaml"), "--add-node", "like:node-z"], "--add-node like:node-z: no such node in the cluster"),
     ([str(CHECK / "batch.yaml"), "--add-node", f"{POOL}:2"], "capacity finds how many nodes to add itself"),
+    ([str(CHECK / "batch.yaml"), "--add-node", "like:node-b:2"], "capacity finds how many nodes to add itself"),
     ([str(CHECK / "copy.yaml"), "--add-node", str(CHECK / "copy.yaml")], "must hold exactly one Node (found 0)"),
     ([str(CHECK / "pool-node.yaml")], "capacity: no pod to copy"),
 ])
@@ -167,6 +168,21 @@ def test_bad_input_exits_2(cli, args, error):
     result = cli(["capacity", *args, *ARGS])
     assert result.exit_code == 2
     assert error in single_error_line(result.stderr)
+
+
+def test_a_misspelt_template_field_is_refused_as_kubectl_apply_refuses_it(cli, tmp_path):
+    """`taint:` for `taints:` would add untainted nodes and count them: refused (exit 2) unless
+    --validate says otherwise, and then warned about."""
+    template = yaml.safe_load((CHECK / "pool-node.yaml").read_text())
+    template["spec"] = {**template.get("spec", {}), "taint": [{"key": "pool", "effect": "NoSchedule"}]}
+    (tmp_path / "node.yaml").write_text(yaml.safe_dump(template))
+    args = ["capacity", str(CHECK / "batch.yaml"), "--add-node", str(tmp_path / "node.yaml"), *ARGS]
+    refused = cli(args)
+    assert refused.exit_code == 2
+    line = single_error_line(refused.stderr)
+    assert "spec.taint" in line and "unknown field" in line
+    warned = cli([*(a for a in args if a != "-q"), "--validate", "warn"])
+    assert warned.exit_code == 0 and 'unknown field "spec.taint"' in warned.stderr
 
 
 def test_a_pod_the_snapshot_has_pending_is_no_copy_that_fits(cli, tmp_path):

@@ -327,6 +327,20 @@ def test_add_node_with_a_count_that_is_no_count_says_so(tmp_path: Path, spec: st
     assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --add-node {spec}: {said}\n")
 
 
+@pytest.mark.parametrize("command", [["schedule"], ["check", "--validate", "strict"]])
+def test_an_add_node_template_with_a_misspelt_field_is_refused(tmp_path: Path, command: list[str]) -> None:
+    """`taint:` for `taints:` would add untainted nodes: refused as `kubectl apply` refuses an
+    unknown field (its default, --validate=strict), by commands with no --validate too."""
+    template = tmp_path / "node.yaml"
+    template.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: t}\nspec:\n  taint: [{key: a, effect: NoSchedule}]\n"
+                        "status: {allocatable: {cpu: '2', memory: 1Gi, pods: '110'}}\n")
+    workloads = [write(tmp_path, "pod.yaml", [pod("p", "default", "100m")])] if command[0] == "check" else []
+    result = invoke([*command, *workloads, "-c", write(tmp_path, "x.yaml", cluster_x()), "--add-node", str(template),
+                     "--now", NOW])
+    assert result.exit_code == 2
+    assert "Node/t: spec.taint: unknown field" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
 def test_delete_pod_of_a_static_pods_mirror_changes_nothing(same: Callable[..., None]) -> None:
     # kube-proxy-n1 is a mirror (kubernetes.io/config.mirror): its kubelet runs the static pod on
     # and creates the mirror again, bound to n1; the scheduler never sees it.

@@ -884,7 +884,7 @@ def test_a_key_may_taint_once_per_effect_and_a_template_node_is_judged_as_a_node
     assert [t.effect for t in node.taints] == ["NoSchedule", "NoExecute", "PreferNoSchedule"]
     (tmp_path / "node.json").write_text(json.dumps(node_with({"key": "bad key", "effect": "NoSchedule"})))
     with pytest.raises(InputError) as err:
-        template_node(str(tmp_path / "node.json"), [])
+        template_node(str(tmp_path / "node.json"), [], "strict")
     assert 'Node/n1: spec.taints[0].key: Invalid value: "bad key"' in str(err.value)
 
 
