@@ -417,11 +417,7 @@ class Scenarios:
         """The loaded cluster's snapshot, built on first use (a check without policies never
         pays for it), with the warnings a run of the cluster as it is would give."""
         if self._base is None:
-            names = {n.name for n in self.cluster.nodes}
-            pods, refused = admit_bound([p for p in self.cluster.pods if is_bound(p) and p.node_name in names],
-                                        self.cluster)
-            self._base = Snapshot.build(self.cluster, pods)
-            self._loaded_warnings = self.cluster.warnings + refused + overcommitted_nodes(self._base)
+            self._base, self._loaded_warnings = built_snapshot(self.cluster)
         return self._base
 
     def build_now(self) -> None:
@@ -464,6 +460,16 @@ class Scenarios:
                 self.release()
                 if nested:
                     gc.collect()
+
+
+def built_snapshot(cluster: Cluster) -> tuple[Snapshot, list[str]]:
+    """The cluster's snapshot as it is (its bound pods admitted, on its nodes), and the warnings a
+    run of it gives: the loaded cluster's, the bound pods admission refuses, the nodes their pods
+    overcommit — which `snapshot prepare` says once, as a run would."""
+    names = {n.name for n in cluster.nodes}
+    pods, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
+    snapshot = Snapshot.build(cluster, pods)
+    return snapshot, cluster.warnings + refused + overcommitted_nodes(snapshot)
 
 
 def prepare(

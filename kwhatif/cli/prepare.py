@@ -10,6 +10,7 @@ import click
 from kwhatif.cli.common import Warnings, examples, quiet_option, run, strict_option
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
+from kwhatif.engine import built_snapshot
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_cluster
 from kwhatif.load.prepared import SUFFIX, input_digest, is_prepared, write_prepared
@@ -26,7 +27,8 @@ from kwhatif.load.prepared import SUFFIX, input_digest, is_prepared, write_prepa
 @strict_option
 def prepare_cmd(inputs: tuple[str, ...], target: str, quiet: bool, strict: bool = False) -> None:
     """Read the cluster INPUTS (files, folders: what -c takes) once, check them as every command
-    does, and write FILE.kws, which any -c then loads in a fraction of the time. Its header names
+    does (their warnings, a node its bound pods overcommit included, said as a run says them), and
+    write FILE.kws, which any -c then loads in a fraction of the time. Its header names
     this kwhatif's version and the inputs' sha256; another version refuses it (prepare it again)."""
     def action() -> int:
         if not is_prepared(target):
@@ -35,7 +37,7 @@ def prepare_cmd(inputs: tuple[str, ...], target: str, quiet: bool, strict: bool 
             raise InputError("snapshot prepare: the inputs are dump files or folders (not - nor a .kws file)")
         warnings = Warnings(quiet, strict)
         cluster = load_cluster(inputs, progress=Progress("loading objects", quiet))
-        warnings.report(cluster.warnings)
+        warnings.report(built_snapshot(cluster)[1])
         write_prepared(cluster, input_digest(inputs), target)
         if not quiet:
             click.echo(f"kwhatif: wrote {target}: {len(cluster.nodes)} nodes, {len(cluster.pods)} pods", err=True)

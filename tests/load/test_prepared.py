@@ -207,3 +207,32 @@ def test_a_cluster_of_the_object_model_in_the_wrong_shape_is_no_snapshot(prepare
     assert done.returncode == 2, done.stderr
     line = single_error_line(done.stderr)
     assert f"crafted.kws: not a prepared snapshot: {said}" in line
+
+
+OVERCOMMITTED = """apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: big, namespace: default}
+  spec:
+    nodeName: n1
+    containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]
+  status: {phase: Running}
+"""
+
+
+def test_prepare_says_the_warnings_a_run_says_and_strict_refuses_them(tmp_path: Path) -> None:
+    """A node its bound pods overcommit (3 cpu requested of 2) is said by every run of the dump:
+    `prepare` says it too, and its --strict refuses it, as a run's --strict would."""
+    dump = tmp_path / "dump.yaml"
+    dump.write_text(OVERCOMMITTED)
+    said = "Node/n1: its bound pods request more than it has (cpu 3 requested, 2 allocatable)"
+    run = kwhatif("schedule", "-c", str(dump), "--now", NOW)
+    assert said in run.stderr
+    warned = kwhatif("snapshot", "prepare", str(dump), "-o", str(tmp_path / "a.kws"))
+    assert warned.returncode == 0 and said in warned.stderr
+    refused = kwhatif("snapshot", "prepare", str(dump), "-o", str(tmp_path / "b.kws"), "--strict")
+    assert refused.returncode == 2 and said in single_error_line(refused.stderr)
+    assert not (tmp_path / "b.kws").exists()
