@@ -152,13 +152,14 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
     try:
         header = json.loads(bytes(view[len(MAGIC):end]))
         fmt, version, model = header["format"], header["kwhatif"], header["model"]
-        if not isinstance(header.get("input", {}), dict):
+        if not isinstance(header.get("input", {}), dict) or not isinstance(version, str):
             raise TypeError("input")
     except (ValueError, TypeError, KeyError):
         raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "
                          "`kwhatif snapshot prepare DUMP -o FILE.kws`", Source.whole(name)) from None
     if fmt != FORMAT or version != __version__ or model != model_fingerprint():
         made = (f"written by kwhatif {version}, this is kwhatif {__version__}" if version != __version__
+                else f"its format is {fmt!r}, this kwhatif's is {FORMAT}" if fmt != FORMAT
                 else f"written by another build of kwhatif {version}, whose object model differs from this one's")
         raise InputError(f"stale prepared snapshot: {made}; prepare it again from its input "
                          f"({_inputs_named(header)})", Source.whole(name))

@@ -14,7 +14,7 @@ import pytest
 
 from kwhatif import __version__
 from kwhatif.load.cluster import load_cluster
-from kwhatif.load.prepared import MAGIC, encode_prepared, input_digest, read_header
+from kwhatif.load.prepared import FORMAT, MAGIC, encode_prepared, input_digest, read_header
 from tests.cli.conftest import executable, single_error_line
 
 REPO = Path(__file__).parents[2]
@@ -93,6 +93,20 @@ def test_a_header_with_a_foreign_input_record_is_refused_in_one_line(prepared: P
     done = kwhatif("schedule", "-c", str(crafted))
     assert done.returncode == 2
     assert said in single_error_line(done.stderr)
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"kwhatif": None}, "not a prepared snapshot (its header is not kwhatif's)"),  # not "written by kwhatif None"
+    ({"format": 99}, f"stale prepared snapshot: its format is 99, this kwhatif's is {FORMAT}; prepare it again"),
+])
+def test_a_header_of_another_shape_says_what_differs(prepared: Path, tmp_path: Path, change: dict[str, object],
+                                                     said: str) -> None:
+    head, _, payload = prepared.read_bytes().partition(b"\n")
+    header = {**json.loads(head[len(MAGIC):]), **change}
+    crafted = tmp_path / "crafted.kws"
+    crafted.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    done = kwhatif("schedule", "-c", str(crafted))
+    assert done.returncode == 2 and said in single_error_line(done.stderr)
 
 
 def test_a_file_cut_inside_its_header_is_damaged(prepared: Path, tmp_path: Path) -> None:
