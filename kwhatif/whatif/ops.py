@@ -15,7 +15,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import ResourceClaim
 from kwhatif.api.objects import Node, Pod, cordoned, uncordoned
 from kwhatif.api.tolerations import Taint
-from kwhatif.errors import InputError
+from kwhatif.errors import InputError, located
 from kwhatif.text import listed
 from kwhatif.load.cluster import load_objects
 from kwhatif.load.reader import read_side_text
@@ -545,7 +545,17 @@ def template_nodes(path: str, warnings: list[str], validate: str) -> list[Node]:
     otherwise; the warnings go to `warnings`."""
     objects, found = load_objects([path], full_validation=True, validate=validate)
     warnings.extend(found)
-    return [o for o in objects if isinstance(o, Node)]
+    nodes = [o for o in objects if isinstance(o, Node)]
+    warnings.extend(_unprovisioned(node) for node in nodes if not {"cpu", "memory", "pods"} <= set(node.allocatable))
+    return nodes
+
+
+def _unprovisioned(node: Node) -> str:
+    """A template without a status.allocatable the kubelet would report: its nodes take nothing
+    of what it lacks (no `pods`: no pod at all), and a capacity search over them goes on to --max."""
+    lacking = [r for r in ("cpu", "memory", "pods") if r not in node.allocatable]
+    return (f"{located(node.source)}Node/{node.name}: status.allocatable has no {', '.join(lacking)}: the nodes added "
+            f"like it offer none (a kubelet reports them; give them in the template)")
 
 
 def delete_pod(cluster: Cluster, operation: Operation, now: str) -> Applied:

@@ -185,6 +185,16 @@ def test_a_misspelt_template_field_is_refused_as_kubectl_apply_refuses_it(cli, t
     assert warned.exit_code == 0 and 'unknown field "spec.taint"' in warned.stderr
 
 
+def test_a_template_without_allocatable_is_warned_about(cli, tmp_path):
+    """A Node manifest without status.allocatable: its nodes take no pod (no `pods`), so the
+    search would run to --max in silence; the warning names what it lacks."""
+    (tmp_path / "node.yaml").write_text("apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n"
+                                        "status: {allocatable: {cpu: '2'}}\n")
+    args = ["capacity", str(CHECK / "batch.yaml"), "--add-node", str(tmp_path / "node.yaml"), "--max", "2"]
+    result = cli([*args, *(a for a in ARGS if a != "-q")])
+    assert "Node/bare: status.allocatable has no memory, pods: the nodes added like it offer none" in result.stderr
+
+
 def test_a_pod_the_snapshot_has_pending_is_no_copy_that_fits(cli, tmp_path):
     # big's own manifest (1800m; pending in the cluster, which schedules it with the queue): it is
     # not running, so it is not counted as a first copy; its copy fits nowhere either (MSG_NO_CPU:
