@@ -7,6 +7,7 @@ error (the others still ran), 2 on bad input."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import replace
@@ -54,6 +55,9 @@ def tls_settings(ca: str | None, cert: str | None, key: str | None) -> DaskTLS |
     if ca is None or cert is None:
         raise InputError("--dask-tls-ca and --dask-tls-cert go together (and --dask-tls-key unless the "
                          "certificate file holds the key)")
+    for option, path in (("--dask-tls-ca", ca), ("--dask-tls-cert", cert), ("--dask-tls-key", key)):
+        if path is not None and not os.path.isfile(path):
+            raise InputError(f"{option} {path}: no such file")
     return DaskTLS(ca, cert, key)
 
 
@@ -90,7 +94,7 @@ def run_scenarios(sweep: Sweep, jobs: int | None, dask: str | None, dask_timeout
 @click.option("--dask", "dask", metavar="ADDRESS",
               help="Run the scenarios on this dask.distributed scheduler (tcp://host:8786, tls://...).")
 @click.option("--dask-timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True, metavar="SECONDS",
-              help="How long to wait for the Dask scheduler to answer.")
+              help="How long to wait for the Dask scheduler to answer, then for a first worker.")
 @click.option("--dask-tls-ca", metavar="FILE", help="CA certificate the Dask scheduler's is signed by.")
 @click.option("--dask-tls-cert", metavar="FILE", help="This client's certificate for the Dask cluster.")
 @click.option("--dask-tls-key", metavar="FILE", help="Its private key (if not in the certificate file).")

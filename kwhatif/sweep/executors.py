@@ -14,6 +14,7 @@ says so, and the sweep goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import threading
 import uuid
@@ -166,7 +167,14 @@ class DaskTLS:
     key: str | None = None
 
 
+NETWORK_SCHEMES = ("tcp", "tls", "ws", "wss")
+"""distributed's address schemes of a scheduler elsewhere (inproc:// is in-process only, ucx://
+needs ucx-py)."""
+
+
 def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
+    """A Client of the Dask scheduler at `address`, once it is known to be one (`_scheduler_at`)
+    and to have a worker (waited for up to `timeout`: an adaptive cluster starts them on demand)."""
     try:
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
@@ -175,18 +183,52 @@ def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
         raise InputError("--dask needs dask.distributed: pip install 'kwhatif[dask]'") from None
     try:  # before a Client exists: one refused by its address waits out its own close on exit
         scheme, location = parse_address(address)
-        if scheme in ("tcp", "tls", "ws", "wss"):
-            parse_host_port(location)
+        if scheme not in NETWORK_SCHEMES:
+            raise ValueError(f"kwhatif reaches a scheduler over {', '.join(s + '://' for s in NETWORK_SCHEMES)}")
+        parse_host_port(location)
     except ValueError as err:
         raise InputError(f"--dask {address}: not a Dask scheduler address (e.g. tcp://scheduler:8786): {err}") from None
     security = None
     if tls is not None:
         security = Security(tls_ca_file=tls.ca_file, tls_client_cert=tls.cert, tls_client_key=tls.key,
                             require_encryption=True)  # type: ignore[no-untyped-call]
+    _scheduler_at(address, security, timeout)
     try:
-        return Client(address, security=security, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        client = Client(address, security=security, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS settings it cannot use
         raise InputError(f"--dask {address}: cannot reach the Dask scheduler: {err}") from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        client.close()  # type: ignore[no-untyped-call]
+        raise InputError(f"--dask {address}: the Dask scheduler has no worker (none joined within {timeout:g} s, "
+                         "--dask-timeout): start some, e.g. `dask worker ADDRESS`") from None
+    return client
+
+
+def _scheduler_at(address: str, security: Any, timeout: float) -> None:
+    """Ask what answers at `address` (its `identity`), all within `timeout`, before a Client
+    exists: a Client's own handshake waits for ever on a port that accepts and never answers (an
+    HTTP server, a dead proxy) — a CI job hung — and one that fails leaves tracebacks behind as
+    it is collected. A Dask worker's address is named as one."""
+    from distributed.core import rpc
+
+    async def identity() -> Any:
+        args = security.get_connection_args("client") if security is not None else {}
+        async with rpc(address, timeout=timeout, connection_args=args) as scheduler:  # type: ignore[no-untyped-call]
+            return await scheduler.identity()
+
+    try:
+        found = asyncio.run(asyncio.wait_for(identity(), timeout + 1))  # a refused connection says so first
+    except (TimeoutError, asyncio.TimeoutError):
+        raise InputError(f"--dask {address}: no answer within {timeout:g} s (--dask-timeout): is it a Dask "
+                         "scheduler's address?") from None
+    except Exception as err:  # noqa: BLE001 - whatever the far end is, it is no scheduler to use: said in one line
+        raise InputError(f"--dask {address}: cannot reach the Dask scheduler: {err or type(err).__name__}") from None
+    kind = found.get("type") if isinstance(found, dict) else None
+    if kind != "Scheduler":
+        raise InputError(f"--dask {address}: a Dask {kind or 'peer'}, not the scheduler: give the scheduler's "
+                         "address (tcp://scheduler:8786)")
 
 
 def scatter_once(client: Any, sweep: Sweep) -> tuple[Any, dict[str, Any]]:

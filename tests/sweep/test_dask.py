@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,7 +68,7 @@ def test_an_unreachable_scheduler_is_one_error_line() -> None:
     assert len(done.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("address", ["dask-scheduler", "tcp://[::1"])
+@pytest.mark.parametrize("address", ["dask-scheduler", "tcp://[::1", "http://127.0.0.1:8786", "inproc://x"])
 def test_an_address_without_a_port_is_one_line_at_once(address: str) -> None:
     # Refused before a Client exists: one built from it waited out its close on exit, then printed a
     # traceback after the error line.
@@ -74,6 +76,39 @@ def test_an_address_without_a_port_is_one_line_at_once(address: str) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"kwhatif: error: --dask {address}: not a Dask scheduler address")
     assert len(done.stderr.splitlines()) == 1
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    return done.stderr
+
+
+def test_a_port_that_never_answers_is_one_line_within_the_timeout() -> None:
+    """A port that accepts and says nothing (a dead proxy, an HTTP server waiting for a request):
+    a Client's handshake waited there for ever, --dask-timeout or not — a CI job hung."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.monotonic()
+        done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", address, "--dask-timeout", "1", timeout=120)
+    assert f"--dask {address}: no answer within 1 s (--dask-timeout)" in one_line(done)
+    assert time.monotonic() - started < 30
+
+
+def test_a_workers_address_is_named_as_one(scheduler: str) -> None:
+    with distributed.Client(scheduler, set_as_default=False) as client:
+        worker = sorted(client.scheduler_info()["workers"])[0]
+    done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", worker, "--dask-timeout", "5", timeout=120)
+    assert f"--dask {worker}: a Dask Worker, not the scheduler" in one_line(done)
+
+
+def test_a_scheduler_without_workers_is_one_line_after_the_timeout() -> None:
+    """It was an internal error (exit 3): the snapshots' scatter found no worker."""
+    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=":0",
+                                  silence_logs=50) as cluster:
+        done = kwhatif("sweep", SAMPLE_SWEEP, "--dask", cluster.scheduler_address, "--dask-timeout", "1", timeout=120)
+    assert "the Dask scheduler has no worker (none joined within 1 s, --dask-timeout)" in one_line(done)
 
 
 def openssl(*args: str, cwd: Path) -> None:
