@@ -28,7 +28,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
-from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
+from kwhatif.workloads import CONTROLLERS, Workload, apply_to_cluster, expand_objects, namesake_warnings
 from kwhatif.workloads.existing import PodIndex, kept_replicas
 
 HEADROOM_RESOURCES = ("cpu", "memory")
@@ -380,6 +380,15 @@ def _removing(names: Sequence[str]) -> str:
     return " ".join(f"--remove-node {n}" for n in names)
 
 
+NO_WORKLOAD = ("no workload to check in the files (no Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob "
+               "or Pod): nothing would be scheduled, so nothing is proven")
+
+
+def holds_a_workload(objects: Sequence[object]) -> bool:
+    """Whether the manifests hold something `check` judges (an HPA, a Service alone: nothing)."""
+    return any(isinstance(o, Pod) or (isinstance(o, Workload) and o.kind in CONTROLLERS) for o in objects)
+
+
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,
               *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False,
@@ -394,8 +403,7 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
     sim = run.simulation
     workloads = summarise(run, no_evictions)
     if not workloads:
-        raise InputError("no workload to check in the files (no Deployment, StatefulSet, DaemonSet, ReplicaSet, "
-                         "Job, CronJob or Pod): nothing would be scheduled, so nothing is proven")
+        raise InputError(NO_WORKLOAD)
     policies = []
     if no_evictions:
         victims = sorted({v for w in workloads for v in w.victims})

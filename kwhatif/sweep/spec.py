@@ -25,7 +25,7 @@ import jsonschema
 
 from kwhatif.api.objects import Node
 from kwhatif.api.timestamps import parse_rfc3339
-from kwhatif.check import parse_headroom
+from kwhatif.check import NO_WORKLOAD, holds_a_workload, parse_headroom
 from kwhatif.config.decoding import ConfigError
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.config.scheduler_config import load_scheduler_config
@@ -33,7 +33,7 @@ from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import load_cluster
 from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, verified_payload
 from kwhatif.load.yaml_text import parse_yaml
-from kwhatif.whatif.ops import template_nodes
+from kwhatif.whatif.ops import template_node
 from kwhatif.workloads import load_workloads
 
 SCHEMA_PATH = Path(__file__).with_name("sweep.schema.json")
@@ -188,13 +188,6 @@ def prepared_bytes(path: str, warnings: list[str]) -> bytes:
     return encode_prepared(cluster, input_digest([path]))
 
 
-def template_node(path: str, file: str, where: str, validate: str, warnings: list[str]) -> Node:
-    nodes = template_nodes(path, warnings, validate)
-    if len(nodes) != 1:
-        raise InputError(f"{path} must hold exactly one Node (found {len(nodes)})", Source(file), "Sweep", where)
-    return nodes[0]
-
-
 def check_options(doc: dict[str, Any], file: str) -> CheckOptions:
     options = doc.get("check", {})
     headroom = None
@@ -299,14 +292,20 @@ def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
     for i, entry in enumerate(doc.get("workloads", [])):
         with named_by(file, f"workloads[{i}].files"):
             objects, found = load_workloads([paths.path(f) for f in entry["files"]], validate=validate)
+            if not holds_a_workload(objects):  # not one row could run
+                raise InputError(NO_WORKLOAD)
         plan.workloads[entry["name"]] = objects
         warnings.extend(found)
+    listed = doc.get("combine", "product") == "list"
     for s in scenarios:
         if s.template is not None and s.template not in plan.templates:
-            plan.templates[s.template] = template_node(paths.path(s.template), file, f"scenario {s.index}: nodes",
-                                                       validate, warnings)
+            field = (f"scenarios[{s.index}].nodes.template" if listed else
+                     f"nodes[{next(i for i, n in enumerate(doc['nodes']) if n['template'] == s.template)}].template")
+            with named_by(file, field):
+                plan.templates[s.template] = template_node(paths.path(s.template), warnings, validate)
         if s.config not in plan.configs:
-            with named_by(file, f"configs[{_position(doc.get('configs', []), s.config)}]"):
+            field = f"scenarios[{s.index}].config" if listed else f"configs[{_position(doc.get('configs', []), s.config)}]"
+            with named_by(file, field):
                 config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None
             warnings.extend(config.warnings if config is not None else [])

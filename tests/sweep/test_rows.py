@@ -94,22 +94,21 @@ def _pod(name: str, cpu: str) -> str:
 
 
 def test_a_failing_scenario_reports_its_error_in_its_row(two_nodes: Path) -> None:
-    (two_nodes / "service.yaml").write_text(
-        "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {ports: [{port: 80}]}\n")
+    """Losing any 3 nodes of the 2-node cluster is no scenario (the check refuses it): that row
+    says so, and the sweep goes on to the 3-node one."""
     (two_nodes / "pod.yaml").write_text(_pod("one", "100m"))
     file = two_nodes / "sweep.yaml"
-    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n"
-                    "- {name: nothing, files: [service.yaml]}\n- {name: one, files: [pod.yaml]}\n")
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\nworkloads:\n- {{name: one, files: [pod.yaml]}}\n"
+                    "nodes:\n- {template: node-t.yaml, counts: [0, 1]}\ncheck: {tolerateNodeLoss: 3}\n")
     done = kwhatif("sweep", str(file), "-o", "json", "--jobs", "1", "-q")
     assert done.returncode == 1, done.stderr
     first, second = json.loads(done.stdout)["rows"]
-    assert first["error"].startswith("error: no workload to check in the files")
+    assert first["error"].startswith("error: --tolerate-node-loss 3: the cluster has only 2 nodes")
     assert first["bound"] is None
-    # the sweep went on: the pod (100m) binds beside urgent and small; big still does not.
-    assert second["error"] is None and second["verdict"] == "pass"
-    assert (second["bound"], second["pending"]) == (3, 1)
-    # big stays pending, but it was pending before: a passing check's row names no failure.
-    assert second["failed_workloads"] == [] and second["message"] is None
+    # the sweep went on: with node-t-1 (4 cpu) every pod binds (urgent, big, small, one); losing
+    # all 3 nodes leaves `one` pending: the policy fails the check.
+    assert second["error"] is None and (second["bound"], second["pending"]) == (4, 0)
+    assert second["verdict"] == "fail"
 
 
 def test_a_failing_checks_row_says_which_workload_and_why(two_nodes: Path) -> None:
