@@ -52,13 +52,18 @@ def utilisation(snapshot: Snapshot) -> dict[str, float]:
     return out
 
 
+FAILED_SCHEDULING = (Outcome.UNSCHEDULABLE, Outcome.ERROR)
+"""The outcomes kube-scheduler reports with a FailedScheduling event."""
+
+
 def simulation_row(sim: Simulation) -> dict[str, Any]:
     """bound / pending count the queue's pods by outcome (a pod bound, then evicted by a later
     preemption, stays counted as bound, as `schedule` counts it); evicted: distinct victims;
-    message: the queue's first FailedScheduling text (a check's row says its verdict's reason
-    instead: `verdict_row`)."""
+    message: the queue's first FailedScheduling text — of a pod no node takes, or whose cycle
+    failed; a gated pod or one left to another scheduler has no such event (a check's row says its
+    verdict's reason instead: `verdict_row`)."""
     bound = sum(1 for r in sim.results if outcome(r) == Outcome.BOUND)
-    first = next((message(r) for r in sim.results if outcome(r) != Outcome.BOUND and message(r)), None)
+    first = next((message(r) for r in sim.results if outcome(r) in FAILED_SCHEDULING and message(r)), None)
     return {"nodes": sim.snapshot.num_nodes, "bound": bound, "pending": len(sim.results) - bound,
             "evicted": len(victims(sim)), "utilisation": utilisation(sim.snapshot), "message": first}
 

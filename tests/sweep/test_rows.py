@@ -125,6 +125,20 @@ def test_a_failing_checks_row_says_which_workload_and_why(two_nodes: Path) -> No
                               "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
 
 
+def test_a_gated_pod_is_no_failedscheduling_message(two_nodes: Path) -> None:
+    """A pod held by its scheduling gates, first of its priority in the queue (created before big):
+    kube-scheduler emits no FailedScheduling for it (PreEnqueue keeps it out of the queue), so the
+    row's message is still big's, the queue's first FailedScheduling."""
+    (two_nodes / "two-nodes" / "gated.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: held, namespace: default, creationTimestamp: '2025-05-01T00:00:00Z'}\n"
+        "spec:\n  priority: 0\n  schedulingGates: [{name: example.com/wait}]\n"
+        "  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]\nstatus: {phase: Pending}\n")
+    file = two_nodes / "sweep.yaml"
+    file.write_text(f"kind: Sweep\nnow: \"{NOW}\"\nsnapshots: [two-nodes]\n")
+    (row,) = sweep_json(file, "--jobs", "1")["rows"]
+    assert row["pending"] == 2 and row["message"] == MSG_BIG_2
+
+
 def test_a_listed_scenario_with_a_config_equals_schedule_with_that_config(two_nodes: Path) -> None:
     config = SAMPLES / "bin-packing.config.yaml"
     file = two_nodes / "sweep.yaml"
