@@ -14,7 +14,6 @@ says so, and the sweep goes on."""
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import threading
 import uuid
@@ -211,6 +210,8 @@ def _scheduler_at(address: str, security: Any, timeout: float) -> None:
     exists: a Client's own handshake waits for ever on a port that accepts and never answers (an
     HTTP server, a dead proxy) — a CI job hung — and one that fails leaves tracebacks behind as
     it is collected. A Dask worker's address is named as one."""
+    import asyncio
+
     from distributed.core import rpc
 
     async def identity() -> Any:

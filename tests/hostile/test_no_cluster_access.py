@@ -8,7 +8,8 @@ subprocesses made to fail.
 
 Two more modules are allowed, by name: `sweep/executors.py` starts local worker processes for
 `kwhatif sweep --jobs N` and, with `--dask ADDRESS` only, connects to the Dask scheduler the user
-names (`distributed`, imported there lazily). Neither reaches a Kubernetes API: workers receive
+names (`distributed`, imported there lazily, and `asyncio`, to bound the wait for its answer).
+Neither reaches a Kubernetes API: workers receive
 snapshot bytes and scenario specs, never a kubeconfig. And `check/workers.py` forks local workers
 for `kwhatif check --jobs N`: they inherit the loaded cluster and only compute; `load/forked.py`
 forks kwhatif itself (`os.fork`, no import to allow) to decode the second part of a big input.
@@ -37,7 +38,7 @@ FORBIDDEN = ("socket", "ssl", "http", "urllib.request", "requests", "httpx", "ai
              "multiprocessing", "kubernetes", "pty", "ftplib", "smtplib", "telnetlib", "xmlrpc", "webbrowser")
 
 
-ALLOWED = {"sweep/executors.py": {"multiprocessing"}, "check/workers.py": {"multiprocessing"}}  # see their docstrings
+ALLOWED = {"sweep/executors.py": {"multiprocessing", "asyncio"}, "check/workers.py": {"multiprocessing"}}  # see their docstrings
 
 
 def _imports(path: Path) -> set[str]:
