@@ -323,9 +323,10 @@ class Controller:
     fixed: tuple[tuple[str, str], ...] = ()
     """A StatefulSet's other immutable spec fields scheduling's outcome can hang on, defaulted
     (`STATEFULSET_FIXED`): an update that changes one is refused."""
-    template_containers: frozenset[tuple[bool, str]] | None = None
-    """Its pod template's containers as (init container?, name) (None: not read): a container its
-    pods run that the template lacks was injected by a webhook, which injects it into new pods too."""
+    template: Pod | None = None
+    """Its pod template, as a pod of it (None: none to read, or one the pod decoder refuses): what
+    its pods run that it lacks a webhook injected (and injects into new pods too); what it sets
+    that a manifest's template does not, the manifest removes (`existing.drops_from`)."""
     owner: OwnerReference | None = None
     """Its controller (metadata.ownerReferences, controller: true): a Deployment's ReplicaSet's
     Deployment, whose pod template is the one a fix for the set's pods changes."""

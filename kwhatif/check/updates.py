@@ -18,8 +18,8 @@ from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, exists, job_refusal, live_replicas, recreated_by_helm,
-    refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
+    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, drops_from, exists, job_refusal, live_replicas,
+    recreated_by_helm, refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -97,7 +97,7 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
     owner = cluster.controller_of(newest)
-    template = owner.template_containers if owner is not None else None
+    template = owner.template if owner is not None else None
     return [with_injected(p, newest, template) for p in new]
 
 
@@ -124,7 +124,14 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     without = _admitted(new[0], cluster, limit_ranges=False)
     found = {id(p) for p in carrying_template(silent, [_admitted(new[0], cluster)], kind)}
     found |= {id(p) for p in carrying_template([*silent, *written.values()], [without], kind)}
-    return [p for p in old if id(written.get(id(p), p)) in found]
+    return [p for p in old if id(written.get(id(p), p)) in found and not _template_drops(cluster, p, new[0])]
+
+
+def _template_drops(cluster: Cluster, pod: Pod, manifest: Pod) -> bool:
+    """Whether the manifest leaves out what the pod's controller's template (in the snapshot)
+    sets: then it is a new template, whatever the pod carries (`existing.drops_from`)."""
+    owner = cluster.controller_of(pod)
+    return owner is not None and owner.template is not None and drops_from(owner.template, manifest)
 
 
 def _admitted(pod: Pod, cluster: Cluster, limit_ranges: bool = True) -> Pod:

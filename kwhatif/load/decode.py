@@ -19,7 +19,7 @@ from typing import Any, Callable
 from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
-    OwnerReference, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
+    OwnerReference, Pod, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
 from kwhatif.api.selectors import written_form
@@ -227,7 +227,7 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
-                      template_containers=_template_containers(spec), owner=controller_of(f, meta))
+                      template=template_pod(spec, namespace, name, source), owner=controller_of(f, meta))
 
 
 def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
@@ -248,14 +248,22 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
     return TemplateOwner(obj["kind"], namespace, name, source)
 
 
-def _template_containers(spec: dict) -> frozenset[tuple[bool, str]] | None:
-    """(init container?, name) of the pod template's containers; None when it has none to read."""
+def template_pod(spec: dict, namespace: str, name: str, source: Source | None) -> Pod | None:
+    """A controller's pod template as a pod named after it (its labels, annotations and spec);
+    None when it has none, or one the pod decoder refuses (its pods were read, or refused, on
+    their own: a template is only compared with)."""
     template = spec.get("template")
-    pod_spec = template.get("spec") if isinstance(template, dict) else None
-    if not isinstance(pod_spec, dict):
+    if not isinstance(template, dict):
         return None
-    return frozenset((init, c["name"]) for init, key in ((True, "initContainers"), (False, "containers"))
-                     for c in pod_spec.get(key) or () if isinstance(c, dict) and isinstance(c.get("name"), str))
+    written = template.get("metadata")
+    meta: dict[str, Any] = written if isinstance(written, dict) else {}
+    manifest = {"apiVersion": "v1", "kind": "Pod", "spec": template.get("spec") or {},
+                "metadata": {"name": name, "namespace": namespace, "labels": meta.get("labels") or {},
+                             "annotations": meta.get("annotations") or {}}}
+    try:
+        return decode_pod(manifest, source)
+    except InputError:
+        return None
 
 
 STATEFULSET_FIXED = (("serviceName", ""), ("podManagementPolicy", "OrderedReady"))

@@ -404,18 +404,63 @@ def _carries(running: Pod, template: Pod) -> bool:
     return set(_tolerations(template)) <= set(running.tolerations)
 
 
-def with_injected(pod: Pod, running: Pod, template: frozenset[tuple[bool, str]] | None) -> Pod:
+KEPT_BY_APPLY = frozenset({"kubectl.kubernetes.io/restartedAt"})
+"""Template annotations another hand sets (`kubectl rollout restart`): an apply of a manifest that
+never set them keeps them (a three-way merge removes only what the last apply set)."""
+
+
+def drops_from(template: Pod, manifest: Pod) -> bool:
+    """Whether the manifest's template leaves out something the running controller's own
+    template sets — a container, a label, an annotation, a nodeSelector entry, a toleration, an
+    env var (or sets it otherwise), a volume. The controllers compare whole templates (the
+    Deployment controller's EqualIgnoreHash, a StatefulSet's revision hash), so the manifest is a
+    new template; compared with the pods alone, whose extras are taken as a webhook's
+    (`_carries`), a removal read as no change."""
+    if not set(_containers(template)) <= set(_containers(manifest)):
+        return True
+    if any(manifest.labels.get(k) != v for k, v in template.labels.items() if k not in CONTROLLER_LABELS):
+        return True
+    selector = manifest.node_selector or {}
+    if any(selector.get(k) != v for k, v in (template.node_selector or {}).items()):
+        return True
+    if not set(_tolerations(template)) <= set(_tolerations(manifest)):
+        return True
+    written = {k: v for k, v in template.annotations.items() if k not in CONTROLLER_ANNOTATIONS | KEPT_BY_APPLY}
+    if any(template_value not in (manifest.annotations.get(k), value_digest(manifest.annotations.get(k) or ""))
+           for k, template_value in written.items()):
+        return True
+    volumes = {v.get("name") for v in manifest.volumes}
+    return any(v.get("name") not in volumes for v in template.volumes) or _drops_settings(template, manifest)
+
+
+def _drops_settings(template: Pod, manifest: Pod) -> bool:
+    """An env var, envFrom, command or args the template's container sets that the manifest's
+    container of that name does not set alike (the template's read plainly, or redacted)."""
+    wanted = {c.name: dict(c.settings) for c in (*manifest.init_containers, *manifest.containers)
+              if c.settings is not None}
+    for container in (*template.init_containers, *template.containers):
+        theirs = wanted.get(container.name)
+        if theirs is None or container.settings is None:
+            continue
+        if any(key != settings.ORDER and (key not in theirs or not settings.matches(key, theirs[key], value))
+               for key, value in container.settings):
+            return True
+    return False
+
+
+def with_injected(pod: Pod, running: Pod, template: Pod | None) -> Pod:
     """A new pod of a changed template with the containers (sidecars among the init containers
     too) a mutating webhook added to the running pod — a mesh's proxy, a log shipper: it adds
     them to the new ones as well, and left out, each new pod would ask for less than it will.
-    Injected: what the running pod runs that its own template (`template`, the names of its
-    controller's; None when the snapshot lacks it) does not set — one the new template drops or
-    renames is not put back —, and never a name the new pod has in either list (a sidecar moved
-    to the init containers)."""
+    Injected: what the running pod runs that its own template (`template`, its controller's;
+    None when the snapshot lacks it) does not set — one the new template drops or renames is not
+    put back —, and never a name the new pod has in either list (a sidecar moved to the init
+    containers)."""
     names = {c.name for c in (*pod.init_containers, *pod.containers)}
+    own = set(_containers(template)) if template is not None else None
 
     def injected(init: bool, name: str) -> bool:
-        return name not in names and (template is None or (init, name) not in template)
+        return name not in names and (own is None or (init, name) not in own)
     init = tuple(c for c in running.init_containers if injected(True, c.name))
     regular = tuple(c for c in running.containers if injected(False, c.name))
     if not init and not regular:

@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.cli.conftest import CLUSTER, DATA, MSG_BIG_3, NOW, by_pod, single_error_line
 from tests.cli.test_compare import CLUSTER as COMPARE_CLUSTER
 
@@ -75,3 +77,63 @@ spec:
     assert result.exit_code == 0, result.stderr
     [row] = json.loads(result.stdout)["pods"]
     assert (row["change"], row["before"], row["after"]) == ("moved", "n2", "n1")
+
+
+TOLERATED = "tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]"
+WEB_SPEC = ("{containers: [{name: app, image: 'nginx:1', resources: {requests: {cpu: 500m}}}], "
+            "nodeSelector: {pool: web}, %s}")
+WEB_CLUSTER = f"""apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {{name: n1, labels: {{pool: web, kubernetes.io/hostname: n1}}}}
+  spec: {{taints: [{{key: dedicated, value: web, effect: NoSchedule}}]}}
+  status: {{allocatable: {{cpu: "4", memory: 8Gi, pods: "110"}}}}
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-h1
+    namespace: default
+    ownerReferences: [{{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true}}]
+  spec:
+    replicas: 1
+    selector: {{matchLabels: {{app: web, pod-template-hash: h1}}}}
+    template:
+      metadata: {{labels: {{app: web, pod-template-hash: h1}}}}
+      spec: {WEB_SPEC % TOLERATED}
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: web-h1-a
+    namespace: default
+    labels: {{app: web, pod-template-hash: h1}}
+    ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web-h1, uid: r1, controller: true}}]
+  spec: {WEB_SPEC % ("nodeName: n1, " + TOLERATED)}
+  status: {{phase: Running, conditions: [{{type: Ready, status: "True"}}]}}
+"""
+
+
+@pytest.mark.parametrize("template_tail, change, code", [
+    (TOLERATED, "unchanged", 0),
+    # The toleration removed: a new template (the Deployment controller compares whole templates,
+    # EqualIgnoreHash), though the running pod still carries all the manifest sets. 1 replica,
+    # 25%/25%: surge ceil(0.25) = 1, unavailable floor(0.25) = 0: the new pod is created first and
+    # fits nowhere (n1, the only pool=web node, is tainted): stuck at step 1, FAIL.
+    ("tolerations: []", "update (RollingUpdate)", 1),
+])
+def test_a_field_the_manifest_removes_from_a_running_template_is_a_change(cli, tmp_path, template_tail, change,
+                                                                         code):
+    (tmp_path / "cluster.yaml").write_text(WEB_CLUSTER)
+    (tmp_path / "web.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
+        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
+    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    assert result.exit_code == code, result.stderr
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert w["change"] == change
+    if code:
+        assert w["rollout"]["stuck_at"] == 1
+        assert "1 node(s) had untolerated taint {dedicated: web}" in w["message"]

@@ -11,7 +11,7 @@ import pytest
 from kwhatif.errors import InputError
 from kwhatif.live.redact import redact
 from kwhatif.workloads import expand
-from kwhatif.workloads.existing import PodIndex, Strategy, exists, carrying_template, kept_replicas, strategy_of
+from kwhatif.workloads.existing import PodIndex, Strategy, carrying_template, drops_from, exists, kept_replicas, strategy_of
 from tests.check.conftest import cluster, running, workload
 
 
@@ -328,3 +328,46 @@ def test_a_recreate_deployment_may_write_rolling_update_null():
     # `rollingUpdate: null` decodes to a nil pointer: the documented way to switch to Recreate with apply.
     w = _deployment({"type": "Recreate", "rollingUpdate": None})
     assert strategy_of(w, 4) == Strategy("Recreate")  # type: ignore[arg-type]
+
+
+def _set_template(template: dict, spec: dict, labels: dict, annotations: dict) -> None:
+    template["metadata"]["labels"].update(labels)
+    template["metadata"]["annotations"] = {**template["metadata"].get("annotations", {}), **annotations}
+    for key, value in copy.deepcopy(spec).items():
+        if key == "env":
+            template["spec"]["containers"][0]["env"] = value
+        else:
+            template["spec"][key] = template["spec"].get(key, []) + value if isinstance(value, list) else value
+
+
+TOLERATION = {"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule"}
+
+
+@pytest.mark.parametrize("running_template, manifest_template, drops", [
+    (({}, {}, {}), ({}, {}, {}), False),
+    (({"tolerations": [TOLERATION]}, {}, {}), ({}, {}, {}), True),  # the toleration removed
+    (({"nodeSelector": {"pool": "web"}}, {}, {}), ({}, {}, {}), True),  # unpinned
+    (({}, {"tier": "web"}, {}), ({}, {}, {}), True),  # a label removed
+    (({}, {}, {CHECKSUM: "a"}), ({}, {}, {}), True),  # an annotation removed
+    (({}, {}, {"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z"}), ({}, {}, {}), False),  # kept by apply
+    (({"env": _env(A="1", B="2")}, {}, {}), ({"env": _env(A="1")}, {}, {}), True),  # an env var removed
+    (({"env": _env(A="1")}, {}, {}), ({"env": _env(A="1")}, {}, {}), False),
+    (({"containers": [ISTIO]}, {}, {}), ({}, {}, {}), True),  # a container removed
+    (({"volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]}, {}, {}), ({}, {}, {}),
+     True),  # a claim removed (pods keep the volumes scheduling reads)
+    (({}, {}, {}), ({"tolerations": [TOLERATION]}, {"tier": "web"}, {CHECKSUM: "a"}), False),  # added: not dropped
+])
+@pytest.mark.parametrize("redacted", [False, True], ids=["plain", "redacted snapshot"])
+def test_what_the_running_controllers_template_sets_and_the_manifest_drops_is_a_new_template(
+        running_template, manifest_template, drops, redacted):
+    """The controllers compare whole templates (EqualIgnoreHash): a field the ReplicaSet's
+    template sets that the manifest leaves out is a change, though the pods, extras and all,
+    still carry everything the manifest sets. A redacted snapshot's template (digests of env
+    values and annotations) compares alike."""
+    replica_set = _replica_set("web-h1", "h1")
+    _set_template(replica_set["spec"]["template"], *running_template)
+    manifest = workload("Deployment", "web", "100m", "app:v1")
+    _set_template(manifest.obj["spec"]["template"], *manifest_template)
+    (controller,) = cluster(redact(replica_set) if redacted else replica_set).controllers.values()
+    assert controller.template is not None
+    assert drops_from(controller.template, expand([manifest], [])[0]) is drops
