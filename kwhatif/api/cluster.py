@@ -47,6 +47,16 @@ class Cluster:
     warnings: list[str] = field(default_factory=list)
     rejected_pods: list[RejectedPod] = field(default_factory=list)
 
+    def template_of(self, pod: Pod) -> Pod | None:
+        """The pod template of the pod's controller in the snapshot (its ReplicaSet's,
+        StatefulSet's, ReplicationController's or DaemonSet's), None when it has none there."""
+        ref = pod.controller_ref
+        if ref is not None and ref.kind == "DaemonSet":
+            daemonset = self.daemonsets.get((pod.namespace, ref.name))
+            return daemonset.template if daemonset is not None else None
+        owner = self.controller_of(pod)
+        return owner.template if owner is not None else None
+
     def controller_of(self, pod: Pod) -> Controller | None:
         """The snapshot's ReplicaSet, StatefulSet or ReplicationController that controls `pod`,
         when the snapshot has it (DaemonSets are in `daemonsets`, Jobs in `jobs`)."""

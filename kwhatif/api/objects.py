@@ -389,6 +389,8 @@ class DaemonSet(Namespaced):
     name: str
     manifest: Mapping[str, object]
     source: Source | None = None
+    template: Pod | None = None
+    """Its pod template as a pod (`Controller.template`)."""
 
 
 @dataclass(frozen=True, slots=True)

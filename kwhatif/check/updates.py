@@ -96,9 +96,7 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
     if not before:
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
-    owner = cluster.controller_of(newest)
-    template = owner.template if owner is not None else None
-    return [with_injected(p, newest, template) for p in new]
+    return [with_injected(p, newest, cluster.template_of(newest)) for p in new]
 
 
 def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cluster: Cluster) -> bool:
@@ -130,8 +128,8 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
 def _template_drops(cluster: Cluster, pod: Pod, manifest: Pod) -> bool:
     """Whether the manifest leaves out what the pod's controller's template (in the snapshot)
     sets: then it is a new template, whatever the pod carries (`existing.drops_from`)."""
-    owner = cluster.controller_of(pod)
-    return owner is not None and owner.template is not None and drops_from(owner.template, manifest)
+    template = cluster.template_of(pod)
+    return template is not None and drops_from(template, manifest)
 
 
 def _admitted(pod: Pod, cluster: Cluster, limit_ranges: bool = True) -> Pod:

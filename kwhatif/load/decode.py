@@ -208,8 +208,9 @@ def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
     """Kept whole: its template is read when a what-if gives it a node (`kwhatif.whatif.daemons`).
     Its selector is judged now, as the API server judged it."""
     f, _, namespace, name = object_fields(obj, source)
-    controller_selector(f, "DaemonSet", f.map(obj, "spec", ""))
-    return DaemonSet(namespace, name, obj, source)
+    spec = f.map(obj, "spec", "")
+    controller_selector(f, "DaemonSet", spec)
+    return DaemonSet(namespace, name, obj, source, template_pod(spec, namespace, name, source))
 
 
 def decode_controller(obj: dict, source: Source | None) -> Controller:

@@ -12,7 +12,7 @@ from kwhatif.errors import InputError
 from kwhatif.live.redact import redact
 from kwhatif.workloads import expand
 from kwhatif.workloads.existing import PodIndex, Strategy, carrying_template, drops_from, exists, kept_replicas, strategy_of
-from tests.check.conftest import cluster, running, workload
+from tests.check.conftest import cluster, node, running, workload
 
 
 def _deployment(strategy: dict) -> object:
@@ -371,3 +371,17 @@ def test_what_the_running_controllers_template_sets_and_the_manifest_drops_is_a_
     (controller,) = cluster(redact(replica_set) if redacted else replica_set).controllers.values()
     assert controller.template is not None
     assert drops_from(controller.template, expand([manifest], [])[0]) is drops
+
+
+def test_a_daemonsets_pods_compare_with_the_daemonsets_own_template():
+    """A DaemonSet's pods have their controller in `daemonsets`, not `controllers`: its template is
+    theirs (what the DaemonSet controller adds to each pod — node pinning, its tolerations — is
+    not in it), and a toleration the manifest drops from it is a change."""
+    daemonset = workload("DaemonSet", "agent", "100m", "agent:v1")
+    daemonset.obj["spec"]["template"]["spec"]["tolerations"] = [TOLERATION]
+    pod = running("agent-x", ("DaemonSet", "agent"), "n1", "100m", image="agent:v1", labels={"app": "agent"})
+    state = cluster(node("n1", "4"), daemonset.obj, pod)
+    template = state.template_of(state.pods[0])
+    assert template is not None and template.tolerations[0].key == "dedicated"
+    dropped = workload("DaemonSet", "agent", "100m", "agent:v1")
+    assert drops_from(template, expand([dropped], state.nodes)[0])
