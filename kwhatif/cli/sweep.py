@@ -109,7 +109,10 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
     removals × scheduler configs, or a list) and print one row each: pods bound / pending /
     evicted, the check's verdict, failing workloads and policies, utilisation, and a message:
     why the check fails (the first failing workload's FailedScheduling text), or without
-    workloads the queue's first FailedScheduling message."""
+    workloads the queue's first FailedScheduling message. Exit 0 when every scenario ran, whatever
+    its verdict (a sweep maps what fits, it gates nothing: a gate is `kwhatif check`); 1 when a
+    scenario could not run (its row says why); 2 on bad input (with --strict, a scenario's
+    warning too)."""
     def action() -> int:
         if dask is not None and jobs is not None:
             raise InputError("--jobs and --dask are exclusive (Dask's workers are the jobs)")
@@ -120,6 +123,7 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
         sweep = read_sweep(sweep_file, clock(now), validate)
         warnings.report(sweep.warnings)
         rows = execute(sweep, jobs, dask, dask_timeout, tls, quiet)
+        warnings.check([f"scenario {r['scenario']}: {w}" for r in rows for w in r["warnings"]])
         table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)),
                         width=terminal_width() if output == "table" else None)
         emit((table if output in ("table", "wide") else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import csv
 import io
 from pathlib import Path
@@ -69,6 +71,24 @@ def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path)
     strict = kwhatif("sweep", str(file), "--jobs", "1", "--strict")
     assert strict.returncode == 2 and strict.stdout == ""
     assert "--strict: " in single_error_line(strict.stderr)
+
+
+def test_strict_makes_a_scenarios_own_warning_the_error(tmp_path) -> None:
+    """A removal whose labels no node has warns in its row (scenario 1); --strict makes that the
+    run's one error line, as every command's --strict does with its warnings."""
+    (tmp_path / "cluster.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {zone: a}}\n"
+        "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n")
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml]\n'
+                    "remove:\n- {name: none}\n- {name: zone-b, labels: {zone: b}}\n")
+    plain = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
+    assert plain.returncode == 0
+    assert any("no node has these labels" in w for w in json.loads(plain.stdout)["rows"][1]["warnings"])
+    strict = kwhatif("sweep", str(file), "--jobs", "1", "--strict")
+    assert strict.returncode == 2 and strict.stdout == ""
+    line = single_error_line(strict.stderr)
+    assert "--strict: scenario 1: " in line and "no node has these labels" in line
 
 
 def test_an_unreadable_snapshot_fails_its_own_rows_and_the_others_run(tmp_path) -> None:
