@@ -205,12 +205,13 @@ def chart(rows: Sequence[Row]) -> str:
 def as_html(data: dict[str, Any]) -> str:
     header, body = flat(data["rows"])
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    count = f"{data['scenarios']} scenario{'' if data['scenarios'] == 1 else 's'}"
     cells = "\n".join("<tr>" + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in line)
                       + "</tr>" for line in body)
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>kwhatif sweep "
             f"{html.escape(data['sweep'])}</title><style>body{{font-family:sans-serif}}table{{border-collapse:"
             f"collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}</style></head><body>\n"
-            f"<h1>kwhatif sweep {html.escape(data['sweep'])}</h1><p>{data['scenarios']} scenarios, clock "
+            f"<h1>kwhatif sweep {html.escape(data['sweep'])}</h1><p>{count}, clock "
             f"{html.escape(data['now'])}</p>\n{chart(data['rows'])}\n<table><tr>{head}</tr>\n{cells}\n</table>"
             "</body></html>\n")
 
