@@ -52,7 +52,8 @@ from kwhatif.workloads.statefulset import POD_INDEX_LABEL, POD_NAME_LABEL
 PAUSED_NOTE = "paused: the new template waits for `kubectl rollout resume`; the running pods are kept"
 ON_DELETE_NOTE = "OnDelete: the running pods keep the old template until they are deleted"
 REPLICA_SET_NOTE = "a {kind} does not replace its running pods when its template changes; only new pods use it"
-POD_NOTE = "a pod's spec cannot change but for a few fields (kubectl apply refuses the rest): the pod is kept as it is"
+POD_NOTE = ("updated in place (its images, labels, annotations or added tolerations: the kubelet restarts a "
+            "container whose image changed); the pod keeps its node")
 ORDERED_READY_NOTE = ("OrderedReady: the controller waits for {pod} to be Running and Ready before it creates, deletes "
                       "or replaces any other pod; a pod that never starts is not replaced by the new template until "
                       "it is deleted by hand (kubectl delete pod {pod}; kubernetes/kubernetes#67250)")

@@ -18,8 +18,9 @@ from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, PodIndex, carrying_template, drops_from, exists, job_refusal, live_replicas,
-    recreated_by_helm, refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
+    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, as_pod_update_leaves, carrying_template, drops_from, exists,
+    job_refusal, live_replicas, recreated_by_helm, refused_update, strategy_of, with_injected,
+    without_limit_ranger_defaults,
 )
 
 
@@ -79,7 +80,8 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), group.pods,
                                                                                     cluster)
         before = live_replicas(cluster, index, w)
-        refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None)
+        refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None) or \
+            (_pod_refusal(old[0], group.pods[0], cluster) if w.kind == "Pod" and changed and old else None)
         new = _injected_as_before(group.pods, old, current, cluster) if changed else group.pods
         out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
@@ -97,6 +99,13 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
     return [with_injected(p, newest, cluster.template_of(newest)) for p in new]
+
+
+def _pod_refusal(running: Pod, manifest: Pod, cluster: Cluster) -> str | None:
+    """A running bare Pod's manifest that changes more of its spec than an update may: refused."""
+    if _carrying([running], [as_pod_update_leaves(running, manifest)], cluster, "Pod"):
+        return None
+    return POD_SPEC_REFUSED.format(name=manifest.name)
 
 
 def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cluster: Cluster) -> bool:

@@ -277,6 +277,31 @@ def _without_template_hash(written: Mapping[str, Any] | None) -> Mapping[str, An
     return written_form({**written, "matchLabels": labels})
 
 
+POD_SPEC_REFUSED = (
+    'The Pod "{name}" is invalid: spec: Forbidden: pod updates may not change fields other than '
+    "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` "
+    "(only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it "
+    "was previously negative) (to change the rest, delete the pod and create it again)")
+
+
+def as_pod_update_leaves(running: Pod, manifest: Pod) -> Pod:
+    """The manifest with what an update of a running bare Pod may change set as it runs
+    (ValidatePodUpdate): its labels and annotations, its containers' images, its tolerations when
+    the manifest only adds some. Still not carried by the running pod, the manifest changes
+    something else of its spec, which the API server refuses (`POD_SPEC_REFUSED`)."""
+    images = {(init, c.name): c.image for init, group in ((True, running.init_containers), (False, running.containers))
+              for c in group}
+
+    def as_running(c: Container, init: bool) -> Container:
+        return replace(c, image=images.get((init, c.name), c.image))
+    added_only = set(_tolerations(running)) <= set(_tolerations(manifest))
+    return manifest.evolve(
+        labels=running.labels, annotations=running.annotations,
+        tolerations=running.tolerations if added_only else manifest.tolerations,
+        containers=tuple(as_running(c, False) for c in manifest.containers),
+        init_containers=tuple(as_running(c, True) for c in manifest.init_containers))
+
+
 def job_refusal(cluster: Cluster, w: Workload, changed: bool) -> str | None:
     """What the API server answers a Job update: its template is immutable (`changed`: its pods
     tell a new one), and so, judged against the snapshot's Job object, are its completionMode,

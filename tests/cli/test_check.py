@@ -391,6 +391,25 @@ def test_a_bare_pod_that_runs_is_unchanged_not_placed_again(cli, tmp_path):
     assert "default/bound-a" not in [r["pod"] for r in data["results"]]
 
 
+@pytest.mark.parametrize("edit, change, code", [
+    # A new image is an update the API server takes (ValidatePodUpdate): in place, the pod stays.
+    (lambda c: c.update(image="registry.example/bound-a:2"), "unchanged", 0),
+    # A new request is not: kubectl apply fails, the gate fails with the server's words.
+    (lambda c: c["resources"]["requests"].update(cpu="1"), "refused", 1),
+], ids=["a new image", "a new request"])
+def test_a_running_bare_pods_spec_changes_only_where_an_update_may(cli, tmp_path, edit, change, code):
+    doc = yaml.safe_load(_manifest_of("bound.yaml", "bound-a"))
+    edit(doc["spec"]["containers"][0])
+    (tmp_path / "bound-a.yaml").write_text(yaml.safe_dump(doc))
+    result, data = _check(cli, str(tmp_path / "bound-a.yaml"))
+    assert result.exit_code == code, result.stdout
+    [w] = data["workloads"]
+    assert w["change"] == change
+    if code:
+        assert w["message"].startswith('The Pod "bound-a" is invalid: spec: Forbidden: pod updates may not change '
+                                       "fields other than `spec.containers[*].image`")
+
+
 def test_a_bare_pod_the_snapshot_has_pending_counts_once_and_fails_as_it_stays_pending(cli, tmp_path):
     """big's own manifest: big is the cluster's pending pod, scheduled once where it is in the
     queue (after urgent, before small), and it does not fit (MSG_BIG_3)."""
