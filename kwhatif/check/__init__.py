@@ -18,7 +18,7 @@ from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.check.rollout import Rollout
-from kwhatif.check.updates import Scheduled, plan_updates, run_with_updates
+from kwhatif.check.updates import Scheduled, plan_updates, refused_creations, run_with_updates
 from kwhatif.check.workers import each
 from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
@@ -144,6 +144,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     kept = {} if index is None else kept_replicas(objects, cluster, index)
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept, cluster.autoscalers.values())
     updates = {} if index is None else plan_updates(cluster, expansion, index)
+    updates.update(refused_creations(cluster, expansion, updates))
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     refused = [i for i, u in updates.items() if u.refused]
     warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)

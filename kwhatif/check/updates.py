@@ -17,8 +17,10 @@ from kwhatif.whatif.pods import is_replaced, pod_names, recreated
 from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
+from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
+from kwhatif.api.quota import ResourceQuota
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, as_pod_update_leaves, carrying_template, drops_from, exists,
+    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_pod_update_leaves, carrying_template, drops_from, exists,
     job_refusal, live_replicas, recreated_by_helm, refused_update, strategy_of, with_injected,
     without_limit_ranger_defaults,
 )
@@ -99,6 +101,45 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
         return new
     newest = max(before, key=lambda p: (p.creation_timestamp, p.name))
     return [with_injected(p, newest, cluster.template_of(newest)) for p in new]
+
+
+def refused_creations(cluster: Cluster, expansion: Expansion, planned: Collection[int]) -> dict[int, Update]:
+    """The new workloads (not `planned` as updates) whose object — or a Deployment's first
+    ReplicaSet — the namespace's object-count quota refuses (`count/deployments.apps`...; the
+    files' quotas with the snapshot's): the API server answers `kubectl apply` with `exceeded
+    quota`, and not one of their pods is ever made. In input order, each one created counting
+    against the next."""
+    quotas = {(q.namespace, q.name): q for q in cluster.resource_quotas}
+    quotas.update({(q.namespace, q.name): q for q in expansion.others if isinstance(q, ResourceQuota)})
+    counted = {key for kind in OBJECT_RESOURCES for key in object_count_keys(kind)}
+    if not any(counted & set(q.hard) for q in quotas.values()):
+        return {}
+    ledger = QuotaLedger(list(quotas.values()), cluster.pods, list(cluster.pvcs.values()))
+    out = {}
+    for i, group in enumerate(expansion.groups):
+        w = group.workload
+        if i in planned or w.kind not in OBJECT_RESOURCES:
+            continue
+        first_set = group.pods[0].controller_ref if w.kind == "Deployment" and group.pods else None
+        try:
+            ledger.charge_object(w.kind, w.namespace, w.name, _objects_in(cluster, w.kind, w.namespace))
+            if first_set is not None:
+                ledger.charge_object("ReplicaSet", w.namespace, first_set.name,
+                                     _objects_in(cluster, "ReplicaSet", w.namespace))
+        except AdmissionRejected as refused:
+            out[i] = Update(w, group.pods, [], True, Strategy(""), group.pinned, str(refused))
+    return out
+
+
+def _objects_in(cluster: Cluster, kind: str, namespace: str) -> int:
+    """How many objects of a workload kind the snapshot has in the namespace (an object-count
+    quota without a status counts them so)."""
+    if kind == "DaemonSet":
+        return sum(1 for ns, _ in cluster.daemonsets if ns == namespace)
+    if kind == "Job":
+        return sum(1 for ns, _ in cluster.jobs if ns == namespace)
+    held = cluster.template_owners if kind in ("Deployment", "CronJob") else cluster.controllers
+    return sum(1 for k, ns, _ in held if k == kind and ns == namespace)
 
 
 def _pod_refusal(running: Pod, manifest: Pod, cluster: Cluster) -> str | None:

@@ -179,6 +179,20 @@ def _must_specify(required: set[str], containers: Sequence[Container]) -> str | 
     return "must specify " + "; ".join(f"{n} for: {','.join(sorted(missing[n]))}" for n in sorted(missing))
 
 
+OBJECT_RESOURCES = {
+    "Deployment": "deployments.apps", "StatefulSet": "statefulsets.apps", "DaemonSet": "daemonsets.apps",
+    "ReplicaSet": "replicasets.apps", "Job": "jobs.batch", "CronJob": "cronjobs.batch",
+    "ReplicationController": "replicationcontrollers",
+}
+"""The workloads' resources, as object-count quotas name them (`count/<resource>`, generic
+evaluator; a ReplicationController's legacy name too, core's object_count evaluators)."""
+
+
+def object_count_keys(kind: str) -> tuple[str, ...]:
+    resource = OBJECT_RESOURCES[kind]
+    return (f"count/{resource}", resource) if kind == "ReplicationController" else (f"count/{resource}",)
+
+
 class QuotaLedger:
     """The quotas of a run with their running usage: what each admitted pod has charged so far."""
 
@@ -238,6 +252,28 @@ class QuotaLedger:
         for i, quota in zip(matched, charged):
             quotas[i] = quota
 
+
+    def charge_object(self, kind: str, namespace: str, name: str, existing: int) -> None:
+        """Admit a workload object being created (`OBJECT_RESOURCES`) against the namespace's
+        quotas that count its kind, or raise AdmissionRejected with the API server's text
+        (`deployments.apps "api" is forbidden: exceeded quota: ...`). `existing`: how many the
+        snapshot has, the usage of a quota whose status does not say (the controller's count)."""
+        keys = object_count_keys(kind)
+        quotas = self._sync(namespace)
+
+        def refused(text: str) -> AdmissionRejected:
+            return AdmissionRejected(f'{OBJECT_RESOURCES[kind]} "{name}" is forbidden: {text}')
+        charged = {}
+        for i, quota in enumerate(quotas):
+            hard = quota.status_hard if quota.status_hard is not None else quota.hard
+            counted = [k for k in keys if k in hard]
+            if quota.scopes or not counted:
+                continue
+            used = {k: (quota.status_used or {}).get(k) or Amount(Fraction(existing)) for k in counted}
+            known = replace(quota, status_hard=hard, status_used={**(quota.status_used or {}), **used})
+            charged[i] = _charged(known, dict.fromkeys(counted, _ONE), refused)
+        for i, quota in charged.items():  # all or none: a refusal charges nothing
+            quotas[i] = quota
 
     def release(self, pod: Pod) -> None:
         """A pod deleted: its usage leaves every quota that matches it (the quota controller

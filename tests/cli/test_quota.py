@@ -127,3 +127,49 @@ spec:
         "admission: create Claim data-db-2 for Pod db-2 in StatefulSet db failed error: persistentvolumeclaims "
         '"data-db-2" is forbidden: exceeded quota: storage, requested: requests.storage=10Gi, used: '
         "requests.storage=20Gi, limited: requests.storage=25Gi")
+
+
+OBJECT_QUOTA = """\
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: objects, namespace: shop}
+spec: {hard: {count/deployments.apps: "%s", count/replicasets.apps: "%s"}}
+"""
+
+
+def _objects_cluster(tmp_path: Path, deployments: int, replica_sets: int) -> Path:
+    """CLUSTER with a quota on the namespace's Deployments and ReplicaSets, without a status: the
+    quota controller would count the snapshot's — none — so `used` is 0 for both."""
+    (tmp_path / "objects.yaml").write_text(CLUSTER + OBJECT_QUOTA % (deployments, replica_sets))
+    return tmp_path / "objects.yaml"
+
+
+def test_check_fails_a_new_workload_whose_object_the_count_quota_refuses(tmp_path: Path) -> None:
+    """Object-count quotas (the generic evaluator): web is a 2nd Deployment where 1 is allowed
+    (the first, api, takes it: used 0 + 1 <= 1, then 1 + 1 > 1): kubectl apply is refused and no
+    pod of web is ever made; api's first ReplicaSet fits count/replicasets.apps 1."""
+    api = DEPLOYMENT.replace("name: web", "name: api", 1).replace("replicas: 2", "replicas: 1")  # pods 1 + 1 <= 2
+    (tmp_path / "web.yaml").write_text(api + "---\n" + DEPLOYMENT)
+    cluster = _objects_cluster(tmp_path, 1, 1)
+    proc = subprocess.run([executable("kwhatif"), "check", str(tmp_path / "web.yaml"), "-c", str(cluster),
+                           "--now", NOW, "-q", "-o", "json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    api, web = json.loads(proc.stdout)["workloads"]
+    assert (api["change"], api["ok"]) == ("new", True)
+    assert (web["change"], web["pods"], web["ok"]) == ("refused", 0, False)
+    assert web["message"] == ('deployments.apps "web" is forbidden: exceeded quota: objects, requested: '
+                              "count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1")
+
+
+def test_a_deployments_replicaset_is_counted_too(tmp_path: Path) -> None:
+    """count/replicasets.apps 0: the Deployment is made, its controller's ReplicaSet is refused."""
+    (tmp_path / "web.yaml").write_text(DEPLOYMENT)
+    cluster = _objects_cluster(tmp_path, 1, 0)
+    proc = subprocess.run([executable("kwhatif"), "check", str(tmp_path / "web.yaml"), "-c", str(cluster),
+                           "--now", NOW, "-q", "-o", "json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    (web,) = json.loads(proc.stdout)["workloads"]
+    assert re.fullmatch(r'replicasets\.apps "web-[a-z0-9]+" is forbidden: exceeded quota: objects, requested: '
+                        r"count/replicasets\.apps=1, used: count/replicasets\.apps=0, limited: count/replicasets\.apps=0",
+                        web["message"]), web["message"]

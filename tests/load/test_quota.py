@@ -18,7 +18,9 @@ from kwhatif.api.quota import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, canonical
 from kwhatif.engine import simulate
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import build_cluster
+from kwhatif.load.admission import AdmissionRejected
 from kwhatif.load.decode import decode
+from kwhatif.load.quota import QuotaLedger
 
 NOW = "2026-01-01T00:00:00Z"
 CREATED = "2025-06-01T00:00:00Z"
@@ -300,3 +302,32 @@ def test_a_hand_written_bound_claim_counts_as_existing() -> None:
         'admission: its claim new-data is refused: persistentvolumeclaims "new-data" is forbidden: exceeded quota: '
         "storage, requested: requests.storage=2Gi, used: requests.storage=2Gi, limited: requests.storage=3Gi; the "
         "pod would wait for it")
+
+
+@pytest.mark.parametrize("kind, quotas, existing, refused", [
+    # a status counts what runs: used 2 + 1 <= 3, admitted
+    ("Job", [quota("objects", {"count/jobs.batch": "3"}, {"count/jobs.batch": "2"})], 0, None),
+    # used 3 + 1 > 3: refused, in the generic evaluator's words
+    ("Job", [quota("objects", {"count/jobs.batch": "3"}, {"count/jobs.batch": "3"})], 0,
+     'jobs.batch "j" is forbidden: exceeded quota: objects, requested: count/jobs.batch=1, used: '
+     "count/jobs.batch=3, limited: count/jobs.batch=3"),
+    # no status yet: the controller's count is the snapshot's objects (2 + 1 > 2)
+    ("Job", [quota("objects", {"count/jobs.batch": "2"})], 2,
+     'jobs.batch "j" is forbidden: exceeded quota: objects, requested: count/jobs.batch=1, used: '
+     "count/jobs.batch=2, limited: count/jobs.batch=2"),
+    # a quota with scopes limits pods only; another kind's count is not this object's
+    ("Job", [quota("scoped", {"count/jobs.batch": "0"}, {"count/jobs.batch": "0"}, scopes=["BestEffort"]),
+             quota("other", {"count/cronjobs.batch": "0"}, {"count/cronjobs.batch": "0"})], 5, None),
+    # a ReplicationController also counts under its legacy name
+    ("ReplicationController", [quota("legacy", {"replicationcontrollers": "1"}, {"replicationcontrollers": "1"})], 0,
+     'replicationcontrollers "j" is forbidden: exceeded quota: legacy, requested: replicationcontrollers=1, used: '
+     "replicationcontrollers=1, limited: replicationcontrollers=1"),
+])
+def test_a_workload_object_is_charged_against_object_count_quotas(kind, quotas, existing, refused):
+    ledger = QuotaLedger([decode(q, None) for q in quotas], [])
+    try:
+        ledger.charge_object(kind, "shop", "j", existing)
+        said = None
+    except AdmissionRejected as err:
+        said = str(err)
+    assert said == refused
