@@ -20,8 +20,8 @@ from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_pod_update_leaves, carrying_template, drops_from, exists,
-    job_refusal, live_replicas, recreated_by_helm, refused_update, strategy_of, with_injected,
+    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_pod_update_leaves, carrying_template,
+    drops_from, exists, job_refusal, live_replicas, recreated_by_helm, refused_update, strategy_of, with_injected,
     without_limit_ranger_defaults,
 )
 

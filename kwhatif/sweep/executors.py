@@ -193,7 +193,8 @@ def dask_client(address: str, tls: DaskTLS | None, timeout: float) -> Any:
                             require_encryption=True)  # type: ignore[no-untyped-call]
     _scheduler_at(address, security, timeout)
     try:
-        client = Client(address, security=security, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        client = Client(address, security=security, timeout=timeout,  # type: ignore[no-untyped-call]
+                        set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS settings it cannot use
         raise InputError(f"--dask {address}: cannot reach the Dask scheduler: {err}") from None
     try:

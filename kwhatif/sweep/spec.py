@@ -304,7 +304,8 @@ def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
             with named_by(file, field):
                 plan.templates[s.template] = template_node(paths.path(s.template), warnings, validate)
         if s.config not in plan.configs:
-            field = f"scenarios[{s.index}].config" if listed else f"configs[{_position(doc.get('configs', []), s.config)}]"
+            field = (f"scenarios[{s.index}].config" if listed
+                     else f"configs[{_position(doc.get('configs', []), s.config)}]")
             with named_by(file, field):
                 config = None if s.config == DEFAULT_CONFIG else load_scheduler_config(paths.path(s.config))
             plan.configs[s.config] = list(config.profiles) if config is not None else None

@@ -535,7 +535,8 @@ def template_node(path: str, warnings: list[str], validate: str) -> Node:
     """The one Node of a node template file (--add-node's, a sweep's `nodes[].template`)."""
     nodes = template_nodes(path, warnings, validate)
     if len(nodes) != 1:
-        raise InputError(f"{path} must hold exactly one Node (found {len(nodes)}): a node template is one Node manifest")
+        raise InputError(f"{path} must hold exactly one Node (found {len(nodes)}): a node template is one Node "
+                         "manifest")
     return nodes[0]
 
 
