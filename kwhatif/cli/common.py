@@ -138,7 +138,10 @@ def run(action: Callable[[], int]) -> None:
     except ConfigError as err:  # kube-scheduler's own text, as it would fail at start-up
         click.echo(str(err), err=True)
         code = Exit.BAD_INPUT
-    except (KeyboardInterrupt, BrokenPipeError):
+    except KeyboardInterrupt:
+        click.echo("kwhatif: interrupted", err=True)
+        code = Exit.INTERRUPTED
+    except BrokenPipeError:
         code = Exit.BAD_INPUT
     except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
         click.echo(f"kwhatif: internal error: {type(err).__name__}: {err} (please report this input)", err=True)

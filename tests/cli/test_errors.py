@@ -171,3 +171,16 @@ def test_a_rejected_pod_is_rejected_alike_on_both_sides_of_a_diff(cli):
     assert result.exit_code == 0, result.stderr
     assert "becomes pending" not in data["counts"]
     assert not [p for p in data["pods"] if p["pod"] == "shop/badqty"]
+
+
+def test_an_interrupted_run_says_so_and_exits_130(capsys) -> None:
+    """Ctrl-C is no verdict and no bad input: 130 (128 + SIGINT, as a shell reports it), one line."""
+    from kwhatif.cli.common import run
+
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit) as done:
+        run(interrupted)
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "kwhatif: interrupted\n"
