@@ -155,12 +155,12 @@ class SweepPaths:
         return os.path.join(self.base, name)
 
     def snapshot_names(self, patterns: list[str]) -> list[str]:
-        """Each pattern's matches in name order (a plain path is itself); one matching nothing
-        is an error naming the field."""
+        """Each pattern's matches in name order (a plain path is itself; `**` spans folders, as a
+        shell's globstar does); one matching nothing is an error naming the field."""
         names: list[str] = []
         for i, pattern in enumerate(patterns):
             if glob.has_magic(pattern):
-                found = sorted(os.path.relpath(p, self.base) for p in glob.glob(self.path(pattern)))
+                found = sorted(os.path.relpath(p, self.base) for p in glob.glob(self.path(pattern), recursive=True))
                 if not found:
                     raise InputError(f"{pattern!r} matches no file", Source(self.file), "Sweep", f"snapshots[{i}]")
                 names.extend(n for n in found if n not in names)

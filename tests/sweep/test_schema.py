@@ -134,3 +134,13 @@ def test_the_published_schema_is_the_one_the_command_checks_against() -> None:
 def test_the_sample_sweep_is_valid() -> None:
     schema = json.loads(SCHEMA_PATH.read_text())
     jsonschema.Draft202012Validator(schema).validate(yaml.safe_load((SAMPLES / "sweep.yaml").read_text()))
+
+
+def test_a_double_star_glob_spans_folders(tmp_path: Path) -> None:
+    """`fleet/**/*.yaml` takes fleet/a.yaml and fleet/eu/b.yaml, as a shell's globstar does."""
+    from kwhatif.sweep.spec import SweepPaths
+    for name in ("fleet/a.yaml", "fleet/eu/b.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    paths = SweepPaths(str(tmp_path / "sweep.yaml"))
+    assert paths.snapshot_names(["fleet/**/*.yaml"]) == ["fleet/a.yaml", "fleet/eu/b.yaml"]
