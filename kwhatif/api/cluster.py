@@ -57,6 +57,17 @@ class Cluster:
         owner = self.controller_of(pod)
         return owner.template if owner is not None else None
 
+    def workload_templates(self, kind: str, namespace: str, name: str) -> tuple[Pod | None, Pod | None]:
+        """A workload object's pod template and the one its last `kubectl apply` wrote, as the
+        snapshot has the object (None, None when it lacks it)."""
+        if kind == "Deployment":
+            found: TemplateOwner | Controller | DaemonSet | None = self.template_owners.get((kind, namespace, name))
+        elif kind == "DaemonSet":
+            found = self.daemonsets.get((namespace, name))
+        else:
+            found = self.controllers.get((kind, namespace, name))
+        return (found.template, found.applied) if found is not None else (None, None)
+
     def controller_of(self, pod: Pod) -> Controller | None:
         """The snapshot's ReplicaSet, StatefulSet or ReplicationController that controls `pod`,
         when the snapshot has it (DaemonSets are in `daemonsets`, Jobs in `jobs`)."""

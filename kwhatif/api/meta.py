@@ -80,6 +80,10 @@ def _layout(cls: type) -> _Layout | None:
 DIGEST_PREFIX = "sha256:"
 
 
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+"""Where a client-side `kubectl apply` keeps the whole manifest it applied."""
+
+
 def value_digest(value: str) -> str:
     """What a redacted snapshot keeps of an annotation value of a pod or pod template
     (`kwhatif.live.redact`): enough to tell that a template changed (a Helm `checksum/config`,

@@ -327,6 +327,9 @@ class Controller:
     """Its pod template, as a pod of it (None: none to read, or one the pod decoder refuses): what
     its pods run that it lacks a webhook injected (and injects into new pods too); what it sets
     that a manifest's template does not, the manifest removes (`existing.drops_from`)."""
+    applied: Pod | None = None
+    """The pod template of its `kubectl.kubernetes.io/last-applied-configuration` (None: no client-side
+    apply said): `kubectl apply` removes from the live template only what that apply had set."""
     owner: OwnerReference | None = None
     """Its controller (metadata.ownerReferences, controller: true): a Deployment's ReplicaSet's
     Deployment, whose pod template is the one a fix for the set's pods changes."""
@@ -375,6 +378,11 @@ class TemplateOwner(Namespaced):
     namespace: str
     name: str
     source: Source | None = None
+    template: Pod | None = None
+    """A Deployment's pod template as a pod (`Controller.template`): the one its ReplicaSets'
+    are compared with, there when they are not."""
+    applied: Pod | None = None
+    """The pod template its last `kubectl apply` wrote (`Controller.applied`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +399,8 @@ class DaemonSet(Namespaced):
     source: Source | None = None
     template: Pod | None = None
     """Its pod template as a pod (`Controller.template`)."""
+    applied: Pod | None = None
+    """The pod template its last `kubectl apply` wrote (`Controller.applied`)."""
 
 
 @dataclass(frozen=True, slots=True)

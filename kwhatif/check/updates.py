@@ -20,9 +20,9 @@ from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
 from kwhatif.api.quota import ResourceQuota
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_pod_update_leaves, carrying_template,
-    drops_from, exists, job_refusal, live_replicas, recreated_by_helm, refused_update, strategy_of, with_injected,
-    without_limit_ranger_defaults,
+    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_last_applied, as_pod_update_leaves,
+    carrying_template, drops_from, exists, job_refusal, live_replicas, recreated_by_helm, refused_update,
+    strategy_of, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -77,7 +77,8 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         if not found or recreated_by_helm(w):
             continue
         strategy = strategy_of(w, len(group.pods))
-        current = _carrying(old, group.pods[:1], cluster, w.kind)
+        templates = cluster.workload_templates(w.kind, w.namespace, w.name)
+        current = _carrying(old, group.pods[:1], cluster, w.kind, templates)
         job = w.kind == "Job"
         changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), group.pods,
                                                                                     cluster)
@@ -157,14 +158,17 @@ def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cl
     return len(_carrying(finished, new[:1], cluster, "Job")) < len(finished)
 
 
-def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: str) -> list[Pod]:
+def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: str,
+              workload: tuple[Pod | None, Pod | None] = (None, None)) -> list[Pod]:
     """The running pods that carry the manifest's template, in `old`'s order. The controllers
     compare templates, which LimitRanger never touches (its defaults are the pods'): a pod whose
     annotation says what LimitRanger set is compared without those, with the template through
     admission but LimitRanger — whatever the namespace's LimitRange says today; a pod without the
     annotation got nothing from LimitRanger, or is a hand-written snapshot's that does not say:
     it carries the template as admission stores it today, or without LimitRanger (a LimitRange
-    added since its pods were made)."""
+    added since its pods were made). Then what the manifest removes from the template the pod was
+    made from (`_template_drops`; `workload`: the workload object's own template and last-applied
+    one, `Cluster.workload_templates`) tells it does not carry the manifest's."""
     if not new:
         return carrying_template(old, new, kind)
     written = {id(p): without_limit_ranger_defaults(p) for p in old if LIMIT_RANGER_ANNOTATION in p.annotations}
@@ -172,14 +176,20 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     without = _admitted(new[0], cluster, limit_ranges=False)
     found = {id(p) for p in carrying_template(silent, [_admitted(new[0], cluster)], kind)}
     found |= {id(p) for p in carrying_template([*silent, *written.values()], [without], kind)}
-    return [p for p in old if id(written.get(id(p), p)) in found and not _template_drops(cluster, p, new[0])]
+    return [p for p in old
+            if id(written.get(id(p), p)) in found and not _template_drops(cluster, p, new[0], workload)]
 
 
-def _template_drops(cluster: Cluster, pod: Pod, manifest: Pod) -> bool:
-    """Whether the manifest leaves out what the pod's controller's template (in the snapshot)
-    sets: then it is a new template, whatever the pod carries (`existing.drops_from`)."""
-    template = cluster.template_of(pod)
-    return template is not None and drops_from(template, manifest)
+def _template_drops(cluster: Cluster, pod: Pod, manifest: Pod, workload: tuple[Pod | None, Pod | None]) -> bool:
+    """Whether the manifest leaves out what the template the pod was made from sets (its
+    controller's in the snapshot, else the workload object's): then it is a new template,
+    whatever the pod carries (`existing.drops_from`) — of what the last `kubectl apply` wrote,
+    when the workload object says (`existing.as_last_applied`), for apply leaves the rest."""
+    live, applied = workload
+    template = cluster.template_of(pod) or live
+    if template is None:
+        return False
+    return drops_from(as_last_applied(template, applied) if applied is not None else template, manifest)
 
 
 def _admitted(pod: Pod, cluster: Cluster, limit_ranges: bool = True) -> Pod:

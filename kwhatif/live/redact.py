@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.api.meta import value_digest
+from kwhatif.api.meta import LAST_APPLIED, value_digest
 from kwhatif.api.settings import LISTS, redacted_env_from, redacted_env_var, redacted_list
 
 KEPT_ANNOTATIONS = frozenset({
@@ -44,7 +44,6 @@ KEPT_ANNOTATIONS = frozenset({
 })
 """Annotations kwhatif reads (the scheduler reads no other)."""
 
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 DROPPED_CONTAINER_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 

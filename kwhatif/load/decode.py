@@ -16,6 +16,7 @@ import re
 from datetime import timezone
 from typing import Any, Callable
 
+from kwhatif.api.meta import LAST_APPLIED
 from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
@@ -210,7 +211,8 @@ def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     controller_selector(f, "DaemonSet", spec)
-    return DaemonSet(namespace, name, obj, source, template_pod(spec, namespace, name, source))
+    return DaemonSet(namespace, name, obj, source, template_pod(spec, namespace, name, source),
+                     applied_template(obj, namespace, name, source))
 
 
 def decode_controller(obj: dict, source: Source | None) -> Controller:
@@ -228,7 +230,8 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       replicas=replicas, deployment_replicas=int(desired) if desired.isdigit() else None,
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
-                      template=template_pod(spec, namespace, name, source), owner=controller_of(f, meta))
+                      template=template_pod(spec, namespace, name, source), owner=controller_of(f, meta),
+                      applied=applied_template(obj, namespace, name, source))
 
 
 def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
@@ -246,7 +249,25 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
         controller_selector(f, "Deployment", f.map(obj, "spec", ""))
     if "status" not in obj:
         return None
-    return TemplateOwner(obj["kind"], namespace, name, source)
+    if obj["kind"] != "Deployment":
+        return TemplateOwner(obj["kind"], namespace, name, source)
+    return TemplateOwner("Deployment", namespace, name, source, template_pod(f.map(obj, "spec", ""), namespace, name,
+                                                                             source),
+                         applied_template(obj, namespace, name, source))
+
+
+def applied_template(obj: dict, namespace: str, name: str, source: Source | None) -> Pod | None:
+    """The pod template the object's last client-side `kubectl apply` wrote (its
+    last-applied-configuration, the whole manifest as applied), None without one or unreadable."""
+    meta = obj.get("metadata")
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
+    try:
+        applied = json.loads(written) if isinstance(written, str) else None
+    except ValueError:
+        return None
+    spec = applied.get("spec") if isinstance(applied, dict) else None
+    return template_pod(spec, namespace, name, source) if isinstance(spec, dict) else None
 
 
 def template_pod(spec: dict, namespace: str, name: str, source: Source | None) -> Pod | None:

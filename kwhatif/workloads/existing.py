@@ -434,13 +434,36 @@ KEPT_BY_APPLY = frozenset({"kubectl.kubernetes.io/restartedAt"})
 never set them keeps them (a three-way merge removes only what the last apply set)."""
 
 
+def as_last_applied(template: Pod, applied: Pod) -> Pod:
+    """The live template less what the last `kubectl apply` did not write (`applied`, its
+    last-applied-configuration's): a three-way merge (strategicpatch CreateThreeWayMergePatch)
+    removes only what that apply set and the manifest leaves out; what another hand set — a
+    mutating webhook on the workload, `kubectl patch`, `kubectl rollout restart` — stays."""
+    written = {c.name: set(dict(c.settings or ())) for c in (*applied.init_containers, *applied.containers)}
+    names = set(_containers(applied))
+
+    def kept(c: Container) -> Container:
+        return replace(c, settings=tuple((k, v) for k, v in c.settings if k in written[c.name])
+                       if c.settings is not None else None)
+    tolerations, volumes = set(applied.tolerations), {v.get("name") for v in applied.volumes}
+    return template.evolve(
+        labels={k: v for k, v in template.labels.items() if k in applied.labels},
+        annotations={k: v for k, v in template.annotations.items() if k in applied.annotations},
+        node_selector={k: v for k, v in (template.node_selector or {}).items() if k in (applied.node_selector or {})},
+        tolerations=tuple(t for t in template.tolerations if t in tolerations),
+        volumes=tuple(v for v in template.volumes if v.get("name") in volumes),
+        containers=tuple(kept(c) for c in template.containers if (False, c.name) in names),
+        init_containers=tuple(kept(c) for c in template.init_containers if (True, c.name) in names))
+
+
 def drops_from(template: Pod, manifest: Pod) -> bool:
     """Whether the manifest's template leaves out something the running controller's own
     template sets — a container, a label, an annotation, a nodeSelector entry, a toleration, an
     env var (or sets it otherwise), a volume. The controllers compare whole templates (the
     Deployment controller's EqualIgnoreHash, a StatefulSet's revision hash), so the manifest is a
     new template; compared with the pods alone, whose extras are taken as a webhook's
-    (`_carries`), a removal read as no change."""
+    (`_carries`), a removal read as no change. (`as_last_applied` first, when the snapshot says
+    what the last apply wrote.)"""
     if not set(_containers(template)) <= set(_containers(manifest)):
         return True
     if any(manifest.labels.get(k) != v for k, v in template.labels.items() if k not in CONTROLLER_LABELS):

@@ -137,3 +137,60 @@ def test_a_field_the_manifest_removes_from_a_running_template_is_a_change(cli, t
     if code:
         assert w["rollout"]["stuck_at"] == 1
         assert "1 node(s) had untolerated taint {dedicated: web}" in w["message"]
+
+
+def _web_deployment(template_tail: str, annotations: str = "{}", last_applied: str | None = None) -> str:
+    """Deployment web as the snapshot has it (a status: it runs), its template tolerating or not,
+    with `annotations` on the template and a last-applied-configuration when given."""
+    meta = "{name: web, namespace: default, uid: d1"
+    if last_applied is not None:
+        meta += ", annotations: {kubectl.kubernetes.io/last-applied-configuration: %s}" % json.dumps(last_applied)
+    return (f"- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {meta}}}\n  spec:\n    replicas: 1\n"
+            "    selector: {matchLabels: {app: web}}\n"
+            f"    template:\n      metadata: {{labels: {{app: web}}, annotations: {annotations}}}\n"
+            f"      spec: {WEB_SPEC % template_tail}\n  status: {{replicas: 1}}\n")
+
+
+def _check_web(cli, tmp_path, cluster: str, template_tail: str) -> dict:
+    (tmp_path / "cluster.yaml").write_text(cluster)
+    (tmp_path / "web.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
+        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
+    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    return w
+
+
+def test_without_its_replicasets_the_deployments_own_template_tells_a_removal(cli, tmp_path):
+    """`kubectl get deploy,pods` has no ReplicaSet: the Deployment's template is what runs (the
+    controller compares its ReplicaSets with it), and the toleration removed is a change."""
+    replica_set = WEB_CLUSTER.index("- apiVersion: apps/v1\n  kind: ReplicaSet")
+    pod = WEB_CLUSTER.index("- apiVersion: v1\n  kind: Pod")
+    cluster = WEB_CLUSTER[:replica_set] + _web_deployment(TOLERATED) + WEB_CLUSTER[pod:]
+    assert _check_web(cli, tmp_path, cluster, "tolerations: []")["change"] == "update (RollingUpdate)"
+    assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "unchanged"
+
+
+def test_what_the_last_apply_did_not_write_is_kept_not_removed(cli, tmp_path):
+    """The live template has an annotation a webhook (or kubectl patch) added; the Deployment's
+    last-applied-configuration — the manifest as applied — lacks it: `kubectl apply` of the same
+    manifest leaves it (a three-way merge removes only what the last apply set): unchanged.
+    The toleration, which that apply wrote, is removed when the manifest leaves it out."""
+    written = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+               "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+                        "template": {"metadata": {"labels": {"app": "web"}},
+                                     "spec": {"containers": [{"name": "app", "image": "nginx:1",
+                                                              "resources": {"requests": {"cpu": "500m"}}}],
+                                              "nodeSelector": {"pool": "web"},
+                                              "tolerations": [{"key": "dedicated", "operator": "Equal",
+                                                               "value": "web", "effect": "NoSchedule"}]}}}}
+    patched = "{example.com/safe-to-evict: 'true'}"
+    cluster = WEB_CLUSTER.replace("metadata: {labels: {app: web, pod-template-hash: h1}}",
+                                  f"metadata: {{labels: {{app: web, pod-template-hash: h1}}, annotations: {patched}}}")
+    cluster = cluster.replace("    labels: {app: web, pod-template-hash: h1}\n",
+                              f"    labels: {{app: web, pod-template-hash: h1}}\n    annotations: {patched}\n")
+    cluster += _web_deployment(TOLERATED, patched, json.dumps(written))
+    assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "unchanged"
+    assert _check_web(cli, tmp_path, cluster, "tolerations: []")["change"] == "update (RollingUpdate)"
