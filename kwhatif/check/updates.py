@@ -4,7 +4,7 @@ rolls out the existing ones on the same snapshot (see `kwhatif.check.rollout`)."
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
@@ -104,12 +104,12 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
     return [with_injected(p, newest, cluster.template_of(newest)) for p in new]
 
 
-def refused_creations(cluster: Cluster, expansion: Expansion, planned: Collection[int]) -> dict[int, Update]:
-    """The new workloads (not `planned` as updates) whose object — or a Deployment's first
-    ReplicaSet — the namespace's object-count quota refuses (`count/deployments.apps`...; the
-    files' quotas with the snapshot's): the API server answers `kubectl apply` with `exceeded
-    quota`, and not one of their pods is ever made. In input order, each one created counting
-    against the next."""
+def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int, Update]) -> dict[int, Update]:
+    """The workloads whose creation the namespace's object-count quotas refuse (`count/deployments.apps`...;
+    the files' quotas with the snapshot's), in input order, each one created counting against the
+    next: a new workload's object, or its Deployment's first ReplicaSet — not one of its pods is
+    ever made —, and the ReplicaSet a Deployment's new template needs — the object is updated, its
+    rollout never starts (the controller's ReplicaSetCreateError). Both in the API server's words."""
     quotas = {(q.namespace, q.name): q for q in cluster.resource_quotas}
     quotas.update({(q.namespace, q.name): q for q in expansion.others if isinstance(q, ResourceQuota)})
     counted = {key for kind in OBJECT_RESOURCES for key in object_count_keys(kind)}
@@ -118,18 +118,35 @@ def refused_creations(cluster: Cluster, expansion: Expansion, planned: Collectio
     ledger = QuotaLedger(list(quotas.values()), cluster.pods, list(cluster.pvcs.values()))
     out = {}
     for i, group in enumerate(expansion.groups):
-        w = group.workload
-        if i in planned or w.kind not in OBJECT_RESOURCES:
+        w, update = group.workload, updates.get(i)
+        manifest = group.pods[0] if group.pods else None
+        if w.kind not in OBJECT_RESOURCES or update is not None and not _needs_a_replica_set(cluster, update, manifest):
             continue
-        first_set = group.pods[0].controller_ref if w.kind == "Deployment" and group.pods else None
+        new_set = manifest.controller_ref if w.kind == "Deployment" and manifest is not None else None
         try:
-            ledger.charge_object(w.kind, w.namespace, w.name, _objects_in(cluster, w.kind, w.namespace))
-            if first_set is not None:
-                ledger.charge_object("ReplicaSet", w.namespace, first_set.name,
+            if update is None:
+                ledger.charge_object(w.kind, w.namespace, w.name, _objects_in(cluster, w.kind, w.namespace))
+            if new_set is not None:
+                ledger.charge_object("ReplicaSet", w.namespace, new_set.name,
                                      _objects_in(cluster, "ReplicaSet", w.namespace))
         except AdmissionRejected as refused:
-            out[i] = Update(w, group.pods, [], True, Strategy(""), group.pinned, str(refused))
+            out[i] = (Update(w, group.pods, [], True, Strategy(""), group.pinned, str(refused)) if update is None
+                      else replace(update, refused=f"the Deployment is updated, but the ReplicaSet of its new "
+                                                   f"template is refused: {refused}"))
     return out
+
+
+def _needs_a_replica_set(cluster: Cluster, update: Update, manifest: Pod | None) -> bool:
+    """Whether a running Deployment's manifest makes its controller create a ReplicaSet: a new
+    template (not refused) that no ReplicaSet of its has (FindNewReplicaSet: EqualIgnoreHash; one
+    kept by revisionHistoryLimit at 0 replicas is scaled up again)."""
+    if update.workload.kind != "Deployment" or not update.changed or update.refused or update.current:
+        return False
+    owned = [c.template for c in cluster.controllers.values()
+             if c.kind == "ReplicaSet" and c.namespace == update.workload.namespace and c.owner is not None
+             and c.owner.kind == "Deployment" and c.owner.name == update.workload.name and c.template is not None]
+    return manifest is None or not any(carrying_template([t], [manifest], "Deployment") and not drops_from(t, manifest)
+                                       for t in owned)
 
 
 def _objects_in(cluster: Cluster, kind: str, namespace: str) -> int:

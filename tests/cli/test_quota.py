@@ -173,3 +173,56 @@ def test_a_deployments_replicaset_is_counted_too(tmp_path: Path) -> None:
     assert re.fullmatch(r'replicasets\.apps "web-[a-z0-9]+" is forbidden: exceeded quota: objects, requested: '
                         r"count/replicasets\.apps=1, used: count/replicasets\.apps=0, limited: count/replicasets\.apps=0",
                         web["message"]), web["message"]
+
+
+RUNNING_WEB = """\
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-h1
+  namespace: shop
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true}]
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web, pod-template-hash: h1}}
+  template:
+    metadata: {labels: {app: web, pod-template-hash: h1}}
+    spec:
+      containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-h1-a
+  namespace: shop
+  labels: {app: web, pod-template-hash: h1}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-h1, uid: r1, controller: true}]
+spec:
+  nodeName: n1
+  containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]
+status: {phase: Running, conditions: [{type: Ready, status: "True"}]}
+"""
+
+
+def test_a_rollouts_new_replicaset_is_counted_and_a_full_quota_stops_it(tmp_path: Path) -> None:
+    """count/replicasets.apps 1, held by web-h1: a new image needs a second ReplicaSet, which the
+    quota refuses (1 + 1 > 1): the Deployment is updated but its rollout never starts (the
+    controller's ReplicaSetCreateError), and the check fails saying so. The same manifest
+    unchanged needs no ReplicaSet: it passes."""
+    quota = ("---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: objects, namespace: shop}\n"
+             "spec: {hard: {count/replicasets.apps: '1'}}\nstatus: {hard: {count/replicasets.apps: '1'}, "
+             "used: {count/replicasets.apps: '1'}}\n")
+    (tmp_path / "cluster.yaml").write_text(CLUSTER + RUNNING_WEB + quota)
+    same = DEPLOYMENT.replace("replicas: 2", "replicas: 1")
+    for manifest, code in ((same, 0), (same.replace("image: nginx", "image: nginx:2"), 1)):
+        (tmp_path / "web.yaml").write_text(manifest)
+        proc = subprocess.run([executable("kwhatif"), "check", str(tmp_path / "web.yaml"), "-c",
+                               str(tmp_path / "cluster.yaml"), "--now", NOW, "-q", "-o", "json"],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == code, proc.stderr
+    (web,) = json.loads(proc.stdout)["workloads"]
+    assert re.fullmatch(r'the Deployment is updated, but the ReplicaSet of its new template is refused: '
+                        r'replicasets\.apps "web-[a-z0-9]+" is forbidden: exceeded quota: objects, requested: '
+                        r"count/replicasets\.apps=1, used: count/replicasets\.apps=1, limited: count/replicasets\.apps=1",
+                        web["message"]), web["message"]
