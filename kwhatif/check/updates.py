@@ -18,7 +18,6 @@ from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
-from kwhatif.api.quota import ResourceQuota
 from kwhatif.workloads.existing import (
     LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_last_applied, as_pod_update_leaves,
     carrying_template, drops_from, exists, job_refusal, live_replicas, recreated_by_helm, refused_update,
@@ -105,17 +104,17 @@ def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Po
 
 
 def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int, Update]) -> dict[int, Update]:
-    """The workloads whose creation the namespace's object-count quotas refuse (`count/deployments.apps`...;
-    the files' quotas with the snapshot's), in input order, each one created counting against the
-    next: a new workload's object, or its Deployment's first ReplicaSet — not one of its pods is
-    ever made —, and the ReplicaSet a Deployment's new template needs — the object is updated, its
-    rollout never starts (the controller's ReplicaSetCreateError). Both in the API server's words."""
-    quotas = {(q.namespace, q.name): q for q in cluster.resource_quotas}
-    quotas.update({(q.namespace, q.name): q for q in expansion.others if isinstance(q, ResourceQuota)})
+    """The workloads whose creation the namespace's object-count quotas refuse (`count/deployments.apps`...),
+    in input order, each one created counting against the next: a new workload's object, or its
+    Deployment's first ReplicaSet — not one of its pods is ever made —, and the ReplicaSet a
+    Deployment's new template needs — the object is updated, its rollout never starts (the
+    controller's ReplicaSetCreateError). Both in the API server's words. The snapshot's quotas
+    only: one the files bring (or change) has no status yet when the apply creates the objects
+    beside it, and CheckRequest limits only what `status.hard` names."""
     counted = {key for kind in OBJECT_RESOURCES for key in object_count_keys(kind)}
-    if not any(counted & set(q.hard) for q in quotas.values()):
+    if not any(counted & set(q.hard) for q in cluster.resource_quotas):
         return {}
-    ledger = QuotaLedger(list(quotas.values()), cluster.pods, list(cluster.pvcs.values()))
+    ledger = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
     out = {}
     for i, group in enumerate(expansion.groups):
         w, update = group.workload, updates.get(i)
