@@ -8,7 +8,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from kwhatif.render.check import rollout_line, workload_ref
+from kwhatif.render.check import result_word, rollout_line, workload_ref
 
 
 def to_junit(data: dict[str, Any]) -> str:
@@ -24,8 +24,9 @@ def to_junit(data: dict[str, Any]) -> str:
             failure = ET.SubElement(case, "failure", {"message": w["message"] or "does not fit", "type": "Unschedulable"})
             failure.text = (f"{w['pods']} pods: {w['bound']} bound, {w['pending']} pending, "
                             f"{w['evictions']} evictions\n{w['message'] or ''}" + (f"\n{rollout}" if rollout else ""))
-        elif rollout:
-            ET.SubElement(case, "system-out").text = rollout
+        elif rollout or result_word(w) == "no node":  # a DaemonSet on no node passes, said beside it
+            said = w["message"] if result_word(w) == "no node" else ""
+            ET.SubElement(case, "system-out").text = "\n".join(t for t in (said, rollout) if t)
         cases.append(case)
     for p in data["policies"]:
         case = ET.Element("testcase", {"classname": "kwhatif.check.policy", "name": p["policy"]})

@@ -91,6 +91,18 @@ def test_a_daemonset_matching_no_node_is_said_in_the_table(nowhere: str) -> None
     assert row.split()[-2:] == ["no", "node"]  # PODS 0 BOUND 0 PENDING 0, never "ok"
 
 
+def test_a_daemonset_matching_no_node_is_said_on_its_case_and_its_line(nowhere: str) -> None:
+    """Not only a suite-level warning: JUnit's testcase carries it (system-out, where CI report
+    viewers show it), and GitHub's warning annotation sits on the manifest's line (once)."""
+    junit = ET.fromstring(invoke(["check", nowhere, *WARN, "-o", "junit"]).stdout)
+    case = next(c for c in junit.iter("testcase") if c.get("name") == "DaemonSet/default/gpu-agent")
+    assert case.find("failure") is None and NO_NODE.split(": ", 1)[1] in (case.findtext("system-out") or "")
+    github = invoke(["check", nowhere, *WARN, "-o", "github"]).stdout.splitlines()
+    anchored = [line for line in github if "matches no node" in line]
+    assert anchored == [f"::warning file={nowhere},line=1,title=kwhatif check%3A DaemonSet/default/gpu-agent::"
+                        f"{NO_NODE}"]
+
+
 def test_the_warnings_reach_every_format(nowhere: str) -> None:
     data = json.loads(invoke(["check", nowhere, *WARN, "-o", "json"]).stdout)
     assert data["warnings"][:1] == [f"{nowhere}#0:1: {TYPO}"] and NO_NODE in data["warnings"]
