@@ -11,6 +11,11 @@ def listed(items: Sequence[str], limit: int = 3) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+def counted(count: int, noun: str) -> str:
+    """`1 node`, `3 nodes`: a count with its noun, singular for one."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def markdown_cell(text: str) -> str:
     """A Markdown table cell: on one line, pipes escaped, and `<` as an entity (GitHub renders
     HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays)."""

@@ -22,6 +22,7 @@ from kwhatif.check.updates import Scheduled, plan_updates, refused_creations, ru
 from kwhatif.check.workers import each
 from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
+from kwhatif.text import counted
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.snapshot.snapshot import REGION_LABELS, ZONE_LABELS, label_read, region_and_zone
 from kwhatif.api.cluster import Cluster
@@ -312,8 +313,7 @@ def node_loss_scenarios(nodes: Sequence[Node], count: int) -> list[LossScenario]
     MAX_LOSS_SCENARIOS)."""
     names = sorted(n.name for n in nodes)
     if count > len(names):
-        raise InputError(f"--tolerate-node-loss {count}: the cluster has only {len(names)} "
-                         f"node{'s' if len(names) != 1 else ''}")
+        raise InputError(f"--tolerate-node-loss {count}: the cluster has only {counted(len(names), 'node')}")
     total = math.comb(len(names), count)
     if total > MAX_LOSS_SCENARIOS:
         raise InputError(f"--tolerate-node-loss {count}: {total} combinations of {len(names)} nodes to try; "
@@ -345,7 +345,7 @@ def zone_loss_scenarios(nodes: Sequence[Node]) -> list[LossScenario]:
 
 
 def _zone_label(region: str, zone: str, count: int, shared_name: bool) -> str:
-    nodes = f"{count} node{'s' if count > 1 else ''}"
+    nodes = counted(count, "node")
     where = f" of region {region}" if region and (shared_name or not zone) else ""
     if zone:
         return f"without zone {zone}{where} ({nodes})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwhatif.render.check import result_word, rollout_lines, verdict, workload_ref
-from kwhatif.text import markdown_cell
+from kwhatif.text import counted, markdown_cell
 
 
 def _result(w: dict[str, Any]) -> str:
@@ -35,11 +35,11 @@ def to_markdown(data: dict[str, Any]) -> str:
         lines += ["", "| Policy | Result |", "|---|---|"]
         for p in data["policies"]:
             detail = "; ".join(m for m in p["messages"] if m)
-            lines.append(f"| `{p['policy']}` | {'✅' if p['ok'] else '❌'} {markdown_cell(detail)} |")
+            lines.append(f"| `{p['policy']}` | {' '.join(t for t in ('✅' if p['ok'] else '❌', markdown_cell(detail)) if t)} |")
     if data["warnings"]:
         lines += ["", "<details><summary>⚠️ " + f"{len(data['warnings'])} warning(s)</summary>", "",
                   *(f"- {markdown_cell(w)}" for w in data["warnings"]), "", "</details>"]
     cluster = data["cluster"]
     lines += ["", (f"<sub>{cluster['nodes']} nodes, {cluster['bound_pods']} bound pods, "
-                  f"{cluster['pending_pods']} pods scheduled ({data['version']} decisions, by kwhatif)</sub>")]
+                  f"{counted(cluster['pending_pods'], 'pod')} scheduled ({data['version']} decisions, by kwhatif)</sub>")]
     return "\n".join(lines) + "\n"

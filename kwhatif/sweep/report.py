@@ -17,7 +17,7 @@ import orjson
 from tabulate import tabulate
 
 from kwhatif import __version__
-from kwhatif.text import markdown_cell
+from kwhatif.text import counted, markdown_cell
 
 Row = dict[str, Any]
 
@@ -205,7 +205,7 @@ def chart(rows: Sequence[Row]) -> str:
 def as_html(data: dict[str, Any]) -> str:
     header, body = flat(data["rows"])
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    count = f"{data['scenarios']} scenario{'' if data['scenarios'] == 1 else 's'}"
+    count = counted(data["scenarios"], "scenario")
     cells = "\n".join("<tr>" + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in line)
                       + "</tr>" for line in body)
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>kwhatif sweep "
