@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import jsonschema
+from referencing import Registry, Resource
 import pytest
 import yaml
 from click.testing import CliRunner, Result
@@ -103,6 +104,19 @@ def validate(output_schema: dict[str, Any]) -> Callable[[Any], None]:
     """Validate `schedule`/`place` JSON output against schemas/schedule-output.schema.json."""
     def check(data: Any) -> None:
         jsonschema.Draft202012Validator(output_schema).validate(data)
+    return check
+
+
+@pytest.fixture
+def validate_check(output_schema: dict[str, Any]) -> Callable[[Any], None]:
+    """Validate `check -o json` output against $defs/checkOutput (the schedule document with the
+    check's fields required), the schema resolved by its $id as a program would."""
+    registry = Registry().with_resource(output_schema["$id"], Resource.from_contents(output_schema))
+    validator = jsonschema.Draft202012Validator({"$ref": output_schema["$id"] + "#/$defs/checkOutput"},
+                                                registry=registry)
+
+    def check(data: Any) -> None:
+        validator.validate(data)
     return check
 
 

@@ -144,6 +144,16 @@ def test_losing_a_zone_is_tried_zone_by_zone_and_the_worst_is_reported(cli):
         1, 2, json.loads(result.stdout)["policies"][0]["messages"][1])
 
 
+@pytest.mark.parametrize("extra", [[], ["--no-evictions", "--headroom", "cpu=10%", "--tolerate-node-loss", "1"]],
+                         ids=["a failing workload", "with policies"])
+def test_the_json_is_the_documented_check_output(cli, validate_check, extra):
+    """schemas/schedule-output.schema.json $defs/checkOutput: what a CI program may rely on."""
+    _, data = _check(cli, API, *extra)
+    validate_check(data)
+    assert [p["policy"] for p in data["policies"]] == (["no-evictions", "headroom", "tolerate-node-loss=1"]
+                                                        if extra else [])
+
+
 def test_yaml_is_the_json_document(cli):
     result_yaml = cli(["check", API, *ARGS, "-o", "yaml"])
     _, data = _check(cli, API)

@@ -46,9 +46,10 @@ def _surging(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_the_node_exporter_update_rolls_node_by_node_and_passes(cli):
+def test_the_node_exporter_update_rolls_node_by_node_and_passes(cli, validate_check):
     code, data = _json(cli, str(MANIFESTS))
     assert code == 0
+    validate_check(data)  # the rollout's documented shape
     (w,) = data["workloads"]
     assert (w["change"], w["pods"], w["bound"], w["pending"], w["ok"]) == ("update (RollingUpdate)", 12, 12, 0, True)
     rollout = w["rollout"]
