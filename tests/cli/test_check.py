@@ -191,7 +191,9 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     # the command it gives explains that pod on the same queue: the same fix first
     explained = cli(["explain", pod, "-f", WEB, "-f", API, *ARGS]).stdout
     assert explained.splitlines()[0] == f"Pod {pod}: unschedulable"
-    assert "  - lower container api's cpu request to 300m (by 300m): it then fits on node-a" in explained.splitlines()
+    # (the explanation is wrapped at the terminal's width: compared as words)
+    assert "- lower container api's cpu request to 300m (by 300m): it then fits on node-a (in the pod template of " \
+           "Deployment default/api)" in " ".join(explained.split())
 
 
 def test_table_lists_the_workloads_pods_and_counts_the_rest_of_the_queue(cli):
