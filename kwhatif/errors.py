@@ -63,14 +63,15 @@ class InputError(Exception):
     def __str__(self) -> str:
         parts = [str(self.source)] if self.source else []
         if self.obj:
-            parts.append(_one_line(self.obj))
+            parts.append(one_line(self.obj))
         if self.field:
-            parts.append(_one_line(self.field))
+            parts.append(one_line(self.field))
         parts.append(" ".join(self.message.split()))
         return ": ".join(parts)
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """Map keys land in field paths as written (`metadata.labels.<key>`); a key holding a newline
-    or another control character is escaped so that the error stays one line."""
+    or another control character (a terminal escape) is escaped so that the error stays one line
+    and prints as written."""
     return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")

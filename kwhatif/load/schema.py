@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kwhatif.api.names import is_dns1035_label, is_dns1123_label, is_dns1123_subdomain
-from kwhatif.errors import InputError
+from kwhatif.errors import InputError, one_line
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.refs import describe_value, object_ref
 
@@ -189,8 +189,9 @@ def _defaulted_or_dropped(error: ValidationError, kind: str) -> bool:
 
 
 def _unknown_text(path: str) -> str:
-    """kubectl's words (and the API server's strict decoding error's) for an unknown field."""
-    return f'unknown field "{path}"'
+    """kubectl's words (and the API server's strict decoding error's) for an unknown field, the
+    path one line (`errors.one_line`: a key may hold a newline or a terminal escape)."""
+    return f'unknown field "{one_line(path)}"'
 
 
 def _unknown_fields(obj: dict, error: ValidationError) -> list[tuple[tuple, str]] | None:

@@ -211,6 +211,8 @@ WARNINGS = [
      edited(POD, "spec.foo", 1), ['unknown field "spec.foo"']),
     ("an unknown top-level field is a warning",
      edited(POD, "extra", True), ['unknown field "extra"']),
+    ("a key holding a newline or a terminal escape is escaped: the warning stays one line, as written",
+     edited(POD, "spec.a\r\nb\x1b[31m", 1), ['unknown field "spec[a\\r\\nb\\x1b[31m]"']),
     ("an unknown field inside a container names the container's index",
      edited(POD, "spec.containers.0.resourcez", {}), ['unknown field "spec.containers[0].resourcez"']),
     ("several unknown fields come in document order",
