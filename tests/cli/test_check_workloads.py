@@ -114,6 +114,20 @@ items:
 """
 
 
+def _check_web(cli, tmp_path, cluster: str, template_tail: str) -> dict:
+    """`check` of Deployment web (1 replica, WEB_SPEC ending in `template_tail`) on `cluster`."""
+    (tmp_path / "cluster.yaml").write_text(cluster)
+    (tmp_path / "web.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
+        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
+    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert result.exit_code == (0 if w["ok"] else 1), result.stderr
+    return w
+
+
 @pytest.mark.parametrize("template_tail, change, code", [
     (TOLERATED, "unchanged", 0),
     # The toleration removed: a new template (the Deployment controller compares whole templates,
@@ -124,16 +138,8 @@ items:
 ])
 def test_a_field_the_manifest_removes_from_a_running_template_is_a_change(cli, tmp_path, template_tail, change,
                                                                          code):
-    (tmp_path / "cluster.yaml").write_text(WEB_CLUSTER)
-    (tmp_path / "web.yaml").write_text(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
-        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
-        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
-    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
-                  "-o", "json"])
-    assert result.exit_code == code, result.stderr
-    (w,) = json.loads(result.stdout)["workloads"]
-    assert w["change"] == change
+    w = _check_web(cli, tmp_path, WEB_CLUSTER, template_tail)
+    assert (w["change"], w["ok"]) == (change, code == 0)
     if code:
         assert w["rollout"]["stuck_at"] == 1
         assert "1 node(s) had untolerated taint {dedicated: web}" in w["message"]
@@ -149,18 +155,6 @@ def _web_deployment(template_tail: str, annotations: str = "{}", last_applied: s
             "    selector: {matchLabels: {app: web}}\n"
             f"    template:\n      metadata: {{labels: {{app: web}}, annotations: {annotations}}}\n"
             f"      spec: {WEB_SPEC % template_tail}\n  status: {{replicas: 1}}\n")
-
-
-def _check_web(cli, tmp_path, cluster: str, template_tail: str) -> dict:
-    (tmp_path / "cluster.yaml").write_text(cluster)
-    (tmp_path / "web.yaml").write_text(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
-        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
-        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
-    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
-                  "-o", "json"])
-    (w,) = json.loads(result.stdout)["workloads"]
-    return w
 
 
 def test_without_its_replicasets_the_deployments_own_template_tells_a_removal(cli, tmp_path):
