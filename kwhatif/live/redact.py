@@ -2,8 +2,10 @@
 the scheduler never looks at must not leave the cluster.
 
 Removed from every object: `metadata.managedFields` and every annotation but `KEPT_ANNOTATIONS`
-(`kubectl.kubernetes.io/last-applied-configuration` holds the whole manifest as applied, env
-values included) — those of pods and pod templates are kept as digests of their values instead.
+— those of pods and pod templates are kept as digests of their values instead; a workload's
+`kubectl.kubernetes.io/last-applied-configuration` (the whole manifest as applied, env values
+included) is kept redacted as the workload itself is (`redacted_last_applied`), another object's
+goes.
 Removed from every container of a pod spec (a Pod's own, and the pod template of each workload
 kind): the fields in `DROPPED_CONTAINER_FIELDS` — probe and hook commands may carry credentials,
 and no scheduler plugin reads them; env values and sources, envFrom, command and args are kept
@@ -16,6 +18,7 @@ them)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from kwhatif.api.meta import LAST_APPLIED, value_digest
@@ -65,7 +68,8 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 
 REDACTION_NOTE = ("only what scheduling reads: container probes and lifecycle hooks, managedFields and "
                   "annotations the scheduler never reads were removed (those of pods and pod templates kept as "
-                  "sha256 digests of their values, as container env, envFrom, command and args are), and so were "
+                  "sha256 digests of their values, as container env, envFrom, command and args are, and a workload's "
+                  "last-applied manifest redacted alike), and so were "
                   "the messages of container states (log lines); Secrets and ConfigMaps are never captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
@@ -76,7 +80,10 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     (`api.meta.value_digest`): `check` tells a template that changed by them."""
     kind = str(obj.get("kind"))
     path = POD_TEMPLATE_PATHS.get(kind)
+    applied = redacted_last_applied(obj.get("metadata")) if path else None
     strip_metadata(obj.get("metadata"), digests=path == ())
+    if applied is not None:
+        obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = applied
     pod = _walk(obj, path) if path is not None else None
     if pod is not None:
         if path:
@@ -87,6 +94,20 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     for inner in _inner_metadata(obj, kind):
         strip_metadata(inner)
     return obj
+
+
+def redacted_last_applied(meta: Any) -> str | None:
+    """A workload's last-applied-configuration as a redacted snapshot keeps it: the manifest it
+    holds, redacted as the object is (env, command, args and annotation values as digests, probes
+    gone). `check` reads from it which fields the last `kubectl apply` wrote — a three-way merge
+    removes only those —, never their values. None without one, or one that is no JSON object."""
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
+    try:
+        applied = json.loads(written) if isinstance(written, str) else None
+    except ValueError:
+        return None
+    return json.dumps(redact(applied), separators=(",", ":")) if isinstance(applied, dict) else None
 
 
 def strip_metadata(meta: Any, digests: bool = False) -> None:

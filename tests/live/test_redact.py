@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from typing import Any
 
 import pytest
@@ -115,3 +116,21 @@ CASES = [
 @pytest.mark.parametrize("obj, expected", CASES)
 def test_redact(obj: dict[str, Any], expected: dict[str, Any]) -> None:
     assert redact(copy.deepcopy(obj)) == expected
+
+
+def test_a_workloads_last_applied_manifest_is_kept_redacted_alike() -> None:
+    """The manifest a Deployment was last applied with tells `check` which template fields that
+    apply wrote (a three-way merge removes only those): kept, redacted as the Deployment is — its
+    env value a digest, its probe gone —, and read back as the applied template."""
+    from kwhatif.load.decode import applied_template
+
+    applied = template("Deployment", NOISY_CONTAINER, {"checksum/config": "x"})
+    applied["metadata"]["namespace"] = "default"
+    deployment = copy.deepcopy(applied)
+    deployment["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied)}
+    kept = redact(deployment)["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
+    assert json.loads(kept) == redact(copy.deepcopy(applied))
+    assert "--token=x" not in kept and '"value":"x"' not in kept and "livenessProbe" not in kept
+    read = applied_template(deployment, "default", "w", None)
+    assert read is not None and set(read.annotations) == {"checksum/config"}
+    assert [c.name for c in read.containers] == [NOISY_CONTAINER["name"]]
