@@ -4,8 +4,8 @@ the scheduler never looks at must not leave the cluster.
 Removed from every object: `metadata.managedFields` and every annotation but `KEPT_ANNOTATIONS`
 — those of pods and pod templates are kept as digests of their values instead; a workload's
 `kubectl.kubernetes.io/last-applied-configuration` (the whole manifest as applied, env values
-included) is kept redacted as the workload itself is (`redacted_last_applied`), another object's
-goes.
+included) is cut down to what `check` reads of its pod template (`redacted_last_applied`),
+another object's goes.
 Removed from every container of a pod spec (a Pod's own, and the pod template of each workload
 kind): the fields in `DROPPED_CONTAINER_FIELDS` — probe and hook commands may carry credentials,
 and no scheduler plugin reads them; env values and sources, envFrom, command and args are kept
@@ -69,7 +69,7 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 REDACTION_NOTE = ("only what scheduling reads: container probes and lifecycle hooks, managedFields and "
                   "annotations the scheduler never reads were removed (those of pods and pod templates kept as "
                   "sha256 digests of their values, as container env, envFrom, command and args are, and a workload's "
-                  "last-applied manifest redacted alike), and so were "
+                  "last-applied manifest cut down to its pod template's names and digests), and so were "
                   "the messages of container states (log lines); Secrets and ConfigMaps are never captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
@@ -80,7 +80,7 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     (`api.meta.value_digest`): `check` tells a template that changed by them."""
     kind = str(obj.get("kind"))
     path = POD_TEMPLATE_PATHS.get(kind)
-    applied = redacted_last_applied(obj.get("metadata")) if path else None
+    applied = redacted_last_applied(obj.get("metadata"), path) if path else None
     strip_metadata(obj.get("metadata"), digests=path == ())
     if applied is not None:
         obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = applied
@@ -96,18 +96,43 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
-def redacted_last_applied(meta: Any) -> str | None:
-    """A workload's last-applied-configuration as a redacted snapshot keeps it: the manifest it
-    holds, redacted as the object is (env, command, args and annotation values as digests, probes
-    gone). `check` reads from it which fields the last `kubectl apply` wrote — a three-way merge
-    removes only those —, never their values. None without one, or one that is no JSON object."""
+def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
+    """A workload's last-applied-configuration as a redacted snapshot keeps it: only the pod
+    template at `path` of the manifest it holds, and of that only what `check` reads to know
+    which fields the last `kubectl apply` wrote (a three-way merge removes only those) — labels,
+    nodeSelector, tolerations and volumes as the live template shows them anyway, annotation
+    values and containers' env, envFrom, command and args as digests. Nothing else of it is
+    kept: the annotation holds whatever was applied, credentials included. None without one."""
     annotations = meta.get("annotations") if isinstance(meta, dict) else None
     written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
     try:
         applied = json.loads(written) if isinstance(written, str) else None
     except ValueError:
         return None
-    return json.dumps(redact(applied), separators=(",", ":")) if isinstance(applied, dict) else None
+    template = _walk(applied, path) if isinstance(applied, dict) else None
+    if template is None:
+        return None
+    written_spec = template.get("spec")
+    spec: dict[str, Any] = written_spec if isinstance(written_spec, dict) else {}
+    kept: dict[str, Any] = {k: spec[k] for k in ("nodeSelector", "tolerations", "volumes") if k in spec}
+    for name in CONTAINER_LISTS[:2]:
+        containers = spec.get(name)
+        if isinstance(containers, list):
+            kept[name] = [_kept_container(c) for c in containers if isinstance(c, dict)]
+    template_meta = {"metadata": template["metadata"]} if isinstance(template.get("metadata"), dict) else {}
+    strip_metadata(template_meta.get("metadata"), digests=True)
+    minimal: dict[str, Any] = {**template_meta, "spec": kept}
+    for key in reversed(path):
+        minimal = {key: minimal}
+    return json.dumps(minimal, separators=(",", ":"))
+
+
+def _kept_container(container: dict[str, Any]) -> dict[str, Any]:
+    """A container of a last-applied template: its name and image, its settings as digests."""
+    kept: dict[str, Any] = {k: container[k] for k in ("name", "image", "env", "envFrom", "command", "args")
+                            if k in container}
+    _digest_settings(kept)
+    return kept
 
 
 def strip_metadata(meta: Any, digests: bool = False) -> None:

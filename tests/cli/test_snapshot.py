@@ -139,7 +139,15 @@ def planted_objects() -> list[dict[str, Any]]:
                       "creationTimestamp": "2025-06-01T00:00:00Z"},
          "spec": {"containers": [container], "initContainers": [dict(container, name="init")]}},
         {"apiVersion": "apps/v1", "kind": "Deployment",
-         "metadata": {"name": "web", "namespace": "shop", "annotations": meta_secret},
+         "metadata": {"name": "web", "namespace": "shop", "annotations": {**meta_secret,
+             # a real last-applied manifest: the secret in the template's containers and
+             # annotations, in a probe, and in a field outside the template
+             "kubectl.kubernetes.io/last-applied-configuration": json.dumps(
+                 {"apiVersion": "apps/v1", "kind": "Deployment",
+                  "metadata": {"name": "web", "namespace": "shop", "annotations": {"vault.example.com/token": SECRET}},
+                  "spec": {"minReadySeconds": 5, "selector": {"matchLabels": {"app": "web"}}, "template": {
+                      "metadata": {"labels": {"app": "web"}, "annotations": {"vault.example.com/token": SECRET}},
+                      "spec": {"containers": [container], "hostname": SECRET}}}})}},
          "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {
              "metadata": {"labels": {"app": "web"}, "annotations": meta_secret},
              "spec": {"containers": [container]}}}},

@@ -118,19 +118,27 @@ def test_redact(obj: dict[str, Any], expected: dict[str, Any]) -> None:
     assert redact(copy.deepcopy(obj)) == expected
 
 
-def test_a_workloads_last_applied_manifest_is_kept_redacted_alike() -> None:
+def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None:
     """The manifest a Deployment was last applied with tells `check` which template fields that
-    apply wrote (a three-way merge removes only those): kept, redacted as the Deployment is — its
-    env value a digest, its probe gone —, and read back as the applied template."""
+    apply wrote (a three-way merge removes only those): its pod template is kept with labels,
+    nodeSelector, tolerations and volumes as they are, annotation values and container settings
+    as digests, and nothing else — no probe, no field outside the template — and it reads back
+    as the applied template."""
     from kwhatif.load.decode import applied_template
 
     applied = template("Deployment", NOISY_CONTAINER, {"checksum/config": "x"})
-    applied["metadata"]["namespace"] = "default"
+    applied["metadata"] = {"name": "w", "namespace": "default", "annotations": {"vault.example/token": "x"}}
+    applied["spec"]["template"]["spec"]["tolerations"] = [{"key": "dedicated", "operator": "Exists"}]
     deployment = copy.deepcopy(applied)
     deployment["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied)}
-    kept = redact(deployment)["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
-    assert json.loads(kept) == redact(copy.deepcopy(applied))
-    assert "--token=x" not in kept and '"value":"x"' not in kept and "livenessProbe" not in kept
+    kept = json.loads(redact(deployment)["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
+    (container,) = kept["spec"]["template"]["spec"]["containers"]
+    assert container == {"name": "app", "image": "shop:1", "env": REDACTED_CONTAINER["env"],
+                         "envFrom": REDACTED_CONTAINER["envFrom"], "command": REDACTED_CONTAINER["command"],
+                         "args": REDACTED_CONTAINER["args"]}
+    assert kept["spec"]["template"]["metadata"] == {"labels": {"app": "w"}, "annotations": {"checksum/config": X_DIGEST}}
+    assert kept["spec"]["template"]["spec"]["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]
+    assert set(kept) == {"spec"} and set(kept["spec"]) == {"template"}  # no metadata, replicas or the like
     read = applied_template(deployment, "default", "w", None)
     assert read is not None and set(read.annotations) == {"checksum/config"}
-    assert [c.name for c in read.containers] == [NOISY_CONTAINER["name"]]
+    assert [c.name for c in read.containers] == ["app"] and read.tolerations[0].key == "dedicated"
