@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import Field, fields, replace
 from operator import attrgetter
@@ -82,6 +83,18 @@ DIGEST_PREFIX = "sha256:"
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 """Where a client-side `kubectl apply` keeps the whole manifest it applied."""
+
+
+def last_applied(meta: Any) -> dict[str, Any] | None:
+    """The manifest an object's metadata says its last client-side `kubectl apply` wrote, parsed;
+    None without one, or one that is no JSON object."""
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
+    try:
+        applied = json.loads(written) if isinstance(written, str) else None
+    except ValueError:
+        return None
+    return applied if isinstance(applied, dict) else None
 
 
 def value_digest(value: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kwhatif.api.meta import LAST_APPLIED, value_digest
+from kwhatif.api.meta import LAST_APPLIED, last_applied, value_digest
 from kwhatif.api.settings import LISTS, redacted_env_from, redacted_env_var, redacted_list
 
 KEPT_ANNOTATIONS = frozenset({
@@ -103,13 +103,8 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     nodeSelector, tolerations and volumes as the live template shows them anyway, annotation
     values and containers' env, envFrom, command and args as digests. Nothing else of it is
     kept: the annotation holds whatever was applied, credentials included. None without one."""
-    annotations = meta.get("annotations") if isinstance(meta, dict) else None
-    written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
-    try:
-        applied = json.loads(written) if isinstance(written, str) else None
-    except ValueError:
-        return None
-    template = _walk(applied, path) if isinstance(applied, dict) else None
+    applied = last_applied(meta)
+    template = _walk(applied, path) if applied is not None else None
     if template is None:
         return None
     written_spec = template.get("spec")

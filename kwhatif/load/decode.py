@@ -16,7 +16,7 @@ import re
 from datetime import timezone
 from typing import Any, Callable
 
-from kwhatif.api.meta import LAST_APPLIED
+from kwhatif.api.meta import last_applied
 from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import (
     DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
@@ -259,14 +259,8 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
 def applied_template(obj: dict, namespace: str, name: str, source: Source | None) -> Pod | None:
     """The pod template the object's last client-side `kubectl apply` wrote (its
     last-applied-configuration, the whole manifest as applied), None without one or unreadable."""
-    meta = obj.get("metadata")
-    annotations = meta.get("annotations") if isinstance(meta, dict) else None
-    written = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
-    try:
-        applied = json.loads(written) if isinstance(written, str) else None
-    except ValueError:
-        return None
-    spec = applied.get("spec") if isinstance(applied, dict) else None
+    applied = last_applied(obj.get("metadata"))
+    spec = applied.get("spec") if applied is not None else None
     return template_pod(spec, namespace, name, source) if isinstance(spec, dict) else None
 
 
