@@ -438,19 +438,21 @@ def as_last_applied(template: Pod, applied: Pod) -> Pod:
     """The live template less what the last `kubectl apply` did not write (`applied`, its
     last-applied-configuration's): a three-way merge (strategicpatch CreateThreeWayMergePatch)
     removes only what that apply set and the manifest leaves out; what another hand set — a
-    mutating webhook on the workload, `kubectl patch`, `kubectl rollout restart` — stays."""
+    mutating webhook on the workload, `kubectl patch`, `kubectl rollout restart` — stays, in maps
+    and in lists merged by a key (containers, env, volumes). Tolerations are an atomic list: one
+    the apply wrote is replaced whole by the manifest's, another hand's entries with it."""
     written = {c.name: set(dict(c.settings or ())) for c in (*applied.init_containers, *applied.containers)}
     names = set(_containers(applied))
 
     def kept(c: Container) -> Container:
         return replace(c, settings=tuple((k, v) for k, v in c.settings if k in written[c.name])
                        if c.settings is not None else None)
-    tolerations, volumes = set(applied.tolerations), {v.get("name") for v in applied.volumes}
+    volumes = {v.get("name") for v in applied.volumes}
     return template.evolve(
         labels={k: v for k, v in template.labels.items() if k in applied.labels},
         annotations={k: v for k, v in template.annotations.items() if k in applied.annotations},
         node_selector={k: v for k, v in (template.node_selector or {}).items() if k in (applied.node_selector or {})},
-        tolerations=tuple(t for t in template.tolerations if t in tolerations),
+        tolerations=template.tolerations if applied.tolerations else (),
         volumes=tuple(v for v in template.volumes if v.get("name") in volumes),
         containers=tuple(kept(c) for c in template.containers if (False, c.name) in names),
         init_containers=tuple(kept(c) for c in template.init_containers if (True, c.name) in names))

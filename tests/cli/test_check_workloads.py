@@ -188,3 +188,18 @@ def test_what_the_last_apply_did_not_write_is_kept_not_removed(cli, tmp_path):
     cluster += _web_deployment(TOLERATED, patched, json.dumps(written))
     assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "unchanged"
     assert _check_web(cli, tmp_path, cluster, "tolerations: []")["change"] == "update (RollingUpdate)"
+
+
+def test_a_toleration_another_hand_added_goes_with_the_applied_list(cli, tmp_path):
+    """Tolerations are an atomic list (no merge key): the last apply wrote `dedicated`, a kubectl
+    patch added `spot`; applying the same manifest again replaces the whole list with the
+    manifest's (CreateThreeWayMergePatch: current differs from modified), so `spot` goes and the
+    pods roll — unlike an annotation another hand set, which stays."""
+    written = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+               "spec": {"template": {"metadata": {"labels": {"app": "web"}},
+                                     "spec": {"containers": [{"name": "app", "image": "nginx:1"}],
+                                              "tolerations": [{"key": "dedicated", "operator": "Equal",
+                                                               "value": "web", "effect": "NoSchedule"}]}}}}
+    both = "tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}, {key: spot, operator: Exists}]"
+    cluster = WEB_CLUSTER.replace(TOLERATED, both) + _web_deployment(both, last_applied=json.dumps(written))
+    assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "update (RollingUpdate)"
