@@ -183,7 +183,7 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     annotation got nothing from LimitRanger, or is a hand-written snapshot's that does not say:
     it carries the template as admission stores it today, or without LimitRanger (a LimitRange
     added since its pods were made). Then what the manifest removes from the template the pod was
-    made from (`_template_drops`; `workload`: the workload object's own template and last-applied
+    made from (`_dropping`; `workload`: the workload object's own template and last-applied
     one, `Cluster.workload_templates`) tells it does not carry the manifest's."""
     if not new:
         return carrying_template(old, new, kind)
@@ -192,20 +192,30 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     without = _admitted(new[0], cluster, limit_ranges=False)
     found = {id(p) for p in carrying_template(silent, [_admitted(new[0], cluster)], kind)}
     found |= {id(p) for p in carrying_template([*silent, *written.values()], [without], kind)}
-    return [p for p in old
-            if id(written.get(id(p), p)) in found and not _template_drops(cluster, p, new[0], workload)]
+    dropping = _dropping(cluster, old, new[0], workload)
+    return [p for p in old if id(written.get(id(p), p)) in found and id(p) not in dropping]
 
 
-def _template_drops(cluster: Cluster, pod: Pod, manifest: Pod, workload: tuple[Pod | None, Pod | None]) -> bool:
-    """Whether the manifest leaves out what the template the pod was made from sets (its
-    controller's in the snapshot, else the workload object's): then it is a new template,
-    whatever the pod carries (`existing.drops_from`) — of what the last `kubectl apply` wrote,
-    when the workload object says (`existing.as_last_applied`), for apply leaves the rest."""
+def _dropping(cluster: Cluster, old: Sequence[Pod], manifest: Pod,
+              workload: tuple[Pod | None, Pod | None]) -> set[int]:
+    """The ids of the pods made from a template the manifest leaves something out of (their
+    controller's in the snapshot, else the workload object's): a new template, whatever the pods
+    carry (`existing.drops_from`) — of what the last `kubectl apply` wrote, when the workload
+    object says (`existing.as_last_applied`), for apply leaves the rest. Judged once a template:
+    a ReplicaSet's hundred pods share one."""
     live, applied = workload
-    template = cluster.template_of(pod) or live
-    if template is None:
-        return False
-    return drops_from(as_last_applied(template, applied) if applied is not None else template, manifest)
+    verdicts: dict[int, bool] = {}
+    out = set()
+    for pod in old:
+        template = cluster.template_of(pod) or live
+        if template is None:
+            continue
+        if id(template) not in verdicts:
+            verdicts[id(template)] = drops_from(as_last_applied(template, applied) if applied is not None
+                                                else template, manifest)
+        if verdicts[id(template)]:
+            out.add(id(pod))
+    return out
 
 
 def _admitted(pod: Pod, cluster: Cluster, limit_ranges: bool = True) -> Pod:

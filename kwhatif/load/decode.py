@@ -245,14 +245,14 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
     None for a manifest among the cluster inputs (`never_run`). A Deployment the API server
     would refuse for its selector is refused either way."""
     f, _, namespace, name = object_fields(obj, source)
-    if obj["kind"] == "Deployment":
-        controller_selector(f, "Deployment", f.map(obj, "spec", ""))
+    deployment = f.map(obj, "spec", "") if obj["kind"] == "Deployment" else None
+    if deployment is not None:
+        controller_selector(f, "Deployment", deployment)
     if "status" not in obj:
         return None
-    if obj["kind"] != "Deployment":
+    if deployment is None:
         return TemplateOwner(obj["kind"], namespace, name, source)
-    return TemplateOwner("Deployment", namespace, name, source, template_pod(f.map(obj, "spec", ""), namespace, name,
-                                                                             source),
+    return TemplateOwner("Deployment", namespace, name, source, template_pod(deployment, namespace, name, source),
                          applied_template(obj, namespace, name, source))
 
 

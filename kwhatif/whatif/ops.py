@@ -548,14 +548,16 @@ def template_nodes(path: str, warnings: list[str], validate: str) -> list[Node]:
     objects, found = load_objects([path], full_validation=True, validate=validate)
     warnings.extend(found)
     nodes = [o for o in objects if isinstance(o, Node)]
-    warnings.extend(_unprovisioned(node) for node in nodes if not {"cpu", "memory", "pods"} <= set(node.allocatable))
+    warnings.extend(said for said in map(_unprovisioned, nodes) if said)
     return nodes
 
 
-def _unprovisioned(node: Node) -> str:
-    """A template without a status.allocatable the kubelet would report: its nodes take nothing
-    of what it lacks (no `pods`: no pod at all), and a capacity search over them goes on to --max."""
+def _unprovisioned(node: Node) -> str | None:
+    """What a template lacks of the status.allocatable a kubelet would report: its nodes take
+    nothing of it (no `pods`: no pod at all), and a capacity search over them goes on to --max."""
     lacking = [r for r in ("cpu", "memory", "pods") if r not in node.allocatable]
+    if not lacking:
+        return None
     return (f"{located(node.source)}Node/{node.name}: status.allocatable has no {', '.join(lacking)}: the nodes added "
             f"like it offer none (a kubelet reports them; give them in the template)")
 
