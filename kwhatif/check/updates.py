@@ -15,13 +15,13 @@ from kwhatif.engine import Prepared, Scenarios, Simulation, admit, is_pending, n
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.pods import is_replaced, pod_names, recreated
 from kwhatif.workloads import Expansion
-from kwhatif.workloads.common import NameSet
+from kwhatif.workloads.common import NameSet, Workload
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
 from kwhatif.workloads.existing import (
     LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_last_applied, as_pod_update_leaves,
-    carrying_template, drops_from, exists, job_refusal, live_replicas, recreated_by_helm, refused_update,
-    strategy_of, with_injected, without_limit_ranger_defaults,
+    carrying_template, drops_from, exists, job_refusal, kept_by_apply, live_replicas, recreated_by_helm,
+    refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -77,18 +77,29 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
             continue
         strategy = strategy_of(w, len(group.pods))
         templates = cluster.workload_templates(w.kind, w.namespace, w.name)
-        current = _carrying(old, group.pods[:1], cluster, w.kind, templates)
+        pods = as_applied(cluster, w, group.pods)
+        current = _carrying(old, pods[:1], cluster, w.kind, templates)
         job = w.kind == "Job"
-        changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), group.pods,
-                                                                                    cluster)
+        changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), pods, cluster)
         before = live_replicas(cluster, index, w)
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None) or \
-            (_pod_refusal(old[0], group.pods[0], cluster) if w.kind == "Pod" and changed and old else None)
-        new = _injected_as_before(group.pods, old, current, cluster) if changed else group.pods
+            (_pod_refusal(old[0], pods[0], cluster) if w.kind == "Pod" and changed and old else None)
+        new = _injected_as_before(pods, old, current, cluster) if changed else pods
         out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
+
+
+def as_applied(cluster: Cluster, w: Workload, pods: list[Pod]) -> list[Pod]:
+    """The manifest's pods as `kubectl apply` leaves the running workload's template, when the
+    snapshot says what its last apply wrote (`existing.kept_by_apply`); as they are otherwise
+    (a workload the snapshot lacks, or another tool's: Helm and server-side apply say nothing
+    of what they wrote here)."""
+    live, applied = cluster.workload_templates(w.kind, w.namespace, w.name)
+    if live is None or applied is None:
+        return pods
+    return [kept_by_apply(p, live, applied) for p in pods]
 
 
 def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod], cluster: Cluster) -> list[Pod]:
@@ -118,7 +129,7 @@ def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int,
     out = {}
     for i, group in enumerate(expansion.groups):
         w, update = group.workload, updates.get(i)
-        manifest = group.pods[0] if group.pods else None
+        manifest = as_applied(cluster, w, group.pods[:1])[0] if group.pods else None
         if w.kind not in OBJECT_RESOURCES or update is not None and not _needs_a_replica_set(cluster, update, manifest):
             continue
         new_set = manifest.controller_ref if w.kind == "Deployment" and manifest is not None else None

@@ -99,17 +99,19 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
 def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     """A workload's last-applied-configuration as a redacted snapshot keeps it: only the pod
     template at `path` of the manifest it holds, and of that only what `check` reads to know
-    which fields the last `kubectl apply` wrote (a three-way merge removes only those) — labels,
-    nodeSelector, tolerations and volumes as the live template shows them anyway, annotation
-    values and containers' env, envFrom, command and args as digests. Nothing else of it is
-    kept: the annotation holds whatever was applied, credentials included. None without one."""
+    which fields the last `kubectl apply` wrote (a three-way merge removes only those, and keeps
+    what another hand set: `existing.kept_by_apply`) — labels, the scheduling fields
+    (`APPLIED_SPEC_KEPT`) and containers' images, resources and ports as the live template shows
+    them anyway, annotation values and containers' env, envFrom, command and args as digests.
+    Nothing else of it is kept: the annotation holds whatever was applied, credentials
+    included. None without one."""
     applied = last_applied(meta)
     template = _walk(applied, path) if applied is not None else None
     if template is None:
         return None
     written_spec = template.get("spec")
     spec: dict[str, Any] = written_spec if isinstance(written_spec, dict) else {}
-    kept: dict[str, Any] = {k: spec[k] for k in ("nodeSelector", "tolerations", "volumes") if k in spec}
+    kept: dict[str, Any] = {k: spec[k] for k in APPLIED_SPEC_KEPT if k in spec}
     for name in CONTAINER_LISTS[:2]:
         containers = spec.get(name)
         if isinstance(containers, list):
@@ -122,10 +124,17 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     return json.dumps(minimal, separators=(",", ":"))
 
 
+APPLIED_SPEC_KEPT = ("nodeSelector", "tolerations", "volumes", "affinity", "topologySpreadConstraints",
+                     "priorityClassName", "runtimeClassName", "schedulerName", "hostNetwork")
+"""The pod spec fields a redacted last-applied template keeps as written: what `check` compares
+(none a credential: the live template shows them all)."""
+
+
 def _kept_container(container: dict[str, Any]) -> dict[str, Any]:
-    """A container of a last-applied template: its name and image, its settings as digests."""
-    kept: dict[str, Any] = {k: container[k] for k in ("name", "image", "env", "envFrom", "command", "args")
-                            if k in container}
+    """A container of a last-applied template: its name, image, resources and ports, its
+    settings as digests."""
+    kept: dict[str, Any] = {k: container[k] for k in ("name", "image", "resources", "ports", "env", "envFrom",
+                                                      "command", "args") if k in container}
     _digest_settings(kept)
     return kept
 

@@ -30,15 +30,16 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api import settings
-from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
+from kwhatif.api.affinity import Affinity, PodAffinityRules, PodAffinityTerm
 from kwhatif.api.meta import value_digest
 from kwhatif.api.objects import INLINE_DISK_IDS, Container, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
+from kwhatif.plugins.registry import DEFAULT_SCHEDULER_NAME
 from kwhatif.load.decode import TEMPLATE_METADATA, decode_controller, job_immutables, statefulset_fixed
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 from kwhatif.workloads.job import INDEX_KEY
@@ -456,6 +457,92 @@ def as_last_applied(template: Pod, applied: Pod) -> Pod:
         volumes=tuple(v for v in template.volumes if v.get("name") in volumes),
         containers=tuple(kept(c) for c in template.containers if (False, c.name) in names),
         init_containers=tuple(kept(c) for c in template.init_containers if (True, c.name) in names))
+
+
+def kept_by_apply(manifest: Pod, live: Pod, applied: Pod) -> Pod:
+    """The manifest's pod as `kubectl apply` leaves its template: a three-way merge
+    (strategicpatch CreateThreeWayMergePatch) of the last apply's (`applied`), the manifest and
+    the live template (`live`) keeps what another hand set — `kubectl patch`, `kubectl set
+    resources`, a webhook on the workload — wherever neither the last apply nor the manifest
+    writes it: map entries (labels, annotations, nodeSelector, a container's requests and
+    limits), entries of lists merged by a key (containers and volumes by name, ports by
+    containerPort, spread constraints by topologyKey), and fields set whole (node affinity, pod
+    affinity and anti-affinity, the tolerations — an atomic list —, priorityClassName,
+    runtimeClassName, schedulerName, hostNetwork). Without them a manifest applied again would
+    read as a new template, and a rollout's pods would lack a toleration or an affinity the
+    new ReplicaSet's pods will have."""
+    affinity = _kept_affinity(manifest, live, applied)
+    return manifest.evolve(
+        labels=_kept_entries(manifest.labels, applied.labels, live.labels),
+        annotations=_kept_entries(manifest.annotations, applied.annotations, live.annotations),
+        node_selector=_kept_entries(manifest.node_selector or {}, applied.node_selector or {},
+                                    live.node_selector or {}) or manifest.node_selector,
+        tolerations=_kept_whole(manifest.tolerations, applied.tolerations, live.tolerations, ()),
+        affinity=affinity,
+        topology_spread_constraints=_kept_items(manifest.topology_spread_constraints,
+                                                applied.topology_spread_constraints,
+                                                live.topology_spread_constraints, lambda c: c.topology_key),
+        priority_class_name=_kept_whole(manifest.priority_class_name, applied.priority_class_name,
+                                        live.priority_class_name, ""),
+        runtime_class_name=_kept_whole(manifest.runtime_class_name, applied.runtime_class_name,
+                                       live.runtime_class_name, None),
+        scheduler_name=_kept_whole(manifest.scheduler_name, applied.scheduler_name, live.scheduler_name,
+                                   DEFAULT_SCHEDULER_NAME),
+        host_network=_kept_whole(manifest.host_network, applied.host_network, live.host_network, False),
+        volumes=_kept_items(manifest.volumes, applied.volumes, live.volumes, lambda v: v.get("name")),
+        containers=_kept_containers(manifest.containers, applied.containers, live.containers),
+        init_containers=_kept_containers(manifest.init_containers, applied.init_containers, live.init_containers))
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _kept_entries(mine: Mapping[_K, _V], written: Mapping[_K, _V], live: Mapping[_K, _V]) -> Mapping[_K, _V]:
+    """A map merged: the manifest's entries, and the live ones of keys neither it nor the last
+    apply has (the manifest's own map when none: replicas share theirs)."""
+    kept = {k: v for k, v in live.items() if k not in mine and k not in written}
+    return {**mine, **kept} if kept else mine
+
+
+def _kept_items(mine: tuple[_V, ...], written: Sequence[_V], live: Sequence[_V], key: Callable[[_V], object]
+                ) -> tuple[_V, ...]:
+    """A list merged by a key: the manifest's items, then the live ones of keys neither it nor
+    the last apply has."""
+    taken = {key(item) for item in (*mine, *written)}
+    return (*mine, *(item for item in live if key(item) not in taken))
+
+
+def _kept_whole(mine: _V, written: _V, live: _V, unset: _V) -> _V:
+    """A field set whole: the live value when neither the manifest nor the last apply sets it."""
+    return live if mine == unset and written == unset else mine
+
+
+def _kept_affinity(manifest: Pod, live: Pod, applied: Pod) -> Affinity | None:
+    """Affinity is a struct: each of its three parts merged whole."""
+    if live.affinity is None:
+        return manifest.affinity
+    parts = [_kept_whole(getattr(manifest.affinity, part, None), getattr(applied.affinity, part, None),
+                         getattr(live.affinity, part), None)
+             for part in ("node_affinity", "pod_affinity", "pod_anti_affinity")]
+    return Affinity(*parts) if any(p is not None for p in parts) else None
+
+
+def _kept_containers(mine: tuple[Container, ...], written: tuple[Container, ...], live: tuple[Container, ...]
+                     ) -> tuple[Container, ...]:
+    """Containers merged by name: the live ones neither the manifest nor the last apply names,
+    and within one the manifest names, its requests, limits and ports merged."""
+    lives = {c.name: c for c in live}
+    writtens = {c.name: c for c in written}
+
+    def merged(c: Container) -> Container:
+        there, wrote = lives.get(c.name), writtens.get(c.name, Container(c.name))
+        if there is None:
+            return c
+        return replace(c, requests=_kept_entries(c.requests, wrote.requests, there.requests),
+                       limits=_kept_entries(c.limits, wrote.limits, there.limits),
+                       ports=_kept_items(c.ports, wrote.ports, there.ports, lambda p: p.container_port))
+    return _kept_items(tuple(merged(c) for c in mine), written, live, lambda c: c.name)
 
 
 def drops_from(template: Pod, manifest: Pod) -> bool:

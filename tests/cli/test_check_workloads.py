@@ -203,3 +203,62 @@ def test_a_toleration_another_hand_added_goes_with_the_applied_list(cli, tmp_pat
     both = "tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}, {key: spot, operator: Exists}]"
     cluster = WEB_CLUSTER.replace(TOLERATED, both) + _web_deployment(both, last_applied=json.dumps(written))
     assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "update (RollingUpdate)"
+
+
+def _last_applied_web(**spec: object) -> str:
+    """Deployment web's last-applied-configuration: the manifest `_check_web` applies (image
+    nginx:1, 500m, nodeSelector pool=web) with `spec` added to its pod spec."""
+    return json.dumps({"apiVersion": "apps/v1", "kind": "Deployment",
+                       "metadata": {"name": "web", "namespace": "default"},
+                       "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+                                "template": {"metadata": {"labels": {"app": "web"}},
+                                             "spec": {"containers": [{"name": "app", "image": "nginx:1",
+                                                                      "resources": {"requests": {"cpu": "500m"}}}],
+                                                      "nodeSelector": {"pool": "web"}, **spec}}}})
+
+
+_REQUIRE_WEB_POOL = ("affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+                     "[{matchExpressions: [{key: pool, operator: In, values: [web]}]}]}}}")
+_TOLERATION = {"tolerations": [{"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule"}]}
+
+
+@pytest.mark.parametrize("running, applied, manifest_tail, image, change, ok", [
+    # kubectl patch added the toleration; the last apply never wrote tolerations, nor does the
+    # manifest: the three-way merge leaves the patched list (no patch for the field at all), so
+    # applying the same manifest again changes nothing ...
+    pytest.param(TOLERATED, {}, "restartPolicy: Always", "nginx:1", "unchanged", True, id="patched toleration, same"),
+    # ... and a new image rolls out pods that keep it: the surge pod (1 replica, 25%/25%: surge
+    # 1) goes to n1, the only pool=web node, tainted dedicated=web, 0.5 + 0.5 of 4 cpu: PASS.
+    # Read as written, the new pod has no toleration and fits nowhere: a false FAIL.
+    pytest.param(TOLERATED, {}, "restartPolicy: Always", "nginx:0", "update (RollingUpdate)", True,
+                 id="patched toleration, new image"),
+    # kubectl patch added a required node affinity (the struct is merged, the part set whole):
+    # the manifest without it leaves it, and the pods, which carry it, carry the template.
+    pytest.param(f"{TOLERATED}, {_REQUIRE_WEB_POOL}", _TOLERATION, TOLERATED, "nginx:1", "unchanged", True,
+                 id="patched affinity"),
+    # The last apply wrote the affinity; the manifest leaves it out: removed, a new template.
+    pytest.param(f"{TOLERATED}, {_REQUIRE_WEB_POOL}",
+                 {**_TOLERATION, "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                     "nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": "In",
+                                                                  "values": ["web"]}]}]}}}},
+                 TOLERATED, "nginx:1", "update (RollingUpdate)", True, id="applied affinity removed"),
+])
+def test_what_another_hand_set_where_no_apply_writes_stays_in_the_template(cli, tmp_path, running, applied,
+                                                                          manifest_tail, image, change, ok):
+    """The live template (the Deployment's, its ReplicaSet's, the pod's) as kubectl patch left it
+    (`running`), the last apply's pod spec extras (`applied`), the manifest's (`manifest_tail`),
+    and the image the cluster runs (the manifest's is nginx:1)."""
+    cluster = WEB_CLUSTER.replace(TOLERATED, running) + _web_deployment(running, last_applied=_last_applied_web(
+        **applied))
+    w = _check_web(cli, tmp_path, cluster.replace("'nginx:1'", f"'{image}'"), manifest_tail)
+    assert (w["change"], w["ok"]) == (change, ok), w.get("message")
+
+
+def test_limits_kubectl_set_resources_added_stay_when_no_apply_writes_them(cli, tmp_path):
+    """`kubectl set resources --limits=cpu=1` on the running Deployment: requests and limits are
+    maps merged key by key, so the manifest (and the last apply) without limits leaves that
+    limit, and the template is unchanged."""
+    limited = "resources: {requests: {cpu: 500m}, limits: {cpu: '1'}}"
+    cluster = (WEB_CLUSTER + _web_deployment(TOLERATED, last_applied=_last_applied_web(**_TOLERATION))).replace(
+        "resources: {requests: {cpu: 500m}}", limited)
+    assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "unchanged"

@@ -120,24 +120,30 @@ def test_redact(obj: dict[str, Any], expected: dict[str, Any]) -> None:
 
 def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None:
     """The manifest a Deployment was last applied with tells `check` which template fields that
-    apply wrote (a three-way merge removes only those): its pod template is kept with labels,
-    nodeSelector, tolerations and volumes as they are, annotation values and container settings
-    as digests, and nothing else — no probe, no field outside the template — and it reads back
-    as the applied template."""
+    apply wrote (a three-way merge removes only those, and keeps what another hand set): its pod
+    template is kept with labels, the scheduling fields (nodeSelector, tolerations, affinity,
+    spread constraints, priority class...) and the containers' images, resources and ports as
+    they are, annotation values and container settings as digests, and nothing else — no probe,
+    no field outside the template — and it reads back as the applied template."""
     from kwhatif.load.decode import applied_template
 
     applied = template("Deployment", NOISY_CONTAINER, {"checksum/config": "x"})
     applied["metadata"] = {"name": "w", "namespace": "default", "annotations": {"vault.example/token": "x"}}
     applied["spec"]["template"]["spec"]["tolerations"] = [{"key": "dedicated", "operator": "Exists"}]
+    applied["spec"]["template"]["spec"]["priorityClassName"] = "high"
+    applied["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 5
     deployment = copy.deepcopy(applied)
     deployment["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied)}
     kept = json.loads(redact(deployment)["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
     (container,) = kept["spec"]["template"]["spec"]["containers"]
-    assert container == {"name": "app", "image": "shop:1", "env": REDACTED_CONTAINER["env"],
+    assert container == {"name": "app", "image": "shop:1", "ports": SCHEDULING_CONTAINER["ports"],
+                         "resources": SCHEDULING_CONTAINER["resources"], "env": REDACTED_CONTAINER["env"],
                          "envFrom": REDACTED_CONTAINER["envFrom"], "command": REDACTED_CONTAINER["command"],
                          "args": REDACTED_CONTAINER["args"]}
     assert kept["spec"]["template"]["metadata"] == {"labels": {"app": "w"}, "annotations": {"checksum/config": X_DIGEST}}
     assert kept["spec"]["template"]["spec"]["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]
+    assert kept["spec"]["template"]["spec"]["priorityClassName"] == "high"
+    assert "terminationGracePeriodSeconds" not in kept["spec"]["template"]["spec"]
     assert set(kept) == {"spec"} and set(kept["spec"]) == {"template"}  # no metadata, replicas or the like
     read = applied_template(deployment, "default", "w", None)
     assert read is not None and set(read.annotations) == {"checksum/config"}
