@@ -31,7 +31,9 @@ from kwhatif.config.profile import ProfileConfig
 from kwhatif.config.scheduler_config import load_scheduler_config
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import load_cluster
+from kwhatif.load.fields import Fields
 from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, verified_payload
+from kwhatif.load.selectors import checked_labels
 from kwhatif.load.yaml_text import parse_yaml
 from kwhatif.whatif.ops import template_node
 from kwhatif.workloads import load_workloads
@@ -274,6 +276,14 @@ def _position(entries: list[Any], name: str) -> int:
     return next((i for i, e in enumerate(entries) if (e.get("name") if isinstance(e, dict) else e) == name), 0)
 
 
+def removals(doc: dict[str, Any], file: str) -> dict[str, dict[str, str]]:
+    """Each removal's labels, refused where the API server refuses a label (ValidateLabels): a
+    node can carry no other, so a mistyped key would remove nothing, a scenario that is not
+    what it says."""
+    f = Fields(Source(file), "Sweep")
+    return {r["name"]: checked_labels(f, r, "labels", f"remove[{i}]") for i, r in enumerate(doc.get("remove", []))}
+
+
 def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
     """The sweep of `file` with every input read (see the module's docstring); `now` is used
     when the file does not set its own clock; `validate`: what the workloads' unknown fields are
@@ -288,7 +298,7 @@ def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
         scenarios = product_scenarios(doc, paths.snapshot_names(doc["snapshots"]))
     warnings: list[str] = []
     plan = Plan(now=sweep_clock(doc, now, file), check=check_options(doc, file),
-                removals={r["name"]: r.get("labels", {}) for r in doc.get("remove", [])})
+                removals=removals(doc, file))
     for i, entry in enumerate(doc.get("workloads", [])):
         with named_by(file, f"workloads[{i}].files"):
             objects, found = load_workloads([paths.path(f) for f in entry["files"]], validate=validate)

@@ -46,6 +46,16 @@ CASES = [
     ("a removal's label value must be a string",
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nremove:\n- {name: z, labels: {zone: 1}}\n",
      "Sweep: remove[0].labels.zone: 1 is not of type 'string'"),
+    # Label keys and values as the API server validates them (ValidateLabels: IsQualifiedName,
+    # IsValidLabelValue, apimachinery validation.go's messages): no node carries another.
+    ("a removal's label key the API server refuses is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nremove:\n- {name: z, labels: {zone name: a}}\n",
+     'Sweep: remove[0].labels: Invalid value: "zone name": name part must consist of alphanumeric characters, '
+     "'-', '_' or '.', and must start and end with an alphanumeric character"),
+    ("a removal's label value the API server refuses is named",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nremove:\n- {name: z, labels: {zone: us east}}\n",
+     'Sweep: remove[0].labels: Invalid value: "us east": a valid label must be an empty string or consist of '
+     "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"),
     ("an unknown check option is named",
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncheck: {tolerateZoneLos: true}\n",
      "Sweep: check: Additional properties are not allowed ('tolerateZoneLos' was unexpected)"),
