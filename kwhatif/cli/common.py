@@ -17,7 +17,7 @@ import click
 
 from kwhatif.api.objects import Pod, RejectedPod
 from kwhatif.api.timestamps import parse_rfc3339
-from kwhatif.cli.exit_codes import Exit
+from kwhatif.cli.exit_codes import UNWRITABLE, Exit, unwritable
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import scenario, with_whatif
 from kwhatif.config.profile import ProfileConfig, default_profile, without_plugin
@@ -129,9 +129,12 @@ sample_option = click.option(
 
 
 def run(action: Callable[[], int]) -> None:
-    """Run a command: input errors become one line and exit 2; nothing shows a traceback."""
+    """Run a command: input errors become one line and exit 2; nothing shows a traceback. The
+    output is flushed here, so that a disk too full to take it is told as such (exit 2: no
+    verdict was delivered), not at the interpreter's exit or as an internal error."""
     try:
         code = action()
+        sys.stdout.flush()
     except InputError as err:
         click.echo(f"kwhatif: error: {err}", err=True)
         code = Exit.BAD_INPUT
@@ -143,10 +146,16 @@ def run(action: Callable[[], int]) -> None:
         code = Exit.INTERRUPTED
     except BrokenPipeError:
         code = Exit.BAD_INPUT
+    except OSError as err:
+        code = unwritable(err) if err.errno in UNWRITABLE else _internal_error(err)
     except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
-        click.echo(f"kwhatif: internal error: {type(err).__name__}: {err} (please report this input)", err=True)
-        code = Exit.INTERNAL_ERROR
+        code = _internal_error(err)
     sys.exit(int(code))
+
+
+def _internal_error(err: BaseException) -> Exit:
+    click.echo(f"kwhatif: internal error: {type(err).__name__}: {err} (please report this input)", err=True)
+    return Exit.INTERNAL_ERROR
 
 
 def clock(value: str | None) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from kwhatif import __version__
+from kwhatif.cli.exit_codes import UNWRITABLE, unwritable
 
 COMMANDS = {
     "schedule": ("kwhatif.cli.schedule", "schedule"),
@@ -62,6 +63,10 @@ class KubectlArgs(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except OSError as err:  # --help, --version: the commands' own output is `common.run`'s
+            if err.errno not in UNWRITABLE:
+                raise
+            sys.exit(int(unwritable(err)))
         sys.exit(done if isinstance(done, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
 
-from tests.cli.conftest import DATA, NOW, executable, single_error_line
+from tests.cli.conftest import DATA, NOW, REPO, executable, single_error_line
 
 # (files given with -c, texts the one error line must contain)
 CASES = {
@@ -184,3 +185,22 @@ def test_an_interrupted_run_says_so_and_exits_130(capsys) -> None:
         run(interrupted)
     assert done.value.code == 130
     assert capsys.readouterr().err == "kwhatif: interrupted\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) to stand for a full disk")
+@pytest.mark.parametrize("args", [
+    ["schedule", "-c", str(REPO / "samples" / "cluster.yaml"), "-o", "json"],
+    ["schedule", "-c", str(REPO / "samples" / "cluster.yaml")],
+    ["--help"],
+    ["check", "--help"],
+], ids=["json", "table", "help", "a command's help"])
+def test_a_full_disk_is_one_error_line_not_an_internal_error(args: list[str]) -> None:
+    """Output that cannot be written (ENOSPC: /dev/full takes no byte) is no bug of kwhatif's:
+    one line saying so, exit 2 (no verdict was delivered), not `internal error ... please
+    report`, nor a traceback when click writes a help text."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([executable("kwhatif"), *args, "--now", NOW] if args[0] == "schedule"
+                              else [executable("kwhatif"), *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert done.returncode == 2
+    assert single_error_line(done.stderr) == "kwhatif: error: cannot write the output: No space left on device"
