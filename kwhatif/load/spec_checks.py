@@ -52,7 +52,7 @@ def _check_target_port(f: Fields, target: object, path: str) -> None:
             raise f.error(path, f"Invalid value: {go_quote(target)}: {wrong[0]}")
 
 
-_PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string followed by an ending '%'",
+PERCENT_MESSAGE = regex_error("a valid percent string must be a numeric string followed by an ending '%'",
                                "[0-9]+%", "1%", "93%")
 
 
@@ -72,10 +72,11 @@ def check_budget(f: Fields, spec: dict) -> None:
             raise f.error(path, f"expected an integer or a string, got {settings.canonical(value)}")
         if isinstance(value, int) and value < 0:
             raise f.error(path, f"Invalid value: {value}: must be greater than or equal to 0")
+        # An IntOrString in field.Invalid prints by its String(): the string as written, unquoted.
         if isinstance(value, str) and not (value[:-1].isascii() and value[:-1].isdigit() and value.endswith("%")):
-            raise f.error(path, f"Invalid value: {go_quote(value)}: {_PERCENT_MESSAGE}")
+            raise f.error(path, f"Invalid value: {value}: {PERCENT_MESSAGE}")
         if isinstance(value, str) and int(value[:-1]) > 100:
-            raise f.error(path, f"Invalid value: {go_quote(value)}: must not be greater than 100%")
+            raise f.error(path, f"Invalid value: {value}: must not be greater than 100%")
     policy = spec.get("unhealthyPodEvictionPolicy")
     if policy is not None and policy not in UNHEALTHY_POD_EVICTION_POLICIES:
         supported = ", ".join(go_quote(p) for p in UNHEALTHY_POD_EVICTION_POLICIES)

@@ -40,6 +40,7 @@ from kwhatif.api.objects import INLINE_DISK_IDS, Container, Controller, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector, written_form
 from kwhatif.plugins.registry import DEFAULT_SCHEDULER_NAME
+from kwhatif.load.spec_checks import PERCENT_MESSAGE
 from kwhatif.load.decode import TEMPLATE_METADATA, decode_controller, job_immutables, statefulset_fixed
 from kwhatif.workloads.common import REVISION_LABEL, Workload
 from kwhatif.workloads.job import INDEX_KEY
@@ -727,14 +728,16 @@ def scaled(w: Workload, parent: dict[str, Any], key: str, path: str, default: ob
     raw = default if raw is None else raw
     if isinstance(raw, int) and not isinstance(raw, bool):
         value = raw
-    elif isinstance(raw, str) and re.fullmatch(r"\d+%", raw):
+    elif isinstance(raw, str) and re.fullmatch(r"[0-9]+%", raw):
         percent = int(raw[:-1])
         if at_most_all and percent > 100:
-            raise f.error(f"{path}.{key}", f'Invalid value: "{raw}": must not be greater than 100%')
+            raise f.error(f"{path}.{key}", f"Invalid value: {_int_or_string(raw)}: must not be greater than 100%")
         value = -(-total * percent // 100) if round_up else total * percent // 100
+    elif isinstance(raw, str):  # ValidatePositiveIntOrPercent: IsValidPercent
+        raise f.error(f"{path}.{key}", f"Invalid value: {_int_or_string(raw)}: {PERCENT_MESSAGE}")
     else:
-        shown = json.dumps(raw) if isinstance(raw, str) else settings.canonical(raw)
-        raise f.error(f"{path}.{key}", f"Invalid value: {shown}: must be an integer or a percentage (e.g. '25%')")
+        raise f.error(f"{path}.{key}", f"Invalid value: {settings.canonical(raw)}: must be an integer or a percentage "
+                      "(e.g. '25%')")
     if value < 0:
         raise f.error(f"{path}.{key}", f"Invalid value: {value}: must be greater than or equal to 0")
     return value
@@ -759,6 +762,13 @@ def _zero(raw: object) -> bool:
     return raw == 0 or raw == "0%"
 
 
+def _int_or_string(value: object) -> str:
+    """An IntOrString in a field.Invalid error: apimachinery's ErrorBody prints a value whose
+    pointer is a fmt.Stringer by its String() — a percentage as written, unquoted, a number in
+    decimal (field/errors.go, intstr.go)."""
+    return str(value)
+
+
 def deployment_strategy(w: Workload, desired: int) -> Strategy:
     """deployment_util.go: MaxSurge rounds up, MaxUnavailable down (ResolveFenceposts); both 0
     is refused by the API server (validation.go ValidateRollingUpdateDeployment)."""
@@ -772,7 +782,8 @@ def deployment_strategy(w: Workload, desired: int) -> Strategy:
     surge = scaled(w, rolling, "maxSurge", path, "25%", desired, True)
     unavailable = scaled(w, rolling, "maxUnavailable", path, "25%", desired, False, at_most_all=True)
     if _zero(rolling.get("maxSurge")) and _zero(rolling.get("maxUnavailable")):
-        raise w.fields.error(f"{path}.maxUnavailable", "Invalid value: 0: may not be 0 when `maxSurge` is 0")
+        raise w.fields.error(f"{path}.maxUnavailable", f"Invalid value: {_int_or_string(rolling.get('maxUnavailable'))}: "
+                             "may not be 0 when `maxSurge` is 0")
     if surge == 0 and unavailable == 0:
         unavailable = 1  # ResolveFenceposts: a percentage rounded down to 0 with no surge
     return Strategy(kind, surge, unavailable)
@@ -792,8 +803,8 @@ def daemonset_strategy(w: Workload, desired: int) -> Strategy:
     written_surge, written_unavailable = rolling.get("maxSurge"), rolling.get("maxUnavailable")
     has_surge = written_surge is not None and not _zero(written_surge)
     if has_surge and (written_unavailable is None or not _zero(written_unavailable)):
-        raise w.fields.error(f"{path}.maxSurge", f"Invalid value: {json.dumps(written_surge)}: may not be set when "
-                             "maxUnavailable is non-zero")
+        raise w.fields.error(f"{path}.maxSurge", f"Invalid value: {_int_or_string(written_surge)}: may not be set "
+                             "when maxUnavailable is non-zero")
     if not has_surge and written_unavailable is not None and _zero(written_unavailable):
         raise w.fields.error(f"{path}.maxUnavailable", "Required value: cannot be 0 when maxSurge is 0")
     if desired and surge == 0 and unavailable == 0:

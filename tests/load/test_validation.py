@@ -396,9 +396,11 @@ def budget_with(spec: dict[str, Any]) -> dict[str, Any]:
     # ValidatePodDisruptionBudgetSpec: not both; each ValidatePositiveIntOrPercent and IsNotMoreThan100Percent.
     ({"minAvailable": 1, "maxUnavailable": 1}, "spec: Invalid value: "),
     ({"minAvailable": -1}, "spec.minAvailable: Invalid value: -1: must be greater than or equal to 0"),
-    ({"maxUnavailable": "150%"}, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'),
+    # The IntOrString is printed by its String(), unquoted (field/errors.go ErrorBody: a value
+    # whose pointer is a fmt.Stringer).
+    ({"maxUnavailable": "150%"}, "spec.maxUnavailable: Invalid value: 150%: must not be greater than 100%"),
     ({"minAvailable": "abc"},
-     "spec.minAvailable: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an "
+     "spec.minAvailable: Invalid value: abc: a valid percent string must be a numeric string followed by an "
      "ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')"),
     # field.NotSupported over supportedUnhealthyPodEvictionPolicies, listed sorted.
     ({"unhealthyPodEvictionPolicy": "Always"},

@@ -445,3 +445,33 @@ def test_kept_by_apply_merges_containers_by_name_and_their_resources_by_key():
     assert (app.image, app.requests, app.limits, app.ports) == ("app:2", {"cpu": Fraction(1, 4)},
                                                                  {"cpu": Fraction(1)}, (ContainerPort(9090),))
     assert proxy == Container("proxy", "envoy:1")
+
+
+@pytest.mark.parametrize("surge, unavailable, said", [
+    # field.Invalid(maxUnavailable, the IntOrString as written, ...): apimachinery's ErrorBody
+    # prints a value whose pointer is a fmt.Stringer by String() — the percentage as written,
+    # the number by Itoa (field/errors.go; intstr.go String).
+    (0, 0, "Invalid value: 0: may not be 0 when `maxSurge` is 0"),
+    ("0%", "0%", "Invalid value: 0%: may not be 0 when `maxSurge` is 0"),
+    (0, "0%", "Invalid value: 0%: may not be 0 when `maxSurge` is 0"),
+])
+def test_no_surge_and_no_unavailability_is_refused_with_the_value_as_written(surge, unavailable, said):
+    w = _deployment({"rollingUpdate": {"maxSurge": surge, "maxUnavailable": unavailable}})
+    with pytest.raises(InputError) as err:
+        strategy_of(w, 4)  # type: ignore[arg-type]
+    assert err.value.message == said
+
+
+@pytest.mark.parametrize("rolling, said", [
+    # ValidatePositiveIntOrPercent: a string is IsValidPercent's ([0-9]+%, ASCII digits only);
+    # IsNotMoreThan100Percent for maxUnavailable; both print the IntOrString by String().
+    ({"maxSurge": "lots"}, "Invalid value: lots: a valid percent string must be a numeric string followed by an "
+                           "ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"),
+    ({"maxSurge": "\u0665%"}, "Invalid value: \u0665%: a valid percent string must be a numeric string followed by "
+                              "an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"),
+    ({"maxUnavailable": "200%"}, "Invalid value: 200%: must not be greater than 100%"),
+])
+def test_a_deployment_percentage_the_api_server_refuses_is_told_in_its_words(rolling, said):
+    with pytest.raises(InputError) as err:
+        strategy_of(_deployment({"rollingUpdate": rolling}), 4)  # type: ignore[arg-type]
+    assert err.value.message == said
