@@ -74,6 +74,11 @@ class Simulation:
     initial_bound: int = 0
 
 
+ADMISSION = "admission: "
+"""How a pod the API server's admission refuses is told (its error follows): skipped, never
+scheduled."""
+
+
 def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
           quotas: QuotaLedger | None = None) -> list[tuple[Pod, str | None]]:
     """Each pod after the API server's admission, or with the text of its refusal. A pod created
@@ -88,14 +93,14 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
             continue
         namespace = cluster.namespaces.get(pod.namespace)
         if created and namespace is not None and namespace.terminating:
-            out.append((pod, f'admission: pods "{pod.name}" is forbidden: unable to create new content in namespace '
+            out.append((pod, f'{ADMISSION}pods "{pod.name}" is forbidden: unable to create new content in namespace '
                              f"{pod.namespace} because it is being terminated"))
             continue
         try:
             admitted = admit_pod(pod, cluster.priority_classes, cluster.runtime_classes,
                                  cluster.limit_ranges, created=created)
         except AdmissionRejected as rejected:
-            out.append((pod, f"admission: {rejected}"))
+            out.append((pod, f"{ADMISSION}{rejected}"))
             continue
         try:  # ResourceQuota comes last in the chain: the pod it refuses has its priority already
             if quotas is not None and (created or not pod.creation_timestamp):
@@ -103,7 +108,7 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
                 quotas.charge(admitted)
             out.append((admitted, None))
         except AdmissionRejected as rejected:
-            out.append((admitted, f"admission: {rejected}"))
+            out.append((admitted, f"{ADMISSION}{rejected}"))
     return out
 
 

@@ -8,7 +8,18 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from kwhatif.engine import ADMISSION
 from kwhatif.render.check import result_word, rollout_line, workload_ref
+
+
+def failure_type(w: dict[str, Any]) -> str:
+    """`Refused` when the API server turns the apply down — the workload object, the ReplicaSet
+    of its new template, or its pods at admission (a quota): nothing of it is ever scheduled;
+    `Unschedulable` when its pods are made and some fit nowhere. CI reports group by it."""
+    rollout = w.get("rollout") or {}
+    if rollout.get("refused") or w["change"] == "refused" or (w["message"] or "").startswith(ADMISSION):
+        return "Refused"
+    return "Unschedulable"
 
 
 def to_junit(data: dict[str, Any]) -> str:
@@ -21,7 +32,8 @@ def to_junit(data: dict[str, Any]) -> str:
                 case.set("line", str(w["source"]["line"]))
         rollout = rollout_line(w)
         if not w["ok"]:
-            failure = ET.SubElement(case, "failure", {"message": w["message"] or "does not fit", "type": "Unschedulable"})
+            failure = ET.SubElement(case, "failure", {"message": w["message"] or "does not fit",
+                                                      "type": failure_type(w)})
             failure.text = (f"{w['pods']} pods: {w['bound']} bound, {w['pending']} pending, "
                             f"{w['evictions']} evictions\n{w['message'] or ''}" + (f"\n{rollout}" if rollout else ""))
         elif rollout or result_word(w) == "no node":  # a DaemonSet on no node passes, said beside it
