@@ -21,7 +21,8 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.snapshot.pod_info import PodInfo, claim_names
 from kwhatif.workloads import Expanded, apply_to_cluster, expand_objects
 from kwhatif.workloads.common import RANDOM_LENGTH, NameSet
-from kwhatif.workloads.existing import PodIndex, carrying_template, exists
+from kwhatif.workloads.existing import PodIndex, exists
+from kwhatif.workloads.templates import carrying_template
 from kwhatif.whatif.pods import recreated, taken_names
 from kwhatif.whatif.nodes import add_nodes
 

@@ -326,7 +326,7 @@ class Controller:
     template: Pod | None = None
     """Its pod template, as a pod of it (None: none to read, or one the pod decoder refuses): what
     its pods run that it lacks a webhook injected (and injects into new pods too); what it sets
-    that a manifest's template does not, the manifest removes (`existing.drops_from`)."""
+    that a manifest's template does not, the manifest removes (`templates.drops_from`)."""
     applied: Pod | None = None
     """The pod template of its `kubectl.kubernetes.io/last-applied-configuration` (None: no client-side
     apply said): `kubectl apply` removes from the live template only what that apply had set."""

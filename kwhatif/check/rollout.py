@@ -30,7 +30,7 @@ from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.text import listed
 from kwhatif.workloads.deletion import deletion_order
 from kwhatif.workloads.common import Workload
-from kwhatif.workloads.existing import Strategy
+from kwhatif.workloads.strategy import Strategy
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Update:
     replicas_before: int = 0
     """The replica count it runs with (`existing.live_replicas`; its pods when unknown)."""
     current: frozenset[str] = frozenset()
-    """The keys of its pods that already carry the manifest's template (`existing.carrying_template`):
+    """The keys of its pods that already carry the manifest's template (`templates.carrying_template`):
     a rollout to it is in progress, and the controller keeps them instead of replacing them."""
     finished: tuple[Pod, ...] = ()
     """A Job's pods that succeeded or failed: its progress (`existing.PodIndex.finished_of`)."""

@@ -18,10 +18,14 @@ from kwhatif.workloads import Expansion
 from kwhatif.workloads.common import NameSet, Workload
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
+from kwhatif.workloads.apply import as_last_applied, kept_by_apply
 from kwhatif.workloads.existing import (
-    LIMIT_RANGER_ANNOTATION, POD_SPEC_REFUSED, PodIndex, Strategy, as_last_applied, as_pod_update_leaves,
-    carrying_template, drops_from, exists, job_refusal, kept_by_apply, live_replicas, recreated_by_helm,
-    refused_update, strategy_of, with_injected, without_limit_ranger_defaults,
+    POD_SPEC_REFUSED, PodIndex, as_pod_update_leaves, exists, job_refusal, live_replicas, recreated_by_helm,
+    refused_update,
+)
+from kwhatif.workloads.strategy import Strategy, strategy_of
+from kwhatif.workloads.templates import (
+    LIMIT_RANGER_ANNOTATION, carrying_template, drops_from, with_injected, without_limit_ranger_defaults,
 )
 
 
@@ -93,7 +97,7 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
 
 def as_applied(cluster: Cluster, w: Workload, pods: list[Pod]) -> list[Pod]:
     """The manifest's pods as `kubectl apply` leaves the running workload's template, when the
-    snapshot says what its last apply wrote (`existing.kept_by_apply`); as they are otherwise
+    snapshot says what its last apply wrote (`apply.kept_by_apply`); as they are otherwise
     (a workload the snapshot lacks, or another tool's: Helm and server-side apply say nothing
     of what they wrote here)."""
     live, applied = cluster.workload_templates(w.kind, w.namespace, w.name)
@@ -104,7 +108,7 @@ def as_applied(cluster: Cluster, w: Workload, pods: list[Pod]) -> list[Pod]:
 
 def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod], cluster: Cluster) -> list[Pod]:
     """The new template's pods with what a webhook injected into the newest pod of the old
-    template (`existing.with_injected`, against its controller's template when the snapshot has
+    template (`templates.with_injected`, against its controller's template when the snapshot has
     it): the same webhook admits the new ones."""
     carrying = {id(p) for p in current}
     before = [p for p in old if id(p) not in carrying]
@@ -211,8 +215,8 @@ def _dropping(cluster: Cluster, old: Sequence[Pod], manifest: Pod,
               workload: tuple[Pod | None, Pod | None]) -> set[int]:
     """The ids of the pods made from a template the manifest leaves something out of (their
     controller's in the snapshot, else the workload object's): a new template, whatever the pods
-    carry (`existing.drops_from`) — of what the last `kubectl apply` wrote, when the workload
-    object says (`existing.as_last_applied`), for apply leaves the rest. Judged once a template:
+    carry (`templates.drops_from`) — of what the last `kubectl apply` wrote, when the workload
+    object says (`apply.as_last_applied`), for apply leaves the rest. Judged once a template:
     a ReplicaSet's hundred pods share one."""
     live, applied = workload
     verdicts: dict[int, bool] = {}

@@ -100,7 +100,7 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     """A workload's last-applied-configuration as a redacted snapshot keeps it: only the pod
     template at `path` of the manifest it holds, and of that only what `check` reads to know
     which fields the last `kubectl apply` wrote (a three-way merge removes only those, and keeps
-    what another hand set: `existing.kept_by_apply`) — labels, the scheduling fields
+    what another hand set: `apply.kept_by_apply`) — labels, the scheduling fields
     (`APPLIED_SPEC_KEPT`) and containers' images, resources and ports as the live template shows
     them anyway, annotation values and containers' env, envFrom, command and args as digests.
     Nothing else of it is kept: the annotation holds whatever was applied, credentials

@@ -34,7 +34,7 @@ from kwhatif.workloads import (
     statefulset,
 )
 from kwhatif.workloads.common import RUNS_FOREVER, Context, Expanded, Workload, check_controller_spec, decode_workload
-from kwhatif.workloads.existing import strategy_of
+from kwhatif.workloads.strategy import strategy_of
 from kwhatif.workloads.ephemeral import add_ephemeral_claims
 from kwhatif.workloads.operators import operated, operated_warning
 from kwhatif.text import listed

@@ -14,9 +14,10 @@ from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import InputError
 from kwhatif.live.redact import redact
 from kwhatif.workloads import expand
-from kwhatif.workloads.existing import (
-    PodIndex, Strategy, carrying_template, drops_from, exists, kept_by_apply, kept_replicas, strategy_of,
-)
+from kwhatif.workloads.apply import kept_by_apply
+from kwhatif.workloads.existing import PodIndex, exists, kept_replicas
+from kwhatif.workloads.strategy import Strategy, strategy_of
+from kwhatif.workloads.templates import carrying_template, drops_from
 from tests.check.conftest import cluster, node, running, workload
 
 
