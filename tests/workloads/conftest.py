@@ -41,3 +41,11 @@ def pods_of(text: str, nodes: Sequence[Node] = (), replicas_mode: str = "spec") 
 
 def matches(pattern: str, text: str) -> bool:
     return re.fullmatch(pattern, text) is not None
+
+
+def replica_set(name: str, template_hash: str) -> dict:
+    """A ReplicaSet a Deployment made, as a dump has it: its selector holds the pod-template-hash."""
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "web", "pod-template-hash": template_hash}},
+                     "template": {"metadata": {"labels": {"app": "web", "pod-template-hash": template_hash}},
+                                  "spec": {"containers": [{"name": "app", "image": "app:v1"}]}}}}
