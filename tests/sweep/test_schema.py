@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from kwhatif.sweep.spec import SCHEMA_PATH
+from kwhatif.whatif.ops import MAX_ADDED_NODES
 from tests.cli.conftest import executable, single_error_line
 
 REPO = Path(__file__).parents[2]
@@ -154,3 +155,12 @@ def test_a_double_star_glob_spans_folders(tmp_path: Path) -> None:
         (tmp_path / name).write_text("")
     paths = SweepPaths(str(tmp_path / "sweep.yaml"))
     assert paths.snapshot_names(["fleet/**/*.yaml"]) == ["fleet/a.yaml", "fleet/eu/b.yaml"]
+
+
+def test_the_schemas_node_count_limit_is_the_one_add_node_enforces() -> None:
+    """The schema refuses a count above the limit `--add-node` enforces, at the same number: a
+    sweep never starts a scenario its own what-if would refuse (both state it; this keeps them one)."""
+    schema = json.loads(SCHEMA_PATH.read_text())
+    axis = schema["properties"]["nodes"]["items"]["properties"]["counts"]["items"]["maximum"]
+    listed = schema["properties"]["scenarios"]["items"]["properties"]["nodes"]["properties"]["count"]["maximum"]
+    assert axis == listed == MAX_ADDED_NODES
