@@ -121,7 +121,16 @@ def validate_sweep(doc: Any, file: str) -> None:
         if first.validator == "not" and not first.absolute_path:  # the schema's `else: not required scenarios`
             raise InputError("listed scenarios need `combine: list` (the default, product, combines the axes)",
                              Source(file), "Sweep", "scenarios")
-        raise InputError(first.message, Source(file), "Sweep", field_path(first.absolute_path))
+        raise InputError(_as_written(first), Source(file), "Sweep", field_path(first.absolute_path))
+
+
+def _as_written(error: jsonschema.ValidationError) -> str:
+    """jsonschema's message with a null or a boolean the file holds spelled as the file spells
+    it (`null`, `true`), not as Python does (`None`, `True`)."""
+    instance, message = error.instance, error.message
+    if (instance is None or isinstance(instance, bool)) and message.startswith(repr(instance)):
+        return json.dumps(instance) + message[len(repr(instance)):]
+    return message
 
 
 def read_sweep_file(file: str) -> dict[str, Any]:
