@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
-    Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
+    ApplyBase, Autoscaler, Controller, DaemonSet, LimitRange, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, RejectedPod,
     RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota
@@ -57,16 +57,23 @@ class Cluster:
         owner = self.controller_of(pod)
         return owner.template if owner is not None else None
 
-    def workload_templates(self, kind: str, namespace: str, name: str) -> tuple[Pod | None, Pod | None]:
-        """A workload object's pod template and the one its last `kubectl apply` wrote, as the
-        snapshot has the object (None, None when it lacks it)."""
+    def workload_template(self, kind: str, namespace: str, name: str) -> Pod | None:
+        """A workload object's pod template, as the snapshot has the object (None when it lacks it)."""
+        found = self._workload_object(kind, namespace, name)
+        return found.template if found is not None else None
+
+    def _workload_object(self, kind: str, namespace: str, name: str) -> TemplateOwner | Controller | DaemonSet | None:
         if kind == "Deployment":
-            found: TemplateOwner | Controller | DaemonSet | None = self.template_owners.get((kind, namespace, name))
-        elif kind == "DaemonSet":
-            found = self.daemonsets.get((namespace, name))
-        else:
-            found = self.controllers.get((kind, namespace, name))
-        return (found.template, found.applied) if found is not None else (None, None)
+            return self.template_owners.get((kind, namespace, name))
+        if kind == "DaemonSet":
+            return self.daemonsets.get((namespace, name))
+        return self.controllers.get((kind, namespace, name))
+
+    def apply_base(self, kind: str, namespace: str, name: str) -> ApplyBase | None:
+        """A workload object's spec and its last client-side apply's, as written (None when the
+        snapshot lacks the object or no apply said)."""
+        found = self._workload_object(kind, namespace, name)
+        return found.apply_base if found is not None else None
 
     def controller_of(self, pod: Pod) -> Controller | None:
         """The snapshot's ReplicaSet, StatefulSet or ReplicationController that controls `pod`,

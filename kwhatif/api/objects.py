@@ -299,6 +299,17 @@ class Service:
 
 
 @dataclass(frozen=True, slots=True)
+class ApplyBase:
+    """What `kubectl apply` of a manifest over a running workload merges with (strategicpatch
+    CreateThreeWayMergePatch, `workloads.apply`): the object's spec as it runs and the spec its
+    last client-side apply wrote (its `kubectl.kubernetes.io/last-applied-configuration`), as
+    written — which fields each sets, not only their values, decides what the merge keeps."""
+
+    live: Mapping[str, Any]
+    applied: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Controller:
     """A ReplicaSet, StatefulSet or ReplicationController: what default spreading reads, and the
     replica counts a manifest applied without spec.replicas keeps (`workloads.existing`).
@@ -327,12 +338,12 @@ class Controller:
     """Its pod template, as a pod of it (None: none to read, or one the pod decoder refuses): what
     its pods run that it lacks a webhook injected (and injects into new pods too); what it sets
     that a manifest's template does not, the manifest removes (`templates.drops_from`)."""
-    applied: Pod | None = None
-    """The pod template of its `kubectl.kubernetes.io/last-applied-configuration` (None: no client-side
-    apply said): `kubectl apply` removes from the live template only what that apply had set."""
     owner: OwnerReference | None = None
     """Its controller (metadata.ownerReferences, controller: true): a Deployment's ReplicaSet's
     Deployment, whose pod template is the one a fix for the set's pods changes."""
+    apply_base: ApplyBase | None = None
+    """Its spec and its last client-side apply's, as written (None: no such apply said): what
+    `kubectl apply` of a manifest makes of it (`workloads.apply`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,8 +392,8 @@ class TemplateOwner(Namespaced):
     template: Pod | None = None
     """A Deployment's pod template as a pod (`Controller.template`): the one its ReplicaSets'
     are compared with, there when they are not."""
-    applied: Pod | None = None
-    """The pod template its last `kubectl apply` wrote (`Controller.applied`)."""
+    apply_base: ApplyBase | None = None
+    """Its spec and its last apply's, as written (`Controller.apply_base`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,8 +410,8 @@ class DaemonSet(Namespaced):
     source: Source | None = None
     template: Pod | None = None
     """Its pod template as a pod (`Controller.template`)."""
-    applied: Pod | None = None
-    """The pod template its last `kubectl apply` wrote (`Controller.applied`)."""
+    apply_base: ApplyBase | None = None
+    """Its spec and its last apply's, as written (`Controller.apply_base`)."""
 
 
 @dataclass(frozen=True, slots=True)

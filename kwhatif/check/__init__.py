@@ -30,6 +30,7 @@ from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
 from kwhatif.workloads import CONTROLLERS, Workload, apply_to_cluster, expand_objects, namesake_warnings
+from kwhatif.workloads.apply import as_applied
 from kwhatif.workloads.existing import PodIndex, kept_replicas
 
 HEADROOM_RESOURCES = ("cpu", "memory")
@@ -142,6 +143,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     `run_with_updates`."""
     cluster = cluster.copy()
     index = None if as_new else PodIndex.of(cluster)  # one pass over the pods, for both
+    objects = objects if as_new else as_applied(cluster, objects)
     kept = {} if index is None else kept_replicas(objects, cluster, index)
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept, cluster.autoscalers.values())
     updates = {} if index is None else plan_updates(cluster, expansion, index)

@@ -15,10 +15,9 @@ from kwhatif.engine import Prepared, Scenarios, Simulation, admit, is_pending, n
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.pods import is_replaced, pod_names, recreated
 from kwhatif.workloads import Expansion
-from kwhatif.workloads.common import NameSet, Workload
+from kwhatif.workloads.common import NameSet
 from kwhatif.load.admission import AdmissionRejected, admit_pod
 from kwhatif.load.quota import OBJECT_RESOURCES, QuotaLedger, object_count_keys
-from kwhatif.workloads.apply import as_last_applied, kept_by_apply
 from kwhatif.workloads.existing import (
     POD_SPEC_REFUSED, PodIndex, as_pod_update_leaves, exists, job_refusal, live_replicas, recreated_by_helm,
     refused_update,
@@ -80,9 +79,8 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         if not found or recreated_by_helm(w):
             continue
         strategy = strategy_of(w, len(group.pods))
-        templates = cluster.workload_templates(w.kind, w.namespace, w.name)
-        pods = as_applied(cluster, w, group.pods)
-        current = _carrying(old, pods[:1], cluster, w.kind, templates)
+        pods = group.pods
+        current = _carrying(old, pods[:1], cluster, w.kind, cluster.workload_template(w.kind, w.namespace, w.name))
         job = w.kind == "Job"
         changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), pods, cluster)
         before = live_replicas(cluster, index, w)
@@ -93,17 +91,6 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
-
-
-def as_applied(cluster: Cluster, w: Workload, pods: list[Pod]) -> list[Pod]:
-    """The manifest's pods as `kubectl apply` leaves the running workload's template, when the
-    snapshot says what its last apply wrote (`apply.kept_by_apply`); as they are otherwise
-    (a workload the snapshot lacks, or another tool's: Helm and server-side apply say nothing
-    of what they wrote here)."""
-    live, applied = cluster.workload_templates(w.kind, w.namespace, w.name)
-    if live is None or applied is None:
-        return pods
-    return [kept_by_apply(p, live, applied) for p in pods]
 
 
 def _injected_as_before(new: list[Pod], old: Sequence[Pod], current: Sequence[Pod], cluster: Cluster) -> list[Pod]:
@@ -133,7 +120,7 @@ def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int,
     out = {}
     for i, group in enumerate(expansion.groups):
         w, update = group.workload, updates.get(i)
-        manifest = as_applied(cluster, w, group.pods[:1])[0] if group.pods else None
+        manifest = group.pods[0] if group.pods else None
         if w.kind not in OBJECT_RESOURCES or update is not None and not _needs_a_replica_set(cluster, update, manifest):
             continue
         new_set = manifest.controller_ref if w.kind == "Deployment" and manifest is not None else None
@@ -190,7 +177,7 @@ def _finished_pods_tell_a_change(finished: Sequence[Pod], new: Sequence[Pod], cl
 
 
 def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: str,
-              workload: tuple[Pod | None, Pod | None] = (None, None)) -> list[Pod]:
+              live: Pod | None = None) -> list[Pod]:
     """The running pods that carry the manifest's template, in `old`'s order. The controllers
     compare templates, which LimitRanger never touches (its defaults are the pods'): a pod whose
     annotation says what LimitRanger set is compared without those, with the template through
@@ -198,8 +185,8 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     annotation got nothing from LimitRanger, or is a hand-written snapshot's that does not say:
     it carries the template as admission stores it today, or without LimitRanger (a LimitRange
     added since its pods were made). Then what the manifest removes from the template the pod was
-    made from (`_dropping`; `workload`: the workload object's own template and last-applied
-    one, `Cluster.workload_templates`) tells it does not carry the manifest's."""
+    made from (`_dropping`; `live`: the workload object's own template,
+    `Cluster.workload_template`) tells it does not carry the manifest's."""
     if not new:
         return carrying_template(old, new, kind)
     written = {id(p): without_limit_ranger_defaults(p) for p in old if LIMIT_RANGER_ANNOTATION in p.annotations}
@@ -207,18 +194,17 @@ def _carrying(old: Sequence[Pod], new: Sequence[Pod], cluster: Cluster, kind: st
     without = _admitted(new[0], cluster, limit_ranges=False)
     found = {id(p) for p in carrying_template(silent, [_admitted(new[0], cluster)], kind)}
     found |= {id(p) for p in carrying_template([*silent, *written.values()], [without], kind)}
-    dropping = _dropping(cluster, old, new[0], workload)
+    dropping = _dropping(cluster, old, new[0], live)
     return [p for p in old if id(written.get(id(p), p)) in found and id(p) not in dropping]
 
 
-def _dropping(cluster: Cluster, old: Sequence[Pod], manifest: Pod,
-              workload: tuple[Pod | None, Pod | None]) -> set[int]:
+def _dropping(cluster: Cluster, old: Sequence[Pod], manifest: Pod, live: Pod | None) -> set[int]:
     """The ids of the pods made from a template the manifest leaves something out of (their
-    controller's in the snapshot, else the workload object's): a new template, whatever the pods
-    carry (`templates.drops_from`) — of what the last `kubectl apply` wrote, when the workload
-    object says (`apply.as_last_applied`), for apply leaves the rest. Judged once a template:
-    a ReplicaSet's hundred pods share one."""
-    live, applied = workload
+    controller's in the snapshot, else the workload object's, `live`): a new template, whatever
+    the pods carry (`templates.drops_from`). A manifest of a workload whose last client-side
+    apply the snapshot knows comes merged as `kubectl apply` merges it (`apply.as_applied`): what
+    it leaves out there is what the apply removes. Judged once a template: a ReplicaSet's hundred
+    pods share one."""
     verdicts: dict[int, bool] = {}
     out = set()
     for pod in old:
@@ -226,8 +212,7 @@ def _dropping(cluster: Cluster, old: Sequence[Pod], manifest: Pod,
         if template is None:
             continue
         if id(template) not in verdicts:
-            verdicts[id(template)] = drops_from(as_last_applied(template, applied) if applied is not None
-                                                else template, manifest)
+            verdicts[id(template)] = drops_from(template, manifest)
         if verdicts[id(template)]:
             out.add(id(pod))
     return out

@@ -100,9 +100,10 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     """A workload's last-applied-configuration as a redacted snapshot keeps it: only the pod
     template at `path` of the manifest it holds, and of that only what `check` reads to know
     which fields the last `kubectl apply` wrote (a three-way merge removes only those, and keeps
-    what another hand set: `apply.kept_by_apply`) — labels, the scheduling fields
+    what another hand set: `apply.applied_spec`) — labels, the scheduling fields
     (`APPLIED_SPEC_KEPT`) and containers' images, resources and ports as the live template shows
-    them anyway, annotation values and containers' env, envFrom, command and args as digests.
+    them anyway, annotation values and containers' env, envFrom, command and args as digests —,
+    and the spec.replicas it wrote (one the manifest leaves out is deleted, and defaults to 1).
     Nothing else of it is kept: the annotation holds whatever was applied, credentials
     included. None without one."""
     applied = last_applied(meta)
@@ -121,6 +122,9 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     minimal: dict[str, Any] = {**template_meta, "spec": kept}
     for key in reversed(path):
         minimal = {key: minimal}
+    written = applied.get("spec") if applied is not None else None
+    if path[0] == "spec" and isinstance(written, dict) and "replicas" in written:
+        minimal["spec"]["replicas"] = written["replicas"]
     return json.dumps(minimal, separators=(",", ":"))
 
 

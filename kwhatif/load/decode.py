@@ -19,7 +19,7 @@ from typing import Any, Callable
 from kwhatif.api.meta import last_applied
 from kwhatif.api.names import is_qualified_name
 from kwhatif.api.objects import (
-    DESIRED_REPLICAS, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
+    DESIRED_REPLICAS, ApplyBase, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     OwnerReference, Pod, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
 )
 from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
@@ -211,8 +211,7 @@ def decode_daemonset(obj: dict, source: Source | None) -> DaemonSet:
     f, _, namespace, name = object_fields(obj, source)
     spec = f.map(obj, "spec", "")
     controller_selector(f, "DaemonSet", spec)
-    return DaemonSet(namespace, name, obj, source, template_pod(spec, namespace, name, source),
-                     applied_template(obj, namespace, name, source))
+    return DaemonSet(namespace, name, obj, source, template_pod(spec, namespace, name, source), apply_base(obj))
 
 
 def decode_controller(obj: dict, source: Source | None) -> Controller:
@@ -231,7 +230,7 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
                       template=template_pod(spec, namespace, name, source), owner=controller_of(f, meta),
-                      applied=applied_template(obj, namespace, name, source))
+                      apply_base=apply_base(obj))
 
 
 def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
@@ -253,15 +252,14 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
     if deployment is None:
         return TemplateOwner(obj["kind"], namespace, name, source)
     return TemplateOwner("Deployment", namespace, name, source, template_pod(deployment, namespace, name, source),
-                         applied_template(obj, namespace, name, source))
+                         apply_base(obj))
 
 
-def applied_template(obj: dict, namespace: str, name: str, source: Source | None) -> Pod | None:
-    """The pod template the object's last client-side `kubectl apply` wrote (its
-    last-applied-configuration, the whole manifest as applied), None without one or unreadable."""
+def apply_base(obj: dict) -> ApplyBase | None:
+    """The object's spec and its last client-side apply's, as written, when it has both."""
     applied = last_applied(obj.get("metadata"))
-    spec = applied.get("spec") if applied is not None else None
-    return template_pod(spec, namespace, name, source) if isinstance(spec, dict) else None
+    written, spec = (applied or {}).get("spec"), obj.get("spec")
+    return ApplyBase(spec, written) if isinstance(spec, dict) and isinstance(written, dict) else None
 
 
 def template_pod(spec: dict, namespace: str, name: str, source: Source | None) -> Pod | None:

@@ -1,125 +1,98 @@
-"""What `kubectl apply` makes of a running workload's template: its three-way merge
-(strategicpatch CreateThreeWayMergePatch) of the template the last apply wrote (the workload's
-last-applied-configuration), the manifest's and the live one — removing only what that apply
-wrote, keeping what another hand set."""
+"""What `kubectl apply` makes of a running workload: its three-way merge (strategicpatch
+CreateThreeWayMergePatch) of what the last apply wrote (the workload's
+last-applied-configuration), the manifest and the object as it runs — removing only what that
+apply wrote and the manifest leaves out, keeping what another hand set (`kubectl patch`,
+`kubectl set resources`, a webhook) where neither writes it, and merging maps key by key and
+the lists the API gives a merge key entry by entry (types.go's patchStrategy/patchMergeKey)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any
 
-from kwhatif.api.affinity import Affinity
-from kwhatif.api.objects import Container, Pod
-from kwhatif.plugins.registry import DEFAULT_SCHEDULER_NAME
-from kwhatif.workloads.templates import containers_of
-
-
-def as_last_applied(template: Pod, applied: Pod) -> Pod:
-    """The live template less what the last `kubectl apply` did not write (`applied`, its
-    last-applied-configuration's): a three-way merge (strategicpatch CreateThreeWayMergePatch)
-    removes only what that apply set and the manifest leaves out; what another hand set — a
-    mutating webhook on the workload, `kubectl patch`, `kubectl rollout restart` — stays, in maps
-    and in lists merged by a key (containers, env, volumes). Tolerations are an atomic list: one
-    the apply wrote is replaced whole by the manifest's, another hand's entries with it."""
-    written = {c.name: set(dict(c.settings or ())) for c in (*applied.init_containers, *applied.containers)}
-    names = set(containers_of(applied))
-
-    def kept(c: Container) -> Container:
-        return replace(c, settings=tuple((k, v) for k, v in c.settings if k in written[c.name])
-                       if c.settings is not None else None)
-    volumes = {v.get("name") for v in applied.volumes}
-    return template.evolve(
-        labels={k: v for k, v in template.labels.items() if k in applied.labels},
-        annotations={k: v for k, v in template.annotations.items() if k in applied.annotations},
-        node_selector={k: v for k, v in (template.node_selector or {}).items() if k in (applied.node_selector or {})},
-        tolerations=template.tolerations if applied.tolerations else (),
-        volumes=tuple(v for v in template.volumes if v.get("name") in volumes),
-        containers=tuple(kept(c) for c in template.containers if (False, c.name) in names),
-        init_containers=tuple(kept(c) for c in template.init_containers if (True, c.name) in names))
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import ApplyBase
+from kwhatif.workloads.common import Workload
 
 
-def kept_by_apply(manifest: Pod, live: Pod, applied: Pod) -> Pod:
-    """The manifest's pod as `kubectl apply` leaves its template: a three-way merge
-    (strategicpatch CreateThreeWayMergePatch) of the last apply's (`applied`), the manifest and
-    the live template (`live`) keeps what another hand set — `kubectl patch`, `kubectl set
-    resources`, a webhook on the workload — wherever neither the last apply nor the manifest
-    writes it: map entries (labels, annotations, nodeSelector, a container's requests and
-    limits), entries of lists merged by a key (containers and volumes by name, ports by
-    containerPort, spread constraints by topologyKey), and fields set whole (node affinity, pod
-    affinity and anti-affinity, the tolerations — an atomic list —, priorityClassName,
-    runtimeClassName, schedulerName, hostNetwork). Without them a manifest applied again would
-    read as a new template, and a rollout's pods would lack a toleration or an affinity the
-    new ReplicaSet's pods will have."""
-    affinity = _kept_affinity(manifest, live, applied)
-    return manifest.evolve(
-        labels=_kept_entries(manifest.labels, applied.labels, live.labels),
-        annotations=_kept_entries(manifest.annotations, applied.annotations, live.annotations),
-        node_selector=_kept_entries(manifest.node_selector or {}, applied.node_selector or {},
-                                    live.node_selector or {}) or manifest.node_selector,
-        tolerations=_kept_whole(manifest.tolerations, applied.tolerations, live.tolerations, ()),
-        affinity=affinity,
-        topology_spread_constraints=_kept_items(manifest.topology_spread_constraints,
-                                                applied.topology_spread_constraints,
-                                                live.topology_spread_constraints, lambda c: c.topology_key),
-        priority_class_name=_kept_whole(manifest.priority_class_name, applied.priority_class_name,
-                                        live.priority_class_name, ""),
-        runtime_class_name=_kept_whole(manifest.runtime_class_name, applied.runtime_class_name,
-                                       live.runtime_class_name, None),
-        scheduler_name=_kept_whole(manifest.scheduler_name, applied.scheduler_name, live.scheduler_name,
-                                   DEFAULT_SCHEDULER_NAME),
-        host_network=_kept_whole(manifest.host_network, applied.host_network, live.host_network, False),
-        volumes=_kept_items(manifest.volumes, applied.volumes, live.volumes, lambda v: v.get("name")),
-        containers=_kept_containers(manifest.containers, applied.containers, live.containers),
-        init_containers=_kept_containers(manifest.init_containers, applied.init_containers, live.init_containers))
+_CONTAINER_LISTS = {"ports": ("containerPort", False), "env": ("name", False), "volumeMounts": ("mountPath", False),
+                    "volumeDevices": ("devicePath", False)}
+_POD_LISTS = {"volumes": ("name", True), "imagePullSecrets": ("name", False), "hostAliases": ("ip", False),
+              "topologySpreadConstraints": ("topologyKey", False), "resourceClaims": ("name", True),
+              "schedulingGates": ("name", False)}
+_CONTAINERS = ("containers", "initContainers", "ephemeralContainers")
+MERGED_LISTS: dict[tuple[str, ...], tuple[str, bool]] = {
+    **{("template", "spec", key): found for key, found in _POD_LISTS.items()},
+    **{("template", "spec", group): ("name", False) for group in _CONTAINERS},
+    **{("template", "spec", group, "*", key): found for group in _CONTAINERS for key, found in _CONTAINER_LISTS.items()},
+}
+"""The lists of a workload spec the strategic merge patch merges entry by entry, by their
+patchMergeKey (core/v1 types.go), and whether it retains only the keys a patched entry names
+(patchStrategy "merge,retainKeys": a volume's source, a claim's). Every other list is atomic:
+replaced whole (tolerations, a node selector's terms, envFrom, command, args)."""
 
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
+def as_applied(cluster: Cluster, objects: Sequence[object]) -> list[object]:
+    """The manifests' workloads that run in the snapshot as `kubectl apply` leaves them
+    (`applied_spec`) where the snapshot says what their last client-side apply wrote; the rest as
+    written (a workload that does not run, or Helm's or a server-side apply's: nothing here tells
+    what they wrote)."""
+    return [_as_applied(cluster, o) if isinstance(o, Workload) else o for o in objects]
 
 
-def _kept_entries(mine: Mapping[_K, _V], written: Mapping[_K, _V], live: Mapping[_K, _V]) -> Mapping[_K, _V]:
-    """A map merged: the manifest's entries, and the live ones of keys neither it nor the last
-    apply has (the manifest's own map when none: replicas share theirs)."""
-    kept = {k: v for k, v in live.items() if k not in mine and k not in written}
-    return {**mine, **kept} if kept else mine
+def _as_applied(cluster: Cluster, w: Workload) -> Workload:
+    base = cluster.apply_base(w.kind, w.namespace, w.name)
+    return w if base is None else replace(w, obj={**w.obj, "spec": applied_spec(base, w.spec)})
 
 
-def _kept_items(mine: tuple[_V, ...], written: Sequence[_V], live: Sequence[_V], key: Callable[[_V], object]
-                ) -> tuple[_V, ...]:
-    """A list merged by a key: the manifest's items, then the live ones of keys neither it nor
-    the last apply has."""
-    taken = {key(item) for item in (*mine, *written)}
-    return (*mine, *(item for item in live if key(item) not in taken))
+def applied_spec(base: ApplyBase, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec a running workload has once the manifest's `spec` is applied over it. spec.replicas
+    the last apply wrote and the manifest leaves out is deleted, and the API server defaults it
+    to 1 (SetDefaults_Deployment, _StatefulSet...; the autoscaling docs' migration warning), not
+    the count that runs — left at that, a workload that never had it written keeps its count."""
+    merged = _merged_map(base.applied, spec, base.live, ())
+    if "replicas" in base.applied and "replicas" not in spec:
+        merged["replicas"] = 1
+    return merged
 
 
-def _kept_whole(mine: _V, written: _V, live: _V, unset: _V) -> _V:
-    """A field set whole: the live value when neither the manifest nor the last apply sets it."""
-    return live if mine == unset and written == unset else mine
+def _merged(original: Any, modified: Any, live: Any, path: tuple[str, ...]) -> Any:
+    """One field the manifest writes: maps merged key by key, keyed lists entry by entry, the
+    rest the manifest's."""
+    if isinstance(modified, Mapping) and isinstance(live, Mapping):
+        return _merged_map(original if isinstance(original, Mapping) else {}, modified, live, path)
+    merge = MERGED_LISTS.get(path)
+    if merge is not None and isinstance(modified, list) and isinstance(live, list):
+        return _merged_list(original if isinstance(original, list) else [], modified, live, path, *merge)
+    return modified
 
 
-def _kept_affinity(manifest: Pod, live: Pod, applied: Pod) -> Affinity | None:
-    """Affinity is a struct: each of its three parts merged whole."""
-    if live.affinity is None:
-        return manifest.affinity
-    parts = [_kept_whole(getattr(manifest.affinity, part, None), getattr(applied.affinity, part, None),
-                         getattr(live.affinity, part), None)
-             for part in ("node_affinity", "pod_affinity", "pod_anti_affinity")]
-    return Affinity(*parts) if any(p is not None for p in parts) else None
+def _merged_map(original: Mapping[str, Any], modified: Mapping[str, Any], live: Mapping[str, Any],
+                path: tuple[str, ...], retain: bool = False) -> dict[str, Any]:
+    """The manifest's keys (a null one deleted), merged with the live values; then the live keys
+    neither the manifest nor the last apply has (none under retainKeys)."""
+    out = {k: _merged(original.get(k), v, live[k], (*path, k)) if k in live else v
+           for k, v in modified.items() if v is not None}
+    if not retain:
+        out.update((k, v) for k, v in live.items() if k not in modified and k not in original)
+    return out
 
 
-def _kept_containers(mine: tuple[Container, ...], written: tuple[Container, ...], live: tuple[Container, ...]
-                     ) -> tuple[Container, ...]:
-    """Containers merged by name: the live ones neither the manifest nor the last apply names,
-    and within one the manifest names, its requests, limits and ports merged."""
-    lives = {c.name: c for c in live}
-    writtens = {c.name: c for c in written}
-
-    def merged(c: Container) -> Container:
-        there, wrote = lives.get(c.name), writtens.get(c.name, Container(c.name))
-        if there is None:
-            return c
-        return replace(c, requests=_kept_entries(c.requests, wrote.requests, there.requests),
-                       limits=_kept_entries(c.limits, wrote.limits, there.limits),
-                       ports=_kept_items(c.ports, wrote.ports, there.ports, lambda p: p.container_port))
-    return _kept_items(tuple(merged(c) for c in mine), written, live, lambda c: c.name)
+def _merged_list(original: Sequence[Any], modified: Sequence[Any], live: Sequence[Any], path: tuple[str, ...],
+                 key: str, retain: bool) -> list[Any]:
+    """A list merged by `key`, in the live order (the running pods carry it): each live entry the
+    manifest names merged with the manifest's, one only the last apply named deleted, one
+    neither names kept; then the manifest's new entries."""
+    def keyed(items: Sequence[Any]) -> dict[Any, Mapping[str, Any]]:
+        return {item.get(key): item for item in items if isinstance(item, Mapping)}
+    was, wanted, running = keyed(original), keyed(modified), keyed(live)
+    item_path = (*path, "*")
+    out: list[Any] = []
+    for name, item in running.items():
+        if name in wanted:
+            out.append(_merged_map(was.get(name, {}), wanted[name], item, item_path, retain))
+        elif name not in was:
+            out.append(item)
+    out.extend(item for item in modified if not isinstance(item, Mapping) or item.get(key) not in running)
+    return out

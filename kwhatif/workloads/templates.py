@@ -126,7 +126,7 @@ def drops_from(template: Pod, manifest: Pod) -> bool:
     env var (or sets it otherwise), a volume. The controllers compare whole templates (the
     Deployment controller's EqualIgnoreHash, a StatefulSet's revision hash), so the manifest is a
     new template; compared with the pods alone, whose extras are taken as a webhook's
-    (`_carries`), a removal read as no change. (`apply.as_last_applied` first, when the snapshot says
+    (`_carries`), a removal read as no change. (`apply.as_applied` first, when the snapshot says
     what the last apply wrote.)"""
     if not set(containers_of(template)) <= set(containers_of(manifest)):
         return True

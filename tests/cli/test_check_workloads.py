@@ -236,6 +236,11 @@ _TOLERATION = {"tolerations": [{"key": "dedicated", "operator": "Equal", "value"
     # the manifest without it leaves it, and the pods, which carry it, carry the template.
     pytest.param(f"{TOLERATED}, {_REQUIRE_WEB_POOL}", _TOLERATION, TOLERATED, "nginx:1", "unchanged", True,
                  id="patched affinity"),
+    # `tolerations: []` written is a value the patch carries (an atomic list replaced whole): the
+    # patched toleration goes, a new template, whose surge pod fits nowhere (n1, the only
+    # pool=web node, is tainted): stuck at step 1, FAIL.
+    pytest.param(TOLERATED, {}, "tolerations: []", "nginx:1", "update (RollingUpdate)", False,
+                 id="tolerations: [] written"),
     # The last apply wrote the affinity; the manifest leaves it out: removed, a new template.
     pytest.param(f"{TOLERATED}, {_REQUIRE_WEB_POOL}",
                  {**_TOLERATION, "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
@@ -262,3 +267,102 @@ def test_limits_kubectl_set_resources_added_stay_when_no_apply_writes_them(cli, 
     cluster = (WEB_CLUSTER + _web_deployment(TOLERATED, last_applied=_last_applied_web(**_TOLERATION))).replace(
         "resources: {requests: {cpu: 500m}}", limited)
     assert _check_web(cli, tmp_path, cluster, TOLERATED)["change"] == "unchanged"
+
+
+F1_CLUSTER = """apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, pool: web}},
+   status: {allocatable: {cpu: "1", memory: 8Gi, pods: "110"}}}
+- {apiVersion: v1, kind: Node, metadata: {name: n2, labels: {kubernetes.io/hostname: n2, pool: other}},
+   status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    namespace: default
+    uid: d1
+    annotations: {kubectl.kubernetes.io/last-applied-configuration: '%s'}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+    template: {metadata: {labels: {app: web}}, spec: &spec {containers: [{name: app, image: 'nginx:1',
+               resources: {requests: {cpu: 500m}}}], affinity: {nodeAffinity: {%s, %s}}}}
+  status: {replicas: 2}
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata: {name: web-h1, namespace: default, uid: r1,
+             ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true}]}
+  spec: {replicas: 2, selector: {matchLabels: {app: web, pod-template-hash: h1}},
+         template: {metadata: {labels: {app: web, pod-template-hash: h1}}, spec: *spec}}
+""" + "".join(f"""- apiVersion: v1
+  kind: Pod
+  metadata: {{name: web-h1-{x}, namespace: default, labels: {{app: web, pod-template-hash: h1}},
+             ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web-h1, uid: r1, controller: true}}]}}
+  spec: {{nodeName: n1, containers: [{{name: app, image: 'nginx:1', resources: {{requests: {{cpu: 500m}}}}}}],
+         affinity: {{nodeAffinity: {{%s, %s}}}}}}
+  status: {{phase: Running, conditions: [{{type: Ready, status: "True"}}]}}
+""" for x in "ab")
+_F1_REQUIRED = ("requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: "
+                "[{key: pool, operator: In, values: [web]}]}]}")
+_F1_PREFERRED = ("preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, preference: {matchExpressions: "
+                 "[{key: disk, operator: In, values: [ssd]}]}}]")
+
+
+@pytest.mark.parametrize("image, change, ok", [
+    # The same manifest: nothing to patch, unchanged.
+    ("nginx:1", "unchanged", True),
+    # A new image: the new pods keep the patched `required` (pool=web), so only n1 qualifies, and
+    # n1 (1 cpu) holds the two 500m pods: the surge pod (maxSurge 1, maxUnavailable 0) fits
+    # nowhere — n2 fails the affinity. Stuck at step 1, FAIL. (Taking nodeAffinity whole from the
+    # manifest dropped `required`: the pods went to n2, a false PASS.)
+    ("nginx:2", "update (RollingUpdate)", False),
+])
+def test_affinity_merges_field_by_field_a_patched_required_stays_beside_the_applied_preferred(
+        cli, tmp_path, image, change, ok):
+    """The last apply wrote nodeAffinity's `preferred`; `kubectl patch` added `required`. A struct
+    merges field by field (strategicpatch diffMaps: no patchStrategy on NodeAffinity), so the
+    manifest that writes `preferred` alone leaves `required`."""
+    written = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+               "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+                        "strategy": {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
+                        "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+                            "containers": [{"name": "app", "image": "nginx:1",
+                                            "resources": {"requests": {"cpu": "500m"}}}],
+                            "affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                                {"weight": 10, "preference": {"matchExpressions": [
+                                    {"key": "disk", "operator": "In", "values": ["ssd"]}]}}]}}}}}}
+    (tmp_path / "cluster.yaml").write_text(F1_CLUSTER % ((json.dumps(written), _F1_REQUIRED, _F1_PREFERRED)
+                                                         + (_F1_REQUIRED, _F1_PREFERRED) * 2))
+    manifest = {**written, "spec": {**written["spec"], "template": {**written["spec"]["template"], "spec": {
+        **written["spec"]["template"]["spec"],
+        "containers": [{"name": "app", "image": image, "resources": {"requests": {"cpu": "500m"}}}]}}}}
+    (tmp_path / "web.yaml").write_text(json.dumps(manifest))
+    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert (w["change"], w["ok"], result.exit_code) == (change, ok, 0 if ok else 1), w["message"]
+
+
+def test_replicas_the_last_apply_wrote_and_the_manifest_drops_default_to_one(cli, tmp_path):
+    """Deployment web runs 3 replicas, as its last apply wrote; the manifest leaves replicas out:
+    kubectl patches them to null and the API server defaults them to 1 (patch.go
+    updatePatchIfMissing; SetDefaults_Deployment; the autoscaling docs' migration warning) — a
+    scale down to 1 pod, not the 3 that run."""
+    written = json.loads(_last_applied_web(**_TOLERATION))
+    written["spec"]["replicas"] = 3
+    pod = WEB_CLUSTER[WEB_CLUSTER.index("- apiVersion: v1\n  kind: Pod"):]
+    cluster = (WEB_CLUSTER.replace("  spec:\n    replicas: 1\n", "  spec:\n    replicas: 3\n")
+               + pod.replace("web-h1-a", "web-h1-b") + pod.replace("web-h1-a", "web-h1-c")
+               + _web_deployment(TOLERATED, last_applied=json.dumps(written)).replace(
+                   "replicas: 1", "replicas: 3").replace("status: {replicas: 1}", "status: {replicas: 3}"))
+    (tmp_path / "cluster.yaml").write_text(cluster)
+    (tmp_path / "web.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+        "spec:\n  selector: {matchLabels: {app: web}}\n"
+        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % TOLERATED}\n")
+    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert (w["change"], w["rollout"]["desired"], w["rollout"]["running"]) == ("scale", 1, 3)

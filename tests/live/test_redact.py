@@ -124,8 +124,9 @@ def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None
     template is kept with labels, the scheduling fields (nodeSelector, tolerations, affinity,
     spread constraints, priority class...) and the containers' images, resources and ports as
     they are, annotation values and container settings as digests, and nothing else — no probe,
-    no field outside the template — and it reads back as the applied template."""
-    from kwhatif.load.decode import applied_template
+    no field outside the template but the replicas it wrote — and it reads back as the spec
+    `check` merges a manifest with."""
+    from kwhatif.load.decode import apply_base
 
     applied = template("Deployment", NOISY_CONTAINER, {"checksum/config": "x"})
     applied["metadata"] = {"name": "w", "namespace": "default", "annotations": {"vault.example/token": "x"}}
@@ -134,7 +135,8 @@ def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None
     applied["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 5
     deployment = copy.deepcopy(applied)
     deployment["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied)}
-    kept = json.loads(redact(deployment)["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
+    redacted = redact(deployment)
+    kept = json.loads(redacted["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
     (container,) = kept["spec"]["template"]["spec"]["containers"]
     assert container == {"name": "app", "image": "shop:1", "ports": SCHEDULING_CONTAINER["ports"],
                          "resources": SCHEDULING_CONTAINER["resources"], "env": REDACTED_CONTAINER["env"],
@@ -144,7 +146,6 @@ def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None
     assert kept["spec"]["template"]["spec"]["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]
     assert kept["spec"]["template"]["spec"]["priorityClassName"] == "high"
     assert "terminationGracePeriodSeconds" not in kept["spec"]["template"]["spec"]
-    assert set(kept) == {"spec"} and set(kept["spec"]) == {"template"}  # no metadata, replicas or the like
-    read = applied_template(deployment, "default", "w", None)
-    assert read is not None and set(read.annotations) == {"checksum/config"}
-    assert [c.name for c in read.containers] == ["app"] and read.tolerations[0].key == "dedicated"
+    assert set(kept) == {"spec"} and set(kept["spec"]) == {"template", "replicas"}  # no metadata, strategy...
+    base = apply_base(redacted)
+    assert base is not None and base.applied == kept["spec"]

@@ -1,66 +1,107 @@
-"""kubectl apply's three-way merge of the last apply's template, the manifest's and the live one."""
+"""kubectl apply's three-way merge (strategicpatch CreateThreeWayMergePatch) of the spec the last
+apply wrote, the manifest's and the live one, field by field. Each expected spec is worked out
+by hand from patch.go: the delta current→modified ignores deletions, the deletions come from
+original→modified only; maps and structs merge key by key, lists with a patchMergeKey entry by
+entry (core/v1 types.go), the rest are replaced whole."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import Any
 
 import pytest
 
-from kwhatif.api.objects import Container, ContainerPort, Pod, TopologySpreadConstraint
-from kwhatif.api.tolerations import Toleration
-from kwhatif.workloads.apply import kept_by_apply
+from kwhatif.api.objects import ApplyBase
+from kwhatif.workloads.apply import applied_spec
+
+REQUIRED = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": "In", "values": ["web"]}]}]}
+PREFERRED = [{"weight": 10, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}}]
+WEB = {"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule"}
+SPOT = {"key": "spot", "operator": "Exists"}
+APP = {"name": "app", "image": "app:1"}
 
 
-_SPOT = Toleration("spot", "Exists")
-_WEB = Toleration("dedicated", "Equal", "web", "NoSchedule")
-_ZONE = TopologySpreadConstraint(1, "topology.kubernetes.io/zone", "ScheduleAnyway")
-_HOST = TopologySpreadConstraint(1, "kubernetes.io/hostname", "ScheduleAnyway")
+def _spec(**pod: Any) -> dict[str, Any]:
+    """A workload spec whose pod template spec is `pod` (containers: [APP] unless given)."""
+    return {"template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [APP], **pod}}}
 
 
-def _pod(**fields: object) -> Pod:
-    return Pod("default", "web", containers=(Container("app", "app:1"),)).evolve(**fields)
+def _pod(spec: dict[str, Any]) -> dict[str, Any]:
+    return spec["template"]["spec"]
 
 
 @pytest.mark.parametrize("live, applied, manifest, field, expected", [
-    # Maps, merged key by key: a key neither the last apply nor the manifest writes stays; one
-    # the last apply wrote and the manifest leaves out goes; the manifest's value wins.
-    ({"labels": {"app": "web", "team": "a"}}, {"labels": {"app": "web"}}, {"labels": {"app": "web"}},
-     "labels", {"app": "web", "team": "a"}),
-    ({"labels": {"app": "web", "team": "a"}}, {"labels": {"app": "web", "team": "a"}}, {"labels": {"app": "web"}},
-     "labels", {"app": "web"}),
-    ({"node_selector": {"pool": "web"}}, {}, {"node_selector": {"pool": "db"}}, "node_selector", {"pool": "db"}),
-    # Lists merged by a key: the manifest's items, then the live ones of keys neither writes.
-    ({"topology_spread_constraints": (_HOST, _ZONE)}, {"topology_spread_constraints": (_HOST,)}, {},
-     "topology_spread_constraints", (_ZONE,)),
-    ({"topology_spread_constraints": (_HOST, _ZONE)}, {}, {"topology_spread_constraints": (_HOST,)},
-     "topology_spread_constraints", (_HOST, _ZONE)),
-    ({"volumes": ({"name": "a", "emptyDir": {}}, {"name": "b", "emptyDir": {}})}, {"volumes": ({"name": "b"},)}, {},
-     "volumes", ({"name": "a", "emptyDir": {}},)),
-    # Fields set whole (tolerations: an atomic list): the live value only when neither sets it.
-    ({"tolerations": (_WEB, _SPOT)}, {}, {}, "tolerations", (_WEB, _SPOT)),
-    ({"tolerations": (_WEB, _SPOT)}, {"tolerations": (_WEB,)}, {"tolerations": (_WEB,)}, "tolerations", (_WEB,)),
-    ({"tolerations": (_WEB, _SPOT)}, {}, {"tolerations": (_WEB,)}, "tolerations", (_WEB,)),
-    ({"priority_class_name": "high"}, {}, {}, "priority_class_name", "high"),
-    ({"priority_class_name": "high"}, {"priority_class_name": "high"}, {}, "priority_class_name", ""),
-    ({"scheduler_name": "batch"}, {}, {}, "scheduler_name", "batch"),
-    ({"host_network": True}, {}, {}, "host_network", True),
+    # A field neither the last apply nor the manifest writes stays as another hand set it.
+    pytest.param(_spec(tolerations=[WEB, SPOT]), _spec(), _spec(), "tolerations", [WEB, SPOT],
+                 id="patched tolerations stay"),
+    # An atomic list the manifest writes replaces the live one whole, even empty.
+    pytest.param(_spec(tolerations=[WEB, SPOT]), _spec(), _spec(tolerations=[]), "tolerations", [],
+                 id="tolerations: [] is written"),
+    pytest.param(_spec(tolerations=[WEB, SPOT]), _spec(tolerations=[WEB]), _spec(tolerations=[WEB]), "tolerations",
+                 [WEB], id="an atomic list the apply wrote is replaced with its patched entries"),
+    # One the last apply wrote and the manifest leaves out is deleted.
+    pytest.param(_spec(tolerations=[WEB]), _spec(tolerations=[WEB]), _spec(), "tolerations", None,
+                 id="dropped by the manifest"),
+    # A scalar the manifest writes is its own, even the default.
+    pytest.param(_spec(schedulerName="batch"), _spec(), _spec(schedulerName="default-scheduler"), "schedulerName",
+                 "default-scheduler", id="an explicit default is written"),
+    pytest.param(_spec(hostNetwork=True), _spec(), _spec(), "hostNetwork", True, id="patched scalar stays"),
+    # Structs merge field by field: a patched `required` beside the `preferred` the apply wrote.
+    pytest.param(_spec(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": REQUIRED,
+                                                  "preferredDuringSchedulingIgnoredDuringExecution": PREFERRED}}),
+                 _spec(affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": PREFERRED}}),
+                 _spec(affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": PREFERRED}}),
+                 "affinity", {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": PREFERRED,
+                                               "requiredDuringSchedulingIgnoredDuringExecution": REQUIRED}},
+                 id="node affinity merged field by field"),
+    # Lists with a merge key merge entry by entry, and each entry field by field.
+    pytest.param(_spec(containers=[{**APP, "ports": [{"containerPort": 8080, "hostPort": 8080}]}]),
+                 _spec(containers=[{**APP, "ports": [{"containerPort": 8080}]}]),
+                 _spec(containers=[{**APP, "image": "app:2", "ports": [{"containerPort": 8080}]}]),
+                 "containers", [{**APP, "image": "app:2", "ports": [{"containerPort": 8080, "hostPort": 8080}]}],
+                 id="a patched hostPort stays in its port"),
+    pytest.param(_spec(containers=[APP, {"name": "proxy", "image": "envoy:1"}]), _spec(), _spec(), "containers",
+                 [APP, {"name": "proxy", "image": "envoy:1"}], id="a patched container stays"),
+    pytest.param(_spec(containers=[APP, {"name": "proxy", "image": "envoy:1"}]),
+                 _spec(containers=[APP, {"name": "proxy", "image": "envoy:1"}]), _spec(), "containers", [APP],
+                 id="a container the apply wrote and the manifest drops goes"),
+    pytest.param(_spec(containers=[{**APP, "resources": {"requests": {"cpu": "500m"}, "limits": {"cpu": "1"}}}]),
+                 _spec(containers=[{**APP, "resources": {"requests": {"cpu": "500m"}}}]),
+                 _spec(containers=[{**APP, "resources": {"requests": {"cpu": "250m"}}}]), "containers",
+                 [{**APP, "resources": {"requests": {"cpu": "250m"}, "limits": {"cpu": "1"}}}],
+                 id="kubectl set resources' limit stays beside a new request"),
+    pytest.param(_spec(topologySpreadConstraints=[{"topologyKey": "zone", "maxSkew": 1, "minDomains": 3}]),
+                 _spec(topologySpreadConstraints=[{"topologyKey": "zone", "maxSkew": 1}]),
+                 _spec(topologySpreadConstraints=[{"topologyKey": "zone", "maxSkew": 2}]),
+                 "topologySpreadConstraints", [{"topologyKey": "zone", "maxSkew": 2, "minDomains": 3}],
+                 id="a spread constraint merged by topologyKey"),
+    # retainKeys (volumes): a patched entry keeps only the keys the manifest's names: a source
+    # replaced, not two sources.
+    pytest.param(_spec(volumes=[{"name": "data", "emptyDir": {}}]), _spec(volumes=[{"name": "data", "emptyDir": {}}]),
+                 _spec(volumes=[{"name": "data", "configMap": {"name": "c"}}]), "volumes",
+                 [{"name": "data", "configMap": {"name": "c"}}], id="a volume's source replaced"),
+    # A null the manifest writes deletes.
+    pytest.param(_spec(priorityClassName="high"), _spec(), _spec(priorityClassName=None), "priorityClassName", None,
+                 id="null deletes"),
 ])
-def test_kept_by_apply_merges_as_a_three_way_merge(live, applied, manifest, field, expected):
-    """`kubectl apply`'s three-way merge (strategicpatch CreateThreeWayMergePatch) of the last
-    apply's template, the manifest's and the live one, field by field."""
-    merged = kept_by_apply(_pod(**manifest), _pod(**live), _pod(**applied))
-    assert getattr(merged, field) == expected
+def test_a_template_field_is_merged_as_kubectl_apply_merges_it(live, applied, manifest, field, expected):
+    assert _pod(applied_spec(ApplyBase(live, applied), manifest)).get(field) == expected
 
 
-def test_kept_by_apply_merges_containers_by_name_and_their_resources_by_key():
-    """A sidecar kubectl patch added (named by neither) stays; so does a limit `kubectl set
-    resources` set, and a port, in a container the manifest names; what the manifest sets wins."""
-    live = _pod(containers=(Container("app", "app:1", {"cpu": Fraction(1, 2)}, {"cpu": Fraction(1)},
-                                      (ContainerPort(80), ContainerPort(9090))),
-                            Container("proxy", "envoy:1")))
-    applied = _pod(containers=(Container("app", "app:1", {"cpu": Fraction(1, 2)}, ports=(ContainerPort(80),)),))
-    manifest = _pod(containers=(Container("app", "app:2", {"cpu": Fraction(1, 4)}),))
-    app, proxy = kept_by_apply(manifest, live, applied).containers
-    assert (app.image, app.requests, app.limits, app.ports) == ("app:2", {"cpu": Fraction(1, 4)},
-                                                                 {"cpu": Fraction(1)}, (ContainerPort(9090),))
-    assert proxy == Container("proxy", "envoy:1")
+def test_the_live_order_of_a_merged_list_is_kept_new_entries_last():
+    """The running pods carry the live order: entries the manifest names merge in place."""
+    live = _spec(containers=[{"name": "proxy", "image": "envoy:1"}, APP])
+    merged = applied_spec(ApplyBase(live, _spec()), _spec(containers=[APP, {"name": "log", "image": "log:1"}]))
+    assert [c["name"] for c in _pod(merged)["containers"]] == ["proxy", "app", "log"]
+
+
+@pytest.mark.parametrize("applied, manifest, expected", [
+    # The last apply wrote replicas, the manifest leaves them out: deleted, and the API server
+    # defaults them to 1 (SetDefaults_Deployment) — the autoscaling docs' migration warning.
+    ({"replicas": 3}, {}, 1),
+    # Never written (an HPA's workload): not patched, the live spec's count stays.
+    ({}, {}, 3),
+    ({"replicas": 3}, {"replicas": 5}, 5),
+])
+def test_replicas_the_manifest_drops_default_to_one(applied, manifest, expected):
+    merged = applied_spec(ApplyBase({"replicas": 3, **_spec()}, {**applied, **_spec()}), {**manifest, **_spec()})
+    assert merged.get("replicas") == expected
