@@ -366,3 +366,26 @@ def test_replicas_the_last_apply_wrote_and_the_manifest_drops_default_to_one(cli
                   "-o", "json"])
     (w,) = json.loads(result.stdout)["workloads"]
     assert (w["change"], w["rollout"]["desired"], w["rollout"]["running"]) == ("scale", 1, 3)
+
+
+PATCHED_DAEMONSET = DATA / "check" / "patched-daemonset"
+
+
+@pytest.mark.parametrize("image, cpu, change, ok", [
+    # The manifest as last applied: the patched toleration stays, the DaemonSet still runs on n1.
+    ("'agent:1'", "100m", "unchanged", True),
+    # A new image asking for 5 cpu: its pod keeps the toleration, so n1 (gpu-tainted, 4 cpu) is
+    # still its node, and the new pod does not fit there: FAIL. (Taken as written, the manifest
+    # tolerated nothing: "matches no node", a scale to 0, a false PASS.)
+    ("'agent:2'", '"5"', "update (RollingUpdate)", False),
+])
+def test_a_daemonsets_nodes_follow_the_template_apply_leaves(cli, tmp_path, image, cpu, change, ok):
+    """DaemonSet agent's live template has a toleration `kubectl patch` added (gpu, n1's taint);
+    its last-applied-configuration has none, nor does the manifest: tolerations are not patched
+    (strategicpatch: neither original nor modified has them), the toleration stays."""
+    text = (PATCHED_DAEMONSET / "agent.yaml").read_text().replace("IMAGE", image).replace("CPU", cpu)
+    (tmp_path / "agent.yaml").write_text(text)
+    result = cli(["check", str(tmp_path / "agent.yaml"), "-c", str(PATCHED_DAEMONSET / "cluster.yaml"), "--now", NOW,
+                  "-q", "-o", "json"])
+    (w,) = json.loads(result.stdout)["workloads"]
+    assert (w["change"], w["ok"]) == (change, ok), w["message"]
