@@ -48,7 +48,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source
 from kwhatif.load.reader import expand_path
 from kwhatif.memory import collector_paused
-from kwhatif.text import listed
+from kwhatif.text import counted, listed
 
 SUFFIX = ".kws"
 MAGIC = b"KWHATIF-PREPARED "
@@ -119,8 +119,36 @@ def encode_prepared(cluster: Cluster, inputs: dict[str, Any]) -> bytes:
         SnapshotPickler(buffer, protocol=5).dump(cluster)
     payload = buffer.getvalue()
     header = {"format": FORMAT, "kwhatif": __version__, "model": model_fingerprint(), "input": inputs,
-              "payload_sha256": hashlib.sha256(payload).hexdigest()}
+              "payload_sha256": hashlib.sha256(payload).hexdigest(), **_said(cluster.warnings)}
     return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+
+
+HEADER_WARNINGS = 16_384
+"""Characters of the cluster's warnings a header repeats (the header is read within its first
+64 KB); the payload keeps them all."""
+
+
+def _said(warnings: list[str]) -> dict[str, Any]:
+    """The cluster's warnings for the header — as many as fit, and how many more — so that a
+    reader that never decodes the payload (a sweep's parent: its workers do) can say them and
+    `--strict` can refuse them, as every `-c` of the file does."""
+    kept: list[str] = []
+    size = 0
+    for warning in warnings:
+        size += len(warning)
+        if size > HEADER_WARNINGS:
+            break
+        kept.append(warning)
+    return {"warnings": kept, "more_warnings": len(warnings) - len(kept)}
+
+
+def header_warnings(header: dict[str, Any], name: str) -> list[str]:
+    """What a `.kws` header says of its cluster's warnings (`_said`), as lines to report."""
+    said = [w for w in header.get("warnings", []) if isinstance(w, str)]
+    more = header.get("more_warnings", 0)
+    if isinstance(more, int) and more > 0:
+        said.append(f"{name}: and {counted(more, 'more warning')} (`kwhatif schedule -c {name}` says them all)")
+    return said
 
 
 def write_prepared(cluster: Cluster, inputs: dict[str, Any], target: str) -> None:

@@ -32,7 +32,9 @@ from kwhatif.config.scheduler_config import load_scheduler_config
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import load_cluster
 from kwhatif.load.fields import Fields
-from kwhatif.load.prepared import encode_prepared, input_digest, is_prepared, verified_payload
+from kwhatif.load.prepared import (
+    encode_prepared, header_warnings, input_digest, is_prepared, read_header, verified_payload,
+)
 from kwhatif.load.selectors import checked_labels
 from kwhatif.load.yaml_text import parse_yaml
 from kwhatif.whatif.ops import template_node
@@ -183,9 +185,9 @@ class SweepPaths:
 
 
 def prepared_bytes(path: str, warnings: list[str]) -> bytes:
-    """A snapshot as the workers receive it: a `.kws` file's own bytes (header checked; its
-    warnings were said when it was prepared), or the dump loaded here once, its warnings added
-    to `warnings`, and encoded."""
+    """A snapshot as the workers receive it: a `.kws` file's own bytes (header checked), or the
+    dump loaded here once and encoded; either way its warnings added to `warnings` (a `.kws`
+    header repeats them: the workers, not this process, decode the payload)."""
     if is_prepared(path):
         try:
             with open(path, "rb") as stream:
@@ -193,6 +195,7 @@ def prepared_bytes(path: str, warnings: list[str]) -> bytes:
         except OSError as err:
             raise InputError(f"cannot read: {err.strerror or err}", Source.whole(path)) from None
         verified_payload(data, path)
+        warnings.extend(header_warnings(read_header(data, path)[0], path))
         return data
     cluster = load_cluster([path])
     warnings.extend(cluster.warnings)

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from kwhatif import __version__
+from kwhatif.api.cluster import Cluster
 from kwhatif.load.cluster import load_cluster
-from kwhatif.load.prepared import FORMAT, MAGIC, encode_prepared, input_digest, read_header
+from kwhatif.load.prepared import FORMAT, MAGIC, encode_prepared, header_warnings, input_digest, read_header
 from tests.cli.conftest import executable, single_error_line
 
 REPO = Path(__file__).parents[2]
@@ -250,3 +251,16 @@ def test_prepare_says_the_warnings_a_run_says_and_strict_refuses_them(tmp_path: 
     refused = kwhatif("snapshot", "prepare", str(dump), "-o", str(tmp_path / "b.kws"), "--strict")
     assert refused.returncode == 2 and said in single_error_line(refused.stderr)
     assert not (tmp_path / "b.kws").exists()
+
+
+def test_the_header_repeats_the_clusters_warnings_as_many_as_fit() -> None:
+    """A reader that never decodes the payload (a sweep's process) says them from the header,
+    which is read within its first 64 KB: 16,384 characters of them at most, then how many more.
+    Here 100-character warnings: 163 fit (16,300 characters), 37 more are counted."""
+    cluster = Cluster()
+    cluster.warnings = [f"w{i:03d}".ljust(100, ".") for i in range(200)]
+    data = encode_prepared(cluster, {})
+    header, _ = read_header(data, "c.kws")
+    said = header_warnings(header, "c.kws")
+    assert said[:163] == cluster.warnings[:163] and len(said) == 164
+    assert said[-1] == "c.kws: and 37 more warnings (`kwhatif schedule -c c.kws` says them all)"

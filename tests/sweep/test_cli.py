@@ -8,6 +8,8 @@ import csv
 import io
 from pathlib import Path
 
+import pytest
+
 from kwhatif.cli.sweep import SweepProgress
 from tests.cli.conftest import single_error_line
 from tests.sweep.conftest import SAMPLES, kwhatif, sweep_json
@@ -57,14 +59,22 @@ def test_quiet_shows_no_progress() -> None:
     assert stream.getvalue() == ""
 
 
-def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path) -> None:
-    # A pod bound to a node the snapshot lacks: load_cluster warns (kwhatif/load/cluster.py).
+@pytest.mark.parametrize("prepared", [False, True], ids=["dump", "prepared snapshot"])
+def test_a_snapshots_warnings_are_said_and_strict_makes_them_the_error(tmp_path, prepared: bool) -> None:
+    """A pod bound to a node the snapshot lacks: load_cluster warns (kwhatif/load/cluster.py). A
+    `.kws` keeps the warning; the sweep's process never decodes it (its workers do), so it reads
+    it from the file's header: said, and refused with --strict, as `-c` of the file does."""
     (tmp_path / "cluster.yaml").write_text(
         "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
         "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
         "spec: {nodeName: gone, containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n")
+    snapshot = "cluster.yaml"
+    if prepared:
+        snapshot = "cluster.kws"
+        done = kwhatif("snapshot", "prepare", str(tmp_path / "cluster.yaml"), "-o", str(tmp_path / snapshot), "-q")
+        assert done.returncode == 0, done.stderr
     file = tmp_path / "sweep.yaml"
-    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml]\n')
+    file.write_text(f'kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [{snapshot}]\n')
     warned = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
     assert warned.returncode == 0
     assert 'Pod/default/p: bound to node "gone", which is not in the snapshot' in warned.stderr
