@@ -46,6 +46,9 @@ class Cluster:
     claim_templates: dict[tuple[str, str], ResourceClaimTemplate] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     rejected_pods: list[RejectedPod] = field(default_factory=list)
+    removed_nodes: list[Node] = field(default_factory=list)
+    """Nodes a what-if removed (`--remove-node`): `--add-node like:NODE` may still name one —
+    "this node is lost: how many like it must be added?"."""
 
     def template_of(self, pod: Pod) -> Pod | None:
         """The pod template of the pod's controller in the snapshot (its ReplicaSet's,

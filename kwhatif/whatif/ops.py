@@ -490,6 +490,7 @@ def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     """`lose_nodes`, said node by node."""
     by_node = pods_on(cluster, nodes)
     gone, new = lose_nodes(cluster, nodes, now, by_node)
+    cluster.removed_nodes.extend(nodes)
     summaries = [f"remove-node {n.name}: {len(by_node[n.name])} pod(s) gone, "
                  f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and is_replaced(p))} recreated pending"
                  for n in nodes]
@@ -524,8 +525,9 @@ def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[st
 
 
 def like_node(cluster: Cluster, base: str) -> Node:
+    """The node `like:NODE` names: one of the cluster, or one a what-if removed (as it was)."""
     name = base.removeprefix("like:")
-    found = next((n for n in cluster.nodes if n.name == name), None)
+    found = next((n for n in (*cluster.nodes, *cluster.removed_nodes) if n.name == name), None)
     if found is None:
         raise InputError(f"--add-node {base}: no such node in the cluster")
     return found

@@ -157,6 +157,19 @@ def test_add_node_like_a_node_of_the_cluster(cli):
     assert data["tried"] == [{"nodes": 0, "pending": 5}, {"nodes": 1, "pending": 3}, {"nodes": 2, "pending": 0}]
 
 
+def test_add_node_like_a_node_a_what_if_removed(cli):
+    """"node-b is lost: how many like it?": --remove-node node-b takes node-b and its bare pod
+    bound-b (2500m) away; like:node-b is node-b as the snapshot had it, an empty 4-cpu node. The
+    pending pods go first: big (1800m) only fits a new node, urgent (300m) and small (400m) fit
+    one of node-a (500m free) or a new node. One new node keeps at most 1900m after them (4000 −
+    1800 − 300), one 1-cpu batch pod: 4 pending; two: 8000m − 2500m, at least 1500m and 4000m
+    on either new node whatever the split, and 3 + 2 or 1 + 4 batch pods: all 5 fit."""
+    result, data = _capacity(cli, str(CHECK / "batch.yaml"), "--add-node", "like:node-b", "--remove-node", "node-b")
+    assert result.exit_code == 0, result.stderr
+    assert (data["template"], data["nodes_to_add"]) == ("node-b", 2)
+    assert data["tried"] == [{"nodes": 0, "pending": 5}, {"nodes": 1, "pending": 4}, {"nodes": 2, "pending": 0}]
+
+
 @pytest.mark.parametrize("args, error", [
     ([str(CHECK / "batch.yaml"), "--add-node", "like:node-z"], "--add-node like:node-z: no such node in the cluster"),
     ([str(CHECK / "batch.yaml"), "--add-node", f"{POOL}:2"], "capacity finds how many nodes to add itself"),
