@@ -105,3 +105,71 @@ def test_the_live_order_of_a_merged_list_is_kept_new_entries_last():
 def test_replicas_the_manifest_drops_default_to_one(applied, manifest, expected):
     merged = applied_spec(ApplyBase({"replicas": 3, **_spec()}, {**applied, **_spec()}), {**manifest, **_spec()})
     assert merged.get("replicas") == expected
+
+
+DNS_PORTS = [{"containerPort": 53, "protocol": "UDP", "hostPort": 53}, {"containerPort": 53, "protocol": "TCP",
+                                                                         "hostPort": 53}]
+ZONE_PAIR = [{"topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "maxSkew": 1},
+             {"topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "maxSkew": 1}]
+
+
+@pytest.mark.parametrize("field, value", [
+    # Two entries on one patchMergeKey value (a DNS pod's 53/UDP and 53/TCP; a zone's hard and
+    # soft constraints): the same list applied again sends no patch (diffListsOfMaps compares
+    # them pair by pair), and both stay — matched by their listMapKeys, never collapsed.
+    ("ports", DNS_PORTS),
+    ("topologySpreadConstraints", ZONE_PAIR),
+])
+def test_entries_sharing_a_merge_key_value_both_stay(field, value):
+    if field == "ports":
+        spec = _spec(containers=[{**APP, "ports": value}])
+        merged = _pod(applied_spec(ApplyBase(spec, spec), spec))["containers"][0]["ports"]
+    else:
+        spec = _spec(topologySpreadConstraints=value)
+        merged = _pod(applied_spec(ApplyBase(spec, spec), spec))[field]
+    assert merged == value
+
+
+@pytest.mark.parametrize("live, manifest, expected", [
+    # The manifest's order wins (normalizeElementOrder): a native sidecar put before an init
+    # container adds its requests to it — its place is what the pod requests.
+    (["migrate"], ["log", "migrate"], ["log", "migrate"]),
+    (["a", "b"], ["b", "a"], ["b", "a"]),
+    (["a", "c"], ["a", "b", "c"], ["a", "b", "c"]),
+    # A kept live entry slots in before the manifest's next entry it preceded live (mergeSortedSlice).
+    (["proxy", "a", "c"], ["a", "b", "c"], ["proxy", "a", "b", "c"]),
+])
+def test_a_merged_lists_order_is_the_manifests_with_kept_entries_slotted_in(live, manifest, expected):
+    def names(*which: str) -> dict[str, Any]:
+        return _spec(initContainers=[{"name": n, "image": "x"} for n in which])
+    merged = applied_spec(ApplyBase(names(*live), _spec()), names(*manifest))
+    assert [c["name"] for c in _pod(merged)["initContainers"]] == expected
+
+
+@pytest.mark.parametrize("live, manifest, expected", [
+    # DeploymentSpec.strategy is retainKeys: the manifest's strategy keeps only the keys it names
+    # (applyRetainKeysDirective; #70436), the rest goes and the API server defaults it again.
+    ({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}, {"type": "Recreate"},
+     {"type": "Recreate"}),
+    ({"type": "Recreate"}, {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}},
+     {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}),
+    # One the manifest does not write is left as it runs.
+    ({"type": "Recreate"}, None, {"type": "Recreate"}),
+])
+def test_a_deployments_strategy_keeps_only_the_keys_the_manifest_writes(live, manifest, expected):
+    written = {} if manifest is None else {"strategy": manifest}
+    merged = applied_spec(ApplyBase({"strategy": live, **_spec()}, _spec()), {**written, **_spec()})
+    assert merged["strategy"] == expected
+
+
+def test_replicas_written_null_default_to_one():
+    """`replicas: null` in the manifest deletes them (mergeMap), and the API server defaults 1."""
+    merged = applied_spec(ApplyBase({"replicas": 3, **_spec()}, _spec()), {"replicas": None, **_spec()})
+    assert merged["replicas"] == 1
+
+
+def test_an_entry_a_last_applied_annotation_misspells_is_matched_by_what_it_holds():
+    """The annotation is never validated: an entry whose name is a map, or that is no map, is an
+    entry like another — no crash, nothing of the live list lost."""
+    bad = _spec(containers=[{"name": {"x": 1}}, [1, 2]])
+    assert _pod(applied_spec(ApplyBase(_spec(), bad), _spec()))["containers"] == [APP]
