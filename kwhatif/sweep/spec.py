@@ -203,6 +203,8 @@ def prepared_bytes(path: str, warnings: list[str]) -> bytes:
 
 
 def check_options(doc: dict[str, Any], file: str) -> CheckOptions:
+    """The check's options; refused without workloads to judge: a sweep of bare snapshots runs
+    `schedule`, and its policies (a zone's loss...) would be dropped without a word."""
     options = doc.get("check", {})
     headroom = None
     if "headroom" in options:
@@ -210,6 +212,9 @@ def check_options(doc: dict[str, Any], file: str) -> CheckOptions:
             headroom = parse_headroom(options["headroom"])
         except InputError as err:
             raise InputError(err.message.removeprefix("--headroom: "), Source(file), "Sweep", "check.headroom") from None
+    if options and not doc.get("workloads"):
+        raise InputError("the check's policies judge workloads, and the sweep names none: add `workloads`, or drop "
+                         "`check`", Source(file), "Sweep", "check")
     return CheckOptions(options.get("noEvictions", False), headroom, options.get("tolerateNodeLoss", 0),
                         options.get("tolerateZoneLoss", False), options.get("replicas", "spec"),
                         not options.get("rollout", True))

@@ -63,6 +63,9 @@ CASES = [
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\nremove:\n- {name: z, labels: {zone: us east}}\n",
      'Sweep: remove[0].labels: Invalid value: "us east": a valid label must be an empty string or consist of '
      "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"),
+    ("check policies without workloads to judge are refused, not dropped",
+     "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncheck: {tolerateZoneLoss: true}\n",
+     "Sweep: check: the check's policies judge workloads, and the sweep names none"),
     ("an unknown check option is named",
      "kind: Sweep\nsnapshots: [SAMPLES/cluster.yaml]\ncheck: {tolerateZoneLos: true}\n",
      "Sweep: check: Additional properties are not allowed ('tolerateZoneLos' was unexpected)"),
