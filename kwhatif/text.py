@@ -18,5 +18,6 @@ def counted(count: int, noun: str) -> str:
 
 def markdown_cell(text: str) -> str:
     """A Markdown table cell: on one line, pipes escaped, and `<` as an entity (GitHub renders
-    HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays)."""
-    return " ".join(text.replace("<", "&lt;").replace("|", "\\|").split())
+    HTML in a cell: a file named `<b>x` would turn the rest of the row bold; `->` stays), and `&`
+    as one too (`a&amp;b` would read `a&b`)."""
+    return " ".join(text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|").split())

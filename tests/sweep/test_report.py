@@ -46,7 +46,7 @@ def test_texts_are_notes_below_each_once() -> None:
 
 def test_markdown_cells_escape_what_github_would_render() -> None:
     """A snapshot file named `<b>x.yaml` would turn the rest of the row bold, a `|` would split
-    the cell; an empty cell reads `-`, as a missing one does."""
-    row = {**_row(0, [], [], "a | b"), "snapshot": "<b>x.yaml", "policies": []}
-    line = next(line for line in as_markdown({"rows": [row]}).splitlines() if "x.yaml" in line)
-    assert "&lt;b>x.yaml" in line and "a \\| b" in line and "<b>" not in line
+    the cell, `&amp;` would read `&`; an empty cell reads `-`, as a missing one does."""
+    row = {**_row(0, [], [], "a | b"), "snapshot": "<b>x&amp;y.yaml", "policies": []}
+    line = next(line for line in as_markdown({"rows": [row]}).splitlines() if "y.yaml" in line)
+    assert "&lt;b>x&amp;amp;y.yaml" in line and "a \\| b" in line and "<b>" not in line
