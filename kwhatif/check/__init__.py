@@ -123,6 +123,8 @@ def parse_headroom(text: str) -> dict[str, Fraction]:
         if amount > 1:
             hint = f" (a fraction without %: {value.strip()}% was meant?)" if not match.group(2) else ""
             raise InputError(f"--headroom: {part!r}: the fraction to keep free cannot exceed 100%{hint}")
+        if name.strip() in out:
+            raise InputError(f"--headroom: {name.strip()} is given twice ({text!r}): give each resource once")
         out[name.strip()] = amount
     if not out:
         raise InputError("--headroom: empty; e.g. cpu=10%,memory=15%")

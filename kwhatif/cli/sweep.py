@@ -121,6 +121,8 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
             raise InputError(f"--dask {dask}: a TLS scheduler needs --dask-tls-ca and --dask-tls-cert")
         warnings = Warnings(quiet, strict)
         sweep = read_sweep(sweep_file, clock(now), validate)
+        if now is not None and now != sweep.plan.now:
+            warnings.report([f"--now {now}: the sweep file's own now: {sweep.plan.now} is its scenarios' clock"])
         warnings.report(sweep.warnings)
         rows = execute(sweep, jobs, dask, dask_timeout, tls, quiet)
         warnings.check([f"scenario {r['scenario']}: {w}" for r in rows for w in r["warnings"]])

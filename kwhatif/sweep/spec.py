@@ -138,6 +138,8 @@ def _as_written(error: jsonschema.ValidationError) -> str:
 def read_sweep_file(file: str) -> dict[str, Any]:
     """The one document of a sweep file, read as every input is (`parse_yaml`: duplicate keys,
     deep nesting and alias bombs refused) and validated against the schema."""
+    if file == "-":
+        raise InputError("a sweep file is read from a path, not from stdin (its paths are relative to its folder)")
     try:
         with open(file, "rb") as stream:
             text = stream.read()
@@ -179,8 +181,8 @@ class SweepPaths:
                 names.extend(n for n in found if n not in names)
             elif not os.path.exists(self.path(pattern)):  # a typo, not a snapshot that cannot be read
                 raise InputError(f"{pattern!r}: no such file or directory", Source(self.file), "Sweep", f"snapshots[{i}]")
-            elif pattern not in names:
-                names.append(pattern)
+            elif not any(os.path.normpath(pattern) == os.path.normpath(n) for n in names):
+                names.append(pattern)  # ./a.yaml and a.yaml are one snapshot: run once
         return names
 
 

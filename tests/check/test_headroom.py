@@ -19,6 +19,8 @@ def test_percentages_and_fractions_are_read_alike() -> None:
     ("cpu=10", "'cpu=10': the fraction to keep free cannot exceed 100% (a fraction without %: 10% was meant?)"),
     ("cpu=150%", "'cpu=150%': the fraction to keep free cannot exceed 100%"),
     ("gpu=10%", "'gpu=10%' is not RESOURCE=PERCENT%"),
+    # One resource twice: which one meant? (The last silently won.)
+    ("cpu=20%,cpu=10%", "cpu is given twice ('cpu=20%,cpu=10%'): give each resource once"),
 ])
 def test_a_headroom_that_is_no_fraction_of_a_resource_is_refused(text: str, said: str) -> None:
     with pytest.raises(InputError) as err:

@@ -197,3 +197,29 @@ def test_a_node_template_is_validated_as_the_workloads_are(tmp_path) -> None:
     warned = kwhatif("sweep", str(file), "--jobs", "1", "--validate", "warn", "-o", "csv")
     assert warned.returncode == 0
     assert 'Node/big: unknown field "spec.taint"' in warned.stderr
+
+
+def test_now_beside_the_files_own_clock_is_said_and_the_files_wins(tmp_path) -> None:
+    file = tmp_path / "sweep.yaml"
+    file.write_text(f'kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [{SAMPLES / "cluster.yaml"}]\n')
+    done = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json", "--now", "2027-01-01T00:00:00Z")
+    assert done.returncode == 0
+    assert ("--now 2027-01-01T00:00:00Z: the sweep file's own now: 2026-01-01T00:00:00Z is its scenarios' clock"
+            in done.stderr)
+    assert json.loads(done.stdout)["now"] == "2026-01-01T00:00:00Z"
+
+
+def test_one_snapshot_spelt_two_ways_runs_once(tmp_path) -> None:
+    (tmp_path / "cluster.yaml").write_text((SAMPLES / "cluster.yaml").read_text())
+    file = tmp_path / "sweep.yaml"
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml, ./cluster.yaml]\n')
+    done = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
+    assert done.returncode == 0, done.stderr
+    assert [r["snapshot"] for r in json.loads(done.stdout)["rows"]] == ["cluster.yaml"]
+
+
+def test_a_sweep_file_is_not_read_from_stdin() -> None:
+    done = kwhatif("sweep", "-")
+    assert done.returncode == 2
+    assert single_error_line(done.stderr) == ("kwhatif: error: a sweep file is read from a path, not from stdin (its "
+                                              "paths are relative to its folder)")
