@@ -114,12 +114,14 @@ items:
 """
 
 
-def _check_web(cli, tmp_path, cluster: str, template_tail: str) -> dict:
-    """`check` of Deployment web (1 replica, WEB_SPEC ending in `template_tail`) on `cluster`."""
+def _check_web(cli, tmp_path, cluster: str, template_tail: str, replicas: int | None = 1) -> dict:
+    """`check` of Deployment web (`replicas`, none written when None; WEB_SPEC ending in
+    `template_tail`) on `cluster`."""
     (tmp_path / "cluster.yaml").write_text(cluster)
+    written = f"  replicas: {replicas}\n" if replicas is not None else ""
     (tmp_path / "web.yaml").write_text(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
-        "spec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n"
+        f"spec:\n{written}  selector: {{matchLabels: {{app: web}}}}\n"
         f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % template_tail}\n")
     result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
                   "-o", "json"])
@@ -357,14 +359,7 @@ def test_replicas_the_last_apply_wrote_and_the_manifest_drops_default_to_one(cli
                + pod.replace("web-h1-a", "web-h1-b") + pod.replace("web-h1-a", "web-h1-c")
                + _web_deployment(TOLERATED, last_applied=json.dumps(written)).replace(
                    "replicas: 1", "replicas: 3").replace("status: {replicas: 1}", "status: {replicas: 3}"))
-    (tmp_path / "cluster.yaml").write_text(cluster)
-    (tmp_path / "web.yaml").write_text(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
-        "spec:\n  selector: {matchLabels: {app: web}}\n"
-        f"  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {WEB_SPEC % TOLERATED}\n")
-    result = cli(["check", str(tmp_path / "web.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q",
-                  "-o", "json"])
-    (w,) = json.loads(result.stdout)["workloads"]
+    w = _check_web(cli, tmp_path, cluster, TOLERATED, replicas=None)
     assert (w["change"], w["rollout"]["desired"], w["rollout"]["running"]) == ("scale", 1, 3)
 
 
