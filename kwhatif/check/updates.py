@@ -79,14 +79,15 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         if not found or recreated_by_helm(w):
             continue
         strategy = strategy_of(w, len(group.pods))
-        pods = group.pods
-        current = _carrying(old, pods[:1], cluster, w.kind, cluster.workload_template(w.kind, w.namespace, w.name))
+        live = cluster.workload_template(w.kind, w.namespace, w.name)
+        current = _carrying(old, group.pods[:1], cluster, w.kind, live)
         job = w.kind == "Job"
-        changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), pods, cluster)
+        changed = len(current) < len(old) or job and _finished_pods_tell_a_change(index.finished_of(w), group.pods,
+                                                                                    cluster)
         before = live_replicas(cluster, index, w)
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None) or \
-            (_pod_refusal(old[0], pods[0], cluster) if w.kind == "Pod" and changed and old else None)
-        new = _injected_as_before(pods, old, current, cluster) if changed else pods
+            (_pod_refusal(old[0], group.pods[0], cluster) if w.kind == "Pod" and changed and old else None)
+        new = _injected_as_before(group.pods, old, current, cluster) if changed else group.pods
         out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
