@@ -27,6 +27,7 @@ from kwhatif.sweep.executors import DaskTLS, Row, failed_row, run_dask, run_here
 from kwhatif.render.table import painted, terminal_width
 from kwhatif.sweep.report import FORMATS, as_table, sweep_data
 from kwhatif.sweep.spec import Sweep, read_sweep
+from kwhatif.workloads import workload_refs
 from kwhatif.errors import InputError
 
 
@@ -128,7 +129,9 @@ def sweep_cmd(sweep_file: str, output: str, no_headers: bool, color: str, jobs: 
         warnings.check([f"scenario {r['scenario']}: {w}" for r in rows for w in r["warnings"]])
         table = partial(as_table, headers=not no_headers, paint=partial(painted, color=use_color(color)),
                         width=terminal_width() if output == "table" else None)
-        emit((table if output in ("table", "wide") else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows)))
+        refs = {name: workload_refs(objects) for name, objects in sweep.plan.workloads.items()}
+        emit((table if output in ("table", "wide") else FORMATS[output])(sweep_data(sweep_file, sweep.plan.now, rows,
+                                                                                     refs)))
         sys.stdout.flush()
         return Exit.NOT_ALL_PLACED if any(r["error"] for r in rows) else Exit.ALL_PLACED
     run(action)

@@ -10,7 +10,7 @@ import csv
 import html
 import io
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -22,8 +22,11 @@ from kwhatif.text import counted, markdown_cell
 Row = dict[str, Any]
 
 
-def sweep_data(file: str, now: str, rows: Sequence[Row]) -> dict[str, Any]:
-    return {"version": __version__, "sweep": file, "now": now, "scenarios": len(rows), "rows": list(rows)}
+def sweep_data(file: str, now: str, rows: Sequence[Row], workloads: Mapping[str, Sequence[str]] | None = None
+               ) -> dict[str, Any]:
+    """`workloads`: each workload set's workloads (`Kind/namespace/name`), passing or not."""
+    return {"version": __version__, "sweep": file, "now": now, "scenarios": len(rows),
+            "workloads": {name: list(refs) for name, refs in (workloads or {}).items()}, "rows": list(rows)}
 
 
 def resources(rows: Sequence[Row]) -> list[str]:
@@ -73,7 +76,8 @@ def as_table(data: dict[str, Any], headers: bool = True, paint: Callable[[str], 
     cells = [[line[i] for i in keep] for line in body]
     names = [header[i] for i in keep]
     if width is not None:
-        cells, names = _compact(cells, names, by_name=headers)
+        every = {ref for refs in data.get("workloads", {}).values() for ref in refs}
+        cells, names = _compact(cells, names, by_name=headers, every=every)
     if "verdict" in names:
         verdict = names.index("verdict")
         for line in cells:
@@ -93,11 +97,12 @@ SHORT = {"scenario": "#", "node_template": "template", "node_count": "added", "e
          "memory %": "mem%", "pods %": "pods%"}
 
 
-def _compact(cells: list[list[Any]], names: list[str], by_name: bool) -> tuple[list[list[Any]], list[str]]:
+def _compact(cells: list[list[Any]], names: list[str], by_name: bool, every: frozenset[str] | set[str] = frozenset()
+             ) -> tuple[list[list[Any]], list[str]]:
     """Short headers for a terminal (an extended resource by its last name segment, when that
     is unambiguous), and one `failing` column: the workloads that do not fit (`by_name`, for a
-    person: by name when no two of the sweep's share one; else `Kind/namespace/name`, as
-    scripts read them), then the policies that fail."""
+    person: by name when no two of the sweep's — `every`, failing or not, and those failing —
+    share one; else `Kind/namespace/name`, as scripts read them), then the policies that fail."""
     ends = [n.rsplit("/", 1)[-1].replace(" %", "%") for n in names]
     short = [SHORT.get(n) or (ends[i] if n.endswith(" %") and ends.count(ends[i]) == 1 else n)
              for i, n in enumerate(names)]
@@ -105,7 +110,7 @@ def _compact(cells: list[list[Any]], names: list[str], by_name: bool) -> tuple[l
     if parts:
         workloads = names.index("failed_workloads") if "failed_workloads" in names else None
         policies = names.index("policies") if "policies" in names else None
-        refs = {w for line in cells for w in _words(line, workloads)}
+        refs = every | {w for line in cells for w in _words(line, workloads)}
         by_name = by_name and len({r.rsplit("/", 1)[-1] for r in refs}) == len(refs)
         for line in cells:
             failing = [w.rsplit("/", 1)[-1] if by_name else w for w in _words(line, workloads)]

@@ -164,6 +164,12 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
     return out
 
 
+def workload_refs(objects: Sequence[object]) -> list[str]:
+    """The workloads of the files (`Kind/namespace/name`, as a check names them): the controllers'
+    and the bare Pods."""
+    return [o.ref for o in objects if isinstance(o, Workload) and o.kind in CONTROLLERS or isinstance(o, Pod)]
+
+
 def expand(objects: Sequence[object], nodes: Sequence[Node], now: str = "1970-01-01T00:00:00Z",
            replicas_mode: str = "spec") -> list[Pod]:
     """The pods the controllers of `objects` would create, in creation order."""

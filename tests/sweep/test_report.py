@@ -36,6 +36,14 @@ def test_failing_keeps_whole_references_when_two_workloads_share_a_name() -> Non
     assert _failing(as_table({"rows": rows}, width=200)) == ["Deployment/shop/api", "Deployment/payments/api"]
 
 
+def test_failing_keeps_whole_references_when_a_passing_workload_shares_the_name() -> None:
+    """Only shop's api fails, but the sweep also checks default's api: `api` alone would not say
+    which (the rows name failing workloads only; the data names them all)."""
+    rows = [_row(0, ["Deployment/shop/api"], [], "m1"), _row(1, [], [], None)]
+    data = {"workloads": {"w": ["Deployment/shop/api", "Deployment/default/api"]}, "rows": rows}
+    assert _failing(as_table(data, width=200)) == ["Deployment/shop/api", "-"]
+
+
 def test_texts_are_notes_below_each_once() -> None:
     rows = [_row(0, ["Deployment/shop/api"], [], "the same"), _row(1, ["Deployment/shop/api"], [], "the same"),
             _row(2, [], [], None)]
