@@ -193,8 +193,11 @@ def chart(rows: Sequence[Row]) -> str:
         return ""
     x_max, y_max = max(1, max(x for x, _ in points)), max(1, max(y for _, y in points))
 
+    def xy(x: int, y: int) -> tuple[str, str]:
+        return f"{PAD + x * (CHART_W - 2 * PAD) / x_max:.1f}", f"{CHART_H - PAD - y * (CHART_H - 2 * PAD) / y_max:.1f}"
+
     def at(x: int, y: int) -> str:
-        return f"{PAD + x * (CHART_W - 2 * PAD) / x_max:.1f},{CHART_H - PAD - y * (CHART_H - 2 * PAD) / y_max:.1f}"
+        return ",".join(xy(x, y))
     colors = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" height="{CHART_H + 20 * len(lines)}">',
              f'<text x="{PAD}" y="16">pending pods (0–{y_max}) by nodes added (0–{x_max})</text>',
@@ -203,6 +206,8 @@ def chart(rows: Sequence[Row]) -> str:
         color = colors[i % len(colors)]
         parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" '
                      f'points="{" ".join(at(x, y) for x, y in sorted(pts))}"/>')
+        # A dot at each point: a series of one count (a single scenario) draws no line at all.
+        parts.extend('<circle cx="{}" cy="{}" r="3" fill="{}"/>'.format(*xy(x, y), color) for x, y in sorted(pts))
         parts.append(f'<text x="{PAD}" y="{CHART_H + 20 * i + 10}" fill="{color}">{html.escape(name)}</text>')
     return "\n".join(parts + ["</svg>"])
 

@@ -51,8 +51,9 @@ def test_every_format_shows_every_scenario() -> None:
     assert FORMATS["markdown"](data).count("\n") == scenarios + 2  # header, rule, rows
     page = FORMATS["html"](data)
     assert page.count("<tr>") == scenarios + 1 and "<svg" in page
-    # the chart: one series a removal (pending by nodes added), three points each
-    assert page.count('stroke-width="2"') == 3
+    # the chart: one series a removal (pending by nodes added), three points each, each a dot
+    # (a series of one count would draw no line)
+    assert page.count('stroke-width="2"') == 3 and page.count("<circle ") == 9
 
 
 def test_tasks_run_by_threads_of_one_worker_give_the_rows_run_here() -> None:
