@@ -38,7 +38,8 @@ def victims(sim: Simulation) -> set[str]:
 
 def utilisation(snapshot: Snapshot) -> dict[str, float]:
     """Per resource, the percentage of the cluster's allocatable that bound pods request after
-    the run (cpu, memory, pods, then any extended resource a node offers), to 0.1 %."""
+    the run (cpu, memory, pods, then any extended resource a node offers), to 0.1 %; none where
+    nothing is offered (no node left: 0 of 0 is no 0 %)."""
     infos = snapshot.node_infos
     extended = sorted({name for i in infos for name, n in i.allocatable.scalars.items() if n > 0})
     out: dict[str, float] = {}
@@ -48,7 +49,8 @@ def utilisation(snapshot: Snapshot) -> dict[str, float]:
         else:
             used = sum(i.requested.get(name) for i in infos)
             offered = sum(i.allocatable.get(name) for i in infos)
-        out[name] = round(100 * used / offered, 1) if offered else 0.0
+        if offered:
+            out[name] = round(100 * used / offered, 1)
     return out
 
 

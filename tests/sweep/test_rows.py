@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from kwhatif.api.cluster import Cluster
+from kwhatif.engine import built_snapshot
+from kwhatif.sweep.scenario import utilisation
 from tests.cli.conftest import MSG_BIG_2, NOW
 from tests.sweep.conftest import SAMPLES, figures_of_command, kwhatif, row_figures, sweep_json
 
@@ -174,3 +177,8 @@ def test_a_row_carries_the_warnings_its_scenario_brought(two_nodes: Path) -> Non
     done = kwhatif("check", str(two_nodes / "agent.yaml"), "-c", str(two_nodes / "two-nodes"), "--now", NOW,
                    "-o", "json")
     assert rows[0]["warnings"][0] in json.loads(done.stdout)["warnings"]
+
+
+def test_a_cluster_without_nodes_has_no_utilisation_not_zero_percent() -> None:
+    """0 of 0 cpu is no 0 %: a scenario that removes every node says nothing of utilisation."""
+    assert utilisation(built_snapshot(Cluster())[0]) == {}
