@@ -29,7 +29,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
-from kwhatif.workloads import CONTROLLERS, Workload, apply_to_cluster, expand_objects, namesake_warnings
+from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
 from kwhatif.workloads.apply import as_applied
 from kwhatif.workloads.existing import PodIndex, kept_replicas
 
@@ -387,11 +387,6 @@ def _removing(names: Sequence[str]) -> str:
 
 NO_WORKLOAD = ("no workload to check in the files (no Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob "
                "or Pod): nothing would be scheduled, so nothing is proven")
-
-
-def holds_a_workload(objects: Sequence[object]) -> bool:
-    """Whether the manifests hold something `check` judges (an HPA, a Service alone: nothing)."""
-    return any(isinstance(o, Pod) or (isinstance(o, Workload) and o.kind in CONTROLLERS) for o in objects)
 
 
 def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: Sequence[ProfileConfig] | None = None,

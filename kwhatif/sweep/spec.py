@@ -25,7 +25,7 @@ import jsonschema
 
 from kwhatif.api.objects import Node
 from kwhatif.api.timestamps import parse_rfc3339
-from kwhatif.check import NO_WORKLOAD, holds_a_workload, parse_headroom
+from kwhatif.check import NO_WORKLOAD, parse_headroom
 from kwhatif.config.decoding import ConfigError
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.config.scheduler_config import load_scheduler_config
@@ -38,7 +38,7 @@ from kwhatif.load.prepared import (
 from kwhatif.load.selectors import checked_labels
 from kwhatif.load.yaml_text import parse_yaml
 from kwhatif.whatif.ops import template_node
-from kwhatif.workloads import load_workloads
+from kwhatif.workloads import load_workloads, workload_refs
 
 SCHEMA_PATH = Path(__file__).with_name("sweep.schema.json")
 DEFAULT_CONFIG = "default"
@@ -321,7 +321,7 @@ def read_sweep(file: str, now: str, validate: str = "strict") -> Sweep:
     for i, entry in enumerate(doc.get("workloads", [])):
         with named_by(file, f"workloads[{i}].files"):
             objects, found = load_workloads([paths.path(f) for f in entry["files"]], validate=validate)
-            if not holds_a_workload(objects):  # not one row could run
+            if not workload_refs(objects):  # not one row could run: an HPA, a Service alone
                 raise InputError(NO_WORKLOAD)
         plan.workloads[entry["name"]] = objects
         warnings.extend(found)
