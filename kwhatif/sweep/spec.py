@@ -173,16 +173,24 @@ class SweepPaths:
         """Each pattern's matches in name order (a plain path is itself; `**` spans folders, as a
         shell's globstar does); one matching nothing is an error naming the field."""
         names: list[str] = []
+        seen: set[str] = set()
+
+        def add(name: str) -> None:
+            """./a.yaml and a.yaml are one snapshot: run once, whichever way it is named."""
+            if os.path.normpath(name) not in seen:
+                seen.add(os.path.normpath(name))
+                names.append(name)
         for i, pattern in enumerate(patterns):
             if glob.has_magic(pattern):
                 found = sorted(os.path.relpath(p, self.base) for p in glob.glob(self.path(pattern), recursive=True))
                 if not found:
                     raise InputError(f"{pattern!r} matches no file", Source(self.file), "Sweep", f"snapshots[{i}]")
-                names.extend(n for n in found if n not in names)
+                for name in found:
+                    add(name)
             elif not os.path.exists(self.path(pattern)):  # a typo, not a snapshot that cannot be read
                 raise InputError(f"{pattern!r}: no such file or directory", Source(self.file), "Sweep", f"snapshots[{i}]")
-            elif not any(os.path.normpath(pattern) == os.path.normpath(n) for n in names):
-                names.append(pattern)  # ./a.yaml and a.yaml are one snapshot: run once
+            else:
+                add(pattern)
         return names
 
 

@@ -212,10 +212,10 @@ def test_now_beside_the_files_own_clock_is_said_and_the_files_wins(tmp_path) -> 
 def test_one_snapshot_spelt_two_ways_runs_once(tmp_path) -> None:
     (tmp_path / "cluster.yaml").write_text((SAMPLES / "cluster.yaml").read_text())
     file = tmp_path / "sweep.yaml"
-    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [cluster.yaml, ./cluster.yaml]\n')
+    file.write_text('kind: Sweep\nnow: "2026-01-01T00:00:00Z"\nsnapshots: [./cluster.yaml, cluster.yaml, "clu*.yaml"]\n')
     done = kwhatif("sweep", str(file), "--jobs", "1", "-o", "json")
     assert done.returncode == 0, done.stderr
-    assert [r["snapshot"] for r in json.loads(done.stdout)["rows"]] == ["cluster.yaml"]
+    assert [r["snapshot"] for r in json.loads(done.stdout)["rows"]] == ["./cluster.yaml"]
 
 
 def test_a_sweep_file_is_not_read_from_stdin() -> None:
