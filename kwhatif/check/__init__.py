@@ -19,7 +19,7 @@ from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.check.rollout import Rollout
 from kwhatif.check.updates import Scheduled, plan_updates, refused_creations, run_with_updates
-from kwhatif.check.workers import each
+from kwhatif.check.workers import default_jobs, each
 from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
 from kwhatif.text import counted
@@ -268,9 +268,9 @@ class LossScenario(NamedTuple):
 def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], objects: Sequence[object],
                 now: str, profiles: Sequence[ProfileConfig] | None, replicas_mode: str,
                 as_new: bool = False, progress: Callable[[int, int], None] | None = None,
-                jobs: int = 1) -> PolicyResult:
+                jobs: int | None = 1) -> PolicyResult:
     """Try each scenario, each derived from the loaded cluster by one scenario engine (on `jobs`
-    cores: `kwhatif.check.workers`); report the worst (most new pods left pending, the first on
+    cores: `kwhatif.check.workers`; None: as many as pay, `default_jobs`); report the worst (most new pods left pending, the first on
     ties). `progress` hears (scenarios done, scenarios): a node-loss policy over 500 nodes runs
     minutes."""
     engine = Scenarios(cluster)
@@ -286,6 +286,8 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], obje
         return (sum(w.pending for w in summaries), sum(w.pods for w in summaries),
                 f"{first.ref}: {first.message}" if first is not None else None)
 
+    if jobs is None:
+        jobs = default_jobs(len(cluster.pods), len(scenarios))
     if jobs > 1 and len(scenarios) > 1:
         engine.build_now()
     worst: tuple[int, LossScenario, int, str | None] | None = None
@@ -393,10 +395,10 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
               *, replicas_mode: str = "spec", as_new: bool = False, no_evictions: bool = False,
               headroom: dict[str, Fraction] | None = None, node_loss: int = 0, zone_loss: bool = False,
               warnings: Sequence[str] = (), progress: Callable[[int, int], None] | None = None,
-              scenarios: Scenarios | None = None, jobs: int = 1, node_detail: bool = True) -> CheckResult:
+              scenarios: Scenarios | None = None, jobs: int | None = 1, node_detail: bool = True) -> CheckResult:
     """The check; `warnings` (found reading the workloads) lead the run's, so that every output
     format carries them all. With `scenarios`, `cluster` is one of that engine's scenarios (a
-    sweep's row). `jobs`: the loss policies' scenarios on that many cores. `node_detail=False`: the
+    sweep's row). `jobs`: the loss policies' scenarios on that many cores (None: as many as pay). `node_detail=False`: the
     run keeps no per-node detail (the output will not show it: at 5,000 nodes, 300 KB a pod)."""
     run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new, scenarios,
                              node_detail=node_detail)

@@ -58,9 +58,11 @@ replicas_option = click.option(
               help="The workloads must still fit after losing any N nodes (N=1: each node is tried).")
 @click.option("--tolerate-zone-loss", "zone_loss", is_flag=True,
               help="The workloads must still fit after losing any one zone (topology.kubernetes.io/zone).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Run the node/zone-loss scenarios on this many cores (each worker holds one scenario: "
-                   "~0.6 GB at 5,000 nodes).")
+                   "~0.6 GB at 5,000 nodes). Default: one per core, no more than the memory available holds, "
+                   "on clusters of 1,000 pods or more (smaller ones run here: workers would cost more than they "
+                   "save).")
 @replicas_option
 @click.option("--rollout/--as-new", "rollout", default=True, show_default=True,
               help="A workload that already runs (its object or its pods are in the snapshot) is updated as its "
@@ -77,7 +79,7 @@ replicas_option = click.option(
 @validate_option
 def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str,
           node_detail: bool, no_headers: bool, color: str, no_evictions: bool, headroom: str | None, node_loss: int,
-          zone_loss: bool, jobs: int, replicas_mode: str, rollout: bool, suggest: bool, now: str | None, quiet: bool,
+          zone_loss: bool, jobs: int | None, replicas_mode: str, rollout: bool, suggest: bool, now: str | None, quiet: bool,
           config_file: str | None, strict: bool = False, validate: str = "strict") -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when

@@ -26,6 +26,7 @@ from kwhatif.load.prepared import SnapshotPickler
 from kwhatif.memory import collector_paused
 
 CPU_MAX = "/sys/fs/cgroup/cpu.max"
+MEMORY_MAX, MEMORY_CURRENT, MEMINFO = "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current", "/proc/meminfo"
 
 R = TypeVar("R")
 
@@ -46,6 +47,33 @@ def _cgroup_cpu_quota() -> float | None:
             quota, period = stream.read().split()[:2]
         return None if quota == "max" else int(quota) / int(period)
     except (OSError, ValueError, ZeroDivisionError):
+        return None
+
+
+def memory_available() -> int | None:
+    """Bytes this process may still take: the system's MemAvailable, no more than its cgroup
+    (v2) leaves under its limit; None where neither can be read."""
+    found = [amount for amount in (_meminfo_available(), _cgroup_memory_left()) if amount is not None]
+    return min(found) if found else None
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open(MEMINFO) as stream:
+            for line in stream:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_memory_left() -> int | None:
+    try:
+        with open(MEMORY_MAX) as limit, open(MEMORY_CURRENT) as current:
+            text = limit.read().strip()
+            return None if text == "max" else max(0, int(text) - int(current.read().strip()))
+    except (OSError, ValueError):
         return None
 
 

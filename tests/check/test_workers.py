@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
+from kwhatif.check import workers
 from kwhatif.check.workers import each
 
 PARENT = os.getpid()
@@ -35,3 +38,24 @@ def _dies_in_a_worker(index: int) -> int:
 
 def test_a_lost_worker_costs_a_rerun_here_and_nothing_else() -> None:
     assert each(_dies_in_a_worker, 6, 2) == [0, 1, 2, 3, 4, 5]
+
+
+GB = 1 << 30
+
+
+@pytest.mark.parametrize(("pods", "scenarios", "cores", "memory", "want"), [
+    (150_000, 4, 2, 16 * GB, 2),  # the benchmark's zone loss on this machine: a worker per core
+    (150_000, 4, 8, 16 * GB, 4),  # no more workers than scenarios
+    (150_000, 1, 8, 16 * GB, 1),  # one scenario runs here
+    (999, 500, 8, 16 * GB, 1),    # a small cluster's scenarios take milliseconds: here
+    (1000, 500, 8, 16 * GB, 8),
+    # 150,000 pods × 4 KiB = 0.57 GiB a worker: 1.5 GiB available holds two of them.
+    (150_000, 4, 8, int(1.5 * GB), 2),
+    (150_000, 4, 8, GB // 4, 1),  # not even one: this process runs them
+    (150_000, 4, 2, None, 2),     # memory unknown: the cores decide
+])
+def test_default_jobs(monkeypatch: pytest.MonkeyPatch, pods: int, scenarios: int, cores: int,
+                      memory: int | None, want: int) -> None:
+    monkeypatch.setattr(workers, "cores_to_use", lambda: cores)
+    monkeypatch.setattr(workers, "memory_available", lambda: memory)
+    assert workers.default_jobs(pods, scenarios) == want

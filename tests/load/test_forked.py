@@ -155,3 +155,23 @@ def test_no_fork_from_a_process_with_other_threads():
     finally:
         stop.set()
         other.join()
+
+
+MEMINFO = "MemTotal:       24000000 kB\nMemFree:        20000000 kB\nMemAvailable:   16000000 kB\n"
+
+
+@pytest.mark.parametrize("meminfo, memory_max, memory_current, expected", [
+    (MEMINFO, "max\n", "1000\n", 16_000_000 * 1024),           # no cgroup limit: MemAvailable
+    (MEMINFO, "2000000000\n", "500000000\n", 1_500_000_000),   # a pod's limit leaves less
+    (MEMINFO, "1000\n", "5000\n", 0),                           # already over its limit
+    (None, "2000000000\n", "500000000\n", 1_500_000_000),       # no /proc/meminfo: the cgroup's
+    ("MemTotal: 1 kB\n", None, None, None),                     # neither tells
+])
+def test_memory_available_is_the_least_of_system_and_cgroup(monkeypatch, tmp_path, meminfo, memory_max,
+                                                            memory_current, expected):
+    for name, text in (("MEMINFO", meminfo), ("MEMORY_MAX", memory_max), ("MEMORY_CURRENT", memory_current)):
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        monkeypatch.setattr(forked, name, str(path))
+    assert forked.memory_available() == expected
