@@ -13,7 +13,8 @@ from kwhatif.cli.progress import Progress
 from kwhatif.engine import built_snapshot
 from kwhatif.errors import InputError
 from kwhatif.load.cluster import load_cluster
-from kwhatif.load.prepared import SUFFIX, input_digest, is_prepared, write_prepared
+from kwhatif.load.prepared import input_digest, is_prepared, write_prepared
+from kwhatif.load.reader import PREPARED_SUFFIX
 
 
 @click.command(name="prepare", epilog=examples(
@@ -32,7 +33,7 @@ def prepare_cmd(inputs: tuple[str, ...], target: str, quiet: bool, strict: bool 
     this kwhatif's version and the inputs' sha256; another version refuses it (prepare it again)."""
     def action() -> int:
         if not is_prepared(target):
-            raise InputError(f"-o: {target!r}: a prepared snapshot's name ends with {SUFFIX}")
+            raise InputError(f"-o: {target!r}: a prepared snapshot's name ends with {PREPARED_SUFFIX}")
         if any(p == "-" or is_prepared(p) for p in inputs):
             raise InputError("snapshot prepare: the inputs are dump files or folders (not - nor a .kws file)")
         warnings = Warnings(quiet, strict)

@@ -46,7 +46,7 @@ from kwhatif.load.raw_pods import PodReader
 from kwhatif.load.refs import object_ref
 from kwhatif.load.documents import RawDoc
 from kwhatif.load.prepared import is_prepared, read_prepared
-from kwhatif.load.reader import not_objects_warning, read_inputs
+from kwhatif.load.reader import read_inputs, skipped_warnings
 from kwhatif.load.disruption import count_budgets
 from kwhatif.load.schema import unknown_field_warnings, validate_light, validate_object
 
@@ -366,7 +366,7 @@ def load_objects(paths: Sequence[str], stdin: BinaryIO | None = None, full_valid
     objects, warnings = decode_docs(docs, full_validation, progress=progress, validate=validate)
     if progress is not None:
         progress(len(docs), len(docs))
-    return objects, ([not_objects_warning(skipped)] if skipped else []) + warnings
+    return objects, skipped_warnings(skipped) + warnings
 
 
 def load_cluster(paths: Sequence[str], stdin: BinaryIO | None = None, full_validation: bool = False,

@@ -46,11 +46,10 @@ from typing import Any, Callable, Iterable, Sequence, cast, get_args, get_origin
 from kwhatif import __version__
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source
-from kwhatif.load.reader import expand_path
+from kwhatif.load.reader import PREPARED_SUFFIX, expand_path
 from kwhatif.memory import collector_paused
 from kwhatif.text import counted, listed
 
-SUFFIX = ".kws"
 MAGIC = b"KWHATIF-PREPARED "
 FORMAT = 1
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -163,7 +162,7 @@ def write_prepared(cluster: Cluster, inputs: dict[str, Any], target: str) -> Non
 
 
 def is_prepared(path: str) -> bool:
-    return path.endswith(SUFFIX)
+    return path.endswith(PREPARED_SUFFIX)
 
 
 def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], int]:

@@ -65,6 +65,8 @@ from kwhatif.memory import collector_paused
 GZIP_SUFFIX = ".gz"
 GZIP_MAGIC = b"\x1f\x8b"
 
+PREPARED_SUFFIX = ".kws"
+"""A prepared snapshot's (`kwhatif.load.prepared`)."""
 EXTENSIONS = (".yaml", ".yml", ".json") + tuple(e + GZIP_SUFFIX for e in (".yaml", ".yml", ".json"))
 """Files read from a folder (kubectl's list, case-sensitive like kubectl, and the same gzipped)."""
 
@@ -93,7 +95,8 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
     A folder of manifests often holds YAML that is no Kubernetes object: a `kustomization.yaml`,
     Helm values, a tool's config. Given `not_objects`, a file found in a folder none of whose
     documents has an `apiVersion` or a `kind` is skipped and named there (for one warning); a
-    file with a `kind` but something broken stays an error, and so does a file named explicitly."""
+    file with a `kind` but something broken stays an error, and so does a file named explicitly.
+    So is a prepared snapshot (.kws) found in a folder: it is read only by name, alone."""
     docs: list[RawDoc] = []
     for path in map(os.fspath, paths):
         if path == "-":
@@ -107,7 +110,7 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
                 data = data.encode("utf-8", "surrogatepass")
             docs.extend(parse_bytes(gunzipped(data, STDIN_NAME), STDIN_NAME))
             continue
-        files = expand_path(path)
+        files = expand_path(path, not_objects)
         for file in files:
             mapped, probed = _mapped_list(file)
             if mapped is None:
@@ -119,14 +122,28 @@ def read_inputs(paths: Sequence[str], stdin: BinaryIO | None = None,
             docs.extend(mapped)
     if not docs:
         names = ", ".join(STDIN_NAME if p == "-" else p for p in paths)
-        skipped = f"; skipped, as no Kubernetes objects: {', '.join(not_objects)}" if not_objects else ""
+        skipped = "".join(f"; {said}" for said in _why_skipped(not_objects or [], short=True))
         raise InputError(f"no objects passed (read: {names}{skipped})")
     return docs
 
 
-def not_objects_warning(files: Sequence[str]) -> str:
-    return (f"skipped {len(files)} file(s) holding no Kubernetes object (no apiVersion or kind; a "
-            f"kustomization, Helm values or a tool's config?): {', '.join(files)}")
+def skipped_warnings(files: Sequence[str]) -> list[str]:
+    """What `read_inputs` skipped in folders (its `not_objects`), said once per cause."""
+    return _why_skipped(files, short=False)
+
+
+def _why_skipped(files: Sequence[str], short: bool) -> list[str]:
+    prepared = [f for f in files if f.endswith(PREPARED_SUFFIX)]
+    other = [f for f in files if not f.endswith(PREPARED_SUFFIX)]
+    said = []
+    if other:
+        said.append(f"skipped, as no Kubernetes objects: {', '.join(other)}" if short else
+                    f"skipped {len(other)} file(s) holding no Kubernetes object (no apiVersion or kind; a "
+                    f"kustomization, Helm values or a tool's config?): {', '.join(other)}")
+    if prepared:
+        said.append(f"skipped {len(prepared)} prepared snapshot(s) found in a folder: {', '.join(prepared)}: a "
+                    f"prepared snapshot is read only as the one -c input (-c {prepared[0]})")
+    return said
 
 
 def _names_a_kind(doc: RawDoc) -> bool:
@@ -203,8 +220,10 @@ def _known_cause(text: bytes | str, line: int | None) -> str | None:
 
 # --------------------------------------------------------------------------------------- paths ----
 
-def expand_path(path: str) -> list[str]:
-    """A file → itself; a folder → its .yaml/.yml/.json files, recursively, sorted by path."""
+def expand_path(path: str, prepared: list[str] | None = None) -> list[str]:
+    """A file → itself; a folder → its .yaml/.yml/.json files, recursively, sorted by path.
+    `prepared`: where to name the prepared snapshots (.kws) found in the folder, which are not
+    read there (one is read only as the one `-c` input): the caller warns of them."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -224,7 +243,11 @@ def expand_path(path: str) -> list[str]:
                 full = os.path.join(folder, name)
                 _refuse_special(full)
                 found.append((tuple(os.path.relpath(full, path).split(os.sep)), full))
+            elif name.endswith(PREPARED_SUFFIX) and prepared is not None:
+                prepared.append(os.path.join(folder, name))
     found.sort()
+    if prepared is not None:
+        prepared.sort()
     return [full for _key, full in found]
 
 

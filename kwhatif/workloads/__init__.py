@@ -18,7 +18,7 @@ from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import Named, apply_object, decode_docs, rejected_pod_warnings
 from kwhatif.load.disruption import count_budgets
 from kwhatif.load.documents import RawDoc, in_namespace
-from kwhatif.load.reader import not_objects_warning, read_inputs
+from kwhatif.load.reader import read_inputs, skipped_warnings
 from kwhatif.load.refs import object_ref
 from kwhatif.load.schema import validate_object
 from kwhatif.load.versions import kubernetes_kind
@@ -79,7 +79,7 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespac
         in_namespace(docs, namespace)
     order: dict[Source | None, int] = {doc.source: i for i, doc in enumerate(docs)}
     workloads: list[object] = []
-    warnings: list[str] = [not_objects_warning(skipped)] if skipped else []
+    warnings: list[str] = skipped_warnings(skipped)
     rest = []
     managed: list[RawDoc] = []
     seen: dict[tuple[str, str, str], Workload] = {}

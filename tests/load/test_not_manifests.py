@@ -42,6 +42,26 @@ def test_a_folder_of_nothing_but_such_files_is_no_input(tmp_path: Path) -> None:
                               f"{folder}/kustomization.yaml)")
 
 
+def test_a_prepared_snapshot_in_a_folder_is_skipped_with_a_warning_that_says_how_to_read_it(tmp_path: Path) -> None:
+    """A .kws is read only as the one -c input: found in a folder beside manifests it is not
+    read, and said so (kubectl would skip it silently, as any other file not named .yaml/.json)."""
+    folder = _folder(tmp_path, {"pod.yaml": POD, "b.kws": b"KWHATIF-PREPARED {}\n", "a.kws": b"", "notes.txt": b""})
+    objects, warnings = load_objects([folder])
+    assert [type(o).__name__ for o in objects] == ["Pod"]
+    assert warnings == [f"skipped 2 prepared snapshot(s) found in a folder: {folder}/a.kws, {folder}/b.kws: a "
+                        f"prepared snapshot is read only as the one -c input (-c {folder}/a.kws)"]
+
+
+def test_a_folder_holding_only_a_prepared_snapshot_says_so(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, {"cluster.kws": b"", "kustomization.yaml": KUSTOMIZATION})
+    with pytest.raises(InputError) as err:
+        load_objects([folder])
+    assert str(err.value) == (f"no objects passed (read: {folder}; skipped, as no Kubernetes objects: "
+                              f"{folder}/kustomization.yaml; skipped 1 prepared snapshot(s) found in a folder: "
+                              f"{folder}/cluster.kws: a prepared snapshot is read only as the one -c input "
+                              f"(-c {folder}/cluster.kws))")
+
+
 @pytest.mark.parametrize("text, expected", [
     # Named explicitly, a file that is no object is an error, not a skip: the user meant it.
     (KUSTOMIZATION, "{f}#0:1: ?/default/?: apiVersion: missing, and kind too: not a Kubernetes object (a "
