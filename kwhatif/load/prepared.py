@@ -74,17 +74,48 @@ def model_fingerprint() -> str:
 
 def input_digest(paths: Sequence[str]) -> dict[str, Any]:
     """The inputs a snapshot was prepared from: their files (folders expanded as `-c` expands
-    them) and the sha256 of their bytes, so a user can tell which dump a `.kws` holds."""
+    them) and the sha256 of their bytes, so a user can tell which dump a `.kws` holds; and, as
+    `seen`, the inputs' absolute paths and each file's size and modification time, so that a
+    later read can tell the dump has changed since (`changed_inputs`) without hashing it again."""
     digest = hashlib.sha256()
     files: list[str] = []
+    stats: list[list[Any]] = []
     for path in paths:
         for file in expand_path(path):
             files.append(file)
             digest.update(file.encode() + b"\0")
             with open(file, "rb") as stream:
+                st = os.fstat(stream.fileno())
+                stats.append([os.path.abspath(file), st.st_size, st.st_mtime_ns])
                 for chunk in iter(lambda: stream.read(1 << 20), b""):
                     digest.update(chunk)
-    return {"files": files, "sha256": digest.hexdigest()}
+    return {"files": files, "sha256": digest.hexdigest(),
+            "seen": {"paths": [os.path.abspath(p) for p in paths], "files": stats}}
+
+
+def changed_inputs(header: dict[str, Any], name: str) -> list[str]:
+    """A warning when the inputs a `.kws` was prepared from have changed since — a file's size
+    or modification time, a folder's files — : a dump fetched again and the snapshot not
+    prepared again would otherwise answer for the cluster as it was, in silence. Nothing is said
+    when an input is gone (dumps are often deleted once prepared) or the header predates `seen`."""
+    seen = header.get("input", {}).get("seen")
+    try:
+        recorded = {str(f): (int(size), int(mtime)) for f, size, mtime in seen["files"]}
+        given = [str(p) for p in seen["paths"]]
+        now: dict[str, tuple[int, int]] = {}
+        for path in given:
+            if not os.path.exists(path):
+                return []
+            for file in expand_path(path):
+                st = os.stat(file)
+                now[os.path.abspath(file)] = (st.st_size, st.st_mtime_ns)
+    except (KeyError, TypeError, ValueError, OSError, InputError):
+        return []
+    changed = sorted(f for f in now.keys() | recorded.keys() if now.get(f) != recorded.get(f))
+    if not changed:
+        return []
+    return [f"{name}: {listed(changed)} changed since this snapshot was prepared: it holds the cluster as it was "
+            f"then (prepare it again: kwhatif snapshot prepare {' '.join(given)} -o {name})"]
 
 
 POSITIONAL: dict[type, tuple[str, ...] | None] = {}
@@ -142,8 +173,9 @@ def _said(warnings: list[str]) -> dict[str, Any]:
 
 
 def header_warnings(header: dict[str, Any], name: str) -> list[str]:
-    """What a `.kws` header says of its cluster's warnings (`_said`), as lines to report."""
-    said = [w for w in header.get("warnings", []) if isinstance(w, str)]
+    """What a `.kws` header says of its cluster's warnings (`_said`), as lines to report, after
+    a change of its inputs since (`changed_inputs`)."""
+    said = changed_inputs(header, name) + [w for w in header.get("warnings", []) if isinstance(w, str)]
     more = header.get("more_warnings", 0)
     if isinstance(more, int) and more > 0:
         said.append(f"{name}: and {counted(more, 'more warning')} (`kwhatif schedule -c {name}` says them all)")
@@ -297,4 +329,6 @@ def read_prepared(path: str, for_the_run: bool = False) -> Cluster:
         raise InputError("no such file or directory", Source.whole(path)) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", Source.whole(path)) from None
-    return decode_prepared(data, path, for_the_run)
+    cluster = decode_prepared(data, path, for_the_run)
+    cluster.warnings[:0] = changed_inputs(read_header(data, path)[0], path)
+    return cluster

@@ -15,7 +15,9 @@ import pytest
 from kwhatif import __version__
 from kwhatif.api.cluster import Cluster
 from kwhatif.load.cluster import load_cluster
-from kwhatif.load.prepared import FORMAT, MAGIC, encode_prepared, header_warnings, input_digest, read_header
+from kwhatif.load.prepared import (
+    FORMAT, MAGIC, changed_inputs, encode_prepared, header_warnings, input_digest, read_header,
+)
 from tests.cli.conftest import executable, single_error_line
 
 REPO = Path(__file__).parents[2]
@@ -53,7 +55,10 @@ def test_the_header_names_the_version_and_the_inputs_sha256(prepared: Path) -> N
     # sha256 over each file: its name, a NUL, then its bytes (kwhatif.load.prepared.input_digest).
     expected = hashlib.sha256(str(SAMPLE).encode() + b"\0" + SAMPLE.read_bytes()).hexdigest()
     assert header["kwhatif"] == __version__
-    assert header["input"] == {"files": [str(SAMPLE)], "sha256": expected}
+    assert {k: header["input"][k] for k in ("files", "sha256")} == {"files": [str(SAMPLE)], "sha256": expected}
+    stat = SAMPLE.stat()
+    assert header["input"]["seen"] == {"paths": [str(SAMPLE.resolve())],
+                                       "files": [[str(SAMPLE.resolve()), stat.st_size, stat.st_mtime_ns]]}
     assert input_digest([str(SAMPLE)])["sha256"] == expected
 
 
@@ -264,3 +269,44 @@ def test_the_header_repeats_the_clusters_warnings_as_many_as_fit() -> None:
     said = header_warnings(header, "c.kws")
     assert said[:163] == cluster.warnings[:163] and len(said) == 164
     assert said[-1] == "c.kws: and 37 more warnings (`kwhatif schedule -c c.kws` says them all)"
+
+
+def _prepared_from(inputs: list[Path], target: Path) -> Path:
+    done = kwhatif("snapshot", "prepare", *map(str, inputs), "-o", str(target), "-q")
+    assert done.returncode == 0, done.stderr
+    return target
+
+
+def test_a_snapshot_whose_dump_changed_since_says_so_and_strict_refuses_it(tmp_path: Path) -> None:
+    """The dump fetched again but not prepared again: every -c of the .kws says the snapshot
+    holds the cluster as it was, and how to prepare it again; --strict refuses it (exit 2)."""
+    dump = tmp_path / "dump.yaml"
+    dump.write_bytes(SAMPLE.read_bytes())
+    kws = _prepared_from([dump], tmp_path / "c.kws")
+    quiet = kwhatif("schedule", "-c", str(kws), "--now", NOW)
+    assert "changed since" not in quiet.stderr
+    dump.write_bytes(SAMPLE.read_bytes() + b"\n")  # one byte more: the size differs
+    said = (f"{kws}: {dump} changed since this snapshot was prepared: it holds the cluster as it was then "
+            f"(prepare it again: kwhatif snapshot prepare {dump} -o {kws})")
+    run = kwhatif("schedule", "-c", str(kws), "--now", NOW)
+    assert run.returncode == quiet.returncode and run.stdout == quiet.stdout
+    assert f"kwhatif: warning: {said}" in run.stderr.splitlines()
+    strict = kwhatif("schedule", "-c", str(kws), "--now", NOW, "--strict")
+    assert strict.returncode == 2 and said in single_error_line(strict.stderr)
+
+
+def test_a_folder_with_a_file_more_is_a_change_and_a_dump_deleted_is_none(tmp_path: Path) -> None:
+    folder = tmp_path / "dump"
+    folder.mkdir()
+    (folder / "a.yaml").write_bytes(SAMPLE.read_bytes())
+    kws = _prepared_from([folder], tmp_path / "c.kws")
+    (folder / "b.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: extra}\n")
+    header, _ = read_header(kws.read_bytes(), str(kws))
+    assert changed_inputs(header, "c.kws") == [
+        f"c.kws: {folder / 'b.yaml'} changed since this snapshot was prepared: it holds the cluster as it was then "
+        f"(prepare it again: kwhatif snapshot prepare {folder} -o c.kws)"]
+    assert header_warnings(header, "c.kws")[0] == changed_inputs(header, "c.kws")[0]  # a sweep's parent says it too
+    (folder / "a.yaml").unlink()
+    (folder / "b.yaml").unlink()
+    folder.rmdir()
+    assert changed_inputs(header, "c.kws") == []  # gone once prepared: nothing to compare with
