@@ -21,7 +21,7 @@ from kwhatif.cli.common import (
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
-from kwhatif.cli.whatif import scaled, whatif_options, with_whatif
+from kwhatif.cli.whatif import applied_scenario, scaled, whatif_options, with_whatif
 from kwhatif.config.profile import ProfileConfig
 from kwhatif.explain.run import explain_pod
 from kwhatif.errors import InputError
@@ -104,9 +104,24 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
             data = with_whatif(check_data(result, detail))
             if output == "html":
                 data = with_utilisation(data, result.simulation)
-            emit(writer(output, partial(check_table, color=use_color(color), headers=not no_headers), quiet)(data))
+            table = partial(check_table, color=use_color(color), headers=not no_headers,
+                            explain_with=explain_arguments(result, replicas_mode, rollout))
+            emit(writer(output, table, quiet)(data))
         return Exit.ALL_PLACED if result.ok else Exit.NOT_ALL_PLACED
     run(action)
+
+
+def explain_arguments(result: CheckResult, replicas_mode: str, rollout: bool) -> list[str] | None:
+    """What the `kwhatif explain POD -f FILE...` the check suggests repeats of its options (its
+    what-if operations, in order), or None when `explain` cannot make the check's queue: it
+    places the files' workloads beside what runs (no rollout of an update), with their
+    spec.replicas (no --replicas) and unscaled (a --scale of a workload in the files)."""
+    done = applied_scenario()
+    if done is not None and done.file_scales:
+        return None
+    if replicas_mode != "spec" or (rollout and any(w.change != "new" for w in result.workloads)):
+        return None
+    return [arg for applied in (done.applied if done is not None else []) for arg in applied.operation.argv]
 
 
 SUGGESTING = ("table", "wide", "markdown", "json", "yaml")

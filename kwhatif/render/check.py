@@ -6,6 +6,7 @@ where it got stuck (every format writes them)."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from typing import Any
 
 from kwhatif.check import NO_NODE, CheckResult
@@ -95,11 +96,13 @@ def result_word(w: dict[str, Any]) -> str:
     return "no node" if w["message"] == NO_NODE else "ok"
 
 
-def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, headers: bool = True) -> str:
+def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, headers: bool = True,
+                explain_with: Sequence[str] | None = ()) -> str:
     """The workloads' pods, then a row a workload; `color` paints outcomes and results (`--color`);
     `headers=False` (`--no-headers`): the pods' rows then the workloads' rows alone. The other pods
     of the queue (pending in the snapshot, recreated by a what-if) are scheduled too but only
-    counted: on a big cluster they are a thousand rows above the verdict. `wide` lists them all."""
+    counted: on a big cluster they are a thousand rows above the verdict. `wide` lists them all.
+    `explain_with`: for `next_step`."""
     rows = [[workload_ref(w), w["change"], w["pods"], w["bound"], w["pending"], w["evictions"] or "",
              painted(result_word(w), color)] for w in data["workloads"]]
     columns = ["WORKLOAD", "CHANGE", "PODS", "BOUND", "PENDING", "EVICTS", "RESULT"]
@@ -114,22 +117,26 @@ def check_table(data: dict[str, Any], wide: bool = False, color: bool = False, h
     for p in data["policies"]:
         out.append(f"policy {p['policy']}: {'ok' if p['ok'] else 'FAIL'}"
                    + "".join(f"\n  {m}" for m in p["messages"] if m))
-    out.append(verdict(data) + next_step(data))
+    out.append(verdict(data) + next_step(data, explain_with))
     return "\n\n".join(o.rstrip("\n") for o in out) + "\n"
 
 
-def next_step(data: dict[str, Any]) -> str:
+def next_step(data: dict[str, Any], explain_with: Sequence[str] | None = ()) -> str:
     """The verified fixes `--suggest` found, each for one pod alone; then, for the first new
-    workload with a pod left pending, the `explain` of that pod on the same queue (every
-    manifest file the check read, those without a workload too; none when one came from
-    stdin). Empty when none."""
+    workload with a pod left pending, the `explain` of that pod on the same queue: every
+    manifest file the check read (those without a workload too) and `explain_with`, the check's
+    what-if operations as arguments; none when a file came from stdin, or when `explain_with`
+    is None: `explain` cannot make the check's queue (see `cli.check.explain_arguments`). Empty
+    when none."""
     fixes = [f"\nkwhatif: {w['suggestion']['pod']} ({workload_ref(w)}) would fit if: {w['suggestion']['summary']} "
              "(verified for that pod alone: re-run the check after the change)"
              for w in data["workloads"] if w.get("suggestion")]
     stuck = next((w for w in data["workloads"] if w["change"] == "new" and w["first_pending"]), None)
     files = data.get("manifests", [])
-    if stuck is None or not all(w.get("source") for w in data["workloads"]) or STDIN_NAME in files:
+    if stuck is None or explain_with is None or not all(w.get("source") for w in data["workloads"]) \
+            or STDIN_NAME in files:
         return "".join(fixes)
+    arguments = [*(f"-f {shlex.quote(f)}" for f in files), *map(shlex.quote, explain_with)]
     return "".join(fixes) + (f"\nkwhatif: why {stuck['first_pending']} stays pending, and what would make it fit: "
-                             f"kwhatif explain {stuck['first_pending']} {' '.join(f'-f {shlex.quote(f)}' for f in files)} "
-                             "(with the check's -c and -n)")
+                             f"kwhatif explain {stuck['first_pending']} {' '.join(arguments)} "
+                             "(with the check's -c, -n and --config)")

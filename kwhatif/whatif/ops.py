@@ -61,6 +61,11 @@ class Operation:
         """The operation as written on the command line."""
         return " ".join((f"--{self.op}", *self.args)) + (" --force" if self.force else "")
 
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The operation as command-line arguments (for a command that repeats it)."""
+        return (f"--{self.op}", *self.args) + (("--force",) if self.force else ())
+
 
 def parse_operation(op: str, args: Sequence[str], force: bool = False) -> Operation:
     if op not in OPERATIONS:

@@ -185,7 +185,7 @@ def test_table_lists_pods_then_workloads_then_the_verdict(cli):
     assert lines[-3] == "FAIL: 1/2 workloads fit" and pending, lines[-2]
     pod = pending.group(1)
     assert lines[-1] == (f"kwhatif: why {pod} stays pending, and what would make it fit: "
-                         f"kwhatif explain {pod} -f {WEB} -f {API} (with the check's -c and -n)")
+                         f"kwhatif explain {pod} -f {WEB} -f {API} (with the check's -c, -n and --config)")
     assert re.search(r"^Deployment/default/api\s+new\s+2\s+1\s+1\s+FAIL$", result.stdout, re.MULTILINE)
     assert re.search(r"^Deployment/shop/web\s+new\s+1\s+1\s+0\s+ok$", result.stdout, re.MULTILINE)
     # the command it gives explains that pod on the same queue: the same fix first
@@ -638,4 +638,30 @@ def test_the_explain_hint_quotes_a_file_name_for_the_shell(cli, tmp_path):
     path = tmp_path / "my app.yaml"
     path.write_text((CHECK / "api.yaml").read_text())
     lines = cli(["check", str(path), *ARGS]).stdout.splitlines()
-    assert lines[-1].endswith(f"-f '{path}' (with the check's -c and -n)")
+    assert lines[-1].endswith(f"-f '{path}' (with the check's -c, -n and --config)")
+
+
+def test_the_explain_hint_repeats_the_checks_whatif_operations(cli):
+    """samples/: without node gpu-a1, the check leaves ml/gpu-job pending; the explain it suggests
+    removes gpu-a1 too, so it explains the same verdict (without it, gpu-job binds there)."""
+    samples = REPO / "samples"
+    files = sorted(str(p) for p in (samples / "pods").glob("*.yaml"))
+    common = ["-c", str(samples / "cluster.yaml"), "--now", NOW, "-q"]
+    result = cli(["check", str(samples / "pods"), *common, "--remove-node", "gpu-a1", "-o", "json"])
+    [gpu_job] = [w for w in json.loads(result.stdout)["workloads"] if w["name"] == "gpu-job"]
+    assert gpu_job["pending"] == 1 and gpu_job["first_pending"] == "ml/gpu-job"
+    last = cli(["check", str(samples / "pods"), *common, "--remove-node", "gpu-a1"]).stdout.splitlines()[-1]
+    assert last == ("kwhatif: why ml/gpu-job stays pending, and what would make it fit: kwhatif explain ml/gpu-job "
+                    + " ".join(f"-f {f}" for f in files) + " --remove-node gpu-a1 (with the check's -c, -n and --config)")
+    hinted = last.split(": kwhatif ", 1)[1].removesuffix(" (with the check's -c, -n and --config)").split()
+    assert "Pod ml/gpu-job: unschedulable" in cli([*hinted, *common]).stdout.splitlines()
+
+
+def test_no_explain_hint_where_explain_cannot_make_the_checks_queue(cli, tmp_path):
+    """explain places the files' workloads with their spec.replicas: after `--replicas max` (10
+    pods of hpa/web.yaml, pending ones among them) it would explain another queue, so the check
+    suggests none."""
+    result = cli(["check", str(HPA / "web.yaml"), "-c", str(HPA / "cluster.yaml"), "--replicas", "max", "--now", NOW,
+                  "-q"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "FAIL: 0/1 workloads fit"

@@ -56,7 +56,7 @@ def test_the_explain_it_suggests_reads_the_files_that_hold_no_workload_too(cli):
     assert result.exit_code == 1
     last = result.stdout.splitlines()[-1]
     match = re.fullmatch(r"kwhatif: why (default/infer-\S+) stays pending, and what would make it fit: kwhatif "
-                         r"explain \1 -f (\S+) -f (\S+) \(with the check's -c and -n\)", last)
+                         r"explain \1 -f (\S+) -f (\S+) \(with the check's -c, -n and --config\)", last)
     assert match and match.group(2, 3) == (str(hint / "deploy.yaml"), str(hint / "template.yaml")), last
     explained = cli(["explain", match.group(1), "-f", match.group(2), "-f", match.group(3), *args])
     assert explained.stdout.splitlines()[0] == f"Pod {match.group(1)}: unschedulable"
