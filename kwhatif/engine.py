@@ -18,7 +18,7 @@ from kwhatif.config.profile import ProfileConfig, default_profile
 from kwhatif.framework.interfaces import POINTS_BY_NAME, Plugin
 from kwhatif.framework.runtime import Framework, PluginSet
 from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Scheduler
-from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod
+from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod, missing_classes
 from kwhatif.load.quota import QuotaLedger, claim_exists
 from kwhatif.memory import collector_paused
 from kwhatif.plugins.dynamic_resources.index import dra_of
@@ -474,7 +474,16 @@ def built_snapshot(cluster: Cluster) -> tuple[Snapshot, list[str]]:
     names = {n.name for n in cluster.nodes}
     pods, refused = admit_bound([p for p in cluster.pods if is_bound(p) and p.node_name in names], cluster)
     snapshot = Snapshot.build(cluster, pods)
-    return snapshot, cluster.warnings + refused + overcommitted_nodes(snapshot)
+    return snapshot, run_warnings(cluster, refused, snapshot)
+
+
+def run_warnings(cluster: Cluster, refused: list[str], snapshot: Snapshot) -> list[str]:
+    """What every run of the cluster says: the loaded cluster's warnings, the bound pods admission
+    refuses (`refused`), the nodes their pods overcommit, the classes its pending pods name and
+    it lacks."""
+    pending = [p for p in cluster.pods if is_pending(p)]
+    return (cluster.warnings + refused + overcommitted_nodes(snapshot)
+            + missing_classes(pending, cluster.priority_classes, cluster.runtime_classes))
 
 
 def prepare(
@@ -502,7 +511,7 @@ def prepare(
         snapshot = Snapshot.build(cluster, bound, for_the_run)  # bound pods on unknown nodes: warned at load
     else:
         snapshot = scenarios.snapshot(cluster, bound)
-    warnings = list(cluster.warnings) + refused + overcommitted_nodes(snapshot) + storage_missing(cluster, new_pods)
+    warnings = run_warnings(cluster, refused, snapshot) + storage_missing(cluster, new_pods)
     nominator = NominatedPods()
     frameworks: dict[str, Framework] = {}
     missing: list[str] = []

@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm, TopologySpreadConstraint
 from kwhatif.api.objects import Container, LimitRange, LimitRangeItem, Pod, PriorityClass, RuntimeClass
 from kwhatif.api.quota import Amount, pod_amount
 from kwhatif.api.tolerations import Toleration
 from kwhatif.load.pods import HUGEPAGES_ALONE, hugepages_alone
+from kwhatif.text import counted, listed
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),
@@ -303,6 +304,30 @@ def admit_pod(
     if alone is not None:
         raise AdmissionRejected(f'Pod "{pod.name}" is invalid: {alone}: {HUGEPAGES_ALONE}')
     return merge_label_keys(pod)
+
+
+def missing_classes(pods: Sequence[Pod], priority_classes: Mapping[str, PriorityClass],
+                    runtime_classes: Mapping[str, RuntimeClass]) -> list[str]:
+    """A warning per kind of class that pending pods of the snapshot name and the snapshot lacks.
+    Admission refuses such a pod, as the API server would refuse to create it (the reference's
+    semantics: every pending pod is admitted); a real cluster's pending pod passed admission when
+    its class existed, so the likelier cause is a dump made without the classes (`kubectl get
+    nodes,pods`) — then every such pod is skipped, and this says what to add."""
+    said = (_missing("PriorityClass", "priorityclasses", [p.priority_class_name for p in pods],
+                     {**SYSTEM_PRIORITY_CLASSES, **priority_classes}),
+            _missing("RuntimeClass", "runtimeclasses", [p.runtime_class_name for p in pods], runtime_classes))
+    return [warning for warning in said if warning]
+
+
+def _missing(kind: str, resource: str, named: Sequence[str | None], known: Mapping[str, object]) -> str:
+    lacking = [name for name in named if name and name not in known]
+    if not lacking:
+        return ""
+    one = len(lacking) == 1
+    them = "it" if one else "them"
+    return (f"{counted(len(lacking), 'pending pod')} {'names' if one else 'name'} a {kind} the snapshot lacks "
+            f"({listed(sorted(set(lacking)))}): admission refuses {them}, as the API server would refuse to create "
+            f"{them} (skipped); if the dump left the classes out, add them (kubectl get {resource} -o yaml)")
 
 
 def admit_existing(pod: Pod, priority_classes: Mapping[str, PriorityClass],
