@@ -10,13 +10,12 @@ parse optional-field syntax (`.?x`), which cel-go can: that is no syntax error o
 
 from __future__ import annotations
 
-import re
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|\'((?:[^\'\\]|\\.)*)\'')
 _ISSUES = "ERROR: <input>:"
 """Where cel-go's (and the library's) report of a parse issue begins: `ERROR: <input>:1:5: ...`."""
 
@@ -32,18 +31,21 @@ class CelCompileError(CelError):
 
 @dataclass(frozen=True)
 class Selector:
-    """A compiled expression and the string literals that may name a domain."""
+    """A compiled expression."""
 
     expression: str
     program: Any
-    literals: frozenset[str]
 
 
 @lru_cache(maxsize=1)
 def cel_library() -> ModuleType:
     """The library, imported on first use: importing it costs ~0.45 s and ~28 MiB (its package
-    also loads its command line's dependencies), which runs without DRA selectors never pay."""
+    also loads its command line's dependencies), which runs without DRA selectors never pay.
+    Its logger is silenced: it logs a warning for each error a Python function raises, which
+    kwhatif reports itself, in its own words (without a handler, Python would print the log line
+    on stderr)."""
     import cel
+    logging.getLogger("cel").setLevel(logging.CRITICAL)
     return cel
 
 
@@ -54,8 +56,7 @@ def compile_selector(expression: str) -> Selector:
         program = cel_library().compile(expression)
     except Exception as err:  # the library raises ValueError with the parser's report
         raise CelCompileError(str(err).splitlines()[0]) from None
-    literals = frozenset(a or b for a, b in _LITERAL.findall(expression))
-    return Selector(expression, program, literals)
+    return Selector(expression, program)
 
 
 def syntax_error(expression: str) -> str | None:

@@ -7,15 +7,19 @@ Not available: `cel.bind` and optional-field syntax (`.?x`), which the library c
 selector using them is a CEL error here where kube-scheduler evaluates it.
 
 Choices forced by the library, written down:
-- A quantity is an integer count of milli-units (quantity("64Gi") is 64·2^30·1000), so that
-  equality, `compareTo`, `isGreaterThan`, `isLessThan`, `add` and `sub` (of quantities) are exact to the milli;
-  `asInteger()` and `asApproximateFloat()` convert back.
-- A version is its text prefixed by `semver:`; `compareTo`, `isGreaterThan` and `isLessThan` on
-  versions compare by semantic-version precedence.
+- The library has no types of its own to add, so a quantity is the one-entry map
+  `{"kubernetes.Quantity": <milli-units>}` (quantity("64Gi") holds 64·2^30·1000) and a version
+  `{"kubernetes.Semver": <text>}`: equality is by value, exact to the milli; `compareTo`,
+  `isGreaterThan`, `isLessThan`, `add` and `sub` (of a quantity, or of an int: that many units)
+  work on them; and what cel-go has no overload for — `<`, `>=`, `+` on quantities or versions,
+  string functions on a version — fails at run time as a map would (the API server refuses such
+  a selector when the object is created; kwhatif does not type-check, see `kwhatif.api.cel`).
 - As in Kubernetes a domain that a device lacks reads as an empty map (`device.attributes["x"]`
-  is `{}`), while a missing name in it is the runtime error `no such key: <name>`. The library
-  has no default for map lookups, so each domain named by a string literal of the expression is
-  added, empty, to the device's maps before evaluation."""
+  is `{}`, compile.go's map with a default), while a missing name in it is the runtime error
+  `no such key: <name>`. The library has no default for map lookups: a lookup of a missing key
+  that is no domain of the device is taken as a domain, added empty, and the expression
+  evaluated again; the same key missing again is a missing name. Membership (`"x" in
+  device.attributes`) sees only the device's own domains, as upstream."""
 
 from __future__ import annotations
 
@@ -27,31 +31,45 @@ from kwhatif.api.cel import CelError, Selector, cel_library
 from kwhatif.api.dra import Device, Version
 from kwhatif.api.quantity import QuantityError, parse_quantity
 
-SEMVER_PREFIX = "semver:"
+QUANTITY, SEMVER = "kubernetes.Quantity", "kubernetes.Semver"
+"""The key of the one-entry map that stands for a quantity, and for a version (cel-go's type names)."""
 _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
+_INT64 = 2**63
+NO_OVERLOAD = "no such overload"
+
+
+def _as_quantity(milli: int) -> dict[str, int]:
+    return {QUANTITY: milli}
 
 
 def _milli(value: Fraction) -> int:
     return int(value * 1000)
 
 
-def _quantity(text: str) -> int:
+def _quantity(text: str) -> dict[str, int]:
     try:
-        return _milli(parse_quantity(text))
+        return _as_quantity(_milli(parse_quantity(text)))
     except QuantityError as err:
         raise CelError(f"quantity: {err}") from None
 
 
-def _semver(text: str) -> str:
+def _semver(text: str) -> dict[str, str]:
     if not _SEMVER.match(text):
         raise CelError(f"semver: invalid semantic version {text!r}")
-    return SEMVER_PREFIX + text
+    return {SEMVER: text}
 
 
-def _semver_key(version: str) -> tuple:
+def _value_of(value: Any, kind: str) -> Any:
+    """The milli-units of a quantity, the text of a version; cel-go's error for anything else."""
+    if isinstance(value, dict) and kind in value:
+        return value[kind]
+    raise CelError(NO_OVERLOAD)
+
+
+def _semver_key(text: str) -> tuple:
     """Semantic-version precedence: numbers, then a release above any of its pre-releases,
     pre-release identifiers numeric before alphanumeric (semver.org §11)."""
-    match = _SEMVER.match(version[len(SEMVER_PREFIX):])
+    match = _SEMVER.match(text)
     if match is None:
         return ()
     major, minor, patch, pre = match.groups()
@@ -61,10 +79,27 @@ def _semver_key(version: str) -> tuple:
 
 
 def _compare(a: Any, b: Any) -> int:
-    if isinstance(a, str) and isinstance(b, str):
-        ka, kb = _semver_key(a), _semver_key(b)
-        return (ka > kb) - (ka < kb)
-    return (a > b) - (a < b)
+    """compareTo of two quantities, or of two versions (by precedence)."""
+    if isinstance(a, dict) and SEMVER in a:
+        ka, kb = _semver_key(_value_of(a, SEMVER)), _semver_key(_value_of(b, SEMVER))
+    else:
+        ka, kb = _value_of(a, QUANTITY), _value_of(b, QUANTITY)
+    return (ka > kb) - (ka < kb)
+
+
+def _plus(a: Any, b: Any, sign: int) -> dict[str, int]:
+    """add / sub: a quantity and another, or an int — that many units (quantity.go
+    quantityAddInt: resource.NewQuantity(n))."""
+    other = b * 1000 if isinstance(b, int) and not isinstance(b, bool) else _value_of(b, QUANTITY)
+    return _as_quantity(_value_of(a, QUANTITY) + sign * other)
+
+
+def _as_integer(a: Any) -> int:
+    """asInteger: quantity.go quantityGetValue — an error unless the quantity is a whole int64."""
+    milli = _value_of(a, QUANTITY)
+    if milli % 1000 or not -_INT64 <= milli // 1000 < _INT64:
+        raise CelError("cannot convert value to integer")
+    return milli // 1000
 
 
 def _split(text: str, separator: str, limit: int = -1) -> list[str]:
@@ -139,15 +174,15 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "compareTo": _compare,
     "isGreaterThan": lambda a, b: _compare(a, b) > 0,
     "isLessThan": lambda a, b: _compare(a, b) < 0,
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "asInteger": lambda a: a // 1000,
-    "asApproximateFloat": lambda a: a / 1000.0,
-    "sign": lambda a: (a > 0) - (a < 0),
-    "isInteger": lambda a: a % 1000 == 0,
-    "major": lambda v: _semver_key(v)[0],
-    "minor": lambda v: _semver_key(v)[1],
-    "patch": lambda v: _semver_key(v)[2],
+    "add": lambda a, b: _plus(a, b, 1),
+    "sub": lambda a, b: _plus(a, b, -1),
+    "asInteger": _as_integer,
+    "asApproximateFloat": lambda a: _value_of(a, QUANTITY) / 1000.0,
+    "sign": lambda a: (_value_of(a, QUANTITY) > 0) - (_value_of(a, QUANTITY) < 0),
+    "isInteger": lambda a: _value_of(a, QUANTITY) % 1000 == 0 and -_INT64 <= _value_of(a, QUANTITY) // 1000 < _INT64,
+    "major": lambda v: _semver_key(_value_of(v, SEMVER))[0],
+    "minor": lambda v: _semver_key(_value_of(v, SEMVER))[1],
+    "patch": lambda v: _semver_key(_value_of(v, SEMVER))[2],
 }
 
 
@@ -166,19 +201,19 @@ def qualified(driver: str, name: str) -> tuple[str, str]:
 
 
 def _attribute_value(value: object) -> object:
-    return SEMVER_PREFIX + value.text if isinstance(value, Version) else value
+    return {SEMVER: value.text} if isinstance(value, Version) else value
 
 
-def device_maps(driver: str, device: Device) -> tuple[dict[str, dict[str, object]], dict[str, dict[str, int]]]:
+def device_maps(driver: str, device: Device) -> tuple[dict[str, dict[str, object]], dict[str, dict[str, object]]]:
     """The `device.attributes` and `device.capacity` maps of compile.go: by domain, then name."""
     attributes: dict[str, dict[str, object]] = {}
     for name, value in device.attributes.items():
         domain, ident = qualified(driver, name)
         attributes.setdefault(domain, {})[ident] = _attribute_value(value)
-    capacity: dict[str, dict[str, int]] = {}
+    capacity: dict[str, dict[str, object]] = {}
     for name, amount in device.capacity.items():
         domain, ident = qualified(driver, name)
-        capacity.setdefault(domain, {})[ident] = _milli(amount)
+        capacity.setdefault(domain, {})[ident] = _as_quantity(_milli(amount))
     return attributes, capacity
 
 
@@ -186,36 +221,56 @@ def device_matches(selector: Selector, driver: str, device: Device) -> bool:
     """DeviceMatches: the expression's value for this device; CelError on a runtime error or a
     value that is not a bool."""
     attributes, capacity = device_maps(driver, device)
-    for literal in selector.literals:
-        attributes.setdefault(literal, {})
-        capacity.setdefault(literal, {})
+    defaulted: set[str] = set()
+    while True:
+        try:
+            result = _evaluate(selector, driver, attributes, capacity)
+        except KeyError as err:
+            key = str(err.args[0])
+            if key in defaulted or key in attributes or key in capacity:
+                raise CelError(f"no such key: {key}") from None
+            defaulted.add(key)  # a domain the device lacks: an empty map (see the module's docstring)
+            attributes[key], capacity[key] = {}, {}
+            continue
+        if not isinstance(result, bool):
+            raise CelError(_not_bool(result))
+        return result
+
+
+def _evaluate(selector: Selector, driver: str, attributes: dict[str, dict[str, object]],
+              capacity: dict[str, dict[str, object]]) -> Any:
     context = cel_library().Context()
     for name, fn in FUNCTIONS.items():
         context.add_function(name, fn)
     context.add_variable("device", {"driver": driver, "attributes": attributes, "capacity": capacity})
     try:
-        result = selector.program.execute(context)
-    except KeyError as err:
-        raise CelError(f"no such key: {err.args[0]}") from None
-    except CelError:
+        return selector.program.execute(context)
+    except (KeyError, CelError):
         raise
     except Exception as err:  # the library's runtime errors (overflow, division by zero, types)
         raise CelError(_go_runtime_error(str(err))) from None
-    if not isinstance(result, bool):
-        raise CelError(_not_bool(result))
-    return result
 
 
-_GO_RUNTIME_ERRORS = (  # cel-go types/err.go errDivideByZero, errModulusByZero, errIntOverflow
+_GO_RUNTIME_ERRORS = (  # cel-go types/err.go errDivideByZero, errModulusByZero, errIntOverflow, NoSuchOverloadErr
     ("division by zero", "division by zero"),
     ("modulo by zero", "modulus by zero"),
     ("Arithmetic overflow", "integer overflow"),
+    ("No such overload", NO_OVERLOAD),
+    ("Unsupported operation", NO_OVERLOAD),
 )
+
+
+_RAISED_IN_A_FUNCTION = re.compile(r"Function '[^']*' error: Python function call failed: CelError: (.*)\. Check "
+                                   r"function arguments and their types\.$", re.DOTALL)
+"""How the library passes on the CelError of one of `FUNCTIONS` (its own text is the error)."""
 
 
 def _go_runtime_error(text: str) -> str:
     """cel-go's words for the library's runtime errors where kwhatif knows them (the library
     says `division by zero in CEL expression` where cel-go says `division by zero`)."""
+    raised = _RAISED_IN_A_FUNCTION.match(text)
+    if raised:
+        return raised.group(1)
     return next((go for ours, go in _GO_RUNTIME_ERRORS if text.startswith(ours)), text)
 
 
@@ -224,10 +279,12 @@ def _not_bool(result: object) -> str:
     ConvertToNative to bool fails). The API server refuses selectors whose type is known not to
     be bool; an attribute's (dyn) only fails here. cel-go's own reason is known for a string
     (types/string.go) and an int (types/int.go)."""
-    if isinstance(result, str) and not result.startswith(SEMVER_PREFIX):
+    if isinstance(result, str):
         return ("CEL result of type string could not be converted to bool: "
                 "unsupported native conversion from string to 'bool'")
     if isinstance(result, int):
         return "CEL result of type int could not be converted to bool: unsupported type conversion from 'int' to bool"
-    kind = {float: "double", list: "list", dict: "map", str: "kubernetes.Semver"}.get(type(result), "null_type")
+    kind = {float: "double", list: "list", dict: "map"}.get(type(result), "null_type")
+    if isinstance(result, dict) and len(result) == 1 and next(iter(result)) in (QUANTITY, SEMVER):
+        kind = next(iter(result))
     return f"CEL result of type {kind} could not be converted to bool"
