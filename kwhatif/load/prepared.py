@@ -211,7 +211,8 @@ def read_header(data: bytes | memoryview, name: str) -> tuple[dict[str, Any], in
     try:
         header = json.loads(bytes(view[len(MAGIC):end]))
         fmt, version, model = header["format"], header["kwhatif"], header["model"]
-        if not isinstance(header.get("input", {}), dict) or not isinstance(version, str):
+        if (not isinstance(header.get("input", {}), dict) or not isinstance(version, str)
+                or not isinstance(header.get("warnings", []), list) or type(header.get("more_warnings", 0)) is not int):
             raise TypeError("input")
     except (ValueError, TypeError, KeyError):
         raise InputError("not a prepared snapshot (its header is not kwhatif's): make one with "

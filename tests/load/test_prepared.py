@@ -103,6 +103,9 @@ def test_a_header_with_a_foreign_input_record_is_refused_in_one_line(prepared: P
 
 @pytest.mark.parametrize("change, said", [
     ({"kwhatif": None}, "not a prepared snapshot (its header is not kwhatif's)"),  # not "written by kwhatif None"
+    # the warnings a sweep's process says from the header alone: no internal error
+    ({"warnings": None}, "not a prepared snapshot (its header is not kwhatif's)"),
+    ({"more_warnings": "3"}, "not a prepared snapshot (its header is not kwhatif's)"),
     ({"format": 99}, f"stale prepared snapshot: its format is 99, this kwhatif's is {FORMAT}; prepare it again"),
 ])
 def test_a_header_of_another_shape_says_what_differs(prepared: Path, tmp_path: Path, change: dict[str, object],
