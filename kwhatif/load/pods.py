@@ -96,7 +96,7 @@ def _node_affinity(f: Fields, raw: dict, path: str) -> NodeAffinity:
 def _weight(f: Fields, raw: dict, path: str) -> int:
     weight = f.int(raw, "weight", path, 0) or 0
     if not 1 <= weight <= 100:
-        raise f.error(f"{path}.weight", "must be in the range 1-100")
+        raise f.error(f"{path}.weight", f"Invalid value: {weight}: must be in the range 1-100")
     return weight
 
 

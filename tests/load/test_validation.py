@@ -594,6 +594,16 @@ def pod_term(**term: Any) -> dict[str, Any]:
      f'{REQUIRED_NODE}.matchFields[0].key: Invalid value: "metadata.uid": not a valid field selector key'),
     (node_affinity("required", fields=({"key": "metadata.name", "operator": "In", "values": ["Node_1"]},)),
      f'{REQUIRED_NODE}.matchFields[0].values[0]: Invalid value: "Node_1": a lowercase RFC 1123 subdomain'),
+    # validatePreferredSchedulingTerms, validateWeightedPodAffinityTerms:
+    # field.Invalid(.weight, weight, "must be in the range 1-100")
+    ({"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 0, "preference": {"matchExpressions": [{"key": "k", "operator": "Exists"}]}}]}}},
+     "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be "
+     "in the range 1-100"),
+    ({"affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 101, "podAffinityTerm": {"topologyKey": "zone"}}]}}},
+     "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: "
+     "must be in the range 1-100"),
 ])
 def test_the_api_server_refuses_tolerations_gates_runtime_classes_and_affinity_in_its_own_words(
         extra: dict[str, Any], text: str) -> None:
