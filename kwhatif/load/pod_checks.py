@@ -142,7 +142,19 @@ def _check_volumes(f: Fields, volumes: tuple[dict, ...]) -> set[str]:
             raise f.error(path, "Required value: must specify a volume type")
         if len(sources) > 1:
             raise f.error(f"{path}.{sources[1]}", "Forbidden: may not specify more than 1 volume type")
+        _check_claim_source(f, volume, path)
     return names
+
+
+def _check_claim_source(f: Fields, volume: dict, path: str) -> None:
+    """validatePersistentClaimVolumeSource (a claimName) and validateEphemeralVolumeSource (a
+    volumeClaimTemplate): a volume naming no claim is refused, not left waiting for one."""
+    if volume.get("persistentVolumeClaim") is not None:
+        at = f"{path}.persistentVolumeClaim"
+        if not f.str(f.map(volume, "persistentVolumeClaim", path), "claimName", at):
+            raise f.error(f"{at}.claimName", "Required value")
+    if volume.get("ephemeral") is not None and f.map(volume, "ephemeral", path).get("volumeClaimTemplate") is None:
+        raise f.error(f"{path}.ephemeral.volumeClaimTemplate", "Required value")
 
 
 def _check_container(f: Fields, container: dict, path: str, volumes: set[str]) -> None:

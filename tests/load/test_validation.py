@@ -258,6 +258,13 @@ def test_a_big_dump_reads_the_generated_claims_of_a_pods_status() -> None:
     # The second source found in validateVolumeSource's order (emptyDir before configMap) is refused.
     ({"containers": [named("a")], "volumes": [{"name": "v", "configMap": {"name": "c"}, "emptyDir": {}}]},
      "spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type"),
+    # validatePersistentClaimVolumeSource: a claimName; validateEphemeralVolumeSource: a template.
+    ({"containers": [named("a")], "volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": ""}}]},
+     "spec.volumes[0].persistentVolumeClaim.claimName: Required value"),
+    ({"containers": [named("a")], "volumes": [{"name": "v", "persistentVolumeClaim": {"readOnly": True}}]},
+     "spec.volumes[0].persistentVolumeClaim.claimName: Required value"),
+    ({"containers": [named("a")], "volumes": [{"name": "v", "ephemeral": {}}]},
+     "spec.volumes[0].ephemeral.volumeClaimTemplate: Required value"),
     # ValidateVolumeMounts: the volume must be declared (field.NotFound), the mount path unique in the container.
     ({"containers": [named("a", volumeMounts=[{"name": "config", "mountPath": "/etc/app"}])]},
      'spec.containers[0].volumeMounts[0].name: Not found: "config"'),
