@@ -19,6 +19,7 @@ from typing import Any
 
 from kwhatif.api.affinity import NodeSelector
 from kwhatif.api.cel import syntax_error
+from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain
 from kwhatif.api.dra import (
     Allocation, ConsumerRef, Device, DeviceClass, DeviceConstraint, DeviceRequest, DeviceResult, DeviceSubRequest,
     ResourceClaim, ResourceClaimTemplate, ResourceSlice, Version,
@@ -104,9 +105,7 @@ def _is_v1beta1(obj: dict) -> bool:
 
 
 def _device(f: Fields, raw: dict, path: str, v1beta1: bool) -> Device:
-    name = f.str(raw, "name", path)
-    if not name:
-        raise f.error(f"{path}.name", "Required value")
+    name = _dns_label(f, f.str(raw, "name", path), f"{path}.name")  # validateDeviceName
     if v1beta1:  # v1beta1: everything but the name under `basic`
         raw, path = f.map(raw, "basic", path), f"{path}.basic"
     attributes = {k: _attribute(f, v if isinstance(v, dict) else {}, f"{path}.attributes[{k}]")
@@ -133,13 +132,55 @@ def decode_resource_slice(obj: dict, source: Source | None) -> ResourceSlice:
     per_device = f.bool(spec, "perDeviceNodeSelection", "spec")  # DRAPartitionableDevices, off: never used
     if sum((node_name is not None, all_nodes, selector is not None, per_device)) != 1:
         raise f.error("spec", "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required")
+    devices = f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p, _is_v1beta1(obj)))
+    _unique_names(f, [device.name for device in devices], "spec.devices")
     return ResourceSlice(
-        name=name, driver=f.str(spec, "driver", "spec"), pool=f.str(pool, "name", "spec.pool"),
-        generation=f.int(pool, "generation", "spec.pool", 0, bits=64) or 0,
-        slice_count=f.int(pool, "resourceSliceCount", "spec.pool", 1) or 0,
-        devices=f.items(spec, "devices", "spec", lambda e, p: _device(f, e, p, _is_v1beta1(obj))),
-        node_name=node_name, all_nodes=all_nodes, node_selector=selector, source=source,
+        name=name, driver=_driver(f, spec), pool=_pool_name(f, pool),
+        generation=_at_least(f, pool, "generation", 0, "must be greater than or equal to zero"),
+        slice_count=_at_least(f, pool, "resourceSliceCount", 1, "must be greater than zero"),
+        devices=devices, node_name=node_name, all_nodes=all_nodes, node_selector=selector, source=source,
     )
+
+
+def _driver(f: Fields, spec: dict) -> str:
+    """validateDriverName (core's ValidateCSIDriverName): required, a DNS subdomain (lowercased)."""
+    driver = f.str(spec, "driver", "spec")
+    if not driver:
+        raise f.error("spec.driver", "Required value")
+    problems = is_dns1123_subdomain(driver.lower())
+    if problems:
+        raise f.error("spec.driver", f"Invalid value: {go_quote(driver)}: {problems[0]}")
+    return driver
+
+
+def _pool_name(f: Fields, pool: dict) -> str:
+    """validatePoolName: required; each part between slashes a DNS subdomain."""
+    name = f.str(pool, "name", "spec.pool")
+    if not name:
+        raise f.error("spec.pool.name", "Required value")
+    for part in name.split("/"):
+        problems = is_dns1123_subdomain(part)
+        if problems:
+            raise f.error("spec.pool.name", f"Invalid value: {go_quote(part)}: {problems[0]}")
+    return name
+
+
+def _at_least(f: Fields, pool: dict, key: str, least: int, detail: str) -> int:
+    """validateResourcePool's counts (absent is 0: neither has a default)."""
+    value = f.int(pool, key, "spec.pool", 0, bits=64) or 0
+    if value < least:
+        raise f.error(f"spec.pool.{key}", f"Invalid value: {value}: {detail}")
+    return value
+
+
+def _dns_label(f: Fields, name: str, path: str) -> str:
+    """validateRequestName, validateDeviceName (ValidateDNS1123Label): required, a DNS label."""
+    if not name:
+        raise f.error(path, "Required value")
+    problems = is_dns1123_label(name)
+    if problems:
+        raise f.error(path, f"Invalid value: {go_quote(name)}: {problems[0]}")
+    return name
 
 
 def decode_device_class(obj: dict, source: Source | None) -> DeviceClass:
@@ -148,21 +189,25 @@ def decode_device_class(obj: dict, source: Source | None) -> DeviceClass:
 
 
 def _sub_request(f: Fields, raw: dict, path: str, name: str) -> DeviceSubRequest:
+    """validateExactDeviceRequest / validateDeviceSubRequest, in their order: the class, the
+    selectors, then validateDeviceAllocationMode (All takes no count; ExactCount defaults to 1)."""
+    class_name = f.str(raw, "deviceClassName", path)
+    if not class_name:
+        raise f.error(f"{path}.deviceClassName", "Required value")
+    selectors = _selectors(f, raw, path)
     mode = f.str(raw, "allocationMode", path) or "ExactCount"
     if mode not in ALLOCATION_MODES:
         raise f.error(f"{path}.allocationMode", f'Unsupported value: {mode!r}: supported values: "All", "ExactCount"')
     count = f.int(raw, "count", path, 1 if mode == "ExactCount" else 0, bits=64) or 0
     if mode == "ExactCount" and count <= 0:
         raise f.error(f"{path}.count", f"Invalid value: {count}: must be greater than zero")
-    class_name = f.str(raw, "deviceClassName", path)
-    if not class_name:
-        raise f.error(f"{path}.deviceClassName", "Required value")
-    return DeviceSubRequest(name, class_name, _selectors(f, raw, path), mode, count,
-                            bool(raw.get("adminAccess")))
+    if mode == "All" and count != 0:
+        raise f.error(f"{path}.count", f"Invalid value: {count}: must not be specified when allocationMode is 'All'")
+    return DeviceSubRequest(name, class_name, selectors, mode, count, bool(raw.get("adminAccess")))
 
 
 def _request(f: Fields, raw: dict, path: str, v1beta1: bool) -> DeviceRequest:
-    name = f.str(raw, "name", path)
+    name = _dns_label(f, f.str(raw, "name", path), f"{path}.name")
     first = f.list(raw, "firstAvailable", path)
     if v1beta1:
         exactly, exactly_path = (raw if _exactly_set(raw) else None), path
@@ -174,7 +219,8 @@ def _request(f: Fields, raw: dict, path: str, v1beta1: bool) -> DeviceRequest:
         raise f.error(path, f"exactly one of {one_of} is required")
     if exactly is not None:
         return DeviceRequest(name, exactly=_sub_request(f, exactly, exactly_path, name))
-    subs = f.items(raw, "firstAvailable", path, lambda e, p: _sub_request(f, e, p, f.str(e, "name", p)))
+    subs = f.items(raw, "firstAvailable", path,
+                   lambda e, p: _sub_request(f, e, p, _dns_label(f, f.str(e, "name", p), f"{p}.name")))
     _unique_names(f, [sub.name for sub in subs], f"{path}.firstAvailable")
     return DeviceRequest(name, first_available=subs)
 
@@ -195,6 +241,9 @@ def _constraint(f: Fields, raw: dict, path: str, requests: Sequence[DeviceReques
     for j, name in enumerate(names):
         if not _names_a_request(requests, name):
             raise f.error(f"{path}.requests[{j}]", f"Invalid value: {go_quote(name)}: {NOT_A_REQUEST}")
+    for j, name in enumerate(names):  # validateSet with stringKey: the later one, at its index
+        if name in names[:j]:
+            raise f.error(f"{path}.requests[{j}]", f"Duplicate value: {go_quote(name)}")
     attribute = f.str(raw, "matchAttribute", path)
     if not attribute:
         raise f.error(f"{path}.matchAttribute", "Required value")

@@ -211,6 +211,40 @@ NOT_A_REQUEST = "must be the name of a request in the claim or the name of a req
                  'Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error: '
                  "mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', "
                  "NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}", id="a selector that does not parse"),
+    # validateDeviceRequest / validateDeviceSubRequest: validateRequestName (a DNS label).
+    pytest.param(CLAIM.replace("- name: gpu\n", "- exactly: {deviceClassName: gpu.example.com}\n", 1).replace(
+        "      exactly: {deviceClassName: gpu.example.com}\n    - name: any", "    - name: any", 1),
+                 "ResourceClaim/ml/c: spec.devices.requests[0].name: Required value", id="a request without a name"),
+    pytest.param(CLAIM.replace("{name: big,", "{name: Big,"),
+                 'ResourceClaim/ml/c: spec.devices.requests[1].firstAvailable[0].name: Invalid value: "Big": a '
+                 "lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
+                 "and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation "
+                 "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')", id="an alternative whose name is no DNS label"),
+    # validateDeviceAllocationMode: All takes no count.
+    pytest.param(CLAIM.replace("allocationMode: All}", "allocationMode: All, count: 2}"),
+                 "ResourceClaim/ml/c: spec.devices.requests[1].firstAvailable[1].count: Invalid value: 2: must not be "
+                 "specified when allocationMode is 'All'", id="a count with allocationMode All"),
+    # validateDeviceConstraint: validateSet(requests, stringKey): Duplicate at the later index.
+    pytest.param(CLAIM.replace("requests: [gpu, any]", "requests: [gpu, any, gpu]"),
+                 'ResourceClaim/ml/c: spec.devices.constraints[0].requests[2]: Duplicate value: "gpu"',
+                 id="a constraint naming a request twice"),
+    # validateResourceSliceSpec: the driver, the pool (validateResourcePool), each device's name (a
+    # DNS label, validateSet: unique).
+    pytest.param(SLICE.replace("  driver: gpu.example.com\n", ""), "ResourceSlice/n1-gpu: spec.driver: Required value",
+                 id="a slice without driver"),
+    pytest.param(SLICE.replace("name: n1, ", ""), "ResourceSlice/n1-gpu: spec.pool.name: Required value",
+                 id="a pool without name"),
+    pytest.param(SLICE.replace("resourceSliceCount: 2", "resourceSliceCount: 0"),
+                 "ResourceSlice/n1-gpu: spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero",
+                 id="a pool of no slice"),
+    pytest.param(SLICE.replace(", resourceSliceCount: 2", ""),
+                 "ResourceSlice/n1-gpu: spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero",
+                 id="a pool whose slice count is not given (no default)"),
+    pytest.param(SLICE.replace("generation: 3", "generation: -1"),
+                 "ResourceSlice/n1-gpu: spec.pool.generation: Invalid value: -1: must be greater than or equal to zero",
+                 id="a negative generation"),
+    pytest.param(SLICE + "  - name: gpu-0\n",
+                 'ResourceSlice/n1-gpu: spec.devices[1].name: Duplicate value: "gpu-0"', id="a device listed twice"),
 ])
 def test_what_the_api_server_refuses_is_refused_in_its_words(text: str, expected: str):
     with pytest.raises(InputError) as err:
