@@ -21,6 +21,7 @@ from kwhatif.framework.scheduler import NominatedPods, Outcome, PodResult, Sched
 from kwhatif.load.admission import AdmissionRejected, admit_existing, admit_pod, missing_classes
 from kwhatif.load.quota import QuotaLedger, claim_exists
 from kwhatif.memory import collector_paused
+from kwhatif.plugins.dynamic_resources.claims import generated_name
 from kwhatif.plugins.dynamic_resources.index import dra_of
 from kwhatif.plugins.registry import REGISTRY
 from kwhatif.plugins.volume_binding.storage import claim_class, default_class, with_default_class
@@ -106,6 +107,7 @@ def admit(pods: Sequence[Pod], cluster: Cluster, created: bool,
             if quotas is not None and (created or not pod.creation_timestamp):
                 charge_new_claims(pod, cluster, quotas)
                 quotas.charge(admitted)
+                charge_template_claims(admitted, cluster, quotas)
             out.append((admitted, None))
         except AdmissionRejected as rejected:
             out.append((admitted, f"{ADMISSION}{rejected}"))
@@ -128,6 +130,22 @@ def charge_new_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
             if owner is not None and owner.kind == "StatefulSet":  # stateful_set_control.go's event
                 raise AdmissionRejected(f"create Claim {name} for Pod {pod.name} in StatefulSet {owner.name} failed "
                                         f"error: {refused}") from None
+            raise AdmissionRejected(f"its claim {name} is refused: {refused}; the pod would wait for it") from None
+
+
+def charge_template_claims(pod: Pod, cluster: Cluster, quotas: QuotaLedger) -> None:
+    """The ResourceClaims the resourceclaim controller makes from the templates of `pod`, just
+    created (and charged): each charged as its creation is; one refused leaves the pod created
+    and waiting for a claim that never comes (reported skipped, with the quota's words)."""
+    for entry in pod.resource_claims:
+        template_name = entry.get("resourceClaimTemplateName")
+        template = cluster.claim_templates.get((pod.namespace, str(template_name))) if template_name else None
+        if template is None:
+            continue
+        name = generated_name(pod, str(entry.get("name", "")))
+        try:
+            quotas.charge_device_claim(pod.namespace, name, template.requests)
+        except AdmissionRejected as refused:
             raise AdmissionRejected(f"its claim {name} is refused: {refused}; the pod would wait for it") from None
 
 
@@ -520,7 +538,8 @@ def prepare(
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
     scheduler.keep_detail = node_detail and scenarios is None
-    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
+    quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()),
+                         list(cluster.resource_claims.values()))
     queue = admit_queue(cluster, now, cluster.pods, new_pods, quotas)
     return Prepared(scheduler, queue, missing, warnings, len(bound), quotas)
 
@@ -572,7 +591,8 @@ def admit_queue(cluster: Cluster, now: str, pods: Sequence[Pod], new_pods: Seque
     the run goes on charging); last, the pods the API server would reject, each with its error
     (reported as skipped, never scheduled)."""
     if quotas is None:
-        quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
+        quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()),
+                         list(cluster.resource_claims.values()))
     queue = admit([p for p in pods if is_pending(p)], cluster, created=False, quotas=quotas)
     queue += admit([as_created(p, now) for p in new_pods], cluster, created=True, quotas=quotas)
     return queue + [(Pod(r.namespace, r.name, creation_timestamp=now), f"{REJECTED}: {r.reason}")

@@ -117,7 +117,8 @@ def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int,
     counted = {key for kind in OBJECT_RESOURCES for key in object_count_keys(kind)}
     if not any(counted & set(q.hard) for q in cluster.resource_quotas):
         return {}
-    ledger = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()))
+    ledger = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()),
+                         list(cluster.resource_claims.values()))
     out = {}
     for i, group in enumerate(expansion.groups):
         w, update = group.workload, updates.get(i)

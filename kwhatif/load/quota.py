@@ -16,6 +16,12 @@ plugins (LimitRanger, Priority...), as resourcequota controller.go:CheckRequest 
   forms, when a claim a workload brings is first used by a pod being created (a StatefulSet creates
   its pod's claims just before the pod), counted like pods otherwise (those that exist —
   `claim_exists` — were charged before the dump). Quotas with scopes are pod quotas here.
+- ResourceClaims too (core/resource_claims.go): `count/resourceclaims.resource.k8s.io` and
+  `<class>.deviceclass.resource.k8s.io/devices` — the devices a claim may take of each class: an
+  exact count, `All` as the most an allocation holds (32), a `firstAvailable` request as its
+  largest alternative per class. A pod being created charges the claims its templates make (the
+  resourceclaim controller creates them right after the pod; one refused leaves the pod waiting
+  for ever); the snapshot's claims were charged before it was taken.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from kwhatif.api.affinity import PodAffinityRules
+from kwhatif.api.dra import DeviceRequest, DeviceSubRequest, ResourceClaim
 from kwhatif.api.objects import Container, Pod
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.api.quota import (
@@ -77,6 +84,34 @@ def claim_usage(claim: PersistentVolumeClaim, class_name: str) -> dict[str, Amou
         if class_name:
             usage[f"{class_name}{_CLASS_RESOURCE}requests.storage"] = usage["requests.storage"]
     return usage
+
+
+RESOURCE_CLAIMS = "count/resourceclaims.resource.k8s.io"
+_DEVICE_CLASS_RESOURCE = ".deviceclass.resource.k8s.io/devices"
+ALLOCATION_RESULTS_MAX_SIZE = 32
+"""resource.k8s.io's AllocationResultsMaxSize: what an `All` request is charged (its worst case)."""
+
+
+def device_claim_resources(names: Iterable[str]) -> list[str]:
+    """The quota resources the ResourceClaims evaluator tracks (resource_claims.go:MatchingResources)."""
+    return [n for n in names if n == RESOURCE_CLAIMS or n.endswith(_DEVICE_CLASS_RESOURCE)]
+
+
+def device_claim_usage(requests: Sequence[DeviceRequest]) -> dict[str, Amount]:
+    """resource_claims.go:Usage: the claim, and per device class the devices it may take."""
+    devices: dict[str, int] = {}
+    for request in requests:
+        largest: dict[str, int] = {}
+        for _, sub in request.alternatives():
+            key = f"{sub.device_class_name}{_DEVICE_CLASS_RESOURCE}"
+            largest[key] = max(largest.get(key, 0), _devices(sub))
+        for key, count in largest.items():
+            devices[key] = devices.get(key, 0) + count
+    return {RESOURCE_CLAIMS: _ONE, **{key: Amount(Fraction(count)) for key, count in devices.items()}}
+
+
+def _devices(sub: DeviceSubRequest) -> int:
+    return ALLOCATION_RESULTS_MAX_SIZE if sub.allocation_mode == "All" else sub.count
 
 
 def claim_exists(claim: PersistentVolumeClaim) -> bool:
@@ -197,12 +232,13 @@ class QuotaLedger:
     """The quotas of a run with their running usage: what each admitted pod has charged so far."""
 
     def __init__(self, quotas: Sequence[ResourceQuota], pods: Sequence[Pod],
-                 claims: Sequence[PersistentVolumeClaim] = ()) -> None:
+                 claims: Sequence[PersistentVolumeClaim] = (), device_claims: Sequence[ResourceClaim] = ()) -> None:
         self._quotas: dict[str, list[ResourceQuota]] = {}
         for q in sorted(quotas, key=lambda q: (q.namespace, q.name)):
             self._quotas.setdefault(q.namespace, []).append(q)
         self._pods = pods
         self._claims = claims
+        self._device_claims = device_claims
         self._synced: set[str] = set()
         self.claims_charged: set[tuple[str, str]] = {(c.namespace, c.name) for c in claims if claim_exists(c)}
         """The claims created already (charged before the dump) or charged in this run."""
@@ -216,7 +252,9 @@ class QuotaLedger:
         self._synced.add(namespace)
         members = [p for p in self._pods if p.namespace == namespace and (p.node_name or p.creation_timestamp)]
         claims = [c for c in self._claims if c.namespace == namespace and claim_exists(c)]
-        quotas[:] = [q if q.status_hard is not None else _controller_status(q, members, claims) for q in quotas]
+        devices = [c for c in self._device_claims if c.namespace == namespace]
+        quotas[:] = [q if q.status_hard is not None else _controller_status(q, members, claims, devices)
+                     for q in quotas]
         return quotas
 
     def charge_claim(self, claim: PersistentVolumeClaim, class_name: str) -> None:
@@ -236,6 +274,21 @@ class QuotaLedger:
         for i, quota in zip(matched, charged):
             quotas[i] = quota
         self.claims_charged.add(key)
+
+    def charge_device_claim(self, namespace: str, name: str, requests: Sequence[DeviceRequest]) -> None:
+        """Admit a ResourceClaim being created (`device_claim_usage`) against its namespace's
+        quotas, or raise AdmissionRejected with the API server's text."""
+        quotas = self._sync(namespace)
+        matched = [i for i, q in enumerate(quotas) if not q.scopes and device_claim_resources(q.status_hard or {})]
+
+        def refused(text: str) -> AdmissionRejected:
+            return AdmissionRejected(f'resourceclaims.resource.k8s.io "{name}" is forbidden: {text}')
+        for i in matched:
+            _usage_known(quotas[i], device_claim_resources(quotas[i].status_hard or {}), refused)
+        usage = device_claim_usage(requests)
+        charged = [_charged(quotas[i], usage, refused) for i in matched]
+        for i, quota in zip(matched, charged):
+            quotas[i] = quota
 
     def charge(self, pod: Pod) -> None:
         """Admit `pod` against its namespace's quotas, or raise AdmissionRejected with the API
@@ -323,15 +376,18 @@ def _charged(quota: ResourceQuota, usage: Mapping[str, Amount],
     return replace(quota, status_used=new_used)
 
 
-def _controller_status(quota: ResourceQuota, pods: Sequence[Pod],
-                       claims: Sequence[PersistentVolumeClaim] = ()) -> ResourceQuota:
+def _controller_status(quota: ResourceQuota, pods: Sequence[Pod], claims: Sequence[PersistentVolumeClaim] = (),
+                       device_claims: Sequence[ResourceClaim] = ()) -> ResourceQuota:
     """generic.CalculateUsageStats over the namespace's pods matching the quota's scopes (and its
-    claims, for a quota without scopes), each tracked resource starting from 0, masked to `hard`."""
-    tracked = matching_resources(quota.hard) + claim_resources(quota.hard)
+    claims of both kinds, for a quota without scopes), each tracked resource starting from 0,
+    masked to `hard`."""
+    tracked = matching_resources(quota.hard) + claim_resources(quota.hard) + device_claim_resources(quota.hard)
     used = {name: Amount(Fraction(0)) for name in tracked}
     for pod in pods:
         if all(scope_matches(s, pod) for s in quota.scopes):
             used = _add(used, {n: q for n, q in pod_usage(pod).items() if n in used})
-    for claim in claims if not quota.scopes else ():
-        used = _add(used, {n: q for n, q in claim_usage(claim, claim.storage_class_name or "").items() if n in used})
+    usages = [claim_usage(c, c.storage_class_name or "") for c in claims]
+    usages += [device_claim_usage(c.requests) for c in device_claims]
+    for usage in usages if not quota.scopes else ():
+        used = _add(used, {n: q for n, q in usage.items() if n in used})
     return replace(quota, status_hard=dict(quota.hard), status_used=used)

@@ -14,13 +14,15 @@ from typing import Any
 
 import pytest
 
-from kwhatif.api.quota import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, canonical
+from kwhatif.api.dra import DeviceRequest, DeviceSubRequest
+from kwhatif.api.quota import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, Amount, canonical
 from kwhatif.engine import simulate
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.load.cluster import build_cluster
 from kwhatif.load.admission import AdmissionRejected
 from kwhatif.load.decode import decode
-from kwhatif.load.quota import QuotaLedger
+from kwhatif.load.quota import QuotaLedger, device_claim_usage
+from kwhatif.plugins.dynamic_resources.claims import generated_name
 
 NOW = "2026-01-01T00:00:00Z"
 CREATED = "2025-06-01T00:00:00Z"
@@ -331,3 +333,53 @@ def test_a_workload_object_is_charged_against_object_count_quotas(kind, quotas, 
     except AdmissionRejected as err:
         said = str(err)
     assert said == refused
+
+
+# ResourceClaims (core/resource_claims.go:Usage) ---------------------------------------------------
+
+def _request(name: str, cls: str = "gpu", **exactly: Any) -> DeviceRequest:
+    return DeviceRequest(name, exactly=DeviceSubRequest(name, cls, **exactly))
+
+
+@pytest.mark.parametrize("requests, usage", [
+    # upstream's TestResourceClaimEvaluatorUsage: "simple", "many-requests" (5 of one), "count" (5).
+    ([_request("r")], {"gpu": 1}),
+    ([_request(f"r{i}") for i in range(5)], {"gpu": 5}),
+    ([_request("r", count=5)], {"gpu": 5}),
+    # All: the worst case, AllocationResultsMaxSize (32); two classes apart.
+    ([_request("r", allocation_mode="All", count=0), _request("s", "nic", count=2)], {"gpu": 32, "nic": 2}),
+    # firstAvailable: the largest alternative per class, summed with the other requests.
+    ([DeviceRequest("r", first_available=(DeviceSubRequest("big", "gpu", count=4), DeviceSubRequest("small", "gpu"),
+                                          DeviceSubRequest("cpu", "nic", count=3))), _request("s")],
+     {"gpu": 5, "nic": 3}),
+])
+def test_a_resource_claim_is_charged_the_devices_it_may_take_per_class(requests: list[DeviceRequest],
+                                                                        usage: dict[str, int]) -> None:
+    assert device_claim_usage(requests) == {"count/resourceclaims.resource.k8s.io": Amount(Fraction(1)), **{
+        f"{cls}.deviceclass.resource.k8s.io/devices": Amount(Fraction(n)) for cls, n in usage.items()}}
+
+
+TEMPLATE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+            "metadata": {"name": "two-gpus", "namespace": "shop"},
+            "spec": {"spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu", "count": 2}}]}}}}
+EXISTING_CLAIM = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                  "metadata": {"name": "old", "namespace": "shop"},
+                  "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}
+
+
+def _claiming(name: str) -> dict[str, Any]:
+    return pod(name, {"cpu": "100m"}, resourceClaims=[{"name": "g", "resourceClaimTemplateName": "two-gpus"}])
+
+
+def test_a_pods_template_claim_is_charged_when_the_pod_is_created_and_one_refused_leaves_it_waiting() -> None:
+    # gpu.deviceclass.resource.k8s.io/devices 4, no status: the snapshot's claim `old` (1 device)
+    # counts; a's claim (2): 1 + 2 = 3 fits; b's: 3 + 2 = 5 > 4: refused — b is created (its pod
+    # quota charged) but waits for a claim that never comes.
+    cluster = [quota("gpus", {"gpu.deviceclass.resource.k8s.io/devices": "4"}), TEMPLATE, EXISTING_CLAIM]
+    result = admitted(cluster, [_claiming("a"), _claiming("b")])
+    claim_b = generated_name(decode(_claiming("b"), None), "g")
+    assert result == {"a": None, "b": (
+        f'admission: its claim {claim_b} is refused: resourceclaims.resource.k8s.io "{claim_b}" is forbidden: '
+        "exceeded quota: gpus, requested: gpu.deviceclass.resource.k8s.io/devices=2, used: "
+        "gpu.deviceclass.resource.k8s.io/devices=3, limited: gpu.deviceclass.resource.k8s.io/devices=4; the pod would "
+        "wait for it")}
