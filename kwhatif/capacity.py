@@ -43,7 +43,8 @@ class WorkloadCapacity:
     stop_reason: str | None
     evictions: list[str] = field(default_factory=list)
     running: int = 0
-    """Its pods already in the snapshot (a workload that runs), counted among the copies."""
+    """Its pods already in the snapshot (a workload that runs) that are bound, or bind when the
+    queue is scheduled: counted among the copies."""
     preemption: bool = True
     """Whether its pods could preempt (the profiles keep DefaultPreemption): without it, "its own
     replicas do not fit" may be kwhatif's default and not the scheduler's verdict."""
@@ -121,8 +122,8 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
     """For each workload of `objects` (in input order): place the pods of the others, then copies
     of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
-    placed. A workload that already runs counts its bound pods as its first copies (they are
-    not placed again; its pending ones are scheduled with the queue). A DaemonSet runs one pod
+    placed. A workload that already runs counts its pods as its first copies: those bound, and
+    those pending that the queue's run binds (they are not placed again). A DaemonSet runs one pod
     per node: it is placed with the others, never copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, autoscalers=cluster.autoscalers.values())
@@ -134,9 +135,9 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
                "more)") if empty else " (the manifests expand to no pod but a DaemonSet's)"
         raise InputError(f"capacity: no pod to copy{why}")
     index = PodIndex.of(cluster)
-    # running: bound; a pod the snapshot has pending is scheduled with the queue, not counted as fitting
-    bound = {id(g): [p for p in exists(cluster, index, g.workload)[1] if p.node_name] for g in groups}
-    running = {key: len(pods) for key, pods in bound.items()}
+    existing = {id(g): exists(cluster, index, g.workload)[1] for g in groups}
+    bound = {id(g): [p for p in pods if p.node_name] for g, pods in zip(groups, existing.values())}
+    running = {key: len(pods) for key, pods in existing.items()}
     prototypes = {id(g): _running_prototype(g, bound[id(g)], cluster) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
@@ -149,8 +150,9 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
         with engine.one():
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
-            results.append(_copies(prepared, cluster, now, group, maximum, running[id(group)], prototypes[id(group)],
-                                   preemption))
+            placed = prepared.scheduler.snapshot.placed  # its pending pods are scheduled with the queue
+            own = sum(1 for p in existing[id(group)] if p.key in placed)
+            results.append(_copies(prepared, cluster, now, group, maximum, own, prototypes[id(group)], preemption))
             warnings += [w for w in prepared.warnings if w not in warnings]
             del prepared  # the released scenario's snapshot goes now, not at the next workload
     return CapacityResult(results, warnings)

@@ -387,3 +387,40 @@ def test_copies_of_a_running_deployment_come_from_its_running_replicaset(cli, tm
                   "-o", "json"])
     [found] = json.loads(result.stdout)["workloads"]
     assert (found["copies"], found["more"], found["distribution"]) == (3, 1, {"n2": 1})
+
+
+@pytest.mark.parametrize("cpu, copies, more", [
+    # n1 3 cpu, n2 2 cpu; api's pods ask 1500m: a runs on n1, b on n2, c is pending and binds on n1
+    # with the queue — 3 of 3 fit, n1 is full and n2 has 500m: nothing more (it said "only 2 of 3"
+    # when c was left out of the count and a stand-in for it took its room).
+    (("3", "2"), 3, 0),
+    # both 6 cpu: 12 cpu hold 8 pods of 1500m: 5 more than the 3 replicas (it said 7 in total).
+    (("6", "6"), 8, 5),
+])
+def test_a_running_deployments_pending_pod_counts_when_the_queue_binds_it(cli, tmp_path, cpu, copies, more):
+    labels = {"app": "api", "pod-template-hash": "abc12"}
+    container = {"name": "c", "image": "api", "resources": {"requests": {"cpu": "1500m"}}}
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+          "metadata": {"name": "api-abc12", "namespace": "default", "uid": "rs-uid", "labels": labels,
+                       "annotations": {"deployment.kubernetes.io/desired-replicas": "3"},
+                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "api",
+                                            "uid": "dep-uid", "controller": True}]},
+          "spec": {"replicas": 3, "selector": {"matchLabels": labels},
+                   "template": {"metadata": {"labels": labels}, "spec": {"containers": [container]}}}}
+    owner = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "api-abc12", "uid": "rs-uid", "controller": True}]
+    pods = [{"apiVersion": "v1", "kind": "Pod",
+             "metadata": {"name": f"api-abc12-{s * 5}", "namespace": "default", "uid": f"p{s}", "labels": labels,
+                          "ownerReferences": owner},
+             "spec": {**({"nodeName": at} if at else {}), "containers": [container]},
+             "status": {"phase": "Running" if at else "Pending"}} for s, at in (("a", "n1"), ("b", "n2"), ("c", ""))]
+    nodes = [node("n1", cpu[0]), node("n2", cpu[1])]
+    (tmp_path / "c.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*nodes, rs, *pods]}))
+    (tmp_path / "api.yaml").write_text(yaml.safe_dump({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api", "namespace": "default"},
+        "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "api"}},
+                 "template": {"metadata": {"labels": {"app": "api"}}, "spec": {"containers": [container]}}}}))
+    result = cli(["capacity", str(tmp_path / "api.yaml"), "-c", str(tmp_path / "c.json"), "--now", NOW, "-q",
+                  "-o", "json"])
+    [workload] = json.loads(result.stdout)["workloads"]
+    assert result.exit_code == 0
+    assert (workload["copies"], workload["more"], workload["running"], workload["fits"]) == (copies, more, 3, True)
