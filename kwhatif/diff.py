@@ -9,7 +9,7 @@ score, the preemptor, the operation that removed it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +62,7 @@ def node_records(sim: Simulation) -> dict[str, dict[str, int]]:
 @dataclass(frozen=True)
 class PodChange:
     pod: str
-    change: str  # moved, becomes pending, placed, evicted, gone, still pending (with a new message)
+    change: str  # moved, becomes pending, placed, evicted, gone, still pending (with a new message), skipped
     before: str | None
     after: str | None
     reason: str
@@ -83,8 +83,9 @@ class Diff:
 
     @property
     def worse(self) -> bool:
-        """Whether some pod lost its place or found none (evicted, or pending where it was not)."""
-        return any(c.change in ("evicted", "becomes pending") for c in self.pods)
+        """Whether some pod lost its place or found none (evicted, or pending where it was not), or
+        a pod of the files is never scheduled (skipped: refused by the API server...)."""
+        return any(c.change in ("evicted", "becomes pending", "skipped") for c in self.pods)
 
     def data(self) -> dict[str, Any]:
         counts: dict[str, int] = {}
@@ -148,15 +149,20 @@ def changed_pods(old: Mapping[str, Any], new: Mapping[str, Any]) -> set[str]:
 
 
 def diff_runs(before: Simulation, after: Simulation, labels: tuple[str, str],
-              notes: Mapping[str, str] | None = None) -> Diff:
+              notes: Mapping[str, str] | None = None, placing: Collection[str] = ()) -> Diff:
     """The differences between two runs; `notes` says why a pod is gone or new (the what-if
-    operation that removed or created it)."""
+    operation that removed or created it). `placing`: the pods of the command's files, placed on
+    both sides — one skipped on both (the API server refuses it, another scheduler's) is no
+    difference, yet it is never scheduled: it is named, not left out in silence."""
     old, new = pod_records(before), pod_records(after)
     out = Diff(*labels)
-    for key in sorted(changed_pods(old, new)):
+    changed = changed_pods(old, new)
+    for key in sorted(changed):
         change = classify(str(key), old.get(key), new.get(key), notes or {})
         if change is not None:
             out.pods.append(change)
+    out.pods += [PodChange(key, "skipped", None, None, new[key]["message"] or Outcome.SKIPPED.value)
+                 for key in sorted(placing) if key not in changed and new.get(key, {}).get("outcome") == Outcome.SKIPPED]
     old_nodes, new_nodes = node_records(before), node_records(after)
     for name in sorted(set(old_nodes) | set(new_nodes)):
         if old_nodes.get(name) == new_nodes.get(name):

@@ -26,7 +26,8 @@ def compare(pod_files: tuple[str, ...], clusters: tuple[str, ...], config_file: 
     """`diff --config FILE --against-config AGAINST`: schedule the pending pods (and POD_FILES) under
     the default profile (or --against) and under --config, and show the pods that move, become
     pending or get placed, and each node's utilisation before and after. Exit 1 when some pod
-    is evicted or becomes pending under --config, else 0."""
+    is evicted or becomes pending under --config, or a pod of POD_FILES is never scheduled
+    (skipped: the API server refuses it), else 0."""
     table = styled_diff_table(no_headers, color)
     run(lambda: compare_runs(pod_files, clusters, (), config_file, against_file, output, table, now, quiet, strict,
                              validate))

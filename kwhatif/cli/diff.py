@@ -11,7 +11,7 @@ import click
 
 from kwhatif.cli.common import (
     cluster_label, cluster_option, color_option, emit, examples, load_inputs, no_headers_option, now_option, profiles, placing,
-    quiet_option, rejected_to_place, run, strict_option, use_color, validate_option,
+    keys_to_place, quiet_option, rejected_to_place, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.whatif import applied_scenario, baseline, whatif_options
@@ -57,7 +57,8 @@ def diff_cmd(pod_files: tuple[str, ...], clusters: tuple[str, ...], against: tup
              config_file: str | None, against_config: str | None, output: str, no_headers: bool, color: str,
              now: str | None, quiet: bool, strict: bool = False, validate: str = "strict") -> None:
     """Schedule the pending pods (and POD_FILES) before and after, and show what changed. Exit 1
-    when some pod is evicted or becomes pending, else 0."""
+    when some pod is evicted or becomes pending, or a pod of POD_FILES is never scheduled
+    (skipped: the API server refuses it), else 0."""
     table = styled_diff_table(no_headers, color)
     run(lambda: compare_runs(pod_files, clusters, against, config_file, against_config, output, table, now, quiet,
                              strict, validate))
@@ -81,7 +82,8 @@ def compare_runs(pod_files: tuple[str, ...], clusters: tuple[str, ...], against:
     done = applied_scenario()
     labels = (label(against or clusters, against_config),
               label(clusters, config_file) + (" with the what-if operations" if done else ""))
-    result = diff_runs(before, after, labels, done.notes() if done else {})
+    result = diff_runs(before, after, labels, done.notes() if done else {},
+                       keys_to_place(cluster, inputs, pods) if pod_files else ())
     if done:
         result.whatif = done.data()
     data = result.data()

@@ -22,7 +22,7 @@ def usage(record: dict[str, int] | None, resource: str) -> str:
     return f"{format_amount(resource, used, exact=False)}/{format_amount(resource, offered, exact=False)}{share}"
 
 
-SEVERITY = ("becomes pending", "evicted", "still pending", "gone", "placed", "moved")
+SEVERITY = ("skipped", "becomes pending", "evicted", "still pending", "gone", "placed", "moved")
 """The order of the pods' table: what an operator must act on first. A drain on 5,000 nodes
 also moves hundreds of pending pods between nodes they were only going to land on; listed by
 name, those came first."""

@@ -170,3 +170,21 @@ def test_of_two_configurations_the_refused_one_is_named(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"kwhatif: error: {bad}: strict decoding error: ")
     alone = invoke(["schedule", "-c", cluster, "--now", NOW, "--config", str(bad)])
     assert alone.exit_code == 2 and alone.stderr.startswith("strict decoding error: ")
+
+
+def test_a_pod_file_the_api_server_refuses_is_named_skipped_not_left_out(tmp_path: Path) -> None:
+    """A pod of the files refused on both sides is no difference, yet it is never scheduled: the
+    diff names it (`skipped`, with the API server's words) and exits 1, where it said 'no pod
+    changes' and exited 0; a valid pod beside it is placed as before."""
+    cluster = write(tmp_path, "x.yaml", "n1")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: bp, namespace: default}\nspec:\n"
+                   "  containers: [{name: c, image: x, resources: {requests: {cpu: abc}}}]\n")
+    result = invoke(["diff", str(bad), "-c", cluster, "--now", NOW, "--cordon", "n1", "-o", "json", "-q"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [c for c in data["pods"] if c["pod"] == "default/bp"] == [{
+        "pod": "default/bp", "change": "skipped", "before": None, "after": None,
+        "reason": "rejected by the API server: spec.containers[0].resources.requests.cpu: invalid quantity 'abc': "
+                  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}]
+    assert data["counts"]["skipped"] == 1
