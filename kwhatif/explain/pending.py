@@ -18,6 +18,11 @@ from kwhatif.framework.scheduler import Attempt, Outcome, PodResult
 Signature = tuple[tuple[str, tuple[str, ...]], ...]  # ((plugin, reasons), ...) sorted
 GATES_PLUGIN = "SchedulingGates"
 GATED: Signature = ((GATES_PLUGIN, ("waiting for its schedulingGates to be removed",)),)
+SCHEDULER_ERROR = "SchedulerError"
+"""How a pod whose attempt ended in a SchedulingError is grouped: its PodScheduled condition's
+reason (schedule_one.go:handleSchedulingFailure), with the error's text as the cause."""
+PENDING = (Outcome.UNSCHEDULABLE, Outcome.GATED, Outcome.ERROR)
+"""The outcomes that leave a pod Pending: a scheduler error too (the reference, §8)."""
 
 
 @dataclass
@@ -44,6 +49,8 @@ def signature(result: PodResult) -> Signature:
     preemption changed the cluster)."""
     if result.outcome == Outcome.GATED:
         return _gated_signature(result)
+    if result.outcome == Outcome.ERROR:
+        return ((SCHEDULER_ERROR, (result.message or "",)),)
     attempt = result.first
     return _attempt_signature(attempt) if attempt is not None else ()
 
@@ -66,11 +73,12 @@ def _attempt_signature(attempt: Attempt) -> Signature:
 
 
 def pending_groups(results: list[PodResult]) -> list[PendingGroup]:
-    """The pods that stay pending (unschedulable or gated), grouped by signature, biggest group
-    first (then by signature, so the order is stable); pods keep scheduling order."""
+    """The pods that stay pending (unschedulable, gated, or their attempt an error), grouped by
+    signature, biggest group first (then by signature, so the order is stable); pods keep
+    scheduling order."""
     groups: dict[Signature, PendingGroup] = {}
     for result in results:
-        if result.outcome in (Outcome.UNSCHEDULABLE, Outcome.GATED):
+        if result.outcome in PENDING:
             key = signature(result)
             groups.setdefault(key, PendingGroup(key)).pods.append(result)
     return sorted(groups.values(), key=lambda g: (-len(g.pods), g.signature))
@@ -78,11 +86,12 @@ def pending_groups(results: list[PodResult]) -> list[PendingGroup]:
 
 def best_suggestions(cluster: Cluster, now: str, groups: list[PendingGroup],
                      profiles: Sequence[ProfileConfig] | None) -> dict[Signature, Suggestion]:
-    """Per group (those PreEnqueue holds aside: no node was tried), the first verified
-    suggestion for its first pod in the queue: what the group's owners would change first."""
+    """Per group (those PreEnqueue holds and those a scheduler error stopped aside: no node was
+    judged), the first verified suggestion for its first pod in the queue: what the group's
+    owners would change first."""
     out: dict[Signature, Suggestion] = {}
     for group in groups:
-        if group.pods[0].outcome == Outcome.GATED:
+        if group.pods[0].outcome != Outcome.UNSCHEDULABLE:
             continue
         done = explain_pod(cluster, now, group.pods[0].pod.key, [], profiles)
         if done is not None and done.explanation.suggestions:

@@ -88,3 +88,52 @@ def test_pods_dynamic_resources_holds_are_grouped_by_its_reason_not_as_schedulin
         ("default/pm",): [{"plugin": "DynamicResources", "reasons": [
             'could not find ResourceClaim "default/pm-g-gone1"']}],
     }
+
+
+ERRING = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.attributes["example.com"].model + 1 == 2'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n1-slice}
+spec:
+  driver: example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0, attributes: {model: {string: a100}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c1, namespace: default}
+spec:
+  devices:
+    requests: [{name: r, exactly: {deviceClassName: gpu}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  resourceClaims: [{name: g, resourceClaimName: c1}]
+  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]
+"""
+
+
+def test_a_pod_whose_attempt_errs_stays_pending_in_a_group_of_its_own(cli, tmp_path):
+    """A string plus an int has no overload in cel-go: DynamicResources' Filter errs, the pod
+    stays Pending (PodScheduled False, reason SchedulerError; reference §8) — grouped under that
+    reason with the error's text, where it was left out ('0 of 1 pod(s) stay pending')."""
+    (tmp_path / "c.yaml").write_text(ERRING)
+    result = cli(["pending", "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-o", "json"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and (data["scheduled"], data["pending"]) == (1, 1)
+    assert [g["rejected_by"] for g in data["groups"]] == [[{"plugin": "SchedulerError", "reasons": [
+        'running "DynamicResources" filter plugin: class gpu: selector #0: CEL runtime error: no such overload']}]]
+    assert data["groups"][0]["suggestion"] is None
