@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).parents[1] / "kwhatif"
 
 # Lowest first. Units of equal rank are peers and must not import each other.
 LAYERS: dict[str, int] = {
-    "__init__": 0, "errors": 0, "golang": 0, "memory": 0, "text": 0,  # the root package holds only the version
+    "__init__": 0, "errors": 0, "files": 0, "golang": 0, "memory": 0, "text": 0,  # the root package: the version only
     "api": 1,
     "load": 2, "live": 2,
     "snapshot": 3,

@@ -9,7 +9,6 @@ comments)."""
 from __future__ import annotations
 
 import gzip
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from typing import Any
 import orjson
 
 from kwhatif.errors import InputError
+from kwhatif.files import write_whole
 from kwhatif.live.kubectl import Kubectl
 from kwhatif.live.redact import KEEP_ALL_NOTE, REDACTION_NOTE, redact
 
@@ -162,7 +162,7 @@ def list_items(kubectl: Kubectl, resource: str) -> list[dict[str, Any]]:
 def write_snapshot(snapshot: Snapshot, path: str) -> None:
     """The List as indented JSON (readable in a pull request), gzip-compressed when `path` ends in
     `.gz` (with no timestamp in the gzip header: the same cluster gives the same bytes). Written
-    beside the target and renamed, so a failed run never leaves half a file. `-`: standard
+    whole or not at all (`kwhatif.files.write_whole`: a failed run never leaves half a file). `-`: standard
     output (a pipe into `kwhatif ... -c -`, gzip, a file of the user's), never a file named `-`."""
     data = orjson.dumps(snapshot.document(), option=orjson.OPT_INDENT_2) + b"\n"
     if path == "-":
@@ -171,12 +171,7 @@ def write_snapshot(snapshot: Snapshot, path: str) -> None:
         return
     if path.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
-    partial = f"{path}.partial"
     try:
-        with open(partial, "wb") as handle:
-            handle.write(data)
-        os.replace(partial, path)
+        write_whole(path, data)
     except OSError as err:
-        if os.path.exists(partial):
-            os.remove(partial)
         raise InputError(f"{path}: cannot write the snapshot: {(err.strerror or str(err)).lower()}") from None

@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable, Sequence, cast, get_args, get_origin
 from kwhatif import __version__
 from kwhatif.api.cluster import Cluster
 from kwhatif.errors import InputError, Source
+from kwhatif.files import write_whole
 from kwhatif.load.reader import PREPARED_SUFFIX, expand_path
 from kwhatif.memory import collector_paused
 from kwhatif.text import counted, listed
@@ -183,12 +184,9 @@ def header_warnings(header: dict[str, Any], name: str) -> list[str]:
 
 
 def write_prepared(cluster: Cluster, inputs: dict[str, Any], target: str) -> None:
-    """Written to a temporary file beside `target`, then renamed: a reader never sees half a file."""
-    partial = f"{target}.partial"
+    """Written whole or not at all (`kwhatif.files.write_whole`): a reader never sees half a file."""
     try:
-        with open(partial, "wb") as stream:
-            stream.write(encode_prepared(cluster, inputs))
-        os.replace(partial, target)
+        write_whole(target, encode_prepared(cluster, inputs))
     except OSError as err:
         raise InputError(f"cannot write the prepared snapshot: {err.strerror or err}", Source(target)) from None
 
