@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import Field, fields, replace
 from operator import attrgetter
@@ -98,7 +99,35 @@ def last_applied(meta: Any) -> dict[str, Any] | None:
 
 
 def value_digest(value: str) -> str:
-    """What a redacted snapshot keeps of an annotation value of a pod or pod template
-    (`kwhatif.live.redact`): enough to tell that a template changed (a Helm `checksum/config`,
-    a `kubectl rollout restart`), not the value."""
+    """A value's sha256, to compare values without keeping them (`kwhatif.api.settings`); what
+    a snapshot redacted by kwhatif before 2026-11-27 kept of a pod's annotation values."""
     return DIGEST_PREFIX + hashlib.sha256(value.encode()).hexdigest()
+
+
+_SEALED = re.compile(r"sha256:([0-9a-f]{16}):[0-9a-f]{64}")
+
+
+def sealed_digest(digest: str, salt: str) -> str:
+    """What a redacted snapshot keeps of a value whose `value_digest` is `digest`: a sha256
+    salted with the snapshot's salt (`kwhatif.live.redact.cluster_salt`), which it names
+    (`sha256:<salt>:<hex>`) — enough to tell that a template changed (a Helm `checksum/config`,
+    a `kubectl rollout restart`, an env value), not the value, and no table made once for every
+    snapshot finds a common one (a guessable value can still be guessed, one try at a time)."""
+    return f"{DIGEST_PREFIX}{salt}:" + hashlib.sha256(f"{salt}:{digest}".encode()).hexdigest()
+
+
+def salt_of(stored: str) -> str | None:
+    """The salt a sealed digest names; None for anything else."""
+    found = _SEALED.fullmatch(stored)
+    return found.group(1) if found else None
+
+
+def stands_for(stored: str | None, value: str) -> bool:
+    """Whether a value a snapshot holds is `value`, or what a redacted snapshot keeps of it (its
+    sealed digest, or the plain digest of an older kwhatif's)."""
+    if stored is None:
+        return False
+    if stored in (value, value_digest(value)):
+        return True
+    salt = salt_of(stored)
+    return salt is not None and stored == sealed_digest(value_digest(value), salt)

@@ -3,16 +3,17 @@ env vars, envFrom, command and args. `check` compares them with the running pods
 template that changed by them alone (a new config value rolls the pods, surge and all), so they
 are kept as digests, by key: `env:<name>` per variable, `envFrom`, `command`, `args`.
 
-A redacted snapshot (`kwhatif.live.redact`) keeps them in the container as digests of their
-values (`redacted_env_var`, `redacted_list`, `redacted_env_from`): credentials never leave the
-cluster, a change still shows (`matches` takes both forms)."""
+A redacted snapshot (`kwhatif.live.redact`) keeps them in the container as sealed digests of
+their values (`redacted_env_var`, `redacted_list`, `redacted_env_from`; `api.meta.sealed_digest`):
+credentials do not leave the cluster as they are, a change still shows (`matches` takes every
+form: plain, sealed, and the plain digests of an older kwhatif's snapshots)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from kwhatif.api.meta import value_digest
+from kwhatif.api.meta import salt_of, sealed_digest, value_digest
 from kwhatif.api.quantity import QuantityError, parse_quantity
 
 Settings = tuple[tuple[str, str], ...]
@@ -53,6 +54,11 @@ def _quantity_value(value: Any) -> str:
         return str(value)
 
 
+SEALED = "sealed "
+"""Before a setting the container holds as a redacted snapshot's sealed digest (that digest):
+`matches` seals the manifest's with its salt."""
+
+
 def container_settings(raw: dict[str, Any]) -> Settings:
     """The container's settings, by key (a name set twice: the last one, as the kubelet takes
     it); empty when it sets none — a template that adds the first one changed. (A snapshot that
@@ -62,30 +68,50 @@ def container_settings(raw: dict[str, Any]) -> Settings:
     names = []
     for var in env if isinstance(env, list) else ():
         if isinstance(var, dict) and isinstance(var.get("name"), str):
-            items[f"env:{var['name']}"] = value_digest(canonical(env_body(var)))
+            items[f"env:{var['name']}"] = _setting(f"env:{var['name']}", env_body(var))
             names.append(var["name"])
     if names:
         items[ORDER] = "\n".join(names)
     for key in ("envFrom", *LISTS):
         if raw.get(key):
-            items[key] = value_digest(canonical(raw[key]))
+            items[key] = _setting(key, raw[key])
     return tuple(sorted(items.items()))
 
 
-def redacted_env_var(var: dict[str, Any]) -> dict[str, Any]:
-    """The env var a redacted snapshot keeps: its name, its value and source as one digest."""
-    return {"name": var.get("name"), "value": value_digest(canonical(env_body(var)))}
+def _setting(key: str, value: Any) -> str:
+    """A setting's digest, or the sealed digest a redacted snapshot holds in its place."""
+    stored = _sealed_in(key, value)
+    return SEALED + stored if stored is not None else value_digest(canonical(value))
 
 
-def redacted_list(values: Any) -> list[str]:
-    """A command or args list as a redacted snapshot keeps it: one digest."""
-    return [value_digest(canonical(values))]
+def _sealed_in(key: str, value: Any) -> str | None:
+    """The sealed digest `value` is the redacted form of (`_redacted_form`), if it is one."""
+    if key.startswith("env:"):
+        stored = value.get("value") if isinstance(value, dict) else None
+    elif key == "envFrom":
+        first = value[0] if isinstance(value, list) and len(value) == 1 else None
+        stored = first.get("prefix") if isinstance(first, dict) else None
+    else:
+        stored = value[0] if isinstance(value, list) and len(value) == 1 else None
+    if isinstance(stored, str) and salt_of(stored) is not None and value == _redacted_form(key, stored):
+        return stored
+    return None
 
 
-def redacted_env_from(sources: Any) -> list[dict[str, str]]:
-    """envFrom as a redacted snapshot keeps it (the names it holds may say too much): one digest,
-    in the one field of an envFrom source that is a plain string."""
-    return [{"prefix": value_digest(canonical(sources))}]
+def redacted_env_var(var: dict[str, Any], salt: str) -> dict[str, Any]:
+    """The env var a redacted snapshot keeps: its name, its value and source as one sealed digest."""
+    return {"name": var.get("name"), "value": sealed_digest(value_digest(canonical(env_body(var))), salt)}
+
+
+def redacted_list(values: Any, salt: str) -> list[str]:
+    """A command or args list as a redacted snapshot keeps it: one sealed digest."""
+    return [sealed_digest(value_digest(canonical(values)), salt)]
+
+
+def redacted_env_from(sources: Any, salt: str) -> list[dict[str, str]]:
+    """envFrom as a redacted snapshot keeps it (the names it holds may say too much): one sealed
+    digest, in the one field of an envFrom source that is a plain string."""
+    return [{"prefix": sealed_digest(value_digest(canonical(sources)), salt)}]
 
 
 def _redacted_form(key: str, digest: str) -> Any:
@@ -104,4 +130,7 @@ def matches(key: str, wanted: str, running: str) -> bool:
         names = wanted.split("\n")
         kept = set(names)
         return [n for n in running.split("\n") if n in kept] == names
+    if running.startswith(SEALED):
+        stored = running[len(SEALED):]
+        return stored == sealed_digest(wanted, salt_of(stored) or "")
     return running in (wanted, value_digest(canonical(_redacted_form(key, wanted))))

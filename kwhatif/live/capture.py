@@ -21,7 +21,7 @@ import orjson
 from kwhatif.errors import InputError
 from kwhatif.files import write_whole
 from kwhatif.live.kubectl import Kubectl
-from kwhatif.live.redact import KEEP_ALL_NOTE, REDACTION_NOTE, redact
+from kwhatif.live.redact import KEEP_ALL_NOTE, REDACTION_NOTE, cluster_salt, redact
 
 CAPTURED = (
     "namespaces",
@@ -112,13 +112,16 @@ def capture(kubectl: Kubectl, keep_all: bool = False,
     served = served_resources(kubectl)
     snapshot = Snapshot(keep_all, skipped=[r for r in CAPTURED if r not in served])
     wanted = [r for r in CAPTURED if r in served]
+    salt = cluster_salt([])
     with ThreadPoolExecutor(max_workers=KUBECTL_AT_ONCE) as pool:
         for resource, found in zip(wanted, pool.map(lambda r: list_readable(kubectl, r), wanted)):
             if found is None:
                 snapshot.skipped.append(f"{resource} (not at {' nor '.join(DRA_VERSIONS)}, the versions kwhatif reads)")
                 continue
             items = found
-            snapshot.items.extend(items if keep_all else map(redact, items))
+            if resource == "namespaces":  # the first taken: the salt is the cluster's before anything is sealed
+                salt = cluster_salt(items)
+            snapshot.items.extend(items if keep_all else (redact(item, salt) for item in items))
             snapshot.counts[resource] = len(items)
             if on_kind is not None:
                 on_kind(resource, len(items))

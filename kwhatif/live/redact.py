@@ -18,10 +18,11 @@ them)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
-from kwhatif.api.meta import LAST_APPLIED, last_applied, value_digest
+from kwhatif.api.meta import LAST_APPLIED, last_applied, sealed_digest, value_digest
 from kwhatif.api.settings import LISTS, redacted_env_from, redacted_env_var, redacted_list
 
 KEPT_ANNOTATIONS = frozenset({
@@ -68,27 +69,37 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 
 REDACTION_NOTE = ("only what scheduling reads: container probes and lifecycle hooks, managedFields and "
                   "annotations the scheduler never reads were removed (those of pods and pod templates kept as "
-                  "sha256 digests of their values, as container env, envFrom, command and args are, and a workload's "
-                  "last-applied manifest cut down to its pod template's names and digests), and so were "
+                  "salted sha256 digests of their values, as container env, envFrom, command and args are, and a "
+                  "workload's last-applied manifest cut down to its pod template's names and digests), and so were "
                   "the messages of container states (log lines); Secrets and ConfigMaps are never captured")
 KEEP_ALL_NOTE = "everything kubectl returned (--keep-all); Secrets and ConfigMaps are never captured"
 
 
-def redact(obj: dict[str, Any]) -> dict[str, Any]:
+def cluster_salt(namespaces: list[dict[str, Any]]) -> str:
+    """The salt of a snapshot's sealed digests: from its cluster's namespaces' UIDs, so that one
+    cluster captured again gives the same bytes and another cluster another salt — no table
+    of digests made once serves every snapshot (a guessable value can still be tried against
+    its digest: the salt is in the snapshot)."""
+    uids = sorted(str((ns.get("metadata") or {}).get("uid", "")) for ns in namespaces if isinstance(ns, dict))
+    return hashlib.sha256("\n".join(["kwhatif-salt", *uids]).encode()).hexdigest()[:16]
+
+
+def redact(obj: dict[str, Any], salt: str) -> dict[str, Any]:
     """The object with what scheduling never reads removed (changed in place, and returned). A
-    pod's and a pod template's other annotations keep their keys with their values' digests
-    (`api.meta.value_digest`): `check` tells a template that changed by them."""
+    pod's and a pod template's other annotations keep their keys with their values' digests,
+    sealed with `salt` (`api.meta.sealed_digest`, `cluster_salt`): `check` tells a template that
+    changed by them."""
     kind = str(obj.get("kind"))
     path = POD_TEMPLATE_PATHS.get(kind)
-    applied = redacted_last_applied(obj.get("metadata"), path) if path else None
-    strip_metadata(obj.get("metadata"), digests=path == ())
+    applied = redacted_last_applied(obj.get("metadata"), path, salt) if path else None
+    strip_metadata(obj.get("metadata"), salt if path == () else None)
     if applied is not None:
         obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = applied
     pod = _walk(obj, path) if path is not None else None
     if pod is not None:
         if path:
-            strip_metadata(pod.get("metadata"), digests=True)
-        strip_containers(pod.get("spec"))
+            strip_metadata(pod.get("metadata"), salt)
+        strip_containers(pod.get("spec"), salt)
     if kind == "Pod":
         strip_state_messages(obj.get("status"))
     for inner in _inner_metadata(obj, kind):
@@ -96,7 +107,7 @@ def redact(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
-def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
+def redacted_last_applied(meta: Any, path: tuple[str, ...], salt: str) -> str | None:
     """A workload's last-applied-configuration as a redacted snapshot keeps it: only the pod
     template at `path` of the manifest it holds, and of that only what `check` reads to know
     which fields the last `kubectl apply` wrote (a three-way merge removes only those, and keeps
@@ -116,9 +127,9 @@ def redacted_last_applied(meta: Any, path: tuple[str, ...]) -> str | None:
     for name in CONTAINER_LISTS[:2]:
         containers = spec.get(name)
         if isinstance(containers, list):
-            kept[name] = [_kept_container(c) for c in containers if isinstance(c, dict)]
+            kept[name] = [_kept_container(c, salt) for c in containers if isinstance(c, dict)]
     template_meta = {"metadata": template["metadata"]} if isinstance(template.get("metadata"), dict) else {}
-    strip_metadata(template_meta.get("metadata"), digests=True)
+    strip_metadata(template_meta.get("metadata"), salt)
     minimal: dict[str, Any] = {**template_meta, "spec": kept}
     for key in reversed(path):
         minimal = {key: minimal}
@@ -134,34 +145,34 @@ APPLIED_SPEC_KEPT = ("nodeSelector", "tolerations", "volumes", "affinity", "topo
 (none a credential: the live template shows them all)."""
 
 
-def _kept_container(container: dict[str, Any]) -> dict[str, Any]:
+def _kept_container(container: dict[str, Any], salt: str) -> dict[str, Any]:
     """A container of a last-applied template: its name, image, resources and ports, its
     settings as digests."""
     kept: dict[str, Any] = {k: container[k] for k in ("name", "image", "resources", "ports", "env", "envFrom",
                                                       "command", "args") if k in container}
-    _digest_settings(kept)
+    _digest_settings(kept, salt)
     return kept
 
 
-def strip_metadata(meta: Any, digests: bool = False) -> None:
-    """managedFields and the annotations kwhatif does not read, gone — or, with `digests`, their
-    values replaced by digests (last-applied-configuration, a whole manifest, always gone)."""
+def strip_metadata(meta: Any, salt: str | None = None) -> None:
+    """managedFields and the annotations kwhatif does not read, gone — or, given a `salt`, their
+    values replaced by sealed digests (last-applied-configuration, a whole manifest, always gone)."""
     if not isinstance(meta, dict):
         return
     meta.pop("managedFields", None)
     annotations = meta.get("annotations")
     if isinstance(annotations, dict):
-        kept = {k: v if k in KEPT_ANNOTATIONS else value_digest(str(v)) for k, v in annotations.items()
-                if k in KEPT_ANNOTATIONS or (digests and k != LAST_APPLIED)}
+        kept = {k: v if k in KEPT_ANNOTATIONS or salt is None else sealed_digest(value_digest(str(v)), salt)
+                for k, v in annotations.items() if k in KEPT_ANNOTATIONS or (salt is not None and k != LAST_APPLIED)}
         if kept:
             meta["annotations"] = kept
         else:
             del meta["annotations"]
 
 
-def strip_containers(spec: Any) -> None:
+def strip_containers(spec: Any, salt: str) -> None:
     """Every container of a pod spec without `DROPPED_CONTAINER_FIELDS`, its env values, command
-    and args as digests."""
+    and args as sealed digests."""
     if not isinstance(spec, dict):
         return
     for name in CONTAINER_LISTS:
@@ -171,7 +182,7 @@ def strip_containers(spec: Any) -> None:
                 if isinstance(container, dict):
                     for field in DROPPED_CONTAINER_FIELDS:
                         container.pop(field, None)
-                    _digest_settings(container)
+                    _digest_settings(container, salt)
 
 
 def strip_state_messages(status: Any) -> None:
@@ -202,15 +213,15 @@ def _inner_metadata(obj: dict[str, Any], kind: str) -> list[Any]:
     return []
 
 
-def _digest_settings(container: dict[str, Any]) -> None:
+def _digest_settings(container: dict[str, Any], salt: str) -> None:
     env = container.get("env")
     if isinstance(env, list):
-        container["env"] = [redacted_env_var(v) if isinstance(v, dict) else v for v in env]
+        container["env"] = [redacted_env_var(v, salt) if isinstance(v, dict) else v for v in env]
     for key in LISTS:
         if container.get(key):
-            container[key] = redacted_list(container[key])
+            container[key] = redacted_list(container[key], salt)
     if container.get("envFrom"):
-        container["envFrom"] = redacted_env_from(container["envFrom"])
+        container["envFrom"] = redacted_env_from(container["envFrom"], salt)
 
 
 def _walk(obj: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from kwhatif.api import settings
 from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm
-from kwhatif.api.meta import value_digest
+from kwhatif.api.meta import stands_for
 from kwhatif.api.objects import INLINE_DISK_IDS, Container, Pod
 from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.selectors import LabelSelector
@@ -138,7 +138,7 @@ def drops_from(template: Pod, manifest: Pod) -> bool:
     if not set(tolerations_of(template)) <= set(tolerations_of(manifest)):
         return True
     written = {k: v for k, v in template.annotations.items() if k not in CONTROLLER_ANNOTATIONS | KEPT_BY_APPLY}
-    if any(template_value not in (manifest.annotations.get(k), value_digest(manifest.annotations.get(k) or ""))
+    if any(k not in manifest.annotations or not stands_for(template_value, manifest.annotations[k])
            for k, template_value in written.items()):
         return True
     volumes = {v.get("name") for v in manifest.volumes}
@@ -290,4 +290,4 @@ def _same_annotations(running: Mapping[str, str], template: Mapping[str, str]) -
     pods, which carry every annotation of the template they were made from. (A snapshot that
     dropped the pods' annotations makes every annotated template read as changed: a rollout
     simulated, never one missed.)"""
-    return all(running.get(key) in (value, value_digest(value)) for key, value in template.items())
+    return all(stands_for(running.get(key), value) for key, value in template.items())

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from kwhatif.live.redact import redact
+from kwhatif.api.meta import stands_for
+from kwhatif.live.redact import cluster_salt, redact
 
 SCHEDULING_CONTAINER = {"name": "app", "image": "shop:1", "ports": [{"containerPort": 80, "hostPort": 8080}],
                         "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}
@@ -20,14 +21,20 @@ NOISY_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": "x"}], 
                        startupProbe={"tcpSocket": {"port": 80}})
 
 
-X_DIGEST = "sha256:" + hashlib.sha256(b"x").hexdigest()  # what a value "x" leaves: its digest
+SALT = "0123456789abcdef"
 
 
 def _sha(text: str) -> str:
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    """What a value leaves in a redacted snapshot: the sha256 of the salt, a colon and the
+    value's own `sha256:<hex>` digest, named with the salt (kwhatif/api/meta.py:sealed_digest)."""
+    plain = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    return f"sha256:{SALT}:" + hashlib.sha256(f"{SALT}:{plain}".encode()).hexdigest()
 
 
-# The noisy container's settings as digests of their compact, key-sorted JSON (an env var's
+X_DIGEST = _sha("x")  # what a value "x" leaves
+
+
+# The noisy container's settings as sealed digests of their compact, key-sorted JSON (an env var's
 # without its name), each in the place and shape its field takes (kwhatif/api/settings.py).
 REDACTED_CONTAINER = dict(SCHEDULING_CONTAINER, env=[{"name": "A", "value": _sha('{"value":"x"}')}],
                           envFrom=[{"prefix": _sha('[{"secretRef":{"name":"s"}}]')}],
@@ -115,7 +122,7 @@ CASES = [
 
 @pytest.mark.parametrize("obj, expected", CASES)
 def test_redact(obj: dict[str, Any], expected: dict[str, Any]) -> None:
-    assert redact(copy.deepcopy(obj)) == expected
+    assert redact(copy.deepcopy(obj), SALT) == expected
 
 
 def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None:
@@ -135,7 +142,7 @@ def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None
     applied["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 5
     deployment = copy.deepcopy(applied)
     deployment["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied)}
-    redacted = redact(deployment)
+    redacted = redact(deployment, SALT)
     kept = json.loads(redacted["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
     (container,) = kept["spec"]["template"]["spec"]["containers"]
     assert container == {"name": "app", "image": "shop:1", "ports": SCHEDULING_CONTAINER["ports"],
@@ -149,3 +156,25 @@ def test_a_workloads_last_applied_manifest_keeps_only_what_check_reads() -> None
     assert set(kept) == {"spec"} and set(kept["spec"]) == {"template", "replicas"}  # no metadata, strategy...
     base = apply_base(redacted)
     assert base is not None and base.applied == kept["spec"]
+
+
+def test_the_salt_is_the_clusters_the_same_each_capture_another_for_another_cluster() -> None:
+    """sha256 of "kwhatif-salt" and the namespaces' UIDs, sorted, one a line: its first 16 hex
+    digits. A cluster captured again seals alike (the same bytes); another does not, so no table
+    of digests made once serves both."""
+    one = [{"metadata": {"name": "b", "uid": "u2"}}, {"metadata": {"name": "a", "uid": "u1"}}]
+    assert cluster_salt(one) == hashlib.sha256(b"kwhatif-salt\nu1\nu2").hexdigest()[:16]
+    assert cluster_salt(list(reversed(one))) == cluster_salt(one)
+    assert cluster_salt([{"metadata": {"name": "a", "uid": "u3"}}]) != cluster_salt(one)
+
+
+@pytest.mark.parametrize("stored, value, expected", [
+    (X_DIGEST, "x", True),                                     # sealed with the salt it names
+    (X_DIGEST, "y", False),
+    ("sha256:" + hashlib.sha256(b"x").hexdigest(), "x", True),  # an older kwhatif's plain digest
+    ("x", "x", True),                                           # a snapshot that is not redacted
+    (X_DIGEST.replace(SALT, "fedcba9876543210"), "x", False),   # another salt: another digest
+    (None, "x", False),
+])
+def test_a_stored_value_stands_for_the_manifests(stored: str | None, value: str, expected: bool) -> None:
+    assert stands_for(stored, value) is expected

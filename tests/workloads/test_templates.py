@@ -33,7 +33,9 @@ def test_a_template_is_unchanged_whatever_labels_and_tolerations_the_controller_
 
 
 CHECKSUM = "checksum/config"
-A_DIGEST = "sha256:" + hashlib.sha256(b"a").hexdigest()  # what a redacted snapshot keeps of "a"
+A_DIGEST = "sha256:" + hashlib.sha256(b"a").hexdigest()  # what an older kwhatif's redacted snapshot kept of "a"
+SALT = "0123456789abcdef"
+A_SEALED = f"sha256:{SALT}:" + hashlib.sha256(f"{SALT}:{A_DIGEST}".encode()).hexdigest()  # what one keeps now
 
 
 @pytest.mark.parametrize("running_annotations, template_annotations, same", [
@@ -41,6 +43,8 @@ A_DIGEST = "sha256:" + hashlib.sha256(b"a").hexdigest()  # what a redacted snaps
     ({CHECKSUM: "a"}, {CHECKSUM: "b"}, False),  # Helm's config checksum changed: the controller rolls
     ({CHECKSUM: A_DIGEST}, {CHECKSUM: "a"}, True),  # a redacted snapshot: the digest of the same value
     ({CHECKSUM: A_DIGEST}, {CHECKSUM: "b"}, False),
+    ({CHECKSUM: A_SEALED}, {CHECKSUM: "a"}, True),  # sealed with the snapshot's salt (api/meta.py:sealed_digest)
+    ({CHECKSUM: A_SEALED}, {CHECKSUM: "b"}, False),
     ({}, {CHECKSUM: "b"}, False),  # added to the template (a chart's first checksum): the pods lack it, it rolls
     ({}, {"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z"}, False),  # the first `kubectl rollout restart`
     ({CHECKSUM: "a", "cni.example/ip": "10.0.0.1"}, {CHECKSUM: "a"}, True),  # others' annotations aside
@@ -94,7 +98,7 @@ def test_env_command_and_args_the_template_sets_tell_a_change(running_sets, temp
     doc["spec"]["containers"][0].update(copy.deepcopy(running_sets))
     manifest = workload("Deployment", "web", "100m", "app:v1")
     manifest.obj["spec"]["template"]["spec"]["containers"][0].update(copy.deepcopy(template_sets))
-    state = cluster(redact(doc) if redacted else doc)
+    state = cluster(redact(doc, SALT) if redacted else doc)
     assert (carrying_template(state.pods, expand([manifest], []), "Deployment") == state.pods) is same
 
 
@@ -232,7 +236,7 @@ def test_what_the_running_controllers_template_sets_and_the_manifest_drops_is_a_
     _set_template(made["spec"]["template"], *running_template)
     manifest = workload("Deployment", "web", "100m", "app:v1")
     _set_template(manifest.obj["spec"]["template"], *manifest_template)
-    (controller,) = cluster(redact(made) if redacted else made).controllers.values()
+    (controller,) = cluster(redact(made, SALT) if redacted else made).controllers.values()
     assert controller.template is not None
     assert drops_from(controller.template, expand([manifest], [])[0]) is drops
 
