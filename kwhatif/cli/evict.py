@@ -19,6 +19,8 @@ from kwhatif.render.writers import writer
 
 
 def quantity(option: str, text: str | None, positive: bool = False) -> int | None:
+    """An amount of the signal's resource: never negative (the kubelet's are unsigned), and more
+    than zero where `positive`."""
     if text is None:
         return None
     try:
@@ -27,6 +29,8 @@ def quantity(option: str, text: str | None, positive: bool = False) -> int | Non
         raise InputError(f"{option} {text}: not a quantity") from None
     if positive and amount <= 0:
         raise InputError(f"{option} {text}: must be positive")
+    if amount < 0:
+        raise InputError(f"{option} {text}: must not be negative")
     return amount
 
 

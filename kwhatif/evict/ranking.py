@@ -103,8 +103,10 @@ def above_request(a: Candidate, b: Candidate) -> int:
 
 
 def by_usage(a: Candidate, b: Candidate) -> int:
-    """process: more processes first."""
-    return (b.usage or 0) - (a.usage or 0)
+    """helpers.go:process: no stats first (cmpBool(!p1Found, !p2Found)), then more processes first."""
+    if a.usage is None or b.usage is None:
+        return cmp_bool(a.usage is None, b.usage is None)
+    return b.usage - a.usage
 
 
 RANKS: dict[str, tuple[Callable[[Candidate, Candidate], int], ...]] = {

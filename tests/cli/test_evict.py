@@ -131,6 +131,10 @@ def test_a_mistyped_threshold_or_a_capacity_not_above_zero_is_bad_input(tmp_path
                              "(e.g. 10%)\n")
     result = run(tmp_path, "--capacity", "-5")
     assert (result.exit_code, result.stderr) == (2, "kwhatif: error: --capacity -5: must be positive\n")
+    # the kubelet's available bytes are unsigned: 0 is there (nothing left), -5Mi is not
+    result = run(tmp_path, "--available", "-5Mi")
+    assert (result.exit_code, result.stderr) == (2, "kwhatif: error: --available -5Mi: must not be negative\n")
+    assert run(tmp_path, "--available", "0").exit_code in (0, 1)
 
 
 def test_the_usage_can_come_from_stdin(tmp_path: Path) -> None:

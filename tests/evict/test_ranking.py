@@ -72,9 +72,10 @@ def test_within_requests_the_larger_overshoot_goes_first() -> None:
 
 
 def test_pid_pressure_order() -> None:
-    # priority first, then more processes first; requests play no part.
-    pods = [c("low-few", 10), c("high-many", 500, priority=10), c("low-many", 90)]
-    assert [p.pod.name for p in ranked(pods, "pid.available")] == ["low-many", "low-few", "high-many"]
+    # priority first, then (helpers.go:process) a pod without stats, then more processes first;
+    # requests play no part.
+    pods = [c("low-few", 10), c("high-many", 500, priority=10), c("low-many", 90), c("low-unknown", None)]
+    assert [p.pod.name for p in ranked(pods, "pid.available")] == ["low-unknown", "low-many", "low-few", "high-many"]
 
 
 def test_pods_go_until_the_signal_is_back_above_the_threshold() -> None:
