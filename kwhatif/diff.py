@@ -162,7 +162,8 @@ def diff_runs(before: Simulation, after: Simulation, labels: tuple[str, str],
         if change is not None:
             out.pods.append(change)
     out.pods += [PodChange(key, "skipped", None, None, new[key]["message"] or Outcome.SKIPPED.value)
-                 for key in sorted(placing) if key not in changed and new.get(key, {}).get("outcome") == Outcome.SKIPPED]
+                 for key in sorted(placing)
+                 if key not in changed and new.get(key, {}).get("outcome") == Outcome.SKIPPED]
     old_nodes, new_nodes = node_records(before), node_records(after)
     for name in sorted(set(old_nodes) | set(new_nodes)):
         if old_nodes.get(name) == new_nodes.get(name):

@@ -270,9 +270,9 @@ def loss_policy(name: str, cluster: Cluster, scenarios: list[LossScenario], obje
                 as_new: bool = False, progress: Callable[[int, int], None] | None = None,
                 jobs: int | None = 1) -> PolicyResult:
     """Try each scenario, each derived from the loaded cluster by one scenario engine (on `jobs`
-    cores: `kwhatif.check.workers`; None: as many as pay, `default_jobs`); report the worst (most new pods left pending, the first on
-    ties). `progress` hears (scenarios done, scenarios): a node-loss policy over 500 nodes runs
-    minutes."""
+    cores: `kwhatif.check.workers`; None: as many as pay, `default_jobs`); report the worst (most
+    new pods left pending, the first on ties). `progress` hears (scenarios done, scenarios): a
+    node-loss policy over 500 nodes runs minutes."""
     engine = Scenarios(cluster)
     names = pod_names(cluster.pods)
 
@@ -398,8 +398,9 @@ def run_check(cluster: Cluster, objects: Sequence[object], now: str, profiles: S
               scenarios: Scenarios | None = None, jobs: int | None = 1, node_detail: bool = True) -> CheckResult:
     """The check; `warnings` (found reading the workloads) lead the run's, so that every output
     format carries them all. With `scenarios`, `cluster` is one of that engine's scenarios (a
-    sweep's row). `jobs`: the loss policies' scenarios on that many cores (None: as many as pay). `node_detail=False`: the
-    run keeps no per-node detail (the output will not show it: at 5,000 nodes, 300 KB a pod)."""
+    sweep's row). `jobs`: the loss policies' scenarios on that many cores (None: as many as pay).
+    `node_detail=False`: the run keeps no per-node detail (the output will not show it: at 5,000
+    nodes, 300 KB a pod)."""
     run = schedule_workloads(cluster, objects, now, profiles, replicas_mode, as_new, scenarios,
                              node_detail=node_detail)
     sim = run.simulation

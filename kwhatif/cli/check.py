@@ -79,8 +79,8 @@ replicas_option = click.option(
 @validate_option
 def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...], output: str,
           node_detail: bool, no_headers: bool, color: str, no_evictions: bool, headroom: str | None, node_loss: int,
-          zone_loss: bool, jobs: int | None, replicas_mode: str, rollout: bool, suggest: bool, now: str | None, quiet: bool,
-          config_file: str | None, strict: bool = False, validate: str = "strict") -> None:
+          zone_loss: bool, jobs: int | None, replicas_mode: str, rollout: bool, suggest: bool, now: str | None,
+          quiet: bool, config_file: str | None, strict: bool = False, validate: str = "strict") -> None:
     """Do these workloads fit? Expand WORKLOAD_FILES (files, folders, - for stdin) into the pods
     their controllers would create, schedule them with the cluster's pending pods, and exit 0 when
     every new pod is bound and every policy holds, 1 otherwise, 2 on bad input."""
