@@ -15,6 +15,7 @@ one after the other: the result is the same whatever ran it, in scenario order.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -39,8 +40,9 @@ size at 150,000 pods and 5,000 nodes)."""
 def default_jobs(pods: int, scenarios: int) -> int:
     """The workers a loss policy takes when `--jobs` is not given: one per core this process may
     use, no more than there are scenarios, nor than the memory available holds; none for a small
-    cluster."""
-    if scenarios < 2 or pods < PARALLEL_FROM_PODS:
+    cluster, nor off Linux (macOS has fork, but a process forked there after its system libraries
+    started threads may crash: `--jobs N` asks for it knowingly)."""
+    if scenarios < 2 or pods < PARALLEL_FROM_PODS or not sys.platform.startswith("linux"):
         return 1
     jobs = min(cores_to_use(), scenarios)
     available = memory_available()

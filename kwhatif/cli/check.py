@@ -60,9 +60,9 @@ replicas_option = click.option(
               help="The workloads must still fit after losing any one zone (topology.kubernetes.io/zone).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Run the node/zone-loss scenarios on this many cores (each worker holds one scenario: "
-                   "~0.6 GB at 5,000 nodes). Default: one per core, no more than the memory available holds, "
-                   "on clusters of 1,000 pods or more (smaller ones run here: workers would cost more than they "
-                   "save).")
+                   "~0.6 GB at 5,000 nodes). Default on Linux: one per core, no more than the memory available "
+                   "holds, on clusters of 1,000 pods or more (smaller ones run here: workers would cost more than "
+                   "they save).")
 @replicas_option
 @click.option("--rollout/--as-new", "rollout", default=True, show_default=True,
               help="A workload that already runs (its object or its pods are in the snapshot) is updated as its "

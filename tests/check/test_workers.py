@@ -56,6 +56,13 @@ GB = 1 << 30
 ])
 def test_default_jobs(monkeypatch: pytest.MonkeyPatch, pods: int, scenarios: int, cores: int,
                       memory: int | None, want: int) -> None:
+    monkeypatch.setattr(workers.sys, "platform", "linux")
     monkeypatch.setattr(workers, "cores_to_use", lambda: cores)
     monkeypatch.setattr(workers, "memory_available", lambda: memory)
     assert workers.default_jobs(pods, scenarios) == want
+
+
+def test_off_linux_the_scenarios_run_here_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers.sys, "platform", "darwin")
+    monkeypatch.setattr(workers, "cores_to_use", lambda: 8)
+    assert workers.default_jobs(150_000, 4) == 1
