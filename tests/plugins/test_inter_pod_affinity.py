@@ -590,3 +590,21 @@ def test_topology_counts_drop_to_absent_at_zero_and_are_read_per_row():
     assert not copy
     counts.update({ZONE: "b"}, ZONE, 2)  # and so is the original, after the copy
     assert counts.get((ZONE, "b")) == 2 and copy.get((ZONE, "b")) == 0
+
+
+def test_explain_says_a_skipped_prefilter_is_about_required_terms_and_still_names_the_preferences():
+    """Only preferred anti-affinity here: PreFilter skips (no required term, the pod's nor an
+    existing pod's), Filter passes every node — yet the preference scores: the explanation says
+    the first without denying the second (it said 'no pod affinity or anti-affinity applies')."""
+    plugin, snap = make_plugin(NODES, [pod("web-1", on="n1", app="web")])
+    incoming = PodInfo.of(pod("in", aff=affinity(anti_pref=[pref(100, term(sel(app="web"), HOST))])))
+    state = CycleState(explain=True)
+    _, status = plugin.pre_filter(state, incoming, snap.node_infos)
+    assert status is not None and status.code == Code.SKIP
+    state.skip_filter.add(plugin.name)
+    nodes = snap.node_infos
+    assert plugin.pre_score(state, incoming, nodes) is None
+    n1 = plugin.explain_node(state, incoming, snap.by_name["n1"])
+    assert n1[0] == ("no required pod affinity or anti-affinity term applies, the pod's nor an existing pod's "
+                     "(PreFilter skipped: Filter passes every node)")
+    assert len(n1) > 1 and "kubernetes.io/hostname=n1" in n1[1]

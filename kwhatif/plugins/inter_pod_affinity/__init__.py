@@ -112,6 +112,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, BatchFilter, PreScorePlugi
         if pre_filter_state is not None:
             out.extend(filtering.explain_filter(pre_filter_state, node))
         elif NAME in state.skip_filter:
-            out.append("no pod affinity or anti-affinity applies (PreFilter skipped)")
+            out.append("no required pod affinity or anti-affinity term applies, the pod's nor an existing pod's "
+                       "(PreFilter skipped: Filter passes every node)")
         out.extend(scoring.explain_score(state, node))
         return out
