@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -313,3 +314,31 @@ def test_tolerating_a_device_nodes_taint_says_whom_the_nodes_are_kept_for(gpu_re
     [(made, _)] = tolerate_taint(pod, verdicts, lambda name: info)
     said = " — nodes offering nvidia.com/gpu, which the pod does not request: the taint likely keeps them for pods"
     assert (said in made.summary) == caveat
+
+
+@pytest.mark.parametrize("inits, made", [
+    # init 4 cpu sets the pod's request (max(3, 4)): 4 - 650m = 3350m still tops app's 3 → lower init
+    ([("init", "4", None)], ["lower init container init's cpu request to 3350m (by 650m): it then fits on w1"]),
+    # init 3.5: 3.5 - 650m = 2850m < app's 3, and app cannot go below the init step: nothing asks 650m less
+    ([("init", "3500m", None)], []),
+    # behind a 500m sidecar, the init step is 4 + 0.5 against 3 + 0.5 running: lowered alike
+    ([("mesh", "500m", "Always"), ("init", "4", None)],
+     ["lower init container init's cpu request to 3350m (by 650m): it then fits on w1"]),
+], ids=["an init container that alone sets the request", "one that sets it by less than the shortfall",
+        "one after a sidecar"])
+def test_an_init_container_that_sets_the_pods_request_is_the_one_lowered(inits, made) -> None:
+    """PodRequests' max over the init steps and the running pod: when a plain init container's
+    step is the pod's request by at least the shortfall, lowering it is what makes the pod ask
+    less (it said "no single change" though one does)."""
+    verdicts = [NodeVerdict("w1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
+                            measures={"cpu": 650})]
+    pod = make_pod("p", containers=[make_container("app", cpu="3")],
+                   init_containers=[make_container(n, cpu=cpu, restart_policy=rp) for n, cpu, rp in inits])
+    found = lower_requests(pod, verdicts, [])
+    assert [s.summary for s, _ in found] == made
+    if made:
+        [(suggestion, variant)] = found
+        index = len(inits) - 1
+        assert [op["path"] for op in suggestion.changes[0]["patch"]] == [
+            f"/spec/initContainers/{index}/resources/requests"]
+        assert variant.pod.init_containers[index].requests["cpu"] == Fraction(3350, 1000)
