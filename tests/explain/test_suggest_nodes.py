@@ -138,3 +138,15 @@ def test_a_label_of_its_own_is_suggested_for_the_node() -> None:
     fixes = _fixes(pod, [make_node("n", labels={"example.com/disk": "hdd"})], [_rejected("n")])
     assert [summary.split(":")[0] for summary, _, _ in fixes] == [
         "change the pod's node rule so n matches", "label n example.com/disk=ssd (kubectl label node n example.com/disk=ssd --overwrite)"]
+
+
+def test_a_term_the_selectors_label_satisfies_needs_no_other_label() -> None:
+    """nodeSelector disk=ssd; terms (ORed) zone NotIn [x] and disk In [ssd]; n has disk=hdd,
+    zone=x. Labelling n disk=ssd meets the selector and term 1 at once: nothing else changes (it
+    also removed zone, term 0 being the first of two equally near)."""
+    pod = _pod((Requirement("zone", "NotIn", ("x",)),), (Requirement("disk", "In", ("ssd",)),),
+               selector={"disk": "ssd"})
+    (summary, label, variant) = _fixes(pod, [make_node("n", labels={"disk": "hdd", "zone": "x"})], [_rejected("n")])[-1]
+    assert summary == "label n disk=ssd (kubectl label node n disk=ssd --overwrite)"
+    assert label[0]["patch"] == [{"op": "add", "path": "/metadata/labels/disk", "value": "ssd"}]
+    assert variant.nodes[0].labels == {"disk": "ssd", "zone": "x"}

@@ -84,42 +84,49 @@ def affinity_fixes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> li
     """Change the pod's rule so that the nearest node matches it (unless that means running its
     images on another OS or architecture: POD_MUST_MATCH), and label that node (unless that means
     rewriting what the machine is: MACHINE_LABEL_DOMAINS)."""
-    nearest = _nearest_miss(pod, verdicts, node_of)
-    if nearest is None:
-        return []
-    keys = [*nearest.selector, *(req.key for _, req in nearest.failing)]
-    widened = _widen_pod_rule(pod, nearest) if not any(key_in(key, POD_MUST_MATCH) for key in keys) else None
-    out = [widened] if widened is not None else []
-    if not any(key_domain_in(key, MACHINE_LABEL_DOMAINS) for key in keys):
+    out: list[Candidate] = []
+    nearest = _nearest_miss(pod, verdicts, node_of, labelling=False)
+    if nearest is not None and not any(key_in(key, POD_MUST_MATCH) for key in _keys(nearest)):
+        widened = _widen_pod_rule(pod, nearest)
+        out += [widened] if widened is not None else []
+    nearest = _nearest_miss(pod, verdicts, node_of, labelling=True)
+    if nearest is not None and not any(key_domain_in(key, MACHINE_LABEL_DOMAINS) for key in _keys(nearest)):
         out.append(_label_node(pod, nearest, verdicts, node_of))
     return out
 
 
-def _nearest_miss(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> Miss | None:
+def _keys(miss: Miss) -> list[str]:
+    return [*miss.selector, *(req.key for _, req in miss.failing)]
+
+
+def _nearest_miss(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, labelling: bool) -> Miss | None:
     best: Miss | None = None
     for v in rejected_alone(verdicts, AFFINITY):
         if ERR_REASON_POD not in v.reasons:  # the scheduler-enforced affinity is not the pod's to change
             continue
-        miss = _miss(pod, node_of(v.node).node)
+        miss = _miss(pod, node_of(v.node).node, labelling)
         if miss is not None and miss.size and (best is None or (miss.size, v.node) < (best.size, best.node.name)):
             best = miss
     return best
 
 
-def _miss(pod: Pod, node: Node) -> Miss | None:
+def _miss(pod: Pod, node: Node, labelling: bool) -> Miss | None:
     """The node's miss with the term that fails the fewest expressions; None when no term can be
-    met by labels (every term invalid, empty, or failing a `metadata.name` field)."""
+    met by labels (every term invalid, empty, or failing a `metadata.name` field). `labelling`:
+    the node is to be labelled, its nodeSelector labels set first — a term they satisfy needs
+    nothing more (the terms are ORed; a change of the pod's rule leaves the node as it is)."""
     labels = node.labels
     selector = {k: want for k, want in (pod.node_selector or {}).items() if labels.get(k) != want}
     required = _required(pod)
     if required is None:
         return Miss(node, selector, None, ())
+    labelled = {**labels, **selector} if labelling else labels
     best: Miss | None = None
     for index, term in enumerate(required.terms):
         if not term.valid or term.is_empty or not all(f.matches({"metadata.name": node.name})
                                                       for f in term.match_fields):
             continue
-        failing = tuple((i, r) for i, r in enumerate(term.match_expressions) if not r.matches(labels))
+        failing = tuple((i, r) for i, r in enumerate(term.match_expressions) if not r.matches(labelled))
         if best is None or len(failing) < len(best.failing):
             best = Miss(node, selector, index, failing)
     return best
