@@ -164,14 +164,16 @@ def test_now_with_an_offset_is_accepted(cli):
 
 def test_a_rejected_pod_is_rejected_alike_on_both_sides_of_a_diff(cli):
     # errors/bad-quantity.yaml's pod is rejected before and after a cordon that changes nothing
-    # for fits.yaml's pod: no pod changes, exit 0 (it read as "becomes pending" when only the
-    # after side carried the rejection).
+    # for fits.yaml's pod: it is no change between the sides (it read as "becomes pending" when
+    # only the after side carried the rejection), yet a pod of the files that is never scheduled
+    # is named "skipped", with the API server's words, and fails the diff (exit 1).
     result = cli(["diff", "errors/bad-quantity.yaml", "fits.yaml", "-c", "cluster", "--now", NOW, "-o", "json",
                   "--cordon", "node-a"])
     data = json.loads(result.stdout)
-    assert result.exit_code == 0, result.stderr
-    assert "becomes pending" not in data["counts"]
-    assert not [p for p in data["pods"] if p["pod"] == "shop/badqty"]
+    assert result.exit_code == 1, result.stderr
+    assert data["counts"] == {"skipped": 1}
+    [bad] = [p for p in data["pods"] if p["pod"] == "shop/badqty"]
+    assert bad["change"] == "skipped" and bad["reason"].startswith("rejected by the API server: ")
 
 
 def test_an_interrupted_run_says_so_and_exits_130(capsys) -> None:
