@@ -290,6 +290,16 @@ def bound_pod_warnings(nodes: Sequence[Node], pods: Sequence[Pod]) -> list[str]:
     return warnings
 
 
+def phaseless_volume_warnings(volumes: Sequence[PersistentVolume]) -> list[str]:
+    """A PersistentVolume without status.phase (a hand-written manifest) is never matched to a
+    claim: the scheduler's binder takes only Available volumes (pv_helpers.go FindMatchingVolume),
+    the phase the PV controller gives a new volume at once. Said, since the claim then reads
+    "didn't find available persistent volumes to bind" for a reason the cluster would not have."""
+    return [f"{located(pv.source)}PersistentVolume/{pv.name}: no status.phase: kube-scheduler binds claims only to "
+            "Available volumes, which the PV controller makes a new one at once; as written it is never picked (add "
+            "status: {phase: Available}, or Bound with its claimRef)" for pv in volumes if not pv.phase]
+
+
 def empty_node_warnings(nodes: Sequence[Node]) -> list[str]:
     """A node without status.allocatable and status.capacity has room for nothing, not even a pod
     (the `pods` count is allocatable too): said, since hand-written Node manifests often omit status."""
@@ -353,7 +363,8 @@ def build_cluster(objects: Sequence[object], warnings: list[str] | None = None) 
     for obj in objects:
         add_object(cluster, obj)
     cluster.warnings.extend(rejected_pod_warnings(cluster.rejected_pods) + empty_node_warnings(cluster.nodes)
-                            + bound_pod_warnings(cluster.nodes, cluster.pods))
+                            + bound_pod_warnings(cluster.nodes, cluster.pods)
+                            + phaseless_volume_warnings(list(cluster.pvs.values())))
     count_budgets(cluster)
     return cluster
 

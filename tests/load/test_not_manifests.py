@@ -102,3 +102,18 @@ def test_a_node_without_allocatable_or_capacity_is_warned_about(tmp_path: Path) 
     assert load_cluster([str(path)]).warnings == [
         f"{path}#0:1: Node/bare: neither status.allocatable nor status.capacity is set: it holds no pods "
         "(add status.allocatable: cpu, memory, pods)"]
+
+
+def test_a_volume_without_phase_is_warned_about(tmp_path: Path) -> None:
+    """pv_helpers.go FindMatchingVolume skips a volume that is not Available: a hand-written PV
+    without status is never bound, where the PV controller would have made it Available at once."""
+    path = tmp_path / "pv.yaml"
+    path.write_bytes(b"apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv1\nspec:\n"
+                     b"  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  hostPath: {path: /d}\n---\n"
+                     b"apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv2\nspec:\n"
+                     b"  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  hostPath: {path: /e}\n"
+                     b"status: {phase: Available}\n")
+    assert load_cluster([str(path)]).warnings == [
+        f"{path}#0:1: PersistentVolume/pv1: no status.phase: kube-scheduler binds claims only to Available volumes, "
+        "which the PV controller makes a new one at once; as written it is never picked (add status: {phase: "
+        "Available}, or Bound with its claimRef)"]
