@@ -17,7 +17,7 @@ from kwhatif.check import CheckResult, parse_headroom, run_check
 from kwhatif.cli.common import (
     CHECK_FORMATS, DATA_FORMATS, Warnings, cluster_option, color_option, config_option, detail_kept, emit,
     emit_json_results, examples, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option,
-    profiles, quiet_option, run, strict_option, use_color, validate_option,
+    profiles, quiet_option, replicas_option, run, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.exit_codes import Exit
 from kwhatif.cli.progress import Progress
@@ -31,12 +31,6 @@ from kwhatif.render.check import check_data, check_table, check_tail
 from kwhatif.render.html import with_utilisation
 from kwhatif.render.writers import writer
 from kwhatif.workloads import load_workloads
-from kwhatif.workloads.hpa import MODES
-
-replicas_option = click.option(
-    "--replicas", "replicas_mode", type=click.Choice(MODES), default="spec", show_default=True,
-    help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
-
 
 @whatif_options
 @click.command(epilog=examples(
@@ -113,15 +107,16 @@ def check(workload_files: tuple[str, ...], namespace: str | None, clusters: tupl
 
 def explain_arguments(result: CheckResult, replicas_mode: str, rollout: bool) -> list[str] | None:
     """What the `kwhatif explain POD -f FILE...` the check suggests repeats of its options (its
-    what-if operations, in order), or None when `explain` cannot make the check's queue: it
-    places the files' workloads beside what runs (no rollout of an update), with their
-    spec.replicas (no --replicas) and unscaled (a --scale of a workload in the files)."""
+    what-if operations, in order, and --replicas), or None when `explain` cannot make the
+    check's queue: it places the files' workloads beside what runs (no rollout of an update),
+    unscaled (a --scale of a workload in the files)."""
     done = applied_scenario()
     if done is not None and done.file_scales:
         return None
-    if replicas_mode != "spec" or (rollout and any(w.change != "new" for w in result.workloads)):
+    if rollout and any(w.change != "new" for w in result.workloads):
         return None
-    return [arg for applied in (done.applied if done is not None else []) for arg in applied.operation.argv]
+    replicas = ["--replicas", replicas_mode] if replicas_mode != "spec" else []
+    return [arg for applied in (done.applied if done is not None else []) for arg in applied.operation.argv] + replicas
 
 
 SUGGESTING = ("table", "wide", "markdown", "json", "yaml")

@@ -37,6 +37,7 @@ from kwhatif.render.text import grouped_warnings
 from kwhatif.render.table import results_table
 from kwhatif.render.writers import writer
 from kwhatif.workloads import Origins, pods_to_place
+from kwhatif.workloads.hpa import MODES
 from kwhatif.api.cluster import Cluster
 
 SAMPLES_EXAMPLES = "from the repository, on samples/"
@@ -114,6 +115,10 @@ quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or 
 strict_option = click.option("--strict", is_flag=True,
                              help="Treat every warning (unknown fields, duplicates, pods bound to missing nodes...) "
                                   "as an input error: exit 2.")
+replicas_option = click.option(
+    "--replicas", "replicas_mode", type=click.Choice(MODES), default="spec", show_default=True,
+    help="Replicas of workloads a HorizontalPodAutoscaler targets: spec (kept within min/max), min or max.")
+
 validate_option = click.option(
     "--validate", type=click.Choice(UNKNOWN_FIELDS), default="strict", show_default=True,
     help="Unknown fields in the manifests to apply, as kubectl apply's --validate: strict refuses them "
@@ -262,13 +267,14 @@ def load_inputs(clusters: Sequence[str], config_files: Sequence[str | None], now
 
 
 def placing(paths: Sequence[str], inputs: Inputs, namespace: str | None = None,
-            validate: str = "strict") -> tuple[Cluster, list[Pod], Origins]:
+            validate: str = "strict", replicas_mode: str = "spec") -> tuple[Cluster, list[Pod], Origins]:
     """Pods and workloads to place (`kwhatif.workloads.pods_to_place`): the cluster with what the
     workloads bring along (their warnings among its own, for the run to report), the pods, and the
     workloads that make them;
     `namespace` (-n) for the manifests that name none; `validate` (--validate) what their
-    unknown fields are."""
-    cluster, pods, found, origins = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate)
+    unknown fields are; `replicas_mode` (--replicas) the replicas of the workloads an autoscaler targets."""
+    cluster, pods, found, origins = pods_to_place(paths, inputs.cluster, inputs.now, namespace, validate,
+                                                  replicas_mode)
     inputs.warnings.check(found)  # --strict refuses them before any scheduling
     cluster.warnings.extend(found)  # the run's: printed once with them, and in -o json's `warnings`
     return cluster, pods, origins

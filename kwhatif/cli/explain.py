@@ -10,7 +10,7 @@ from click.shell_completion import CompletionItem
 
 from kwhatif.cli.common import (
     cluster_option, config_option, emit, examples, html_output_option, load_inputs, now_option, placing, profiles,
-    quiet_option, run, strict_option, validate_option,
+    quiet_option, replicas_option, run, strict_option, validate_option,
 )
 from kwhatif.check.targets import kubectl_ref, pod_for_workload, workload_ref
 from kwhatif.cli.exit_codes import Exit
@@ -60,9 +60,11 @@ def complete_pods(ctx: click.Context, _param: click.Parameter, incomplete: str) 
 @config_option
 @strict_option
 @validate_option
-def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, pod_files: tuple[str, ...], nodes: tuple[str, ...],
-                all_nodes: bool, output: str, now: str | None, quiet: bool, config_file: str | None,
-                strict: bool = False, validate: str = "strict") -> None:
+@replicas_option
+def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, pod_files: tuple[str, ...],
+                nodes: tuple[str, ...], all_nodes: bool, output: str, now: str | None, quiet: bool,
+                config_file: str | None, strict: bool = False, validate: str = "strict",
+                replicas_mode: str = "spec") -> None:
     """Why a pod NAMESPACE/NAME lands where it does, or stays pending (a bound pod: a re-run of its placement):
     the summary (nodes grouped by what stopped them), or every node with --all-nodes / -o wide.
     KIND/NAMESPACE/NAME (deploy/shop/frontend) explains the workload's first pod that does not fit,
@@ -70,7 +72,8 @@ def explain_cmd(pod_ref: str, clusters: tuple[str, ...], namespace: str | None, 
     def action() -> int:
         key = kubectl_ref(pod_ref, namespace)
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods, origins = placing(pod_files, inputs, namespace, validate) if pod_files else (inputs.cluster, [], {})
+        cluster, pods, origins = (placing(pod_files, inputs, namespace, validate, replicas_mode) if pod_files
+                                  else (inputs.cluster, [], {}))
         workload = workload_ref(key)
         if workload is not None:
             key = pod_for_workload(cluster, inputs.now, pods, workload, profiles(inputs.config)) or ""

@@ -8,7 +8,7 @@ import click
 from kwhatif.cli.common import (
     cluster_option, color_option, config_option, detail_kept, emit_simulation, examples, exit_code, html_output_option,
     keys_to_place, load_inputs, namespace_option, no_headers_option, node_detail_option, now_option, output_option, placing, profiles,
-    quiet_option, run, sample_option, strict_option, use_color, validate_option,
+    quiet_option, replicas_option, run, sample_option, strict_option, use_color, validate_option,
 )
 from kwhatif.cli.progress import Progress
 from kwhatif.cli.whatif import whatif_options
@@ -67,13 +67,15 @@ def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: boo
               help="Turn DefaultPreemption off: would the pods fit without evicting anyone?")
 @strict_option
 @validate_option
+@replicas_option
 @sample_option
 @node_detail_option
 @no_headers_option
 @color_option
 def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str | None, clusters: tuple[str, ...],
           output: str, now: str | None, quiet: bool, config_file: str | None, no_preemption: bool, strict: bool = False,
-          validate: str = "strict", sample: bool = False, node_detail: bool = True, no_headers: bool = False, color: str = "auto") -> None:
+          validate: str = "strict", replicas_mode: str = "spec", sample: bool = False, node_detail: bool = True,
+          no_headers: bool = False, color: str = "auto") -> None:
     """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
     them (with the cluster's own pending pods)."""
     if not pod_files and not filenames:
@@ -81,7 +83,7 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
 
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
-        cluster, pods, _ = placing((*pod_files, *filenames), inputs, namespace, validate)
+        cluster, pods, _ = placing((*pod_files, *filenames), inputs, namespace, validate, replicas_mode)
         sim = simulate(cluster, inputs.now, new_pods=pods, profiles=profiles(inputs.config, no_preemption),
                        sample=sample, progress=Progress("scheduling", quiet), for_the_run=True,
                        node_detail=detail_kept(output, node_detail))

@@ -208,7 +208,7 @@ Origins = dict[str, tuple[str, str, str]]
 
 
 def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: str | None = None,
-                  validate: str = "strict") -> tuple[Cluster, list[Pod], list[str], Origins]:
+                  validate: str = "strict", replicas_mode: str = "spec") -> tuple[Cluster, list[Pod], list[str], Origins]:
     """Files of pods and workloads (`place`, `explain -f`, `compare`): the pods to add, in input
     order, and a copy of `cluster` with what the workloads bring along (`apply_to_cluster`). A
     bare Pod creates no namespace: in a namespace the cluster lacks, admission refuses it, as
@@ -217,7 +217,7 @@ def pods_to_place(paths: Sequence[str], cluster: Cluster, now: str, namespace: s
     cluster = cluster.copy()
     rejected = [o for o in objects if isinstance(o, RejectedPod)]
     objects = [o for o in objects if not isinstance(o, RejectedPod)]
-    expansion = expand_objects(objects, cluster.nodes, now, autoscalers=cluster.autoscalers.values())
+    expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, autoscalers=cluster.autoscalers.values())
     rejected += already_existing(cluster, expansion)
     cluster.rejected_pods.extend(rejected)
     warnings += rejected_pod_warnings(rejected)

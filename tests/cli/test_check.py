@@ -657,11 +657,16 @@ def test_the_explain_hint_repeats_the_checks_whatif_operations(cli):
     assert "Pod ml/gpu-job: unschedulable" in cli([*hinted, *common]).stdout.splitlines()
 
 
-def test_no_explain_hint_where_explain_cannot_make_the_checks_queue(cli, tmp_path):
-    """explain places the files' workloads with their spec.replicas: after `--replicas max` (10
-    pods of hpa/web.yaml, pending ones among them) it would explain another queue, so the check
-    suggests none."""
-    result = cli(["check", str(HPA / "web.yaml"), "-c", str(HPA / "cluster.yaml"), "--replicas", "max", "--now", NOW,
-                  "-q"])
+def test_the_explain_hint_repeats_the_replicas_the_check_chose(cli, tmp_path):
+    """After `--replicas max` (hpa/web.yaml: 10 pods of 1 cpu on 6 cpu, the HPA's max) the check
+    leaves pods pending; the explain it suggests takes the same --replicas, so the pod it names
+    exists there and is explained on the same queue (without it, explain placed spec.replicas and
+    knew no such pod)."""
+    common = ["-c", str(HPA / "cluster.yaml"), "--now", NOW, "-q"]
+    result = cli(["check", str(HPA / "web.yaml"), *common, "--replicas", "max"])
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[-1] == "FAIL: 0/1 workloads fit"
+    last = result.stdout.splitlines()[-1]
+    assert last.endswith(f"-f {HPA / 'web.yaml'} --replicas max (with the check's -c, -n and --config)"), last
+    hinted = last.split(": kwhatif ", 1)[1].removesuffix(" (with the check's -c, -n and --config)").split()
+    pod = hinted[1]
+    assert f"Pod {pod}: unschedulable" in cli([*hinted, *common]).stdout.splitlines()

@@ -287,3 +287,14 @@ def test_a_pod_that_names_its_node_is_never_scheduled_but_admitted_by_that_kubel
     [named] = [r for r in data["results"] if r["pod"] == "default/named"]
     assert named["outcome"] == "unschedulable"
     assert named["message"].startswith('spec.nodeName is "node-z", a node the snapshot lacks')
+
+
+@pytest.mark.parametrize("mode, pods", [("spec", 7), ("min", 7), ("max", 10)])
+def test_place_takes_the_replicas_of_an_autoscaled_workload_as_check_does(cli, mode, pods):
+    """hpa/cluster.yaml's HPA (min 7, max 10) targets Deployment web, whose manifest asks 3: spec
+    keeps 3 within [7, 10] (7), min 7, max 10 — the pods place then creates."""
+    hpa = DATA / "hpa"
+    result = cli(["place", str(hpa / "web.yaml"), "-c", str(hpa / "cluster.yaml"), "--now", NOW, "-q",
+                  "--replicas", mode, "-o", "json", "--no-node-detail"])
+    placed = [r for r in json.loads(result.stdout)["results"] if r["pod"].startswith("default/web-")]
+    assert len(placed) == pods
