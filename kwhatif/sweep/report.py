@@ -198,18 +198,31 @@ def chart(rows: Sequence[Row]) -> str:
 
     def at(x: int, y: int) -> str:
         return ",".join(xy(x, y))
-    colors = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" height="{CHART_H + 20 * len(lines)}">',
              f'<text x="{PAD}" y="16">pending pods (0–{y_max}) by nodes added (0–{x_max})</text>',
              f'<polyline fill="none" stroke="#888" points="{at(0, y_max)} {at(0, 0)} {at(x_max, 0)}"/>']
     for i, (name, pts) in enumerate(lines.items()):
-        color = colors[i % len(colors)]
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" '
-                     f'points="{" ".join(at(x, y) for x, y in sorted(pts))}"/>')
+        color, dash = series_style(i)
+        stroke = f'stroke="{color}" stroke-width="2"' + (f' stroke-dasharray="{dash}"' if dash else "")
+        parts.append(f'<polyline fill="none" {stroke} points="{" ".join(at(x, y) for x, y in sorted(pts))}"/>')
         # A dot at each point: a series of one count (a single scenario) draws no line at all.
         parts.extend('<circle cx="{}" cy="{}" r="3" fill="{}"/>'.format(*xy(x, y), color) for x, y in sorted(pts))
-        parts.append(f'<text x="{PAD}" y="{CHART_H + 20 * i + 10}" fill="{color}">{html.escape(name)}</text>')
+        legend_y = CHART_H + 20 * i + 6
+        parts.append(f'<line x1="{PAD}" y1="{legend_y}" x2="{PAD + 30}" y2="{legend_y}" {stroke}/>')
+        parts.append(f'<text x="{PAD + 36}" y="{legend_y + 4}" fill="{color}">{html.escape(name)}</text>')
     return "\n".join(parts + ["</svg>"])
+
+
+SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+SERIES_DASHES = ("", "8 4", "2 3")
+
+
+def series_style(index: int) -> tuple[str, str]:
+    """(colour, stroke-dasharray) of the chart's series `index`: six colours, then the same with
+    dashes, then dotted — eighteen series told apart, line and legend alike (a 3 × 3 sweep with
+    two snapshots already has more than six)."""
+    return (SERIES_COLORS[index % len(SERIES_COLORS)],
+            SERIES_DASHES[index // len(SERIES_COLORS) % len(SERIES_DASHES)])
 
 
 def as_html(data: dict[str, Any]) -> str:

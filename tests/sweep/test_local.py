@@ -9,7 +9,7 @@ import signal
 from concurrent.futures import ThreadPoolExecutor
 
 from kwhatif.sweep.executors import run_here, run_local_pool, run_remote
-from kwhatif.sweep.report import FORMATS, sweep_data
+from kwhatif.sweep.report import FORMATS, series_style, sweep_data
 from kwhatif.sweep.spec import read_sweep
 from tests.cli.conftest import NOW
 from tests.sweep.conftest import SAMPLES, kwhatif
@@ -53,7 +53,16 @@ def test_every_format_shows_every_scenario() -> None:
     assert page.count("<tr>") == scenarios + 1 and "<svg" in page
     # the chart: one series a removal (pending by nodes added), three points each, each a dot
     # (a series of one count would draw no line)
-    assert page.count('stroke-width="2"') == 3 and page.count("<circle ") == 9
+    assert page.count('stroke-width="2" points=') == 3 and page.count("<circle ") == 9
+    assert page.count("<line ") == 3  # each series' sample in the legend, drawn as its line is
+
+
+def test_eighteen_series_are_told_apart_by_colour_and_dash() -> None:
+    """Six colours, then dashed, then dotted: a 3 x 3 sweep over two snapshots (18 series) has no
+    two alike (a seventh series took the first one's colour, line and legend alike)."""
+    styles = [series_style(i) for i in range(18)]
+    assert len(set(styles)) == 18
+    assert styles[0] == ("#1f77b4", "") and styles[6] == ("#1f77b4", "8 4") and styles[12] == ("#1f77b4", "2 3")
 
 
 def test_tasks_run_by_threads_of_one_worker_give_the_rows_run_here() -> None:
