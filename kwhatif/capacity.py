@@ -204,11 +204,16 @@ class AddNodeResult:
     max_nodes: int
     tried: list[tuple[int, int]]  # (nodes added, new pods left pending)
     warnings: list[str] = field(default_factory=list)  # of every run tried, each once
+    still_pending: list[dict[str, str | None]] = field(default_factory=list)
+    """When no count tried is enough: each workload left pending with the most nodes tried, its
+    first pending pod and that pod's message — whether nodes like the template can help at all
+    (a pod pinned to a full node, a selector no template node matches) is said there."""
 
     def data(self) -> dict:
         return {"template": self.template, "nodes_to_add": self.nodes_to_add, "max_nodes": self.max_nodes,
                 "fits": self.nodes_to_add is not None,
-                "tried": [{"nodes": n, "pending": p} for n, p in self.tried], "warnings": self.warnings}
+                "tried": [{"nodes": n, "pending": p} for n, p in self.tried], "warnings": self.warnings,
+                "still_pending": self.still_pending}
 
 
 def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, now: str,
@@ -218,6 +223,7 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
     `template` added: try 0, 1, 2, 4, ... until it fits, then binary search below (adding nodes
     is assumed not to make a fitting set stop fitting)."""
     tried: dict[int, int] = {}
+    left: dict[int, list[dict[str, str | None]]] = {}
     warnings: dict[str, None] = {}  # insertion-ordered set: the runs repeat most of them
     engine = Scenarios(cluster)
 
@@ -228,7 +234,10 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
                 add_nodes(grown, template, k, now)
                 run = schedule_workloads(grown, objects, now, profiles, replicas_mode, scenarios=engine)
                 warnings.update(dict.fromkeys(run.simulation.warnings + run.warnings))
-                tried[k] = sum(w.pending for w in summarise(run, False))
+                summaries = summarise(run, False)
+                tried[k] = sum(w.pending for w in summaries)
+                left[k] = [{"workload": w.ref, "pod": w.first_pending, "message": w.message}
+                           for w in summaries if w.pending]
         return tried[k]
 
     low, high = -1, None  # pending(low) > 0 (or low = -1), pending(high) == 0
@@ -251,4 +260,6 @@ def nodes_to_add(cluster: Cluster, objects: Sequence[object], template: Node, no
                 high = mid
             else:
                 low = mid
-    return AddNodeResult(template.name, high, max_nodes, sorted(tried.items()), list(warnings))
+    most = max(tried)
+    return AddNodeResult(template.name, high, max_nodes, sorted(tried.items()), list(warnings),
+                         left[most] if high is None else [])

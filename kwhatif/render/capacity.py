@@ -58,7 +58,10 @@ def capacity_table(data: dict[str, Any]) -> str:
 def add_node_table(data: dict[str, Any]) -> str:
     tried = ", ".join(f"{t['nodes']} -> {t['pending']} pending" for t in data["tried"])
     if data["nodes_to_add"] is None:
-        head = f"even {data['max_nodes']} nodes like {data['template']} are not enough"
+        most = max(t["nodes"] for t in data["tried"])
+        head = f"even {data['max_nodes']} nodes like {data['template']} are not enough" + "".join(
+            f"\n  with {most}, {w['workload']} still leaves {w['pod']} pending: {w['message']}"
+            for w in data["still_pending"])
     elif data["nodes_to_add"] == 0:
         head = "the workloads fit without adding a node"
     else:

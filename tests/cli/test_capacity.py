@@ -424,3 +424,30 @@ def test_a_running_deployments_pending_pod_counts_when_the_queue_binds_it(cli, t
     [workload] = json.loads(result.stdout)["workloads"]
     assert result.exit_code == 0
     assert (workload["copies"], workload["more"], workload["running"], workload["fits"]) == (copies, more, 3, True)
+
+
+def test_add_node_says_which_pod_no_count_of_nodes_helps(cli, tmp_path):
+    """n1 (4 cpu) runs a 3-cpu pod; the DaemonSet's pod for n1 asks 2 cpu and may go nowhere else
+    (its node affinity names n1): no number of template nodes helps, and the answer says so with
+    that pod's FailedScheduling text — "even 4 nodes are not enough" alone reads as "buy more"."""
+    cluster = tmp_path / "c.yaml"
+    cluster.write_text(yaml.safe_dump_all([
+        node("n1", "4"),
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "busy", "namespace": "default"},
+         "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "3"}}}]},
+         "status": {"phase": "Running"}}]))
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(node("t", "4")))
+    (tmp_path / "ds.yaml").write_text(yaml.safe_dump({
+        "apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+            "metadata": {"labels": {"app": "agent"}},
+            "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}}}))
+    result = cli(["capacity", str(tmp_path / "ds.yaml"), "-c", str(cluster), "--add-node", str(tmp_path / "t.yaml"),
+                  "--max", "4", "--now", NOW, "-q", "-o", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["nodes_to_add"] is None and [t["pending"] for t in data["tried"]] == [1, 1, 1, 1]
+    [left] = data["still_pending"]
+    assert left["workload"] == "DaemonSet/default/agent" and left["pod"].startswith("default/agent-")
+    assert left["message"] == ("0/5 nodes are available: 1 Insufficient cpu, 4 node(s) didn't satisfy plugin(s) "
+                               "[NodeAffinity]. no new claims to deallocate")
