@@ -132,6 +132,9 @@ def test_add_node_finds_the_smallest_count_by_search(cli, workload, maximum, exi
     result, data = _capacity(cli, str(CHECK / workload), "--add-node", POOL, "--max", str(maximum))
     assert result.exit_code == exit_code
     data.pop("warnings")  # the namespace note of some of the workloads
+    left = data.pop("still_pending")  # named only when no count tried is enough: batch, with 2 nodes
+    assert [w["workload"] for w in left] == (["Deployment/default/batch"] if nodes_to_add is None else [])
+    assert all(w["message"].startswith(f"0/{3 + maximum} nodes are available: ") for w in left)
     assert data == {"template": "pool", "nodes_to_add": nodes_to_add, "max_nodes": maximum,
                     "fits": nodes_to_add is not None, "tried": tried}
 
