@@ -387,11 +387,12 @@ def _preemption_lines(pre: dict[str, Any], width: int, names: bool = True) -> li
         tie = preemption_tie(pre)
         if tie:
             lines.append(f"  {tie}")
-        lines.extend(_sampled_candidates_lines(len(potential), len(candidates), width))
+        note = sampled_candidates_note(len(potential), len(candidates))
+        lines.extend(wrap(note, width, "  ") if note else [])
     return lines
 
 
-def _sampled_candidates_lines(potential: int, found: int, width: int) -> list[str]:
+def sampled_candidates_note(potential: int, found: int) -> str | None:
     """Whether kube-scheduler would choose among fewer candidates than kwhatif did. Its dry run
     (preemption.go:DryRunPreemption) goes through the potential nodes from a random one on and
     stops once it holds `candidates_sought` candidates (one of them without PDB violations): with
@@ -400,23 +401,27 @@ def _sampled_candidates_lines(potential: int, found: int, width: int) -> list[st
     finds (each candidate list holds that many), and its choice may differ from kwhatif's."""
     sought = DefaultPreemptionArgs().candidates_sought(potential)
     if found <= sought:
-        return []
-    return wrap(f"kube-scheduler stops dry-running once it holds about {sought} candidates, found from a random "
-                f"potential node on, and chooses among those; kwhatif found {found} and chose among them all: a real "
-                "cluster may choose another node (and other victims)", width, "  ")
+        return None
+    return (f"kube-scheduler stops dry-running once it holds about {sought} candidates, found from a random "
+            f"potential node on, and chooses among those; kwhatif found {found} and chose among them all: a real "
+            "cluster may choose another node (and other victims)")
 
 
-def _why_no_candidate(node_results: dict[str, list[str]], width: int, names: bool = True) -> list[str]:
-    """Why no potential node is a candidate, the nodes grouped by the dry run's answer: no pod of
-    lower priority to evict there, or the reasons the pod still does not fit with every one of
-    them evicted (default_preemption.go:SelectVictimsOnNode)."""
+def no_candidate_groups(node_results: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
+    """Why no potential node is a candidate, the nodes grouped by the dry run's answer, the
+    biggest group first: no pod of lower priority to evict there, or the reasons the pod still
+    does not fit with every one of them evicted (default_preemption.go:SelectVictimsOnNode)."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for node, said in sorted(node_results.items()):
         groups.setdefault(tuple(said), []).append(node)
+    return [("no pod of lower priority runs there" if reasons == (NO_VICTIMS,)
+             else f"{'; '.join(reasons)}, even with every pod of lower priority evicted", nodes)
+            for reasons, nodes in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))]
+
+
+def _why_no_candidate(node_results: dict[str, list[str]], width: int, names: bool = True) -> list[str]:
     lines = []
-    for reasons, nodes in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
-        why = ("no pod of lower priority runs there" if reasons == (NO_VICTIMS,)
-               else f"{'; '.join(reasons)}, even with every pod of lower priority evicted")
+    for why, nodes in no_candidate_groups(node_results):
         lines.extend(wrap(f"{len(nodes)} node(s): {why}" + (f" ({listed(nodes)})" if names else ""), width, "    ",
                           hanging="      "))
     return (["  why none:"] + lines) if lines else []

@@ -100,3 +100,17 @@ def test_other_commands_refuse_html(cli, command):
     result = cli([*command, *ARGS])
     assert result.exit_code == 2
     assert "'html' is not one of" in result.stderr
+
+
+def test_explain_page_says_why_preemption_found_no_candidate_and_what_each_group_misses(cli):
+    """samples/: shop/checkout-7d9f8-pending (3 cpu) — the 7 general workers are short of cpu even
+    with every pod of lower priority evicted; the table says so under "why none", and the page
+    now too (it showed no preemption section without a chosen node), with the groups' own detail
+    (cpu short by ...) in its column."""
+    result = cli(["explain", "shop/checkout-7d9f8-pending", "-c", str(SAMPLES / "cluster.yaml"), "--now", NOW, "-q",
+                  "-o", "html"])
+    page = parse(result.stdout)
+    assert "Potential nodes (status Unschedulable): 7; candidates (nodes where evictions make room): 0." in page.texts
+    assert "Insufficient cpu, even with every pod of lower priority evicted" in page.texts
+    assert any(t.startswith("cpu short by ") for t in page.texts)
+    assert "what the nodes miss" in page.texts

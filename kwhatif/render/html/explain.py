@@ -9,7 +9,9 @@ from typing import Any
 
 from kwhatif.explain.summary import Spread
 from kwhatif.framework.scheduler import Outcome
-from kwhatif.render.explain import message_head, reasons_text, spread_text
+from kwhatif.render.explain import (
+    message_head, no_candidate_groups, reasons_text, sampled_candidates_note, spread_text,
+)
 from kwhatif.render.html.page import page, paragraph, section, table
 from kwhatif.render.table import preemption_tie
 
@@ -48,11 +50,12 @@ def groups_table(attempt: dict[str, Any]) -> str:
     if not attempt["groups"]:
         return counts
     rows = [(g["plugin"], g["code"], reasons_text(g["reasons"], g.get("taint_key")), g["count"],
-             "; ".join(spread_text(Spread(**s)) for s in g["spreads"]),
+             "; ".join(g["insight"] or [spread_text(Spread(**s)) for s in g["spreads"]]),
              ", ".join(g["examples"]) + (", …" if g["count"] > len(g["examples"]) else ""),
              "; ".join(f"{a['count']}: {a['filter']}" for a in g["also_fails"]))
             for g in attempt["groups"]]
-    return counts + table(["plugin", "code", "reasons", "nodes", "short by", "e.g.", "also fail (kwhatif)"], rows)
+    return counts + table(["plugin", "code", "reasons", "nodes", "what the nodes miss", "e.g.",
+                           "also fail (kwhatif)"], rows)
 
 
 def score_section(attempt: dict[str, Any], suffix: str) -> str:
@@ -92,12 +95,26 @@ def margin_note(attempt: dict[str, Any], shown: list[dict[str, Any]]) -> str:
 
 
 def preemption_section(preemption: dict[str, Any] | None) -> str:
-    """The chosen node and its victims, when preemption chose one."""
-    if not preemption or "chosen" not in preemption:
+    """What the table says of preemption: not eligible and why; else the potential nodes and the
+    candidates — why none is one, grouped, or the chosen node, its victims, a tie, and whether a
+    real cluster may choose another (it stops at about 100 candidates)."""
+    if not preemption:
         return ""
-    chosen = preemption["chosen"]
-    victims: list[dict[str, Any]] = next((c["victims"] for c in preemption["candidates"] if c["node"] == chosen), [])
-    rows = [(v["pod"], v["priority"], ", ".join(v["breaks_pdb"])) for v in victims]
-    tie = preemption_tie(preemption)
-    return section("Preemption", paragraph(f"Nominated node {chosen} (decided by: {preemption['decided_by']})."),
-                   table(["victim", "priority", "breaks PDB"], rows), *([paragraph(tie, "note")] if tie else []))
+    if preemption.get("not_eligible"):
+        return section("Preemption", paragraph(f"Not eligible: {preemption['not_eligible']}"))
+    potential, candidates = preemption.get("potential_nodes", []), preemption.get("candidates", [])
+    parts = [paragraph(f"Potential nodes (status Unschedulable): {len(potential)}; candidates (nodes where "
+                       f"evictions make room): {len(candidates)}.")]
+    if not candidates:
+        rows = [(why, len(nodes), ", ".join(nodes[:3]) + (", …" if len(nodes) > 3 else ""))
+                for why, nodes in no_candidate_groups(preemption.get("node_results", {}))]
+        parts.append(table(["why no candidate", "nodes", "e.g."], rows) if rows else "")
+    chosen = preemption.get("chosen")
+    if chosen is not None:
+        victims: list[dict[str, Any]] = next((c["victims"] for c in candidates if c["node"] == chosen), [])
+        parts.append(paragraph(f"Nominated node {chosen} (decided by: {preemption['decided_by']})."))
+        parts.append(table(["victim", "priority", "breaks PDB"],
+                           [(v["pod"], v["priority"], ", ".join(v["breaks_pdb"])) for v in victims]))
+        notes = [preemption_tie(preemption), sampled_candidates_note(len(potential), len(candidates))]
+        parts.extend(paragraph(note, "note") for note in notes if note)
+    return section("Preemption", *parts)
