@@ -6,7 +6,8 @@ first.
 ReplicaSet / ReplicationController: controller_utils.go ActivePodsWithRanks
 (`kwhatif.workloads.deletion`), over the pods FilterActivePods keeps — neither finished nor
 already being deleted (the controller stopped counting those). StatefulSet (OrderedReady and Parallel
-alike): the highest ordinals go, new ones take the next ordinals."""
+alike): the highest ordinals go, new ones take the next ordinals, each with its identity labels
+and its own claims (`stateful_replica`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.errors import InputError
 from kwhatif.load.disruption import count_namespace_again
-from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, Workload
+from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, NameSet, Workload, deterministic_uid
 from kwhatif.workloads.deletion import deletion_order as replica_deletion_order
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
@@ -101,16 +102,57 @@ def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[P
 
 def new_replicas(cluster: Cluster, pods: list[Pod], kind: str, count: int, now: str) -> list[Pod]:
     """`count` new pending replicas copied from the first pod: StatefulSet ordinals after the
-    highest, generated names otherwise."""
+    highest, each with its own identity and claims (`stateful_replica`), generated names otherwise."""
     model = pods[0] if pods else None
     if model is None or count <= 0:
         return []
     names = taken_names(cluster, model.namespace)
     if kind == STATEFULSET:
-        base = model.name.rsplit("-", 1)[0]
         start = max(ordinal(p) for p in pods) + 1
-        return [recreated(model, now, names, "scale", name=f"{base}-{start + i}") for i in range(count)]
+        return [stateful_replica(cluster, model, start + i, now, names) for i in range(count)]
     return [recreated(model, now, names, f"scale/{i}") for i in range(count)]
+
+
+POD_NAME_LABEL, POD_INDEX_LABEL = "statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index"
+_BINDING_ANNOTATIONS = ("pv.kubernetes.io/bind-completed", "pv.kubernetes.io/bound-by-controller",
+                        "volume.kubernetes.io/selected-node")
+
+
+def stateful_replica(cluster: Cluster, model: Pod, number: int, now: str, names: NameSet) -> Pod:
+    """Replica `number` of the StatefulSet `model` belongs to, as stateful_set_utils.go
+    newStatefulSetPod makes it from the set's template: `updateIdentity` (its name and its
+    pod-name and pod-index labels) and `updateStorage` — each claim template's volume names the
+    replica's own claim, `<template>-<set>-<ordinal>`, which the controller creates just before
+    the pod (unbound: a copy of the model's claim, as the template made both). A copy of the model
+    pod would take the model's identity and its claim (bound on the model's node)."""
+    set_name, old = model.name.rsplit("-", 1)[0], ordinal(model)
+    pod = recreated(model, now, names, "scale", name=f"{set_name}-{number}")
+    labels = dict(pod.labels)
+    for key, value in ((POD_NAME_LABEL, pod.name), (POD_INDEX_LABEL, str(number))):
+        if key in labels:
+            labels[key] = value
+    volumes = []
+    for volume in pod.volumes:
+        source = volume.get("persistentVolumeClaim") or {}
+        template = str(volume.get("name", ""))
+        if source.get("claimName") != f"{template}-{set_name}-{old}":
+            volumes.append(volume)
+            continue
+        claim = f"{template}-{set_name}-{number}"
+        volumes.append({**volume, "persistentVolumeClaim": {**source, "claimName": claim}})
+        _create_claim(cluster, pod.namespace, f"{template}-{set_name}-{old}", claim)
+    return pod.evolve(labels=labels, volumes=tuple(volumes))
+
+
+def _create_claim(cluster: Cluster, namespace: str, model: str, name: str) -> None:
+    """The claim of a new StatefulSet replica, unless one of that name is there already (the
+    controller reuses it: a set scaled down keeps its claims)."""
+    source = cluster.pvcs.get((namespace, model))
+    if source is None or (namespace, name) in cluster.pvcs:
+        return
+    cluster.pvcs[(namespace, name)] = source.evolve(
+        name=name, uid=deterministic_uid("PersistentVolumeClaim", namespace, name), volume_name="", phase="Pending",
+        creation_timestamp="", annotations={k: v for k, v in source.annotations.items() if k not in _BINDING_ANNOTATIONS})
 
 
 def scales_workload_file(text: str, cluster: Cluster) -> bool:

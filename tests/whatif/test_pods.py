@@ -8,6 +8,7 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import comes_back, recreated, remove_pods, taken_names
@@ -91,6 +92,29 @@ def test_statefulset_scales_by_ordinals() -> None:
     assert [p.name for p in new] == ["db-3", "db-4"] and all(not p.node_name for p in new)
     _, gone, _ = scale(cluster, "StatefulSet/default/db=1", NOW)
     assert [p.name for p in gone] == ["db-4", "db-3", "db-2", "db-1"]
+
+
+def test_a_statefulset_scaled_up_gives_each_new_replica_its_own_identity_and_claim() -> None:
+    """stateful_set_utils.go newStatefulSetPod: updateIdentity (name, pod-name and pod-index
+    labels) and updateStorage (`<template>-<set>-<ordinal>`, created by the controller, unbound) —
+    a copy of db-0 named db-1 kept db-0's labels and mounted data-db-0, bound on db-0's node. A
+    volume that is no claim template's (a ConfigMap, a shared claim) stays as it is."""
+    volumes = ({"name": "data", "persistentVolumeClaim": {"claimName": "data-db-0"}},
+               {"name": "shared", "persistentVolumeClaim": {"claimName": "shared"}})
+    db0 = of("StatefulSet", "db", "db-0", node_name="n1", phase="Running", volumes=volumes,
+             labels={"app": "db", "statefulset.kubernetes.io/pod-name": "db-0", "apps.kubernetes.io/pod-index": "0"})
+    bound = PersistentVolumeClaim("default", "data-db-0", uid="u0", volume_name="pv1", phase="Bound",
+                                  creation_timestamp="2025-01-01T00:00:00Z", storage_class_name="local",
+                                  annotations={"pv.kubernetes.io/bind-completed": "yes", "team": "db"})
+    cluster = Cluster(pods=[db0], pvcs={("default", "data-db-0"): bound},
+                      controllers={("StatefulSet", "default", "db"): Controller("StatefulSet", "default", "db")})
+    _, _, [db1] = scale(cluster, "StatefulSet/default/db=2", NOW)
+    assert db1.labels == {"app": "db", "statefulset.kubernetes.io/pod-name": "db-1", "apps.kubernetes.io/pod-index": "1"}
+    assert [v["persistentVolumeClaim"]["claimName"] for v in db1.volumes] == ["data-db-1", "shared"]
+    claim = cluster.pvcs[("default", "data-db-1")]
+    assert (claim.volume_name, claim.phase, claim.creation_timestamp, claim.storage_class_name) == ("", "Pending", "",
+                                                                                                   "local")
+    assert claim.annotations == {"team": "db"}
 
 
 def test_a_replicaset_scale_counts_neither_terminating_nor_finished_pods() -> None:
