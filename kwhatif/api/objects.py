@@ -373,6 +373,11 @@ class RunningJob:
     source: Source | None = None
     owner: OwnerReference | None = None
     """Its controller (a CronJob's Job: the CronJob), as a ReplicaSet's (`Controller.owner`)."""
+    failures_left: int | None = None
+    """The pod failures it takes before it fails (spec.backoffLimit, 6 by default, less
+    status.failed): a pod deleted counts as one (job_controller.go isPodFailed), and once they are
+    more the Job fails (BackoffLimitExceeded) and makes no pod. None when a podFailurePolicy or
+    backoffLimitPerIndex decides instead."""
 
 
 DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"

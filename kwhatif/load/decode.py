@@ -341,7 +341,19 @@ def decode_job(obj: dict, source: Source | None) -> RunningJob | None:
                       f.int(status, "terminating", "status", 0) or 0,
                       done or bool(meta.get("deletionTimestamp")) or elsewhere,
                       f.str(spec, "podReplacementPolicy", "spec") == "Failed" or spec.get("podFailurePolicy") is not None,
-                      job_immutables(spec), source, controller_of(f, meta))
+                      job_immutables(spec), source, controller_of(f, meta), _failures_left(f, spec, status))
+
+
+DEFAULT_BACKOFF_LIMIT = 6  # batch v1 defaults.go SetDefaults_Job
+
+
+def _failures_left(f: Fields, spec: dict, status: dict) -> int | None:
+    """`RunningJob.failures_left`: spec.backoffLimit less status.failed; None under a
+    podFailurePolicy or backoffLimitPerIndex (they decide which failures count, per index)."""
+    if spec.get("podFailurePolicy") is not None or spec.get("backoffLimitPerIndex") is not None:
+        return None
+    limit = f.int(spec, "backoffLimit", "spec", DEFAULT_BACKOFF_LIMIT, bits=32)
+    return (DEFAULT_BACKOFF_LIMIT if limit is None else limit) - (f.int(status, "failed", "status", 0) or 0)
 
 
 JOB_IMMUTABLE = ("podFailurePolicy", "backoffLimitPerIndex")

@@ -7,6 +7,7 @@ import os
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import yaml
@@ -24,7 +25,7 @@ from kwhatif.load.disruption import health_changed
 from kwhatif.whatif.drain import Drained, drain_pods, retry_refused
 from kwhatif.whatif.daemons import resync_daemon_pods
 from kwhatif.whatif.pods import (
-    DAEMONSET, Names, comes_back, daemonset_gone, is_mirror, is_replaced, owner_kind, pinned_node, pod_names, recreate,
+    DAEMONSET, Names, comes_back, daemonset_gone, is_mirror, owner_kind, pinned_node, pod_names, recreate,
     release_claims, remove_pods,
 )
 from kwhatif.whatif.scale import scale, scales_workload_file
@@ -304,7 +305,7 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
     leaving = Leaving(cluster, now, ledger)
     evicted: list[Pod] = []
     blocked: list[str] = []
-    summaries = []
+    summaries: list[Callable[[], str]] = []  # said once every evicted pod is recreated or not (`flush`)
     failed: list[str] = []
     for node in nodes:
         replace_node(cluster, cordoned(node))
@@ -313,19 +314,19 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
                                    operation.force, settle, leaving)
         evicted += done.evicted
         blocked += done.blocked
-        summaries.append(_drained_summary(cluster, node, done, retried))
+        summaries.append(partial(_drained_summary, cluster, node, done, retried))
         if done.blocked:
             failed.append(node.name)
         if done.waits_on_budget:  # kubectl never returns: it names no pending node either
             if index + 1 < len(nodes):
-                summaries.append(_waits_for_ever(node, nodes[index + 1:]))
+                summaries.append(partial(_waits_for_ever, node, nodes[index + 1:]))
             break
     else:
         if failed and len(nodes) > 1:
             blocked.append(f"There are pending nodes to be drained: {listed(failed)}")
     leaving.flush()
     leaving.sync()
-    return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(evicted),
+    return Applied(operation, "; ".join(say() for say in summaries), tuple(n.name for n in nodes), keys(evicted),
                    keys(leaving.created), tuple(blocked))
 
 
@@ -497,7 +498,8 @@ def remove_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
     gone, new = lose_nodes(cluster, nodes, now, by_node)
     cluster.removed_nodes.extend(nodes)
     summaries = [f"remove-node {n.name}: {len(by_node[n.name])} pod(s) gone, "
-                 f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and is_replaced(p))} recreated pending"
+                 f"{sum(1 for p in by_node[n.name] if not belongs_to_node(p) and comes_back(cluster, p))} recreated "
+                 "pending"
                  for n in nodes]
     return Applied(operation, "; ".join(summaries), tuple(n.name for n in nodes), keys(gone), keys(new))
 

@@ -8,6 +8,7 @@ no controller owns is simply gone."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 
 from kwhatif.api.cluster import Cluster
@@ -71,8 +72,16 @@ def daemonset_gone(pod: Pod, daemonsets: Collection[tuple[str, str]]) -> bool:
 def comes_back(cluster: Cluster, pod: Pod) -> bool:
     """Whether a controller creates a new pod when `pod` goes, however it goes (drain, delete,
     taint eviction...): it is `is_replaced`, and its controller is there to do it — not a
-    DaemonSet's pod whose DaemonSet the snapshot lacks (`daemonset_gone`)."""
-    return is_replaced(pod) and not daemonset_gone(pod, cluster.daemonsets)
+    DaemonSet's pod whose DaemonSet the snapshot lacks (`daemonset_gone`), nor a pod of a Job that
+    is finished (complete, failed — its going may have made it fail: `within_backoff` —, managed
+    elsewhere)."""
+    return is_replaced(pod) and not daemonset_gone(pod, cluster.daemonsets) and not _job_finished(cluster, pod)
+
+
+def _job_finished(cluster: Cluster, pod: Pod) -> bool:
+    ref = pod.controller_ref
+    job = cluster.jobs.get((pod.namespace, ref.name)) if ref is not None and ref.kind == "Job" else None
+    return job is not None and job.finished
 
 
 Names = dict[str, set[str]]
@@ -128,12 +137,35 @@ def release_claims(cluster: Cluster, gone: Sequence[Pod]) -> None:
     cluster.resource_claims.update(released_claims(cluster.resource_claims, gone))
 
 
+def within_backoff(cluster: Cluster, replaced: list[Pod]) -> list[Pod]:
+    """`replaced` less the pods of a Job that their going makes fail: each deleted pod is a
+    failure (job_controller.go isPodFailed), and a Job with more failures than its backoffLimit
+    fails (BackoffLimitExceeded) and creates no pod. The Job keeps the count for the next
+    operation of the run (`RunningJob.failures_left`); one that fails is finished."""
+    gone_by_job: dict[tuple[str, str], int] = {}
+    for pod in replaced:
+        ref = pod.controller_ref
+        if ref is not None and ref.kind == "Job":
+            gone_by_job[(pod.namespace, ref.name)] = gone_by_job.get((pod.namespace, ref.name), 0) + 1
+    failed = set()
+    for key, count in gone_by_job.items():
+        job = cluster.jobs.get(key)
+        if job is None or job.failures_left is None:
+            continue
+        left = job.failures_left - count
+        cluster.jobs[key] = dataclasses.replace(job, failures_left=left, finished=job.finished or left < 0)
+        if left < 0:
+            failed.add(key)
+    return [p for p in replaced if p.controller_ref is None or p.controller_ref.kind != "Job"
+            or (p.namespace, p.controller_ref.name) not in failed]
+
+
 def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names) -> list[Pod]:
     """The pods that the controllers of `gone` (those that `comes_back`) create in their place, added
     as new pending pods at the end of the queue, in the order they went. Returns them. Their
     names avoid `existing` — the names of the pods there were, those that went included: a pod
     being deleted keeps its name until it is gone, and its replacement is made meanwhile."""
-    replaced = [p for p in gone if comes_back(cluster, p)]
+    replaced = within_backoff(cluster, [p for p in gone if comes_back(cluster, p)])
     pools = {namespace: NameSet(existing.get(namespace, set())) for namespace in {p.namespace for p in replaced}}
     new = [recreated(pod, now, pools[pod.namespace], seed) for pod in replaced]
     cluster.pods.extend(new)

@@ -7,7 +7,7 @@ import pytest
 
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
-from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod
+from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod, RunningJob
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
@@ -201,3 +201,22 @@ def test_a_scale_beyond_the_limit_is_refused() -> None:
     with pytest.raises(InputError, match="at most 1,000,000 pods a workload"):
         parse_scale("ReplicaSet/shop/web=99999999999999999999")
     assert parse_scale("rs/shop/web=1000000") == ("ReplicaSet", "shop", "web", 1_000_000)
+
+
+@pytest.mark.parametrize("failures_left, gone, comes_back", [
+    (0, 1, False),    # backoffLimit 0, none failed: the deletion is its one failure too many
+    (1, 1, True),     # one failure left: the pod is replaced
+    (1, 2, False),    # two of its pods at once (a drained node): 2 > 1, the Job fails
+    (None, 2, True),  # a podFailurePolicy decides which failures count: left as it was
+])
+def test_a_jobs_pod_comes_back_only_within_its_backoff_limit(failures_left, gone, comes_back) -> None:
+    """job_controller.go isPodFailed counts a deleted pod as failed; failed > backoffLimit fails
+    the Job (BackoffLimitExceeded): no pod is made. The Job keeps the count for the next operation."""
+    pods = [of("Job", "x", f"x-{c}", node_name="n1", phase="Running") for c in "ab"[:gone]]
+    job = RunningJob("default", "x", None, 2, False, failures_left=failures_left)
+    cluster = Cluster(pods=list(pods), jobs={("default", "x"): job})
+    new = remove_pods(cluster, pods, NOW, "t")
+    assert (len(new) == gone) is comes_back and (not new) is not comes_back
+    left = cluster.jobs[("default", "x")]
+    assert left.failures_left == (None if failures_left is None else failures_left - gone)
+    assert left.finished is (not comes_back)
