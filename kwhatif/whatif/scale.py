@@ -68,11 +68,25 @@ def ordinal(pod: Pod) -> int:
     return int(tail) if tail.isdigit() else -1
 
 
-def deletion_order(pods: list[Pod], kind: str, now: str) -> list[Pod]:
-    """The pods in the order the controller deletes them (module docstring)."""
+def deletion_order(pods: list[Pod], kind: str, now: str, related: list[Pod] | None = None) -> list[Pod]:
+    """The pods in the order the controller deletes them (module docstring); `related`: the
+    pods whose count per node ranks them (`related_pods`)."""
     if kind == STATEFULSET:
         return sorted(pods, key=ordinal, reverse=True)
-    return replica_deletion_order(pods, now)
+    return replica_deletion_order(pods, now, related)
+
+
+def related_pods(cluster: Cluster, kind: str, namespace: str, name: str, pods: list[Pod]) -> list[Pod]:
+    """replica_set.go getIndirectlyRelatedPods: the active pods of every ReplicaSet with the same
+    controller as this one (a Deployment's old and new ReplicaSets) — how many of them share a
+    node ranks a pod for deletion; `pods` alone for a ReplicaSet no controller owns."""
+    known = cluster.controllers.get((kind, namespace, name))
+    owner = known.owner if known is not None else None
+    if kind != "ReplicaSet" or owner is None:
+        return pods
+    siblings = [n for (k, ns, n), c in cluster.controllers.items() if (k, ns) == (kind, namespace)
+                and c.owner is not None and (c.owner.kind, c.owner.name) == (owner.kind, owner.name)]
+    return [p for sibling in siblings for p in replicas_of(cluster, kind, namespace, sibling)]
 
 
 def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[Pod]]:
@@ -88,7 +102,8 @@ def scale(cluster: Cluster, text: str, now: str) -> tuple[str, list[Pod], list[P
     if wanted > len(pods) and not pods:
         raise InputError(f"--scale {text}: {kind}/{namespace}/{name} has no pod to copy (the snapshot "
                          "holds no pod template)")
-    gone = deletion_order(pods, kind, now)[:len(pods) - wanted] if wanted < len(pods) else []
+    related = related_pods(cluster, kind, namespace, name, pods)
+    gone = deletion_order(pods, kind, now, related)[:len(pods) - wanted] if wanted < len(pods) else []
     remove_pods(cluster, gone, now, "scale", replace=False)
     new = new_replicas(cluster, pods, kind, wanted - len(pods), now)
     cluster.pods.extend(new)

@@ -220,3 +220,21 @@ def test_a_jobs_pod_comes_back_only_within_its_backoff_limit(failures_left, gone
     left = cluster.jobs[("default", "x")]
     assert left.failures_left == (None if failures_left is None else failures_left - gone)
     assert left.finished is (not comes_back)
+
+
+def test_a_replicaset_scaled_down_ranks_by_the_pods_of_every_replicaset_of_its_deployment() -> None:
+    """replica_set.go getIndirectlyRelatedPods: web-h1 and web-h2 both belong to Deployment web;
+    n2 holds 3 of their pods (web-h1-b, web-h2-c, web-h2-d), n1 one (web-h1-a). More related pods
+    on a node rank a pod first, before age: web-h1-b goes, though web-h1-a is younger (by its own
+    pods alone, one a node, the younger went)."""
+    web = OwnerReference("apps/v1", "Deployment", "web", controller=True)
+    controllers = {("ReplicaSet", "default", n): Controller("ReplicaSet", "default", n, owner=web)
+                   for n in ("web-h1", "web-h2")}
+    pods = [of("ReplicaSet", "web-h1", "web-h1-a", node_name="n1", phase="Running",
+               creation_timestamp="2025-12-31T00:00:00Z"),
+            of("ReplicaSet", "web-h1", "web-h1-b", node_name="n2", phase="Running",
+               creation_timestamp="2025-01-01T00:00:00Z"),
+            *[of("ReplicaSet", "web-h2", f"web-h2-{c}", node_name="n2", phase="Running") for c in "cd"]]
+    cluster = Cluster(pods=list(pods), controllers=controllers)
+    _, gone, _ = scale(cluster, "ReplicaSet/default/web-h1=1", NOW)
+    assert [p.name for p in gone] == ["web-h1-b"]
