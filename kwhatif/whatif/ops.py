@@ -105,8 +105,11 @@ def operation_item(path: str, index: int, item: Any) -> Operation:
     args = [str(v) for v in values]
     if names[0] == "add-node":
         args = [_beside(path, args[0]), *args[1:]]
+    force = item.get("force", False)
+    if not isinstance(force, bool):  # YAML's "false" in quotes is a string, and a true one in Python
+        raise InputError(f"{where}: force: expected true or false, got {force!r}")
     try:
-        return parse_operation(str(names[0]), args, bool(item.get("force", False)))
+        return parse_operation(str(names[0]), args, force)
     except InputError as err:
         raise InputError(f"{where}: {err}") from None
 

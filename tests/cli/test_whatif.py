@@ -715,6 +715,8 @@ def test_check_scales_a_workload_of_its_files(tmp_path: Path) -> None:
     ("- foo: n1\n", "item 0:"),
     ("- cordon:\n", "item 0: cordon: expected its arguments as on the command line"),  # null: not "None" the node
     ("{\n", "while parsing"),
+    # "false" in quotes is a string — true in Python: refused, never read as force
+    ('- drain: n1\n  force: "false"\n', "item 0: force: expected true or false, got 'false'"),
 ])
 @pytest.mark.parametrize("command", [["check", "WORKLOADS"], ["schedule"]])
 def test_a_bad_whatif_file_is_a_one_line_error_of_the_installed_command(
