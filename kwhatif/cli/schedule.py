@@ -28,13 +28,15 @@ from kwhatif.engine import simulate
 @config_option
 @sample_option
 @strict_option
+@validate_option
 @node_detail_option
 @no_headers_option
 @color_option
 def schedule(clusters: tuple[str, ...], output: str, now: str | None, quiet: bool, config_file: str | None,
-             sample: bool, strict: bool = False, node_detail: bool = True, no_headers: bool = False,
-             color: str = "auto") -> None:
-    """Schedule every pending pod of the cluster in queue order."""
+             sample: bool, strict: bool = False, validate: str = "strict", node_detail: bool = True,
+             no_headers: bool = False, color: str = "auto") -> None:
+    """Schedule every pending pod of the cluster in queue order (--validate: unknown fields of an
+    --add-node template); exit 1 when one stays pending."""
     def action() -> int:
         inputs = load_inputs(clusters, [config_file], now, quiet, strict)
         sim = simulate(inputs.cluster, inputs.now, profiles=profiles(inputs.config), sample=sample,
@@ -77,7 +79,8 @@ def place(pod_files: tuple[str, ...], filenames: tuple[str, ...], namespace: str
           validate: str = "strict", replicas_mode: str = "spec", sample: bool = False, node_detail: bool = True,
           no_headers: bool = False, color: str = "auto") -> None:
     """Add these pods (or the pods of these workloads: POD_FILES and -f) as pending and schedule
-    them (with the cluster's own pending pods)."""
+    them (with the cluster's own pending pods); exit 1 when one of them (not of the cluster's)
+    stays pending or is refused."""
     if not pod_files and not filenames:
         raise click.UsageError("no pods to place: give POD_FILES or -f/--filename")
 
