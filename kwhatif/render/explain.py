@@ -168,10 +168,21 @@ def _requeue_sections(exp: Explanation, width: int) -> list[Section]:
 def _requeue_lines(exp: Explanation, width: int) -> list[str]:
     lines: list[str] = []
     for plugin, event in exp.requeue_on:
-        what = event.why.split(": ", 1)[0]  # the change itself; the whole hint is in -o json
+        what = change_said(event.why)  # the whole hint is in -o json
         lines.extend(wrap(f"{event.resource} {'|'.join(event.actions)} ({plugin}): {what}", width, "  ",
                           hanging="      "))
     return lines
+
+
+def change_said(why: str) -> str:
+    """An event's `why` up to its first ": " outside parentheses: the change itself, without the
+    hint's reasoning ("a PV is created or updated (no hint: ...)" stays whole)."""
+    depth = 0
+    for i, char in enumerate(why):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and why.startswith(": ", i):
+            return why[:i]
+    return why
 
 
 def _compact_requeue_lines(exp: Explanation, width: int) -> list[str]:

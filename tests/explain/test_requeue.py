@@ -132,3 +132,16 @@ def test_events_are_frozen() -> None:
     event = EVENTS["NodeName"][0]
     with pytest.raises(AttributeError):
         event.resource = "Pod"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("why, said", [
+    ("a node is added: it may fit there", "a node is added"),
+    ("a PV is created or updated (no hint: any such change retries the pod): it may be one", "a PV is created or "
+     "updated (no hint: any such change retries the pod)"),
+    ("a PV is created or updated (no hint: any such change retries the pod)",
+     "a PV is created or updated (no hint: any such change retries the pod)"),
+])
+def test_the_table_sayschange_said_up_to_the_first_colon_outside_parentheses(why: str, said: str) -> None:
+    """It cut "a PV is created or updated (no hint" mid-parenthesis."""
+    from kwhatif.render.explain import change_said
+    assert change_said(why) == said
