@@ -21,6 +21,7 @@ from kwhatif.explain.summary import (
 from kwhatif.render.budget import Section, section, within
 from kwhatif.render.table import attempt_title, plugin_label, preemption_tie
 from kwhatif.render.text import wrap
+from kwhatif.plugins.dynamic_resources import DEALLOCATED
 from kwhatif.preemption.evaluator import NO_VICTIMS
 from kwhatif.text import listed
 
@@ -97,7 +98,7 @@ def _head_lines(exp: Explanation, width: int, running_on: str | None) -> list[st
     if exp.message:
         lines.append(message_head(exp.outcome, bool(exp.attempts), exp.message))
         lines.extend(_message_lines(exp.message, width))
-        for note in _quirks(exp.message):
+        for note in quirks(exp.message):
             lines.extend(wrap(note, width, "  ", "kwhatif: "))
     for note in exp.held:
         lines.extend(wrap(f"kwhatif: {note}", width, "", hanging="  "))
@@ -210,11 +211,16 @@ def _message_lines(message: str, width: int) -> list[str]:
     return lines[:MAX_MESSAGE_LINES - len(note)] + note
 
 
-def _quirks(message: str) -> list[str]:
+def quirks(message: str) -> list[str]:
     """kube-scheduler's texts that look like mistakes and are not, explained where they appear."""
     notes = []
     if DEALLOCATE in message:
         notes.append("'no new claims to deallocate' is DynamicResources' PostFilter, run for every pod in v1.34.")
+    if DEALLOCATED in message:
+        notes.append("'deallocation of ResourceClaim completed': DynamicResources' PostFilter freed a claim of the "
+                     "pod allocated for a node it cannot use; kube-scheduler tries the pod again, and it may then fit "
+                     "with nothing changed (kwhatif, as the reference, does not retry a failed pod: the fixes below "
+                     "are for this attempt).")
     if message.endswith(NOT_FOUND):
         notes.append("the trailing 'not found' is DynamicResources' PostFilter failing to read the state its "
                      "PreFilter never wrote (an earlier PreFilter rejected the pod first); preemption does not run. "

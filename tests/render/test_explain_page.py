@@ -20,7 +20,7 @@ from kwhatif.preemption.evaluator import NO_VICTIMS
 from kwhatif.render.budget import section, within
 from kwhatif.render.explain import (
     MAX_LINES, MAX_MESSAGE_LINES, _also_failing_lines, _message_lines, _preemption_lines, _ranking_lines,
-    explanation_summary, spread_text,
+    explanation_summary, quirks, spread_text,
 )
 
 
@@ -198,3 +198,15 @@ def test_a_crowded_page_keeps_to_its_budget_and_its_message_whole(width: int) ->
     assert "\n".join(_message_lines(message, width)) in page
     assert "more group(s) of" in page and "(-o json: every group; -o wide: every node)" in page
     assert "kwhatif: what would make it fit" in page
+
+
+def test_a_claim_freed_by_postfilter_is_explained_as_a_retry_kube_scheduler_makes() -> None:
+    """dynamicresources.go PostFilter: a claim allocated for a node the pod cannot use is
+    deallocated ("deallocation of ResourceClaim completed"); the pod is queued again and may then
+    fit unchanged — the reference runs one attempt, and the page says so beside the message."""
+    message = ("0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 resourceclaim not "
+               "available on the node. deallocation of ResourceClaim completed, preemption: 0/2 nodes are "
+               "available: 2 Preemption is not helpful for scheduling.")
+    [note] = quirks(message)
+    assert note.startswith("'deallocation of ResourceClaim completed': DynamicResources' PostFilter freed a claim")
+    assert "kube-scheduler tries the pod again" in note
