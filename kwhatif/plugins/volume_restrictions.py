@@ -35,9 +35,11 @@ from kwhatif.plugins.volume_binding.storage import (
 )
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.text import listed
 
 NAME = "VolumeRestrictions"
 PRE_FILTER_KEY = "PreFilter" + NAME
+HOLDERS_KEY = "Holders" + NAME
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
 ERR_REASON_RWOP_CONFLICT = ("node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
                             "already in-use by another pod")
@@ -150,5 +152,21 @@ class VolumeRestrictions(PreFilterPlugin, FilterPlugin, PreFilterExtensions, Nod
                 out.append(f"{disk.kind} {disk.ident!r} is already used by {', '.join(holders)}")
         s = state.get(PRE_FILTER_KEY)
         if s is not None and s.conflicting_ref_count > 0:
-            out.append(f"ReadWriteOncePod claim(s) {', '.join(sorted(s.rwop_claims))} already in use by another pod")
+            holders = self._rwop_holders(state, pod, s)
+            out.append(f"ReadWriteOncePod claim(s) {', '.join(sorted(s.rwop_claims))} already in use by "
+                       + (listed(holders) if holders else "another pod")
+                       + " (at most one pod may use such a claim: the other has to go first)")
         return out
+
+    def _rwop_holders(self, state: CycleState, pod: PodInfo, s: PreFilterState) -> list[str]:
+        """The pods (namespace/name on node) holding the pod's ReadWriteOncePod claims, found
+        once per attempt (an explanation asks for every rejected node)."""
+        found = state.get(HOLDERS_KEY)
+        if found is None:
+            wanted = {f"{pod.pod.namespace}/{claim}" for claim in s.rwop_claims}
+            found = sorted(f"{p.key} on {node.name}" for node in self.handle.snapshot.node_infos
+                           if wanted & node.pvc_ref_counts.keys()
+                           for p in node.pods if p.pod.namespace == pod.pod.namespace
+                           and set(p.pvc_names) & s.rwop_claims)
+            state.write(HOLDERS_KEY, found)
+        return list(found)

@@ -177,3 +177,16 @@ def test_node_pvc_ref_counts_follow_pods_added_and_removed() -> None:
     copy.remove_pod("default/a")
     copy.remove_pod("default/b")
     assert copy.pvc_ref_counts == {} and node.pvc_ref_counts == {"default/data": 2}
+
+
+def test_the_explanation_names_the_pod_holding_a_read_write_once_pod_claim() -> None:
+    """The pod to delete (or move) is the one to name: holder uses `data` on n2 — said on every
+    node the claim rejects (it said "already in use by another pod")."""
+    plugin, snapshot = setup((pod("holder", claim("data"), node="n2"),), (pvc("data", "ReadWriteOncePod"),))
+    state = CycleState(explain=True)
+    incoming = PodInfo.of(pod("new", claim("data")))
+    plugin.pre_filter(state, incoming, snapshot.node_infos)
+    for node in ("n1", "n2"):
+        assert plugin.explain_node(state, incoming, snapshot.by_name[node]) == [
+            "ReadWriteOncePod claim(s) data already in use by default/holder on n2 (at most one pod may use such a "
+            "claim: the other has to go first)"]
