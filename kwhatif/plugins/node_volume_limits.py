@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kwhatif.api.storage import CSINode, PersistentVolumeClaim
+from kwhatif.api.storage import CSINode, PersistentVolumeClaim, VolumeAttachment
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
     FilterPlugin,
@@ -57,6 +57,7 @@ from kwhatif.plugins.volume_binding.translation import (
 from kwhatif.snapshot.cache import for_snapshot
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.text import listed
 
 NAME = "NodeVolumeLimits"
 PRE_FILTER_KEY = "PreFilter" + NAME
@@ -175,16 +176,20 @@ def _variant(csi_node: CSINode | None) -> tuple[bool, bool]:
 
 def attachment_volumes(storage: StorageIndex, node_name: str) -> VolumeMap:
     """getNodeVolumeAttachmentInfo: the CSI volumes VolumeAttachments attach to the node, by
-    `<attacher>/<PV volume handle>`. An attachment without attacher or PV name, or whose PV is
-    missing or not a CSI PV, is skipped."""
-    out: VolumeMap = {}
+    `<attacher>/<PV volume handle>`."""
+    return {unique: attachment.attacher for unique, attachment in node_attachments(storage, node_name)}
+
+
+def node_attachments(storage: StorageIndex, node_name: str) -> list[tuple[str, VolumeAttachment]]:
+    """The node's VolumeAttachments of CSI volumes, each with its volume's `<attacher>/<handle>`;
+    one without attacher or PV name, or whose PV is missing or not a CSI PV, is skipped."""
+    out = []
     for attachment in storage.attachments_by_node.get(node_name, ()):
         if not attachment.attacher or attachment.pv_name is None:
             continue
         pv = storage.pv(attachment.pv_name)
-        if pv is None or pv.volume_source != "csi":
-            continue
-        out[f"{attachment.attacher}/{pv.volume_id}"] = attachment.attacher
+        if pv is not None and pv.volume_source == "csi":
+            out.append((f"{attachment.attacher}/{pv.volume_id}", attachment))
     return out
 
 
@@ -296,7 +301,9 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
         return result
 
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
-        """kwhatif's sentences: per driver, volumes attached, new and the limit."""
+        """kwhatif's sentences: per driver, volumes attached, new and the limit — and, when the
+        limit is reached, what holds the slots (the pods, the VolumeAttachments no pod there
+        uses): what to delete, move or detach."""
         storage = storage_of(self.handle.snapshot)
         csi_node = storage.csi_nodes.get(node.name)
         new = self._new_volumes(state, pod, storage, csi_node)
@@ -307,8 +314,25 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, NodeExplainer):
             attached, counts = self._attached(node, storage, csi_node)
         except LimitsError:
             return []
-        return [f"{driver}: {used} attached + {want} new, limit {limits[driver]}"
-                for driver, (used, want) in sorted(_counts(new, attached, counts).items()) if driver in limits]
+        out = []
+        for driver, (used, want) in sorted(_counts(new, attached, counts).items()):
+            if driver not in limits:
+                continue
+            said = f"{driver}: {used} attached + {want} new, limit {limits[driver]}"
+            if used + want > limits[driver]:
+                said += f" (held by {listed(self._slot_holders(node, storage, csi_node, driver, attached))})"
+            out.append(said)
+        return out
+
+    def _slot_holders(self, node: NodeInfo, storage: StorageIndex, csi_node: CSINode | None, driver: str,
+                      attached: VolumeMap) -> list[str]:
+        """The pods of the node using a volume of `driver`, then the VolumeAttachments attaching
+        one no pod there uses."""
+        pods = sorted(f"pod {p.key}" for p in node.pods
+                      if driver in self._existing_volumes(p, storage, csi_node).values())
+        attachments = sorted(f"VolumeAttachment {a.name}" for unique, a in node_attachments(storage, node.name)
+                             if a.attacher == driver and unique not in attached)
+        return pods + attachments
 
 
 def _counts(new: VolumeMap, attached: VolumeMap, attached_counts: dict[str, int]) -> dict[str, tuple[int, int]]:

@@ -15,11 +15,13 @@ import pytest
 from kwhatif.api.storage import (
     CSINode, CSINodeDriver, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment,
 )
+from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.status import Code
 from kwhatif.plugins.node_volume_limits import NodeVolumeLimits, inline_handle
 from kwhatif.plugins.volume_binding.translation import ebs_volume_id, pv_handle
 from kwhatif.plugins.volume_binding.storage import InlineDisk
 from kwhatif.api.cluster import Cluster
+from kwhatif.snapshot.pod_info import PodInfo
 from kwhatif.snapshot.snapshot import Snapshot
 from tests.builders import Handle, make_node, make_pod
 from tests.plugins.harness import filter_outcomes
@@ -175,3 +177,22 @@ ATTACHMENT_CASES = [
 @pytest.mark.parametrize("p, attachments, expected", ATTACHMENT_CASES)
 def test_volume_attachments(p, attachments, expected) -> None:
     assert run(p, RUNNING[:1], attachments) == expected
+
+
+def test_the_explanation_names_what_holds_the_slots_when_the_limit_is_reached() -> None:
+    """n1 takes 2 ebs volumes: r1 uses vol-1, and a VolumeAttachment holds vol-3, which no pod
+    there uses; c4 would be a third — the sentence names both holders (what to move or detach),
+    and says nothing more where the limit is not reached (n3: no count, so no limit)."""
+    running = RUNNING[:1]
+    cluster = Cluster(
+        volume_attachments={"va-3": VolumeAttachment("va-3", EBS, "n1", "vol-3")},
+        nodes=[make_node("n1"), make_node("n2"), make_node("n3")], pods=list(running),
+        pvcs={(c.namespace, c.name): c for c in CLAIMS}, pvs={v.name: v for v in PVS},
+        storage_classes={c.name: c for c in CLASSES},
+        csi_nodes={"n1": CSINode("n1", (CSINodeDriver(EBS, 2),)), "n3": CSINode("n3", (CSINodeDriver(EBS),))})
+    snapshot = Snapshot.build(cluster, list(running))
+    plugin = NodeVolumeLimits(None, Handle(snapshot))
+    state, incoming = CycleState(explain=True), PodInfo.of(pod("p", *claims("c4")))
+    plugin.pre_filter(state, incoming, snapshot.node_infos)
+    assert plugin.explain_node(state, incoming, snapshot.by_name["n1"]) == [
+        "ebs.csi.aws.com: 2 attached + 1 new, limit 2 (held by pod default/r1, VolumeAttachment va-3)"]
