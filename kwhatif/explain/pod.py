@@ -94,12 +94,20 @@ def _verdicts(attempt: Attempt, node_names: list[str]) -> list[NodeVerdict]:
             status = statuses.get(name)
             v = NodeVerdict(name, False, status.plugin, status.code.label if status.code != Code.SUCCESS else "",
                             list(status.reasons))
-        v.insights = attempt.insights.get(name, {})
+        v.insights = attempt.insights.get(name) or _rejection_insight(attempt, name)
         v.measures = attempt.measures.get(name, {})
         v.also_fails = {st.plugin: list(st.reasons) for st in attempt.also_fails.get(name, [])}
         out.append(v)
     out.sort(key=lambda v: (not v.feasible, -(v.total or 0), v.node))
     return out
+
+
+def _rejection_insight(attempt: Attempt, node: str) -> dict[str, list[str]]:
+    """The PreFilter rejection's sentences, for a node that carries its (absent-node) status."""
+    statuses = attempt.diagnosis.node_to_status
+    if not attempt.rejection_insight or node in statuses.statuses:
+        return {}
+    return {statuses.absent.plugin: attempt.rejection_insight}
 
 
 def _preemption(attempt: Attempt) -> dict[str, Any] | None:

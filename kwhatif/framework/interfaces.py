@@ -155,6 +155,12 @@ class NodeExplainer(ABC):
         evidence instead of one sentence per node. Empty: the plugin measures nothing."""
         return {}
 
+    def explain_rejection(self, state: CycleState, pod: PodInfo) -> list[str]:
+        """Sentences on this plugin's PreFilter rejection of the pod, which names no node and often
+        no object (`pod has unbound immediate PersistentVolumeClaims`): which of the pod's objects
+        it is and what would lift it. Empty: the message says it all."""
+        return []
+
 
 @dataclass(frozen=True, slots=True)
 class RowVerdicts:

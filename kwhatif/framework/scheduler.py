@@ -63,6 +63,9 @@ class Attempt:
     insights: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     measures: dict[str, dict[str, int]] = field(default_factory=dict)  # rejected node -> shortfalls
     also_fails: dict[str, list[Status]] = field(default_factory=dict)  # rejected node -> later filters' failures
+    rejection_insight: list[str] = field(default_factory=list)
+    """kwhatif's sentences on a PreFilter rejection (NodeExplainer.explain_rejection): every node
+    shares them, so they are kept once."""
     node_set_plugins: tuple[str, ...] = ()
     """The PreFilter plugins whose node-name sets limited the nodes filtered (NodeAffinity's
     matchFields metadata.name In): the nodes left out carry the absent-node status, which names
@@ -359,6 +362,9 @@ class Scheduler:
         if pre_status is not None and pre_status.is_rejected:
             diagnosis.node_to_status.absent = pre_status
             diagnosis.pre_filter_msg = pre_status.message
+            explainer = fwk.explainers().get(pre_status.plugin) if state.explain else None
+            if explainer is not None:
+                attempt.rejection_insight = explainer.explain_rejection(state, pod)
             return self._fail(fwk, state, pod, attempt)
         feasible = self._nominated_node_fast_path(fwk, state, pod, attempt)
         if feasible is None:

@@ -22,6 +22,7 @@ from kwhatif.errors import InputError
 from kwhatif.load.disruption import count_namespace_again
 from kwhatif.workloads.common import MAX_PODS_A_WORKLOAD, NameSet, Workload, deterministic_uid
 from kwhatif.workloads.deletion import deletion_order as replica_deletion_order
+from kwhatif.workloads.pv_controller import add_claims
 from kwhatif.whatif.pods import STATEFULSET, is_finished, recreated, remove_pods, taken_names
 
 SCALABLE = ("ReplicaSet", "StatefulSet", "ReplicationController")
@@ -165,9 +166,9 @@ def _create_claim(cluster: Cluster, namespace: str, model: str, name: str) -> No
     source = cluster.pvcs.get((namespace, model))
     if source is None or (namespace, name) in cluster.pvcs:
         return
-    cluster.pvcs[(namespace, name)] = source.evolve(
+    add_claims(cluster, [source.evolve(
         name=name, uid=deterministic_uid("PersistentVolumeClaim", namespace, name), volume_name="", phase="Pending",
-        creation_timestamp="", annotations={k: v for k, v in source.annotations.items() if k not in _BINDING_ANNOTATIONS})
+        creation_timestamp="", annotations={k: v for k, v in source.annotations.items() if k not in _BINDING_ANNOTATIONS})])
 
 
 def scales_workload_file(text: str, cluster: Cluster) -> bool:

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import BinaryIO, cast
 
 from kwhatif.api.objects import Autoscaler, Namespace, Node, Pod, RejectedPod
+from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import Named, apply_object, decode_docs, rejected_pod_warnings
 from kwhatif.load.disruption import count_budgets
@@ -36,6 +37,7 @@ from kwhatif.workloads import (
 from kwhatif.workloads.common import RUNS_FOREVER, Context, Expanded, Workload, check_controller_spec, decode_workload
 from kwhatif.workloads.strategy import strategy_of
 from kwhatif.workloads.ephemeral import add_ephemeral_claims
+from kwhatif.workloads.pv_controller import add_claims, bind_immediate_claims
 from kwhatif.workloads.operators import operated, operated_warning
 from kwhatif.text import listed
 
@@ -183,15 +185,17 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
     (namespaces created on the fly). `refused`: the groups whose update the API server refuses,
     whose objects stay as they run."""
     warnings: list[str] = []
+    new_claims = [(o.namespace, o.name) for o in expansion.others
+                  if isinstance(o, PersistentVolumeClaim) and (o.namespace, o.name) not in cluster.pvcs]
     for obj in expansion.others:
         apply_object(cluster, obj)
+    bind_immediate_claims(cluster, new_claims)
     for index, group in enumerate(expansion.groups):
         if index in refused:
             continue
         for controller in group.controllers:
             cluster.controllers[(controller.kind, controller.namespace, controller.name)] = controller
-        for claim in group.pvcs:
-            cluster.pvcs.setdefault((claim.namespace, claim.name), claim)
+        add_claims(cluster, group.pvcs)
         add_ephemeral_claims(cluster, group.pods)
         for pod in group.pods:
             if pod.namespace not in cluster.namespaces:

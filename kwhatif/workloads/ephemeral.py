@@ -15,14 +15,14 @@ from kwhatif.api.objects import Pod
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError
 from kwhatif.load.storage import decode_pvc
+from kwhatif.workloads.pv_controller import add_claims
 
 
 def add_ephemeral_claims(cluster: Cluster, pods: Sequence[Pod]) -> None:
     """Each pod's ephemeral claims into `cluster`, unless a claim of that name is there already
-    (the controller leaves it, and VolumeBinding says whether it belongs to the pod)."""
-    for pod in pods:
-        for claim in ephemeral_claims(pod):
-            cluster.pvcs.setdefault((claim.namespace, claim.name), claim)
+    (the controller leaves it, and VolumeBinding says whether it belongs to the pod); the PV
+    controller binds those of an Immediate class at once."""
+    add_claims(cluster, [claim for pod in pods for claim in ephemeral_claims(pod)])
 
 
 def ephemeral_claims(pod: Pod) -> list[PersistentVolumeClaim]:

@@ -495,3 +495,24 @@ def test_nodes_tainted_per_team_are_one_group_and_the_message_stays_upstreams(cl
     [group] = json.loads(cli([*args, "-o", "json"]).stdout)["explanation"]["attempts"][0]["groups"]
     assert (group["taint_key"], group["count"], group["reasons"]) == (
         "team", 4, [f"node(s) had untolerated taint {{team: t{i}}}" for i in range(4)])
+
+
+def test_an_unbound_immediate_claim_is_named_with_why_it_is_unbound(cli, tmp_path, monkeypatch):
+    """VolumeBinding's PreFilter says `pod has unbound immediate PersistentVolumeClaims` and no
+    more (reference §5.1); the explanation names the claim and the missing step of the PV
+    controller (a no-provisioner Immediate class, and no PersistentVolume at all: one must be made)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+        "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\n"
+        "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: local}\n"
+        "provisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: Immediate\n---\n"
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default}\n"
+        "spec: {storageClassName: local, accessModes: [ReadWriteOnce], resources: {requests: {storage: 5Gi}}}\n"
+        "status: {phase: Pending}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: default}\n"
+        "spec: {containers: [{name: c, image: pg}], volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]}\n")
+    out = cli(["explain", "default/db", "-c", str(tmp_path / "c.yaml"), "--now", NOW]).stdout
+    assert "  0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found" in out.splitlines()
+    assert ("PersistentVolumeClaim default/data: StorageClass local binds at once (Immediate) but does not provision, "
+            "and no Available PersistentVolume of it matches the claim (at least 5Gi, ReadWriteOnce): create one") in out

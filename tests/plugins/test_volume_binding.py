@@ -154,6 +154,50 @@ def test_pre_filter(pvcs, pvs, p, expected) -> None:
     assert got == expected
 
 
+@pytest.mark.parametrize("pvcs, pvs, expected", [
+    pytest.param((pvc("a", cls="manual", size="1Gi"),), (), [
+        "PersistentVolumeClaim default/a: StorageClass manual binds at once (Immediate) but does not provision, and "
+        "no Available PersistentVolume of it matches the claim (at least 1Gi, ReadWriteOnce): create one"],
+        id="no-provisioner class: no volume matches, so one must be created"),
+    pytest.param((pvc("a", cls="immediate"),), (), [
+        "PersistentVolumeClaim default/a: StorageClass immediate binds at once (Immediate) through csi.example.com, "
+        "which has not provisioned a volume for it yet: see the claim's events (kubectl describe pvc)"],
+        id="a class that provisions has not done it yet: its events say why"),
+    pytest.param((pvc("a", cls="immediate"),), (pv("free", cls="immediate"),), [
+        "PersistentVolumeClaim default/a matches an Available PersistentVolume: the PV controller has not bound it yet"],
+        id="a volume matches: the PV controller binds it, and the claim's update retries the pod"),
+    pytest.param((pvc("a", cls="nope", size="2Gi", modes=("ReadWriteMany",)),), (), [
+        "PersistentVolumeClaim default/a: StorageClass nope does not exist and no Available PersistentVolume of that "
+        "class matches it (at least 2Gi, ReadWriteMany): create the class, or name one that exists"],
+        id="a class that does not exist"),
+    pytest.param((pvc("a", cls=""),), (), [
+        "PersistentVolumeClaim default/a names no StorageClass and no Available PersistentVolume without a class "
+        "matches it (at least 10Gi, ReadWriteOnce): create one, or name a StorageClass that provisions"],
+        id="no class at all"),
+    pytest.param((pvc("a", "pv-x", bound=False),), (), [
+        "PersistentVolumeClaim default/a names PersistentVolume pv-x, which does not exist: create it, or drop "
+        "spec.volumeName"], id="a pre-bound claim whose volume does not exist"),
+    pytest.param((pvc("a", "pv-x", bound=False),), (pv("pv-x", claim="b", phase="Bound"),), [
+        "PersistentVolumeClaim default/a names PersistentVolume pv-x, which is bound to default/b: name another volume"],
+        id="a pre-bound claim whose volume another claim holds"),
+    pytest.param((pvc("a", "pv-x", bound=False, size="20Gi"),), (pv("pv-x", size="10Gi"),), [
+        "PersistentVolumeClaim default/a names PersistentVolume pv-x, which does not satisfy it (capacity, access "
+        "modes, volume mode, class): the PV controller does not bind them"],
+        id="a pre-bound claim larger than its volume"),
+    pytest.param((pvc("a", cls="wffc"), pvc("b", cls="manual", size="1Gi")), (), [
+        "PersistentVolumeClaim default/b: StorageClass manual binds at once (Immediate) but does not provision, and "
+        "no Available PersistentVolume of it matches the claim (at least 1Gi, ReadWriteOnce): create one"],
+        id="only the immediate claims are named, not the WaitForFirstConsumer one beside them"),
+])
+def test_an_unbound_immediate_rejection_says_which_claim_and_why(pvcs, pvs, expected) -> None:
+    # pv_controller.go:syncUnboundClaim: a claim names its volume, or takes a matching
+    # Available PV, or its class provisions one; the sentence says which step is missing.
+    plugin, snapshot = setup(pvcs, pvs, classes=(*CLASSES, sc("manual", "Immediate", "kubernetes.io/no-provisioner")))
+    p = pod(claims=tuple(c.name for c in pvcs))
+    assert run(plugin, snapshot, p)[0] == (UU, UNBOUND_IMMEDIATE)
+    assert plugin.explain_rejection(CycleState(), PodInfo.of(p)) == expected
+
+
 def test_an_ephemeral_claim_controlled_by_its_pod_passes_pre_filter() -> None:
     claim = pvc("runner-cache", "pv-x", controller_uid="uid-runner")
     plugin, snapshot = setup((claim,), (pv("pv-x", claim="runner-cache", phase="Bound"),))

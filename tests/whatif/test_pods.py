@@ -8,7 +8,7 @@ import pytest
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.dra import Allocation, ConsumerRef, ResourceClaim
 from kwhatif.api.objects import Controller, DaemonSet, OwnerReference, Pod, RunningJob
-from kwhatif.api.storage import PersistentVolumeClaim
+from kwhatif.api.storage import PersistentVolumeClaim, StorageClass
 from kwhatif.errors import InputError
 from kwhatif.whatif import apply_operations, parse_operation
 from kwhatif.whatif.pods import comes_back, recreated, remove_pods, taken_names
@@ -115,6 +115,23 @@ def test_a_statefulset_scaled_up_gives_each_new_replica_its_own_identity_and_cla
     assert (claim.volume_name, claim.phase, claim.creation_timestamp, claim.storage_class_name) == ("", "Pending", "",
                                                                                                    "local")
     assert claim.annotations == {"team": "db"}
+
+
+def test_a_new_replicas_claim_on_an_immediate_class_that_provisions_is_bound_at_once() -> None:
+    """pv_controller.go syncUnboundClaim: the claim the controller makes for db-1, of an Immediate
+    class whose provisioner creates volumes, gets its volume `pvc-<uid>` before db-1 is scheduled
+    (a WaitForFirstConsumer class would leave it to VolumeBinding)."""
+    db0 = of("StatefulSet", "db", "db-0", node_name="n1", phase="Running",
+             volumes=({"name": "data", "persistentVolumeClaim": {"claimName": "data-db-0"}},))
+    bound = PersistentVolumeClaim("default", "data-db-0", uid="u0", volume_name="pv1", phase="Bound",
+                                  storage_class_name="rbd", annotations={"pv.kubernetes.io/bind-completed": "yes"})
+    cluster = Cluster(pods=[db0], pvcs={("default", "data-db-0"): bound},
+                      storage_classes={"rbd": StorageClass("rbd", "rook-ceph.rbd.csi.ceph.com", "Immediate")},
+                      controllers={("StatefulSet", "default", "db"): Controller("StatefulSet", "default", "db")})
+    scale(cluster, "StatefulSet/default/db=2", NOW)
+    claim = cluster.pvcs[("default", "data-db-1")]
+    assert (claim.phase, claim.volume_name) == ("Bound", f"pvc-{claim.uid}")
+    assert cluster.pvs[claim.volume_name].claim_ref.name == "data-db-1"
 
 
 def test_a_replicaset_scale_counts_neither_terminating_nor_finished_pods() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kwhatif.api.quantity import value
+from kwhatif.api.quantity import format_amount, value
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.framework.cycle_state import CycleState
 from kwhatif.framework.interfaces import (
@@ -194,6 +194,15 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         return list(storage_of(self.handle.snapshot).reservations.get(pod_key, ()))
 
     # Explanations ----------------------------------------------------------------------------
+    def explain_rejection(self, state: CycleState, pod: PodInfo) -> list[str]:
+        """Which immediate claims are unbound, and why the PV controller has not bound them (the
+        other PreFilter rejections name their claim already)."""
+        storage = storage_of(self.handle.snapshot)
+        claims, problem = lookup_claims(pod, storage)
+        if problem is not None:
+            return []
+        return [_why_unbound(pvc, storage) for pvc in binder.pod_volume_claims(claims, storage).immediate]
+
     def explain_node(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> list[str]:
         """kwhatif's sentences on this plugin's view of `node` in the attempt whose state is
         given: which PV each claim is bound to or would bind, or why none fits."""
@@ -215,6 +224,50 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         for pvc in s.claims.delay:
             out.append(_explain_unplaced(pvc, node, s))
         return out
+
+
+def _why_unbound(pvc: PersistentVolumeClaim, storage: StorageIndex) -> str:
+    """Why the PV controller has not bound an immediate claim (pv_controller.go:syncUnboundClaim),
+    and what binds it: the claim's own volume, a matching PV, or its class's provisioner."""
+    claim = f"PersistentVolumeClaim {pvc.key}"
+    class_name = claim_class(pvc)
+    if pvc.volume_name:
+        pv = storage.pv(pvc.volume_name)
+        if pv is None:
+            return f"{claim} names PersistentVolume {pvc.volume_name}, which does not exist: create it, or drop spec.volumeName"
+        if pv.claim_ref is not None and not binder.is_volume_bound_to_claim(pv, pvc):
+            return (f"{claim} names PersistentVolume {pv.name}, which is bound to {pv.claim_ref.namespace}/"
+                    f"{pv.claim_ref.name}: name another volume")
+        if binder.controller_match(pvc, [pv]) is None:
+            return (f"{claim} names PersistentVolume {pv.name}, which does not satisfy it (capacity, access modes, "
+                    "volume mode, class): the PV controller does not bind them")
+        return f"{claim} names PersistentVolume {pv.name}, which fits: the PV controller has not finished binding it"
+    if binder.controller_match(pvc, storage.claimable_pvs(class_name, pvc.namespace, pvc.name)) is not None:
+        return f"{claim} matches an Available PersistentVolume: the PV controller has not bound it yet"
+    wanted = _wanted(pvc)
+    if not class_name:
+        return (f"{claim} names no StorageClass and no Available PersistentVolume without a class matches it "
+                f"({wanted}): create one, or name a StorageClass that provisions")
+    sc = storage.classes.get(class_name)
+    if sc is None:
+        return (f"{claim}: StorageClass {class_name} does not exist and no Available PersistentVolume of that "
+                f"class matches it ({wanted}): create the class, or name one that exists")
+    if not sc.provisioner or sc.provisioner == NOT_SUPPORTED_PROVISIONER:
+        return (f"{claim}: StorageClass {class_name} binds at once (Immediate) but does not provision, and no "
+                f"Available PersistentVolume of it matches the claim ({wanted}): create one")
+    return (f"{claim}: StorageClass {class_name} binds at once (Immediate) through {sc.provisioner}, which has not "
+            "provisioned a volume for it yet: see the claim's events (kubectl describe pvc)")
+
+
+def _wanted(pvc: PersistentVolumeClaim) -> str:
+    """What a PV must offer the claim, in the claim's words."""
+    size = pvc.requested_storage
+    parts = [f"at least {format_amount('ephemeral-storage', value(size))}" if size is not None else "any size"]
+    if pvc.access_modes:
+        parts.append(", ".join(pvc.access_modes))
+    if pvc.selector is not None:
+        parts.append("labels its selector matches")
+    return ", ".join(parts)
 
 
 def _explain_bound(pvc: PersistentVolumeClaim, node: NodeInfo, s: VolumeBindingState) -> str:

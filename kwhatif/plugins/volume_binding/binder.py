@@ -19,6 +19,7 @@ from the input count.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -76,13 +77,13 @@ class PodVolumeDecisions:
     dynamic_provisions: list[PersistentVolumeClaim] = field(default_factory=list)
 
 
-def is_delay_binding(pvc: PersistentVolumeClaim, storage: StorageIndex) -> bool:
+def is_delay_binding(pvc: PersistentVolumeClaim, classes: Mapping[str, StorageClass]) -> bool:
     """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer (no class, or a
     class that does not exist, means immediate binding)."""
     name = claim_class(pvc)
     if not name:
         return False
-    sc = storage.classes.get(name)
+    sc = classes.get(name)
     return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
 
 
@@ -93,7 +94,7 @@ def pod_volume_claims(claims: list[PersistentVolumeClaim], storage: StorageIndex
     for pvc in claims:
         if is_fully_bound(pvc):
             out.bound.append(pvc)
-        elif is_delay_binding(pvc, storage) and not pvc.volume_name:
+        elif is_delay_binding(pvc, storage.classes) and not pvc.volume_name:
             out.delay.append(pvc)
         else:
             out.immediate.append(pvc)
@@ -180,6 +181,16 @@ def matching_candidates(pvc: PersistentVolumeClaim, volumes: list[PersistentVolu
                 continue
         out.append(PVCandidate(pv, bound_to_claim, size))
     return out
+
+
+def controller_match(pvc: PersistentVolumeClaim, volumes: list[PersistentVolume]) -> PersistentVolume | None:
+    """FindMatchingVolume on the PV controller's path (no node: node affinity is not checked) for
+    an immediate claim: the PV pre-bound to it, else the smallest match, the first of equal sizes."""
+    candidates = matching_candidates(pvc, volumes)
+    prebound = next((c.pv for c in candidates if c.bound_to_claim), None)
+    if prebound is not None or not candidates:
+        return prebound
+    return min(candidates, key=lambda c: c.size).pv
 
 
 def find_matching_volume(candidates: list[PVCandidate], node: Node, excluded: set[str]) -> PersistentVolume | None:
