@@ -46,6 +46,8 @@ class Update:
     strategy: Strategy
     pinned: dict[str, str] = field(default_factory=dict)
     """DaemonSet: new pod key → its node."""
+    keeps: frozenset[str] = frozenset()
+    """DaemonSet: the nodes where a pod of it keeps running though none would start (`Expanded.keeps`)."""
     refused: str | None = None
     """The API server's answer when it refuses the update (`existing.refused_update`): nothing changes."""
     replicas_before: int = 0

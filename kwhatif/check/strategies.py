@@ -190,7 +190,9 @@ def roll_daemonset(s: Stepper, u: Update) -> Rollout:
     old_on: dict[str, list[Pod]] = {}
     for pod in s.old.values():
         old_on.setdefault(pod.node_name, []).append(pod)
-    gone = [p for node, pods in sorted(old_on.items()) if node not in new_on for p in pods]
+    replaced = u.changed and u.strategy.kind != "OnDelete"  # an old pod is an update candidate, with no successor
+    gone = [p for node, pods in sorted(old_on.items()) if node not in new_on and (replaced or node not in u.keeps)
+            for p in pods]
     fresh = [pod for node, pod in sorted(new_on.items()) if node not in old_on]
     if gone or fresh:
         parts = [f"create {names(fresh)} on nodes without a pod"] if fresh else []

@@ -88,7 +88,7 @@ def plan_updates(cluster: Cluster, expansion: Expansion, index: PodIndex) -> dic
         refused = refused_update(cluster, w) or (job_refusal(cluster, w, changed) if job else None) or \
             (_pod_refusal(old[0], group.pods[0], cluster) if w.kind == "Pod" and changed and old else None)
         new = _injected_as_before(group.pods, old, current, cluster) if changed else group.pods
-        out[i] = Update(w, new, old, changed, strategy, group.pinned, refused,
+        out[i] = Update(w, new, old, changed, strategy, group.pinned, group.keeps, refused,
                         len(old) if before is None else before, frozenset(p.key for p in current),
                         tuple(index.finished_of(w)) if job else (), cluster.jobs.get((w.namespace, w.name)))
     return out
@@ -133,7 +133,7 @@ def refused_creations(cluster: Cluster, expansion: Expansion, updates: dict[int,
                 ledger.charge_object("ReplicaSet", w.namespace, new_set.name,
                                      _objects_in(cluster, "ReplicaSet", w.namespace))
         except AdmissionRejected as refused:
-            out[i] = (Update(w, group.pods, [], True, Strategy(""), group.pinned, str(refused)) if update is None
+            out[i] = (Update(w, group.pods, [], True, Strategy(""), group.pinned, group.keeps, str(refused)) if update is None
                       else replace(update, refused=f"the Deployment is updated, but the ReplicaSet of its new "
                                                    f"template is refused: {refused}"))
     return out

@@ -274,6 +274,9 @@ class Expanded:
     warnings: list[str] = field(default_factory=list)
     pinned: dict[str, str] = field(default_factory=dict)
     """A DaemonSet's pods: pod key → the node its pod is pinned to."""
+    keeps: frozenset[str] = frozenset()
+    """A DaemonSet: the nodes it starts no pod on where a pod of it keeps running
+    (NodeShouldRunDaemonPod's shouldContinueRunning: a NoSchedule taint it does not tolerate)."""
 
 
 @dataclass

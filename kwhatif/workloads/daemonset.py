@@ -132,8 +132,11 @@ def expand(w: Workload, ctx: Context) -> Expanded:
     t = _template(w)
     names = NameSet(ctx.taken_names)
     out = Expanded(w)
+    keeps = []
     for node in sorted(ctx.nodes, key=lambda n: n.name):
         if not should_run(t.probe, node):
+            if keeps_running(t.probe, node):
+                keeps.append(node.name)
             continue
         pod_spec = copy.deepcopy(t.spec)
         pin_to_node(pod_spec, node.name)
@@ -141,4 +144,5 @@ def expand(w: Workload, ctx: Context) -> Expanded:
         pod = make_pod(w, t.template, "spec.template", name, t.labels, t.owner, spec=pod_spec)
         out.pods.append(pod)
         out.pinned[pod.key] = node.name
+    out.keeps = frozenset(keeps)
     return out

@@ -255,6 +255,30 @@ def test_a_daemonset_first_creates_the_pod_of_a_node_without_one():
     assert _steps(summary)[0][0].endswith("on nodes without a pod")
 
 
+def _tainted_after_start() -> dict:
+    """n1 (1 cpu) carries foo=bar:NoSchedule, put there after agent-n1 started; n2 has no taint.
+    Both pods run agent:v2 with the controller's tolerations."""
+    tainted = node("n1", "1")
+    tainted["spec"] = {"taints": [{"key": "foo", "value": "bar", "effect": "NoSchedule"}]}
+    return cluster(tainted, node("n2", "1"), *(_updated_agent(f"agent-{n}", n, "100m") for n in ("n1", "n2")))
+
+
+def test_a_daemon_pod_on_a_node_tainted_noschedule_since_keeps_running_when_nothing_changes():
+    # daemon_controller.go NodeShouldRunDaemonPod: an untolerated NoSchedule taint makes shouldRun
+    # false but leaves shouldContinueRunning true (only NoExecute ends it); podsShouldBeOnNode
+    # deletes only when !shouldContinueRunning. Re-applying the same DaemonSet deletes nothing.
+    summary = only(check(_tainted_after_start(), workload("DaemonSet", "agent", "100m", "agent:v2")))
+    assert (summary.change, summary.ok, summary.rollout.steps if summary.rollout else []) == ("unchanged", True, [])
+
+
+def test_a_daemon_pod_on_a_node_tainted_noschedule_since_goes_in_an_update_with_no_successor():
+    # update.go rollingUpdate: agent-n1 runs the old template, so it is an update candidate and is
+    # deleted; the manage step starts none on n1 (shouldRun false). n2's pod is replaced.
+    summary = only(check(_tainted_after_start(), workload("DaemonSet", "agent", "100m", "agent:v3")))
+    assert summary.ok and summary.bound == 1
+    assert [(d, c) for _, d, c, _, _ in _steps(summary)] == [(1, 0), (1, 1)]
+
+
 def test_a_replicaset_only_scales_a_changed_template_reaches_new_pods_alone():
     # ReplicaSet rs (2 running at app:v1) given app:v2 and 3 replicas: one new pod, none replaced.
     state = cluster(node("n1", "4"), *(running(f"rs-{i}", ("ReplicaSet", "rs"), "n1", "100m", labels={"app": "rs"})
