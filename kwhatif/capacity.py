@@ -51,6 +51,10 @@ class WorkloadCapacity:
     nodes: int = 0
     """The nodes of the cluster its copies were placed on: none (every node removed by a what-if)
     is why nothing fits, whatever preemption could do."""
+    stopped_by: str | None = None
+    """What stopped the copies: `admission` (the API server refused the next one: a quota, a
+    LimitRange), `unschedulable`, `gated` (a scheduling gate); None when `max` stopped them.
+    Only an unschedulable copy might have fit by preempting."""
 
     @property
     def more(self) -> int:
@@ -65,8 +69,8 @@ class WorkloadCapacity:
         return {"pod": self.pod, "workload": self.workload, "replicas": self.replicas, "copies": self.copies,
                 "more": self.more, "fits": self.fits, "running": self.running, "max": self.max,
                 "reached_max": self.more >= self.max, "distribution": self.distribution,
-                "stop_reason": self.stop_reason, "evictions": self.evictions, "preemption": self.preemption,
-                "nodes": self.nodes}
+                "stop_reason": self.stop_reason, "stopped_by": self.stopped_by, "evictions": self.evictions,
+                "preemption": self.preemption, "nodes": self.nodes}
 
 
 @dataclass
@@ -122,9 +126,11 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
              maximum: int = 1000, replicas_mode: str = "spec") -> CapacityResult:
     """For each workload of `objects` (in input order): place the pods of the others, then copies
     of its pod (its own replicas first) one at a time until one does not fit or `maximum` are
-    placed. A workload that already runs counts its pods as its first copies: those bound, and
-    those pending that the queue's run binds (they are not placed again). A DaemonSet runs one pod
-    per node: it is placed with the others, never copied."""
+    placed. A workload that already runs counts its pods that carry the manifest's template as
+    its first copies: those bound, and those pending that the queue's run binds (they are not
+    placed again); its pods of another template are what a rollout replaces, so they are gone
+    and the manifest's pods stand in their place. A DaemonSet runs one pod per node: it is placed
+    with the others, never copied."""
     cluster = cluster.copy()
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, autoscalers=cluster.autoscalers.values())
     groups = [g for g in expansion.groups if g.pods]
@@ -135,38 +141,71 @@ def capacity(cluster: Cluster, objects: Sequence[object], now: str, profiles: Se
                "more)") if empty else " (the manifests expand to no pod but a DaemonSet's)"
         raise InputError(f"capacity: no pod to copy{why}")
     index = PodIndex.of(cluster)
-    existing = {id(g): exists(cluster, index, g.workload)[1] for g in groups}
-    bound = {id(g): [p for p in pods if p.node_name] for g, pods in zip(groups, existing.values())}
-    running = {key: len(pods) for key, pods in existing.items()}
-    prototypes = {id(g): _running_prototype(g, bound[id(g)], cluster) for g in groups}
+    current = {id(g): _carrying(g, exists(cluster, index, g.workload)[1], cluster) for g in groups}
+    replaced = {p.key for g in groups for p in current[id(g)].stale}
+    prototypes = {id(g): _running_prototype(g, current[id(g)].pods) for g in groups}
     warnings = expansion.warnings + apply_to_cluster(cluster, expansion)
     warnings += [f"{g.workload.ref}: a DaemonSet runs one pod per node: not copied"
                  for g in groups if g.workload.kind == "DaemonSet"]
+    if replaced:
+        cluster.pods = [p for p in cluster.pods if p.key not in replaced]
     preemption = any(runs_plugin(p, PREEMPTION) for p in profiles or [default_profile()])
     results = []
     engine = Scenarios(cluster)  # one snapshot built; each workload's run derives its own from it
     for group in copied:
-        others = [p for g in groups if g is not group and not running[id(g)] for p in g.pods]
+        others = [p for g in groups if g is not group for p in current[id(g)].still_to_create(g.pods)]
         with engine.one():
             prepared = prepare(cluster, now, new_pods=others, profiles=profiles, scenarios=engine)
             prepared.scheduler.run(prepared.queue)
             placed = prepared.scheduler.snapshot.placed  # its pending pods are scheduled with the queue
-            own = sum(1 for p in existing[id(group)] if p.key in placed)
+            own = sum(1 for p in current[id(group)].pods if p.key in placed)
             results.append(_copies(prepared, cluster, now, group, maximum, own, prototypes[id(group)], preemption))
             warnings += [w for w in prepared.warnings if w not in warnings]
             del prepared  # the released scenario's snapshot goes now, not at the next workload
     return CapacityResult(results, warnings)
 
 
-def _running_prototype(group: Expanded, bound: list[Pod], cluster: Cluster) -> Pod | None:
-    """A running pod of a ReplicaSet-made workload (Deployment, ReplicaSet, ReplicationController)
-    that carries the manifest's template (`carrying_template`, on the template's pod as admission
-    stores it), if any: its controller makes the further replicas."""
-    if group.workload.kind not in ("Deployment", "ReplicaSet", "ReplicationController") or not bound:
-        return None
+_ROLLED = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet")
+"""The workloads whose controller replaces pods of another template (a rollout, or for a bare
+ReplicaSet a scale that keeps them: kwhatif answers for the end of the rollout either way)."""
+
+
+@dataclass(frozen=True)
+class Carrying:
+    """A running workload's pods in the snapshot: `pods` carry the manifest's template, `stale`
+    do not (its controller replaces them)."""
+
+    pods: list[Pod]
+    stale: list[Pod]
+
+    def still_to_create(self, wanted: list[Pod]) -> list[Pod]:
+        """The manifest's pods its controller has yet to create: all of them for a new workload;
+        for one that runs, those standing in for its stale pods (none when it runs the template:
+        its replica count is its own business until it is the one copied)."""
+        if not self.pods and not self.stale:
+            return wanted
+        if not self.stale:
+            return []
+        have = {p.key for p in self.pods}
+        return [p for p in wanted if p.key not in have][:max(0, len(wanted) - len(self.pods))]
+
+
+def _carrying(group: Expanded, pods: list[Pod], cluster: Cluster) -> Carrying:
+    """Which of the workload's pods carry the manifest's template (`carrying_template`, on the
+    template's pod as admission stores it)."""
+    if group.workload.kind not in _ROLLED or not pods:
+        return Carrying(pods, [])
     [(admitted, refused)] = admit([group.pods[0]], cluster, created=True)
-    current = carrying_template(bound, [group.pods[0] if refused else admitted], group.workload.kind)
-    return current[0] if current else None
+    keep = {p.key for p in carrying_template(pods, [group.pods[0] if refused else admitted], group.workload.kind)}
+    return Carrying([p for p in pods if p.key in keep], [p for p in pods if p.key not in keep])
+
+
+def _running_prototype(group: Expanded, current: list[Pod]) -> Pod | None:
+    """A bound pod of a ReplicaSet-made workload (Deployment, ReplicaSet, ReplicationController)
+    that carries the manifest's template, if any: its controller makes the further replicas."""
+    if group.workload.kind not in ("Deployment", "ReplicaSet", "ReplicationController"):
+        return None
+    return next((p for p in current if p.node_name), None)
 
 
 def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, maximum: int,
@@ -177,16 +216,16 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
     make = _copy_maker(group, now, prototype, taken_names(cluster, group.workload.namespace))
     distribution: dict[str, int] = {}
     evictions: list[str] = []
-    stop = None
+    stop = stopped_by = None
     copies = running
     while copies < len(group.pods) + maximum:
-        [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True)
+        [(admitted, rejected)] = admit([as_created(make(copies), now)], cluster, created=True, quotas=prepared.quotas)
         if rejected:
-            stop = rejected
+            stop, stopped_by = rejected, "admission"
             break
         result = prepared.scheduler.schedule_pod(PodInfo.of(admitted))
         if result.outcome != Outcome.BOUND:
-            stop = result.message or result.outcome.value
+            stop, stopped_by = result.message or result.outcome.value, result.outcome.value
             break
         node = result.final.node if result.final else None
         distribution[node or "?"] = distribution.get(node or "?", 0) + 1
@@ -194,7 +233,7 @@ def _copies(prepared: Prepared, cluster: Cluster, now: str, group: Expanded, max
         copies += 1
     return WorkloadCapacity(group.pods[0].key, group.workload.ref, len(group.pods), copies, maximum,
                             dict(sorted(distribution.items())), stop, evictions, running, preemption,
-                            prepared.scheduler.snapshot.num_nodes)
+                            prepared.scheduler.snapshot.num_nodes, stopped_by)
 
 
 @dataclass

@@ -15,7 +15,7 @@ def _workload_lines(w: dict[str, Any]) -> list[str]:
         head = f"{w['workload']}: only {w['copies']} of its {w['replicas']} replicas fit"
         if not w["nodes"]:  # every node removed: nothing to land on, nothing to preempt
             head += " (the cluster has no node)"
-        elif not w["preemption"]:  # the scheduler would let them preempt: kwhatif's default here does not
+        elif not w["preemption"] and w["stopped_by"] == "unschedulable":  # kube-scheduler would let them preempt
             head += " (with preemption off; --allow-preemption lets them preempt, as kube-scheduler would)"
     else:
         head = f"{w['workload']}: {w['more']} more fit ({w['copies']} in total{own})"

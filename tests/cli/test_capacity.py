@@ -39,6 +39,7 @@ def test_copies_of_a_pod_fill_the_free_cpu_and_the_next_one_gets_the_scheduler_m
     assert data == {"workloads": [{"pod": "default/copy", "workload": "Pod/default/copy", "replicas": 1, "copies": 6,
                                    "more": 5, "fits": True, "running": 0, "max": 1000, "reached_max": False,
                                    "distribution": {"node-a": 2, "node-b": 4}, "stop_reason": MSG_NO_CPU,
+                                   "stopped_by": "unschedulable",
                                    "evictions": [], "preemption": False, "nodes": 3}],
                     "warnings": []}
 
@@ -87,13 +88,15 @@ def test_preemption_only_when_allowed(cli):
     assert allowed["workloads"][0]["evictions"][0] in ("default/bound-a", "default/bound-b")
 
 
-@pytest.mark.parametrize("cpu, copies, line", [
-    # n1 (1000m) runs api's 2 replicas of 400m: 200m free. They are its first 2 copies, not placed
-    # again: 400m more copies: none; 100m: 2 more.
-    ("400m", 2, "Deployment/default/api: 0 more fit (2 in total, with its 2 replicas)"),
-    ("100m", 4, "Deployment/default/api: 2 more fit (4 in total, with its 2 replicas)"),
+@pytest.mark.parametrize("cpu, running_, copies, line", [
+    # n1 (1000m) runs api's 2 replicas of 400m: 200m free. The same template (400m): they are its
+    # first 2 copies, not placed again, and no more fit. A new template (100m): the rollout
+    # replaces both, so the node is free for the new pods: 1000m / 100m = 10 copies, 8 more.
+    ("400m", 2, 2, "Deployment/default/api: 0 more fit (2 in total, with its 2 replicas)"),
+    ("100m", 0, 10, "Deployment/default/api: 8 more fit (10 in total, with its 2 replicas)"),
 ])
-def test_a_running_workload_counts_its_running_pods_as_its_first_copies(cli, tmp_path, cpu, copies, line):
+def test_a_running_workload_counts_its_running_pods_of_the_template_as_its_first_copies(cli, tmp_path, cpu, running_,
+                                                                                       copies, line):
     labels = {"app": "api", "pod-template-hash": "h1"}
     state = {"apiVersion": "v1", "kind": "List", "items": [
         node("n1", "1"), *(running(f"api-h1-{i}", ("ReplicaSet", "api-h1"), "n1", "400m", labels=labels) for i in "ab")]}
@@ -105,7 +108,7 @@ def test_a_running_workload_counts_its_running_pods_as_its_first_copies(cli, tmp
                                         "spec": w.spec}))
     args = [str(manifest), "-c", str(cluster), "--now", NOW, "-q"]
     data = json.loads(cli(["capacity", *args, "-o", "json"]).stdout)
-    assert [(w["running"], w["copies"]) for w in data["workloads"]] == [(2, copies)]
+    assert [(w["running"], w["copies"]) for w in data["workloads"]] == [(running_, copies)]
     assert cli(["capacity", *args]).stdout.splitlines()[0] == line
 
 
@@ -454,3 +457,26 @@ def test_add_node_says_which_pod_no_count_of_nodes_helps(cli, tmp_path):
     assert left["workload"] == "DaemonSet/default/agent" and left["pod"].startswith("default/agent-")
     assert left["message"] == ("0/5 nodes are available: 1 Insufficient cpu, 4 node(s) didn't satisfy plugin(s) "
                                "[NodeAffinity]. no new claims to deallocate")
+
+
+def test_copies_go_through_resource_quota_and_a_refusal_ends_them_without_a_preemption_hint(cli, tmp_path):
+    # One 16-cpu node; ResourceQuota `pods: 3` in default, nothing running: the API server admits
+    # 3 pods (the 2 replicas and 1 more); the 4th is refused (`exceeded quota`), and preempting
+    # would not help (stopped_by admission). With `pods: 1`, only 1 of the 2 replicas is admitted.
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "default"},
+             "spec": {"hard": {"pods": "3"}}}
+    (tmp_path / "cluster.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List",
+                                                           "items": [node("n1", "16"), quota]}))
+    w = workload("Deployment", "api", "100m", "app:v1", {"replicas": 2})
+    (tmp_path / "api.yaml").write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment",
+                                                       "metadata": {"name": "api"}, "spec": w.spec}))
+    args = ["capacity", str(tmp_path / "api.yaml"), "-c", str(tmp_path / "cluster.yaml"), "--now", NOW, "-q"]
+    [got] = json.loads(cli([*args, "-o", "json"]).stdout)["workloads"]
+    assert (got["copies"], got["more"], got["stopped_by"]) == (3, 1, "admission")
+    assert "exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3" in got["stop_reason"]
+    quota["spec"]["hard"]["pods"] = "1"
+    (tmp_path / "cluster.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List",
+                                                           "items": [node("n1", "16"), quota]}))
+    result = cli(args)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "Deployment/default/api: only 1 of its 2 replicas fit"

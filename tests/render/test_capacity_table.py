@@ -12,7 +12,8 @@ from kwhatif.render.capacity import NODES_LISTED, capacity_table
 def _workload(distribution: dict[str, int]) -> dict[str, Any]:
     total = sum(distribution.values())
     return {"workload": "Deployment/default/web", "replicas": 1, "copies": total, "more": total - 1,
-            "reached_max": False, "max": 1000, "distribution": distribution, "evictions": [], "stop_reason": None}
+            "reached_max": False, "max": 1000, "distribution": distribution, "evictions": [], "stop_reason": None,
+            "stopped_by": None}
 
 
 def test_a_few_nodes_are_all_listed_by_name() -> None:
@@ -34,14 +35,17 @@ def test_past_the_limit_the_busiest_are_listed_and_the_rest_summed() -> None:
         "the 45 placed here on 25 nodes: 5 node(s) with 3, 10 node(s) with 2, 10 node(s) with 1"]
 
 
-@pytest.mark.parametrize("nodes, preemption, head", [
-    (3, False, "Deployment/default/web: only 0 of its 2 replicas fit (with preemption off; --allow-preemption lets "
-               "them preempt, as kube-scheduler would)"),
-    (3, True, "Deployment/default/web: only 0 of its 2 replicas fit"),
-    (0, False, "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
-    (0, True, "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
+@pytest.mark.parametrize("nodes, preemption, stopped_by, head", [
+    (3, False, "unschedulable", "Deployment/default/web: only 0 of its 2 replicas fit (with preemption off; "
+                                "--allow-preemption lets them preempt, as kube-scheduler would)"),
+    (3, True, "unschedulable", "Deployment/default/web: only 0 of its 2 replicas fit"),
+    (3, False, "admission", "Deployment/default/web: only 0 of its 2 replicas fit"),
+    (3, False, "gated", "Deployment/default/web: only 0 of its 2 replicas fit"),
+    (0, False, "unschedulable", "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
+    (0, True, "unschedulable", "Deployment/default/web: only 0 of its 2 replicas fit (the cluster has no node)"),
 ], ids=["preemption off: the hint", "preemption on: the scheduler's verdict",
+        "refused by admission (a quota): preempting cannot help, no hint", "gated: no hint",
         "no node: nothing to preempt, no hint", "no node, preemption on"])
-def test_replicas_that_do_not_fit_say_why_they_might(nodes: int, preemption: bool, head: str) -> None:
-    short = {**_workload({}), "replicas": 2, "nodes": nodes, "preemption": preemption}
+def test_replicas_that_do_not_fit_say_why_they_might(nodes: int, preemption: bool, stopped_by: str, head: str) -> None:
+    short = {**_workload({}), "replicas": 2, "nodes": nodes, "preemption": preemption, "stopped_by": stopped_by}
     assert capacity_table({"workloads": [short]}).splitlines()[0] == head
