@@ -22,14 +22,14 @@ from kwhatif.check.updates import Scheduled, plan_updates, refused_creations, ru
 from kwhatif.check.workers import default_jobs, each
 from kwhatif.engine import Scenarios, Simulation
 from kwhatif.errors import InputError
-from kwhatif.text import counted
+from kwhatif.text import counted, listed
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.snapshot.snapshot import REGION_LABELS, ZONE_LABELS, label_read, region_and_zone
 from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
-from kwhatif.workloads import apply_to_cluster, expand_objects, namesake_warnings
+from kwhatif.workloads import Expanded, apply_to_cluster, cronjob, expand_objects, namesake_warnings
 from kwhatif.workloads.apply import as_applied
 from kwhatif.workloads.existing import PodIndex, kept_replicas
 
@@ -153,9 +153,34 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     refused = [i for i, u in updates.items() if u.refused]
     warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)
+    if index is not None:
+        warnings += _end_superseded_jobs(cluster, expansion.groups)
     sim, rollouts, replacements = run_with_updates(cluster, now, expansion, updates, profiles, scenarios,
                                                    workloads_only, node_detail)
     return Scheduled(sim, expansion, warnings, rollouts, replacements, cluster)
+
+
+def _end_superseded_jobs(cluster: Cluster, groups: Sequence[Expanded]) -> list[str]:
+    """A CronJob whose next run does not run beside its active Jobs (concurrencyPolicy Replace or
+    Forbid: `cronjob.superseded_pods`): their pods are taken out before its new Job's are judged,
+    and the warning says so (under Forbid the new Job starts only once they end)."""
+    out = []
+    for group in groups:
+        w = group.workload
+        if w.kind != cronjob.KIND or not group.pods:
+            continue
+        jobs, pods = cronjob.superseded_pods(w, cluster)
+        if not jobs:
+            continue
+        gone = {p.key for p in pods}
+        cluster.pods = [p for p in cluster.pods if p.key not in gone]
+        policy = cronjob.concurrency_policy(w)
+        one = len(jobs) == 1
+        when = (f"deletes {'it' if one else 'them'} first" if policy == "Replace"
+                else f"starts the next one only once {'it ends' if one else 'they end'}")
+        out.append(f"{w.ref}: concurrencyPolicy {policy}: {listed(jobs)} still active; its next Job is judged "
+                   f"without the {counted(len(pods), 'pod')} {'it runs' if one else 'they run'} (the controller {when})")
+    return out
 
 
 def summarise(run: Scheduled, no_evictions: bool) -> list[WorkloadSummary]:

@@ -7,8 +7,11 @@ CronJob itself (its schedule, time zone, policies, name length) is refused here 
 from __future__ import annotations
 
 import copy
+import re
 
 from kwhatif.api import settings
+from kwhatif.api.cluster import Cluster
+from kwhatif.api.objects import Pod
 from kwhatif.api.timestamps import parse_rfc3339
 from kwhatif.errors import InputError
 from kwhatif.golang import go_quote, not_supported
@@ -41,7 +44,7 @@ def validate(w: Workload) -> None:
     problem = None if zone is None else time_zone_problem(zone)
     if zone is not None and problem is not None:
         raise f.error("spec.timeZone", f"Invalid value: {go_quote(zone)}: {problem}")
-    policy = f.str(spec, "concurrencyPolicy", "spec") or "Allow"  # defaulted when empty
+    policy = concurrency_policy(w)  # defaulted when empty
     if policy not in CONCURRENCY_POLICIES:
         raise f.error("spec.concurrencyPolicy", not_supported(policy, CONCURRENCY_POLICIES))
     template = f.map(f.map(spec, "jobTemplate", "spec"), "spec", "spec.jobTemplate")
@@ -78,6 +81,41 @@ def job_manifest(w: Workload, now: str) -> dict:
                                           "controller": True, "blockOwnerDeletion": True}]},
         "spec": copy.deepcopy(f.map(template, "spec", "spec.jobTemplate")),
     }
+
+
+FINISHED_PHASES = ("Succeeded", "Failed")
+
+
+def concurrency_policy(w: Workload) -> str:
+    return w.fields.str(w.spec, "concurrencyPolicy", "spec") or "Allow"
+
+
+def active_jobs(w: Workload, cluster: Cluster) -> list[str]:
+    """The CronJob's Jobs still running in the snapshot (cronjob_controllerv2.go reads
+    status.active): those it owns that have not finished, and — for a dump without Job objects —
+    those its pods name as `<cronjob>-<minutes>` (getJobName)."""
+    owned = {j.name for j in cluster.jobs.values() if j.namespace == w.namespace and j.owner is not None
+             and j.owner.kind == KIND and j.owner.name == w.name and not j.finished}
+    named = re.compile(rf"{re.escape(w.name)}-\d+")
+    for pod in cluster.pods:
+        ref = pod.controller_ref
+        if (pod.namespace == w.namespace and ref is not None and ref.kind == job.KIND and named.fullmatch(ref.name)
+                and (w.namespace, ref.name) not in cluster.jobs and pod.phase not in FINISHED_PHASES):
+            owned.add(ref.name)
+    return sorted(owned)
+
+
+def superseded_pods(w: Workload, cluster: Cluster) -> tuple[list[str], list[Pod]]:
+    """The active Jobs the CronJob's next run does not run beside, and their pods still running:
+    under Replace the controller deletes them before creating the new Job; under Forbid it
+    creates the new Job only once they end (their pods done then). Allow runs beside them."""
+    if concurrency_policy(w) == "Allow" or w.fields.bool(w.spec, "suspend", "spec"):
+        return [], []
+    jobs = active_jobs(w, cluster)
+    names = set(jobs)
+    pods = [p for p in cluster.pods if p.namespace == w.namespace and p.controller_ref is not None
+            and p.controller_ref.kind == job.KIND and p.controller_ref.name in names and p.phase not in FINISHED_PHASES]
+    return jobs, pods
 
 
 def expand(w: Workload, ctx: Context) -> Expanded:

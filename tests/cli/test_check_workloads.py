@@ -384,3 +384,49 @@ def test_a_daemonsets_nodes_follow_the_template_apply_leaves(cli, tmp_path, imag
                   "-q", "-o", "json"])
     (w,) = json.loads(result.stdout)["workloads"]
     assert (w["change"], w["ok"]) == (change, ok), w["message"]
+
+
+def _cron_cluster(policy: str) -> dict:
+    """n1 and n2 (2 cpu each); CronJob cj (concurrencyPolicy `policy`) with its active Job
+    cj-29000000 running a 1500m pod on n1; another 1500m pod on n2: 500m free on each node."""
+    template = {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [
+        {"name": "c", "image": "busybox", "resources": {"requests": {"cpu": "1500m"}}}]}}}}
+    nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": n, "labels": {"kubernetes.io/hostname": n}},
+              "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "110"}}} for n in ("n1", "n2")]
+
+    def pod(name: str, node: str, owner: dict | None) -> dict:
+        meta: dict = {"name": name, "namespace": "default", "uid": f"u-{name}"}
+        if owner:
+            meta["ownerReferences"] = [owner]
+        return {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+                "spec": {"nodeName": node, "restartPolicy": "Never", "containers": [
+                    {"name": "c", "image": "busybox", "resources": {"requests": {"cpu": "1500m"}}}]},
+                "status": {"phase": "Running"}}
+    cron = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "cj", "namespace": "default", "uid": "cj1"},
+            "spec": {"schedule": "*/5 * * * *", "concurrencyPolicy": policy, "jobTemplate": template},
+            "status": {"active": [{"kind": "Job", "name": "cj-29000000", "namespace": "default"}]}}
+    job_ref = {"apiVersion": "batch/v1", "kind": "Job", "name": "cj-29000000", "uid": "j1", "controller": True}
+    return {"apiVersion": "v1", "kind": "List",
+            "items": [*nodes, cron, pod("cj-29000000-abcde", "n1", job_ref), pod("other", "n2", None)]}
+
+
+@pytest.mark.parametrize("policy, code, warning", [
+    pytest.param("Allow", 1, None, id="Allow: the next Job runs beside the active one, and 500m is not enough"),
+    pytest.param("Forbid", 0, "the controller starts the next one only once it ends",
+                 id="Forbid: the next Job starts once the active one ends, its 1500m free again on n1"),
+    pytest.param("Replace", 0, "the controller deletes it first", id="Replace: the active Job is deleted first"),
+])
+def test_a_cronjobs_next_job_runs_beside_its_active_one_only_under_allow(cli, tmp_path, policy, code, warning):
+    # cronjob_controllerv2.go syncCronJob: Forbid skips a run while a Job is active; Replace
+    # deletes the active Jobs before creating the new one.
+    state = _cron_cluster(policy)
+    (tmp_path / "cluster.json").write_text(json.dumps(state))
+    (tmp_path / "cj.json").write_text(json.dumps({k: v for k, v in state["items"][2].items() if k != "status"}))
+    result = cli(["check", str(tmp_path / "cj.json"), "-c", str(tmp_path / "cluster.json"), "--now", NOW])
+    assert result.exit_code == code, result.stdout
+    said = [line for line in result.stderr.splitlines() if "concurrencyPolicy" in line]
+    if warning is None:
+        assert said == []
+    else:
+        assert said == [f"kwhatif: warning: CronJob/default/cj: concurrencyPolicy {policy}: cj-29000000 still active; its "
+                        f"next Job is judged without the 1 pod it runs ({warning})"]
