@@ -115,6 +115,10 @@ def classify(key: str, old: Mapping[str, Any] | None, new: Mapping[str, Any] | N
     before, after = where(old), where(new)
     if new is None and key in notes:  # a what-if took it (a drain evicted it, its node went)
         return PodChange(key, "evicted", before, None, notes[key])
+    if old is not None and new is not None and old["node"] and key in notes:
+        # taken by a what-if and recreated under its name (a StatefulSet's): evicted all the same
+        now = on_node(new["node"], new["score"]) if new["node"] else f"pending: {new['message'] or new['outcome']}"
+        return PodChange(key, "evicted", before, after, f"{notes[key]}: {now}")
     if new is None:  # the later snapshot lacks it: deleted, or finished — nothing of the run evicted it
         return PodChange(key, "gone", before, None, "not in the after scenario")
     if old is None:

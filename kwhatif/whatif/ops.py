@@ -160,11 +160,23 @@ class Scenario:
         return [a.data() for a in self.applied]
 
     def notes(self) -> dict[str, str]:
-        """Why each pod the operations removed or created is gone or new (the last word wins)."""
+        """Why each pod the operations removed or created is gone or new (the last word wins); a
+        pod removed and then created again under its name (a StatefulSet's, an Indexed Job's) says
+        both: it was evicted all the same."""
+        removed: dict[str, str] = {}
         out: dict[str, str] = {}
         for applied in self.applied:
-            out.update({key: f"removed by {applied.operation.text}" for key in applied.removed})
-            out.update({key: f"created by {applied.operation.text}" for key in applied.created})
+            text = applied.operation.text
+            for key in applied.removed:
+                removed[key] = text
+                out[key] = f"removed by {text}"
+            for key in applied.created:
+                if key not in removed:
+                    out[key] = f"created by {text}"
+                elif removed[key] == text:
+                    out[key] = f"removed and recreated under its name by {text}"
+                else:
+                    out[key] = f"removed by {removed[key]}, recreated under its name by {text}"
         return out
 
 

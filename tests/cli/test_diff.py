@@ -107,6 +107,19 @@ def test_a_drained_pod_is_evicted_by_the_operation(tmp_path: Path) -> None:
         [line.split() for line in lines]
 
 
+def test_a_drained_statefulset_pod_is_evicted_though_it_comes_back_under_its_name(tmp_path: Path) -> None:
+    # db-0 (StatefulSet db) on n1; the drain evicts it and the controller recreates db-0, which
+    # lands on n2 (n1 cordoned): the same key on both sides, yet an eviction, as a ReplicaSet's
+    # pod's would be — exit 1, not "moved" and exit 0.
+    docs = [node("n1", "a"), node("n2", "a"), pod("db-0", "default", "1", "n1", owner=("StatefulSet", "db"))]
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump_all(docs))
+    result = invoke(["diff", "-c", str(tmp_path / "c.yaml"), "--now", NOW, "--drain", "n1", "-o", "json"])
+    assert result.exit_code == 1
+    [change] = json.loads(result.stdout)["pods"]
+    assert change == {"pod": "default/db-0", "change": "evicted", "before": "n1", "after": "n2",
+                      "reason": "removed and recreated under its name by --drain n1: n2"}
+
+
 def test_a_preempted_pod_is_evicted_by_its_preemptor() -> None:
     """samples/pods/critical.yaml's ledger-reconcile (priority 100000) preempts checkout-gx4sn on
     worker-c1, then binds there on its retry: the victim is named with the pod that preempted it

@@ -57,3 +57,17 @@ def test_changed_pods_names_each_pod_when_most_records_are_new() -> None:
     old = {"a": rec(RUNNING, "n1"), "b": rec(RUNNING, "n1"), "c": rec(RUNNING, "n1")}
     new = {"a": rec(RUNNING, "n2"), "b2": rec("bound", "n2"), "c2": rec("bound", "n2")}
     assert changed_pods(old, new) == {"a", "b", "c", "b2", "c2"}
+
+
+@pytest.mark.parametrize("new, expected", [
+    (rec("bound", "n2", score=90), PodChange("p", "evicted", "n1", "n2",
+                                             "removed and recreated under its name by --drain n1: n2 (score 90)")),
+    (rec("bound", "n1"), PodChange("p", "evicted", "n1", "n1", "removed and recreated under its name by --drain n1: n1")),
+    (rec("unschedulable", message=MSG), PodChange("p", "evicted", "n1", "pending",
+                                                  f"removed and recreated under its name by --drain n1: pending: {MSG}")),
+], ids=["back on another node", "back on the same node: still an eviction", "back pending"])
+def test_a_pod_taken_and_recreated_under_its_name_is_evicted_not_moved(new: dict[str, Any], expected: PodChange) -> None:
+    """A StatefulSet's pod keeps its name when its controller recreates it: it is on both sides,
+    yet the operation evicted it, as it evicts a ReplicaSet's pod (whose replacement has another
+    name) — the diff must fail the same way (Diff.worse)."""
+    assert classify("p", rec(RUNNING, "n1"), new, {"p": "removed and recreated under its name by --drain n1"}) == expected
