@@ -34,7 +34,7 @@ from kwhatif.api.tolerations import Taint
 from kwhatif.engine import is_bound, simulate
 from kwhatif.errors import InputError
 from kwhatif.framework.scheduler import Outcome
-from kwhatif.whatif.pods import MIRROR_ANNOTATION, remove_pods
+from kwhatif.whatif.pods import MIRROR_ANNOTATION, replaced_pods
 from kwhatif.whatif.targets import replace_node
 from kwhatif.text import listed
 
@@ -285,15 +285,15 @@ def reschedule(cluster: Cluster, plan: EvictionPlan, spec: Signal, now: str) -> 
     node = next(n for n in after.nodes if n.name == plan.node)
     replace_node(after, replace(node, taints=node.taints + (Taint(spec.taint, "", "NoSchedule"),)))
     gone = [r.candidate.pod for r in plan.evicted]
-    new = remove_pods(after, gone, now, f"evict/{plan.node}")
-    by_owner = {id(pod): fresh for pod, fresh in zip([p for p in gone if p.controller_ref is not None], new)}
+    by_owner = {id(pod): fresh for pod, fresh in replaced_pods(after, gone, now, f"evict/{plan.node}")}
     sim = simulate(after, now)
     results = {r.pod.key: r for r in sim.results}
     for line in plan.evicted:
         fresh = by_owner.get(id(line.candidate.pod))
         result = results.get(fresh.key) if fresh is not None else None
         if fresh is None:
-            line.rescheduled = "not recreated (no controller)"
+            line.rescheduled = ("not recreated (no controller)" if line.candidate.pod.controller_ref is None
+                                else "not recreated (its controller makes no new pod)")
         elif result is not None and result.outcome == Outcome.BOUND and result.final is not None:
             line.rescheduled = f"{fresh.key} on {result.final.node}"
         elif result is not None:

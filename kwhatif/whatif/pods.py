@@ -3,8 +3,9 @@
 A controller-owned pod that is evicted or deleted is replaced by a new pending pod from the same
 spec, without nodeName or status and with its owner references kept, the way the controller
 would create it (controller.GetPodFromTemplate): a ReplicaSet, Job or ReplicationController pod
-gets a new generated name `<owner>-<5 chars>`, a StatefulSet pod keeps its name (ordinal). A pod
-no controller owns is simply gone."""
+gets a new generated name `<owner>-<5 chars>`, a StatefulSet pod keeps its name (ordinal). Its
+`spec.priority` is left for admission to set from its priorityClassName again, as for any pod a
+controller creates from its template. A pod no controller owns is simply gone."""
 
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def recreated(pod: Pod, now: str, names: NameSet, seed: str, name: str | None = 
         name = pod.name if ref.kind == STATEFULSET else names.generate(prefix, f"{pod.uid or pod.key}/{seed}")
     names.taken.add(name)
     return pod.evolve(name=name, uid=deterministic_uid("Pod", pod.namespace, name), node_name="",
-                      nominated_node_name="", phase="Pending", start_time=None, conditions=(),
+                      nominated_node_name="", priority=None, phase="Pending", start_time=None, conditions=(),
                       container_statuses=(), init_container_statuses=(), creation_timestamp=now,
                       deletion_timestamp=None, resource_claim_statuses=())  # its claims are made anew
 
@@ -122,12 +123,25 @@ def remove_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str,
                 replace: bool = True) -> list[Pod]:
     """Take `gone` out of the cluster; with `replace`, those that `comes_back` come back (`recreate`).
     Their budgets count them gone (`health_changed`). Returns the new pods."""
-    existing = pod_names(cluster.pods, {p.namespace for p in gone}) if replace else {}
+    if not replace:
+        _take_out(cluster, gone)
+        return []
+    return [new for _, new in replaced_pods(cluster, gone, now, seed)]
+
+
+def replaced_pods(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str) -> list[tuple[Pod, Pod]]:
+    """`remove_pods` with replacement, each new pod beside the pod it replaces (those that do not
+    come back have none)."""
+    existing = pod_names(cluster.pods, {p.namespace for p in gone})
+    _take_out(cluster, gone)
+    return recreate_pairs(cluster, gone, now, seed, existing)
+
+
+def _take_out(cluster: Cluster, gone: Sequence[Pod]) -> None:
     ids = {id(p) for p in gone}
     cluster.pods = [p for p in cluster.pods if id(p) not in ids]
     release_claims(cluster, gone)
     health_changed(cluster, gone, -1)
-    return recreate(cluster, gone, now, seed, existing) if replace else []
 
 
 def release_claims(cluster: Cluster, gone: Sequence[Pod]) -> None:
@@ -165,8 +179,14 @@ def recreate(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existin
     as new pending pods at the end of the queue, in the order they went. Returns them. Their
     names avoid `existing` — the names of the pods there were, those that went included: a pod
     being deleted keeps its name until it is gone, and its replacement is made meanwhile."""
+    return [new for _, new in recreate_pairs(cluster, gone, now, seed, existing)]
+
+
+def recreate_pairs(cluster: Cluster, gone: Sequence[Pod], now: str, seed: str, existing: Names
+                   ) -> list[tuple[Pod, Pod]]:
+    """`recreate`, each new pod beside the pod of `gone` it replaces."""
     replaced = within_backoff(cluster, [p for p in gone if comes_back(cluster, p)])
     pools = {namespace: NameSet(existing.get(namespace, set())) for namespace in {p.namespace for p in replaced}}
-    new = [recreated(pod, now, pools[pod.namespace], seed) for pod in replaced]
-    cluster.pods.extend(new)
-    return new
+    pairs = [(pod, recreated(pod, now, pools[pod.namespace], seed)) for pod in replaced]
+    cluster.pods.extend(new for _, new in pairs)
+    return pairs

@@ -143,3 +143,23 @@ def test_the_usage_can_come_from_stdin(tmp_path: Path) -> None:
     text = (tmp_path / "top.txt").read_text()
     from_stdin = invoke(["evict", "n1", "-c", cluster(tmp_path), "--usage", "-", "--now", NOW], input=text)
     assert (from_stdin.exit_code, from_stdin.stdout) == (from_file.exit_code, from_file.stdout)
+
+
+def test_each_evicted_pod_is_named_with_its_own_replacement(tmp_path: Path) -> None:
+    # n1: ghost-n1 (DaemonSet ghost, absent from the snapshot: nothing recreates it; priority -5,
+    # 500Mi used over 100Mi requested) then web-a (ReplicaSet web-rs, 400Mi over 100Mi). Both go
+    # (10Mi available, threshold 800Mi: 10 + 500 + 400 = 910Mi); only web-a comes back, as
+    # web-rs-<random>, on n2 — not beside ghost-n1's line.
+    agent = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "kube-system"},
+             "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+                 "metadata": {"labels": {"app": "agent"}}, "spec": {"containers": [{"name": "c", "image": "a"}]}}}}
+    docs = [node("n1", "a"), node("n2", "a"), agent,  # the snapshot lists its DaemonSets: ghost is not one
+            memory_pod("ghost-n1", "kube-system", "100Mi", priority=-5, owner=("DaemonSet", "ghost")),
+            memory_pod("web-a", "default", "100Mi", owner=("ReplicaSet", "web-rs"))]
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump_all(docs))
+    (tmp_path / "top.txt").write_text("kube-system ghost-n1 1m 500Mi\ndefault web-a 1m 400Mi\n")
+    result = invoke(["evict", "n1", "-c", str(tmp_path / "c.yaml"), "--usage", str(tmp_path / "top.txt"), "--now", NOW,
+                     "--available", "10Mi", "--threshold", "800Mi", "-o", "json"])
+    rows = {r["pod"]: r["rescheduled"] for r in json.loads(result.stdout)["ranking"] if r["evicted"]}
+    assert rows["kube-system/ghost-n1"] == "not recreated (its controller makes no new pod)"
+    assert rows["default/web-a"].startswith("default/web-rs-") and rows["default/web-a"].endswith(" on n2")
