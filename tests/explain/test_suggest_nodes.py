@@ -48,13 +48,14 @@ def test_exists_takes_the_smallest_value_seen_and_dropping_the_only_expression_d
     assert label == [{"op": "patch", "target": {"kind": "Node", "namespace": None, "name": "x"},
                       "patch": [{"op": "add", "path": "/metadata/labels/gpu", "value": "a100"}]}]
     assert node_variant.nodes[0].labels == {"gpu": "a100"}
-    assert label_summary == "label x gpu=a100 (kubectl label node x gpu=a100 --overwrite)"
+    assert label_summary == "label x gpu=a100 (kubectl label node x gpu=a100)"
 
 
 def test_gt_and_lt_get_the_nearest_integer_that_passes() -> None:
-    """cores Gt 8 -> 9; memory-gb Lt 64 -> 63 (strictly greater / smaller, as Requirement.matches)."""
+    """cores Gt 8 -> 9; memory-gb Lt 64 -> 63 (strictly greater / smaller, as Requirement.matches),
+    on a node that has neither label."""
     pod = _pod((Requirement("cores", "Gt", ("8",)), Requirement("memory-gb", "Lt", ("64",))))
-    nodes = [make_node("n", labels={"cores": "4", "memory-gb": "128"})]
+    nodes = [make_node("n")]
     label = _fixes(pod, nodes, [_rejected("n")])[-1][1]
     assert label[0]["patch"] == [{"op": "add", "path": "/metadata/labels/cores", "value": "9"},
                                  {"op": "add", "path": "/metadata/labels/memory-gb", "value": "63"}]
@@ -69,20 +70,23 @@ def test_the_term_missing_fewest_expressions_on_the_nearest_node_is_widened() ->
     pod = _pod((Requirement("zone", "In", ("a",)), Requirement("disk", "In", ("ssd",))),
                (Requirement("tier", "In", ("gold",)),))
     nodes = [make_node("n", labels={"zone": "b", "tier": "silver"})]
-    (summary, widen, variant), (_, label, _) = _fixes(pod, nodes, [_rejected("n")])
+    [(summary, widen, variant)] = _fixes(pod, nodes, [_rejected("n")])
     assert widen[0]["patch"] == [{"op": "add", "path": f"{TERMS}/1/matchExpressions/0/values/-", "value": "silver"}]
     assert summary == "change the pod's node rule so n matches: silver added to tier In"
     assert variant.pod.affinity.node_affinity.required.matches({"zone": "b", "tier": "silver"}, "n")
-    assert label[0]["patch"] == [{"op": "add", "path": "/metadata/labels/tier", "value": "gold"}]
+    # No label: each term needs a label n has changed (tier silver -> gold, zone b -> a).
 
 
 def test_an_empty_term_beside_others_gets_no_pod_change_only_a_label() -> None:
     """The nearest term (1: one DoesNotExist) would be left empty while term 0 exists: dropping
-    its expression makes it match nothing, so only the label change (removing spot) is offered."""
+    its expression makes it match nothing, so no pod change; n lacks zone and disk, so term 0 is
+    met by adding both (removing its spot label is never suggested)."""
     pod = _pod((Requirement("zone", "In", ("a",)), Requirement("disk", "In", ("ssd",))),
                (Requirement("spot", "DoesNotExist"),))
     fixes = _fixes(pod, [make_node("n", labels={"spot": "true"})], [_rejected("n")])
-    assert [changes[0]["patch"] for _, changes, _ in fixes] == [[{"op": "remove", "path": "/metadata/labels/spot"}]]
+    assert [changes[0]["patch"] for _, changes, _ in fixes] == [[
+        {"op": "add", "path": "/metadata/labels/disk", "value": "ssd"},
+        {"op": "add", "path": "/metadata/labels/zone", "value": "a"}]]
 
 
 @pytest.mark.parametrize("verdicts, expected", [
@@ -133,20 +137,28 @@ def test_a_pods_os_or_architecture_is_never_changed(key: str) -> None:
     assert _fixes(pod, [make_node("n", labels={key: "actual"})], [_rejected("n")]) == []
 
 
-def test_a_label_of_its_own_is_suggested_for_the_node() -> None:
+def test_a_label_of_its_own_is_suggested_for_a_node_that_lacks_it() -> None:
+    pod = _pod(selector={"example.com/disk": "ssd"})
+    fixes = _fixes(pod, [make_node("n")], [_rejected("n")])
+    assert [summary.split(":")[0] for summary, _, _ in fixes][-1] == \
+        "label n example.com/disk=ssd (kubectl label node n example.com/disk=ssd)"
+
+
+def test_a_label_the_node_has_is_never_overwritten() -> None:
+    """n's example.com/disk is hdd: rewriting it to ssd would strand the pods whose rules need
+    hdd there and lie about the disk; only the pod's rule may change."""
     pod = _pod(selector={"example.com/disk": "ssd"})
     fixes = _fixes(pod, [make_node("n", labels={"example.com/disk": "hdd"})], [_rejected("n")])
-    assert [summary.split(":")[0] for summary, _, _ in fixes] == [
-        "change the pod's node rule so n matches", "label n example.com/disk=ssd (kubectl label node n example.com/disk=ssd --overwrite)"]
+    assert [summary.split(":")[0] for summary, _, _ in fixes] == ["change the pod's node rule so n matches"]
 
 
 def test_a_term_the_selectors_label_satisfies_needs_no_other_label() -> None:
-    """nodeSelector disk=ssd; terms (ORed) zone NotIn [x] and disk In [ssd]; n has disk=hdd,
-    zone=x. Labelling n disk=ssd meets the selector and term 1 at once: nothing else changes (it
-    also removed zone, term 0 being the first of two equally near)."""
+    """nodeSelector disk=ssd; terms (ORed) zone NotIn [x] and disk In [ssd]; n has zone=x and no
+    disk. Labelling n disk=ssd meets the selector and term 1 at once: nothing else changes (term
+    0 would need zone removed, which is never suggested)."""
     pod = _pod((Requirement("zone", "NotIn", ("x",)),), (Requirement("disk", "In", ("ssd",)),),
                selector={"disk": "ssd"})
-    (summary, label, variant) = _fixes(pod, [make_node("n", labels={"disk": "hdd", "zone": "x"})], [_rejected("n")])[-1]
-    assert summary == "label n disk=ssd (kubectl label node n disk=ssd --overwrite)"
+    (summary, label, variant) = _fixes(pod, [make_node("n", labels={"zone": "x"})], [_rejected("n")])[-1]
+    assert summary == "label n disk=ssd (kubectl label node n disk=ssd)"
     assert label[0]["patch"] == [{"op": "add", "path": "/metadata/labels/disk", "value": "ssd"}]
     assert variant.nodes[0].labels == {"disk": "ssd", "zone": "x"}

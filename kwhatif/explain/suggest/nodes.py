@@ -16,7 +16,7 @@ from typing import Any
 
 from kwhatif.api.affinity import NodeSelector
 from kwhatif.api.objects import CORDON_TAINT, Node, Pod, uncordoned
-from kwhatif.api.selectors import Requirement
+from kwhatif.api.selectors import Labels, Requirement
 from kwhatif.api.tolerations import first_untolerated_taint
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
@@ -100,23 +100,36 @@ def _keys(miss: Miss) -> list[str]:
 
 
 def _nearest_miss(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, labelling: bool) -> Miss | None:
+    """The node closest to matching (to be labelled: by labels it lacks, `_miss`)."""
     best: Miss | None = None
     for v in rejected_alone(verdicts, AFFINITY):
         if ERR_REASON_POD not in v.reasons:  # the scheduler-enforced affinity is not the pod's to change
             continue
         miss = _miss(pod, node_of(v.node).node, labelling)
-        if miss is not None and miss.size and (best is None or (miss.size, v.node) < (best.size, best.node.name)):
+        if miss is None or not miss.size:
+            continue
+        if best is None or (miss.size, v.node) < (best.size, best.node.name):
             best = miss
     return best
+
+
+def _addable(req: Requirement, labels: Labels) -> bool:
+    """Whether a failing expression is met by a label the node does not have yet."""
+    return req.key not in labels and req.operator in ("In", "Exists", "Gt", "Lt")
 
 
 def _miss(pod: Pod, node: Node, labelling: bool) -> Miss | None:
     """The node's miss with the term that fails the fewest expressions; None when no term can be
     met by labels (every term invalid, empty, or failing a `metadata.name` field). `labelling`:
     the node is to be labelled, its nodeSelector labels set first — a term they satisfy needs
-    nothing more (the terms are ORed; a change of the pod's rule leaves the node as it is)."""
+    nothing more (the terms are ORed; a change of the pod's rule leaves the node as it is) — and
+    only by labels it lacks: a label it has is never changed nor removed, as other pods' rules,
+    DaemonSets' selectors and people read it (`disktype=ssd` rewritten to `nvme` would strand the
+    pods that need ssd, and lie about the disk)."""
     labels = node.labels
     selector = {k: want for k, want in (pod.node_selector or {}).items() if labels.get(k) != want}
+    if labelling and any(k in labels for k in selector):
+        return None
     required = _required(pod)
     if required is None:
         return Miss(node, selector, None, ())
@@ -127,6 +140,8 @@ def _miss(pod: Pod, node: Node, labelling: bool) -> Miss | None:
                                                       for f in term.match_fields):
             continue
         failing = tuple((i, r) for i, r in enumerate(term.match_expressions) if not r.matches(labelled))
+        if labelling and not all(_addable(r, labels) for _, r in failing):
+            continue
         if best is None or len(failing) < len(best.failing):
             best = Miss(node, selector, index, failing)
     return best
@@ -138,36 +153,26 @@ def _required(pod: Pod) -> NodeSelector | None:
 
 
 def _label_node(pod: Pod, miss: Miss, verdicts: list[NodeVerdict], node_of: NodeOf) -> Candidate:
-    """The labels set and removed on the nearest node so that it matches."""
-    labels = dict(miss.node.labels)
-    wanted: dict[str, str | None] = dict(miss.selector)
+    """The labels added to the nearest node (labels it lacks: `_miss`) so that it matches."""
+    wanted = dict(miss.selector)
     for _, req in miss.failing:
         wanted[req.key] = _label_value(req, verdicts, node_of)
-    patch = [{"op": "add", "path": f"/metadata/labels/{pointer(k)}", "value": v} if v is not None
-             else {"op": "remove", "path": f"/metadata/labels/{pointer(k)}"} for k, v in sorted(wanted.items())]
-    for key, value in wanted.items():
-        if value is None:
-            labels.pop(key, None)
-        else:
-            labels[key] = value
+    patch = [{"op": "add", "path": f"/metadata/labels/{pointer(k)}", "value": v} for k, v in sorted(wanted.items())]
     name = miss.node.name
-    args = " ".join(f"{k}={v}" if v is not None else f"{k}-" for k, v in sorted(wanted.items()))
-    shown = ", ".join(f"{k}={v}" if v is not None else f"without {k}" for k, v in sorted(wanted.items()))
-    summary = f"label {name} {shown} (kubectl label node {name} {args} --overwrite)"
+    args = " ".join(f"{k}={v}" for k, v in sorted(wanted.items()))
+    summary = f"label {name} {', '.join(args.split())} (kubectl label node {name} {args})"
     return (Suggestion(summary, [node_change(name, patch)], size=Size.ONE_NODE),
-            Variant(pod, (replace(miss.node, labels=labels),)))
+            Variant(pod, (replace(miss.node, labels={**miss.node.labels, **wanted}),)))
 
 
-def _label_value(req: Requirement, verdicts: list[NodeVerdict], node_of: NodeOf) -> str | None:
-    """The label value that satisfies a failing expression; None: the label is removed."""
+def _label_value(req: Requirement, verdicts: list[NodeVerdict], node_of: NodeOf) -> str:
+    """The label value that satisfies a failing In, Exists, Gt or Lt expression (`_addable`)."""
     if req.operator == "In":
         return req.values[0]
     if req.operator == "Exists":
         seen = {v for verdict in verdicts for v in [node_of(verdict.node).node.labels.get(req.key)] if v is not None}
         return min(seen) if seen else "true"
-    if req.operator in ("Gt", "Lt"):
-        return str(int(req.values[0]) + (1 if req.operator == "Gt" else -1))
-    return None  # NotIn, DoesNotExist
+    return str(int(req.values[0]) + (1 if req.operator == "Gt" else -1))
 
 
 def _widen_pod_rule(pod: Pod, miss: Miss) -> Candidate | None:
