@@ -516,3 +516,26 @@ def test_an_unbound_immediate_claim_is_named_with_why_it_is_unbound(cli, tmp_pat
     assert "  0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found" in out.splitlines()
     assert ("PersistentVolumeClaim default/data: StorageClass local binds at once (Immediate) but does not provision, "
             "and no Available PersistentVolume of it matches the claim (at least 5Gi, ReadWriteOnce): create one") in out
+
+
+def test_one_replica_too_many_for_a_one_per_node_set_is_offered_a_node_not_a_sibling_deleted(cli, tmp_path):
+    """StatefulSet db: 4 replicas, required anti-affinity per hostname, 3 nodes each holding one:
+    db-3 stays pending. Deleting db-0 frees nothing (its controller makes db-0 again, repelled
+    the same way); one more node like n1 — a new hostname — fits it (the re-run proves it)."""
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+    docs = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": n, "labels": {"kubernetes.io/hostname": n}},
+             "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}} for n in ("n1", "n2", "n3")]
+    for i, node in enumerate(["n1", "n2", "n3", None]):
+        spec: dict = {"affinity": anti, "containers": [{"name": "c", "image": "pg"}]}
+        if node:
+            spec["nodeName"] = node
+        docs.append({"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "name": f"db-{i}", "namespace": "default", "labels": {"app": "db"}, "ownerReferences": [
+                {"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "uid": "u-db", "controller": True}]},
+            "spec": spec, "status": {"phase": "Running" if node else "Pending"}})
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump_all(docs))
+    data = json.loads(cli(["explain", "default/db-3", "-c", str(tmp_path / "c.yaml"), "--now", NOW, "-o", "json"]).stdout)
+    summaries = [s["summary"] for s in data["explanation"]["suggestions"]]
+    assert "add 1 node(s) like n1: the pod then fits" in summaries
+    assert not any(s.startswith("delete") for s in summaries)

@@ -78,3 +78,19 @@ def test_a_controllers_pod_in_the_way_is_said_to_come_back() -> None:
                                                lambda name: infos[name])
     assert suggestion.summary.endswith("and a1 is then free (1 of them come back from their controllers, as new "
                                        "pods scheduled after this one unless of higher priority)")
+
+
+def test_a_sibling_replica_in_the_way_is_never_the_pod_to_delete() -> None:
+    """db-3 of StatefulSet db repels app=db per hostname; db-0 (a1) is of the same set: deleted,
+    it comes back as one more db replica, repelled as db-3 is — a1 is not freed. db-x (a2) is
+    another set's app=db pod: deleting it does free a2."""
+    sts = (OwnerReference("apps/v1", "StatefulSet", "db", controller=True),)
+    other = (OwnerReference("apps/v1", "StatefulSet", "db-old", controller=True),)
+    pod = make_pod("db-3", labels={"app": "db"}, owner_references=sts, affinity=_anti("kubernetes.io/hostname", app="db"))
+    infos = _cluster([("a1", make_pod("db-0", labels={"app": "db"}, owner_references=sts)),
+                      ("a2", make_pod("db-x", labels={"app": "db"}, owner_references=other))])
+    [(suggestion, _)] = delete_pods_in_the_way(pod, _rejected(ERR_REASON_ANTI_AFFINITY, "a1", "a2"),
+                                               lambda name: infos[name])
+    assert [c["target"]["name"] for c in suggestion.changes] == ["db-x"]
+    infos = _cluster([("a1", make_pod("db-0", labels={"app": "db"}, owner_references=sts))])
+    assert delete_pods_in_the_way(pod, _rejected(ERR_REASON_ANTI_AFFINITY, "a1"), lambda name: infos[name]) == []

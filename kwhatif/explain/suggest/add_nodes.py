@@ -1,4 +1,6 @@
-"""NodeResourcesFit: add the fewest nodes like one that is full."""
+"""NodeResourcesFit and InterPodAffinity: add the fewest nodes like one that is full, or like
+one that anti-affinity keeps the pod off (a new node is a new hostname: one more replica of a
+set spread one per node fits there)."""
 
 from __future__ import annotations
 
@@ -6,16 +8,23 @@ from typing import Any
 
 from kwhatif.api.objects import Node, Pod, node_copies
 from kwhatif.explain.pod import NodeVerdict
-from kwhatif.explain.suggest.model import FIT, NodeOf, Rerun, Size, Suggestion, Variant, binds, quantity, rejected_alone
+from kwhatif.explain.suggest.model import (
+    FIT, INTERPOD, NodeOf, Rerun, Size, Suggestion, Variant, binds, quantity, rejected_alone,
+)
+from kwhatif.plugins.inter_pod_affinity.filtering import ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY
 
 MAX_NEW_NODES = 8  # add-node suggestions try 1, 2, 4, 8 nodes
+_ANTI = {ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY}
 
 
 def add_nodes(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf, rerun: Rerun) -> list[Suggestion]:
     """The fewest nodes like the first (by name) that NodeResourcesFit alone rejects as full,
-    not as too small (code Unschedulable: the pod fits the node empty). Earlier pods of the queue
-    may take the new nodes first, so 1, 2, 4... are tried, each by a re-run."""
-    full = sorted(v.node for v in rejected_alone(verdicts, FIT) if v.code == "Unschedulable")
+    not as too small (code Unschedulable: the pod fits the node empty) — or, with none, that
+    InterPodAffinity alone rejects for anti-affinity (the re-run tells whether a new node is out
+    of the way: a new hostname is, a zone the copies share is not). Earlier pods of the queue may
+    take the new nodes first, so 1, 2, 4... are tried, each by a re-run."""
+    full = sorted(v.node for v in rejected_alone(verdicts, FIT) if v.code == "Unschedulable") or \
+        sorted(v.node for v in rejected_alone(verdicts, INTERPOD) if set(v.reasons) & _ANTI)
     if not full:
         return []
     template, names = node_of(full[0]).node, {v.node for v in verdicts}

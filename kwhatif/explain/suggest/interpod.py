@@ -75,8 +75,9 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
         domains = [(k, labels[k]) for k in keys if k in labels and (k, labels[k]) in repellers]
         found = {p.key: (p, on) for domain in domains for p, on in repellers[domain]}
         in_way = [found[k] for k in sorted(found)]
-        if any(comes_back(p) for p, _ in in_way):
-            continue  # a DaemonSet's pod or a mirror would be back in the way
+        if any(comes_back(p) or same_controller(p, pod) for p, _ in in_way):
+            continue  # a DaemonSet's pod or a mirror would be back in the way; a sibling replica's
+            # replacement would be one more copy of this pod, repelled as it is
         if in_way and (best is None or (len(in_way), v.node) < best[:2]):
             best = (len(in_way), v.node, in_way, domains)
     if best is None:
@@ -89,6 +90,14 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
                f"and {name} is then free{_replaced_note(p for p, _ in in_way)}")
     return [(Suggestion(summary, [delete_change(p) for p, _ in in_way], size=Size.DELETE_PODS),
              Variant(pod, removed=frozenset(p.key for p, _ in in_way)))]
+
+
+def same_controller(other: Pod, pod: Pod) -> bool:
+    """Whether `other` is a replica of the pod's own controller: deleting it frees nothing, as its
+    controller makes another replica that anti-affinity keeps apart the same way."""
+    mine, theirs = pod.controller_ref, other.controller_ref
+    return mine is not None and theirs is not None and other.namespace == pod.namespace and \
+        (mine.kind, mine.name) == (theirs.kind, theirs.name)
 
 
 def _replaced_note(pods: Iterable[Pod]) -> str:
