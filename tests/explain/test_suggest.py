@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod, PriorityClass
+from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod, PodDisruptionBudget, PriorityClass
+from kwhatif.api.selectors import selector_from_map
 from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
@@ -129,6 +130,24 @@ def test_a_host_port_held_by_a_daemonsets_pod_is_never_freed_by_deleting_it() ->
     [(made, variant)] = free_ports(pod, verdicts, lambda name: snapshot.by_name[name])
     assert made.summary == "delete (or move) default/plain on n-plain, holding host port(s) 9100/TCP the pod wants"
     assert variant.removed == frozenset({"default/plain"})
+
+
+def test_a_host_port_fix_prefers_a_node_whose_holder_no_budget_protects_and_says_when_all_are() -> None:
+    """prot (n-a) is covered by PDB prot allowing 0 disruptions; free (n-b) by none: deleting free
+    breaks nothing, so n-b is chosen though n-a's name is smaller. With n-a alone, the deletion of
+    prot is offered with the budget it breaks (a delete goes through; an eviction is refused)."""
+    prot = _port_holder("prot", "n-a", labels={"app": "prot"})
+    free = _port_holder("free", "n-b")
+    pdb = PodDisruptionBudget("default", "prot", selector_from_map({"app": "prot"}), disruptions_allowed=0)
+    snapshot = Snapshot.build(Cluster(nodes=[make_node("n-a"), make_node("n-b")]), [prot, free])
+    pod = _port_holder("p", "")
+    verdicts = [NodeVerdict(n, False, "NodePorts", "Unschedulable", ["ports"]) for n in ("n-a", "n-b")]
+    [(made, _)] = free_ports(pod, verdicts, lambda name: snapshot.by_name[name], [pdb])
+    assert made.summary == "delete (or move) default/free on n-b, holding host port(s) 9100/TCP the pod wants"
+    [(made, _)] = free_ports(pod, verdicts[:1], lambda name: snapshot.by_name[name], [pdb])
+    assert made.summary == ("delete (or move) default/prot on n-a, holding host port(s) 9100/TCP the pod wants; this "
+                            "breaks PodDisruptionBudget default/prot (an eviction is refused; a delete goes through "
+                            "and leaves the app below its budget)")
 
 
 def _ports(*spec: tuple[str, int]) -> tuple[ContainerPort, ...]:
@@ -276,6 +295,36 @@ def test_a_priority_that_binds_without_evicting_says_the_pod_goes_ahead_in_the_q
     [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun)
     assert made.summary == ("give the pod priorityClassName high (1000): it then binds on n1 without evicting anyone, "
                             "scheduled ahead of the lower-priority pods queued before it, which may then find no room")
+
+
+def test_a_priority_whose_preemption_breaks_a_budget_says_so(tmp_path: Path) -> None:
+    """n1 (1 cpu) runs db-a (800m, priority 0), covered by PDB db allowing 0 disruptions; x (800m)
+    pending. With high (1000) x preempts db-a (no other node, so the budget cannot be spared):
+    the suggestion names the budget broken, as the preemption section does."""
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+        "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n---\n"
+        "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: db, namespace: default}\n"
+        "spec: {minAvailable: 1, selector: {matchLabels: {app: db}}}\nstatus: {disruptionsAllowed: 0}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: db-a, namespace: default, labels: {app: db}}\n"
+        "spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]}\n"
+        "status: {phase: Running}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: default}\n"
+        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]}\n")
+    cluster = load_cluster([str(tmp_path / "c.yaml")])
+    sim = simulate(cluster, NOW, explain=frozenset({"default/x"}))
+    result = next(r for r in sim.results if r.pod.key == "default/x")
+    exp = explain(result, ["n1"])
+    pod = input_pod(cluster, [], "default/x")
+    assert pod is not None
+
+    def rerun(variant: Variant) -> PodResult | None:
+        return rerun_with(cluster, NOW, [], variant.pod, None, variant.nodes, variant.removed)
+    [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun, cluster.pdbs)
+    assert made.summary == ("give the pod priorityClassName high (1000): preemption then makes room on n1, evicting "
+                            "default/db-a; this breaks PodDisruptionBudget default/db (preemption spares budgets only "
+                            "when another node lets it)")
 
 
 @pytest.mark.parametrize("kind, prefix", [("Deployment", "/spec/template"), ("CronJob", "/spec/jobTemplate/spec/template")])

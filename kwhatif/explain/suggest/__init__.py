@@ -67,7 +67,7 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
         if binds(rerun(variant)):
             verified.append(suggestion)
     searches: list[Callable[[], list[Suggestion]]] = [
-        lambda: add_nodes(pod, verdicts, node_of, rerun), lambda: raise_priority(pod, exp, classes, rerun)]
+        lambda: add_nodes(pod, verdicts, node_of, rerun), lambda: raise_priority(pod, exp, classes, rerun, snapshot.cluster.pdbs)]
     for search in searches:  # each bigger than any candidate above (Size.ADD_NODES, Size.PRIORITY)
         if len(verified) < MAX_SUGGESTIONS:
             verified += search()
@@ -82,10 +82,11 @@ FAMILIES: tuple[tuple[str, CandidateFamily], ...] = (
     ("uncordon a node", lambda pod, verdicts, node_of, snapshot: uncordon(pod, verdicts, node_of)),
     ("match node affinity or relabel a node",
      lambda pod, verdicts, node_of, snapshot: affinity_fixes(pod, verdicts, node_of)),
-    ("free a host port", lambda pod, verdicts, node_of, snapshot: free_ports(pod, verdicts, node_of)),
+    ("free a host port",
+     lambda pod, verdicts, node_of, snapshot: free_ports(pod, verdicts, node_of, snapshot.cluster.pdbs)),
     ("relax topology spread", lambda pod, verdicts, node_of, snapshot: spread_fixes(pod, verdicts, snapshot)),
     ("relax pod (anti-)affinity", lambda pod, verdicts, node_of, snapshot: drop_pod_terms(pod, verdicts)
-     + delete_pods_in_the_way(pod, verdicts, node_of)),
+     + delete_pods_in_the_way(pod, verdicts, node_of, snapshot.cluster.pdbs)),
 )
 """The candidate families, in the order equal sizes keep, each with the words a page uses to say
 what was tried when none makes the pod fit."""

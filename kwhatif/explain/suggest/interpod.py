@@ -12,14 +12,15 @@ suggestion rather than show a wrong one."""
 from __future__ import annotations
 
 from dataclasses import replace
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Mapping
 
 from kwhatif.api.affinity import PodAffinityRules
-from kwhatif.api.objects import Pod
+from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    INTERPOD, Candidate, NodeOf, Size, Suggestion, Variant, comes_back, delete_change, pod_change, rejected_alone,
+    INTERPOD, Candidate, NodeOf, Size, Suggestion, Variant, budget_note, budgets_broken, comes_back, delete_change,
+    pod_change, rejected_alone,
 )
 from kwhatif.plugins.inter_pod_affinity.filtering import (
     ERR_REASON_AFFINITY, ERR_REASON_ANTI_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY,
@@ -61,15 +62,17 @@ def drop_pod_terms(pod: Pod, verdicts: list[NodeVerdict]) -> list[Candidate]:
     return out
 
 
-def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
+def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf,
+                           pdbs: Sequence[PodDisruptionBudget] = ()) -> list[Candidate]:
     """The smallest set of pods whose deletion frees a node InterPodAffinity rejects alone for
-    anti-affinity (the pod's or an existing pod's)."""
+    anti-affinity (the pod's or an existing pod's), among those breaking the fewest
+    PodDisruptionBudgets (which the summary names)."""
     candidates = [v for v in rejected_alone(verdicts, INTERPOD) if set(v.reasons) & set(_ANTI)]
     if not candidates:
         return []
     repellers = _repellers(pod, verdicts, node_of)
     keys = sorted({k for k, _ in repellers})
-    best: tuple[int, str, list[Placed], list[Domain]] | None = None
+    best: tuple[int, int, str, list[Placed], list[Domain], list[str]] | None = None
     for v in candidates:
         labels = node_of(v.node).node.labels
         domains = [(k, labels[k]) for k in keys if k in labels and (k, labels[k]) in repellers]
@@ -78,16 +81,19 @@ def delete_pods_in_the_way(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeO
         if any(comes_back(p) or same_controller(p, pod) for p, _ in in_way):
             continue  # a DaemonSet's pod or a mirror would be back in the way; a sibling replica's
             # replacement would be one more copy of this pod, repelled as it is
-        if in_way and (best is None or (len(in_way), v.node) < best[:2]):
-            best = (len(in_way), v.node, in_way, domains)
+        if not in_way:
+            continue
+        broken = budgets_broken([p for p, _ in in_way], pdbs)
+        if best is None or (len(broken), len(in_way), v.node) < best[:3]:
+            best = (len(broken), len(in_way), v.node, in_way, domains, broken)
     if best is None:
         return []
-    _, name, in_way, domains = best
+    _, _, name, in_way, domains, broken = best
     shown = ", ".join(f"{p.key} (on {on})" for p, on in in_way[:MAX_PODS_NAMED])
     more = f" and {len(in_way) - MAX_PODS_NAMED} more" if len(in_way) > MAX_PODS_NAMED else ""
     where = " and ".join(f"{k} {value}" for k, value in domains)
     summary = (f"delete (or move) {shown}{more}, in {where}: anti-affinity keeps them and the pod apart, "
-               f"and {name} is then free{_replaced_note(p for p, _ in in_way)}")
+               f"and {name} is then free{_replaced_note(p for p, _ in in_way)}{budget_note(broken)}")
     return [(Suggestion(summary, [delete_change(p) for p, _ in in_way], size=Size.DELETE_PODS),
              Variant(pod, removed=frozenset(p.key for p, _ in in_way)))]
 

@@ -7,13 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any, Callable
 
-from kwhatif.api.objects import Node, Pod
+from kwhatif.api.objects import Node, Pod, PodDisruptionBudget
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.framework.scheduler import Outcome, PodResult
+from kwhatif.preemption.pdb import split_by_pdb_violation
 from kwhatif.snapshot.node_info import NodeInfo
+from kwhatif.snapshot.pod_info import PodInfo
+from kwhatif.text import listed
 from kwhatif.whatif.pods import DAEMONSET, is_mirror, owner_kind
 
 # The plugins whose rejections the families read (their v1.34 names).
@@ -154,3 +158,21 @@ def rejected_alone(verdicts: list[NodeVerdict], plugin: str) -> list[NodeVerdict
     """The node verdicts where `plugin` rejects the node and no later filter would: freeing the
     node from that plugin alone lets the pod on."""
     return [v for v in verdicts if not v.feasible and v.plugin == plugin and not v.also_fails]
+
+
+def budgets_broken(pods: Sequence[Pod], pdbs: Sequence[PodDisruptionBudget]) -> list[str]:
+    """The PodDisruptionBudgets that taking all of `pods` away drives below what they allow now
+    (preemption's own count, `split_by_pdb_violation`)."""
+    _, _, broken = split_by_pdb_violation([PodInfo.of(p) for p in pods], pdbs)
+    return sorted({budget for budgets in broken.values() for budget in budgets})
+
+
+DELETED = "an eviction is refused; a delete goes through and leaves the app below its budget"
+PREEMPTED = "preemption spares budgets only when another node lets it"
+
+
+def budget_note(broken: Sequence[str], what: str = DELETED) -> str:
+    """The clause a deletion or a preemption that breaks budgets carries: what the operator meets."""
+    if not broken:
+        return ""
+    return f"; this breaks PodDisruptionBudget {listed(list(broken))} ({what})"

@@ -2,35 +2,41 @@
 
 from __future__ import annotations
 
-from kwhatif.api.objects import Pod
+from collections.abc import Sequence
+
+from kwhatif.api.objects import Pod, PodDisruptionBudget
 from kwhatif.explain.pod import NodeVerdict
 from kwhatif.explain.suggest.model import (
-    PORTS, Candidate, NodeOf, Size, Suggestion, Variant, comes_back, delete_change, rejected_alone,
+    PORTS, Candidate, NodeOf, Size, Suggestion, Variant, budget_note, budgets_broken, comes_back, delete_change,
+    rejected_alone,
 )
 from kwhatif.plugins.node_ports import port_text, ports_conflict
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.pod_info import HostPort, PodInfo, wanted_host_ports
 
 
-def free_ports(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf) -> list[Candidate]:
-    """On the node NodePorts alone rejects with the fewest pods in the way (then the smallest
-    name): delete the pods holding a host port the pod wants (or move them elsewhere) — never on
-    a node where one holder would come back (a DaemonSet's, a static pod's mirror). The summary
-    names the ports those pods hold, not every port the pod wants."""
+def free_ports(pod: Pod, verdicts: list[NodeVerdict], node_of: NodeOf,
+               pdbs: Sequence[PodDisruptionBudget] = ()) -> list[Candidate]:
+    """On the node NodePorts alone rejects whose pods in the way break the fewest
+    PodDisruptionBudgets, then are the fewest (then the smallest name): delete the pods holding a
+    host port the pod wants (or move them elsewhere) — never on a node where one holder would
+    come back (a DaemonSet's, a static pod's mirror). The summary names the ports those pods
+    hold, not every port the pod wants, and the budgets the deletion breaks."""
     wanted = wanted_host_ports(pod)
-    best: tuple[int, str, dict[str, tuple[Pod, list[HostPort]]]] | None = None
+    best: tuple[int, int, str, dict[str, tuple[Pod, list[HostPort]]], list[str]] | None = None
     for v in rejected_alone(verdicts, PORTS):
         holders = _holders(node_of(v.node), wanted)
-        if any(comes_back(p) for p, _ in holders.values()):
+        if not holders or any(comes_back(p) for p, _ in holders.values()):
             continue
-        if holders and (best is None or (len(holders), v.node) < best[:2]):
-            best = (len(holders), v.node, holders)
+        broken = budgets_broken([p for p, _ in holders.values()], pdbs)
+        if best is None or (len(broken), len(holders), v.node) < best[:3]:
+            best = (len(broken), len(holders), v.node, holders, broken)
     if best is None:
         return []
-    _, name, holders = best
+    _, _, name, holders, broken = best
     held = sorted({port for _, ports in holders.values() for port in ports}, key=lambda p: (p[2], p[1], p[0]))
     summary = (f"delete (or move) {', '.join(holders)} on {name}, holding host port(s) "
-               f"{', '.join(map(port_text, held))} the pod wants")
+               f"{', '.join(map(port_text, held))} the pod wants{budget_note(broken)}")
     return [(Suggestion(summary, [delete_change(p) for p, _ in holders.values()], size=Size.DELETE_PODS),
              Variant(pod, removed=frozenset(holders)))]
 

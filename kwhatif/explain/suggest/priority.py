@@ -5,18 +5,22 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from kwhatif.api.objects import Pod, PriorityClass
+from kwhatif.api.objects import Pod, PodDisruptionBudget, PriorityClass
 from kwhatif.explain.pod import Explanation
-from kwhatif.explain.suggest.model import Rerun, Size, Suggestion, Variant, binds, pod_change
+from kwhatif.explain.suggest.model import (
+    PREEMPTED, Rerun, Size, Suggestion, Variant, binds, budget_note, budgets_broken, pod_change,
+)
 from kwhatif.text import listed
 
 MAX_PRIORITY_TRIES = 4  # PriorityClasses tried, lowest first
 
 
-def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass], rerun: Rerun) -> list[Suggestion]:
+def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass], rerun: Rerun,
+                   pdbs: Sequence[PodDisruptionBudget] = ()) -> list[Suggestion]:
     """When some node could take the pod if lower-priority pods left (preemption found potential
     nodes), the lowest existing PriorityClass above the pod's priority with which the re-run
-    preempts and binds it; the victims are named."""
+    preempts and binds it; the victims are named, and the budgets their eviction breaks
+    (preemption breaks them when no candidate node spares them)."""
     potential = (exp.preemption or {}).get("potential_nodes")
     if not potential or pod.preemption_policy == "Never":
         return []
@@ -28,11 +32,13 @@ def raise_priority(pod: Pod, exp: Explanation, classes: Sequence[PriorityClass],
         result = rerun(Variant(pod.evolve(priority_class_name=cls.name, priority=cls.value)))
         if result is None or result.final is None or not binds(result):
             continue
-        victims = [v.pod.key for a in result.attempts if a.preemption for v in a.preemption.victims]
+        evicted = [v.pod for a in result.attempts if a.preemption for v in a.preemption.victims]
+        victims = [v.key for v in evicted]
         change = pod_change(pod, [{"op": "add", "path": "/spec/priorityClassName", "value": cls.name},
                                   {"op": "add", "path": "/spec/priority", "value": cls.value}])
         if victims:
-            effect = f"preemption then makes room on {result.final.node}, evicting {listed(victims, 2)}"
+            effect = (f"preemption then makes room on {result.final.node}, evicting {listed(victims, 2)}"
+                      f"{budget_note(budgets_broken(evicted, pdbs), PREEMPTED)}")
         else:  # no eviction: the higher priority moved it ahead in the queue, onto room others would have taken
             effect = (f"it then binds on {result.final.node} without evicting anyone, scheduled ahead of the "
                       "lower-priority pods queued before it, which may then find no room")
