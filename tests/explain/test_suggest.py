@@ -21,6 +21,7 @@ from kwhatif.explain.suggest.resources import lower_requests
 from kwhatif.explain.suggest.taints import tolerate_taint
 from kwhatif.framework.scheduler import Outcome, PodResult
 from kwhatif.load.cluster import load_cluster
+from kwhatif.load.decode import decode
 from kwhatif.plugins.node_affinity import ERR_REASON_POD
 from kwhatif.snapshot.node_info import NodeInfo
 from kwhatif.snapshot.snapshot import Snapshot
@@ -196,6 +197,23 @@ def test_an_extended_resource_request_is_lowered_with_its_limit() -> None:
                                                               "/spec/containers/0/resources/limits"]
     container = variant.pod.containers[0]
     assert container.requests["nvidia.com/gpu"] == container.limits["nvidia.com/gpu"] == 3
+
+
+@pytest.mark.parametrize("short, lowered", [
+    pytest.param(500, "1000m", id="1500m - 500m = 1000m, above the LimitRange's min of 800m: offered"),
+    pytest.param(1000, None, id="1500m - 1000m = 500m, under the min: LimitRanger refuses the pod, so never offered"),
+])
+def test_a_request_is_never_lowered_under_the_namespaces_limit_range_min(short: int, lowered: str | None) -> None:
+    """limitranger admission.go: a Container request under `min` refuses the pod; a pod of the
+    snapshot is not admitted again by the re-run, so the family checks it itself."""
+    limit_range = decode({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "lr", "namespace": "default"},
+                          "spec": {"limits": [{"type": "Container", "min": {"cpu": "800m"}}]}}, None)
+    pod = make_pod("p", containers=[make_container("app", cpu="1500m")])
+    verdicts = [NodeVerdict("w1", False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
+                            measures={"cpu": short})]
+    made = lower_requests(pod, verdicts, [limit_range])
+    assert [s.summary.split(" (by")[0] for s, _ in made] == (
+        [f"lower container app's cpu request to {lowered}"] if lowered else [])
 
 
 @pytest.mark.parametrize("inits, said", [

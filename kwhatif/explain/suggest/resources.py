@@ -9,7 +9,7 @@ from fractions import Fraction
 from kwhatif.api.objects import Container, LimitRange, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.explain.pod import NodeVerdict
-from kwhatif.load.admission import admit_limit_ranges
+from kwhatif.load.admission import AdmissionRejected, admit_limit_ranges, validate_limit_ranges
 from kwhatif.load.pods import overcommit_allowed
 from kwhatif.explain.suggest.model import FIT, Candidate, Suggestion, Variant, pod_change, quantity, rejected_alone, scale
 
@@ -34,6 +34,8 @@ def lower_requests(pod: Pod, verdicts: list[NodeVerdict], limit_ranges: list[Lim
         # request (validation.go:ValidateResourceRequirements), so it is lowered alongside.
         with_limit = resource in asked.limits and not overcommit_allowed(resource)
         variant = _with_request(pod, field, index, resource, lowered, with_limit)
+        if not _limit_ranges_admit(variant, limit_ranges):
+            continue
         amount = quantity(resource, lowered)
         what = "request and limit" if with_limit else "request"
         named = f"{'init container' if field == INIT else 'container'} {container.name}"
@@ -47,6 +49,17 @@ def lower_requests(pod: Pod, verdicts: list[NodeVerdict], limit_ranges: list[Lim
         change = pod_change(pod, _resources_ops(pod, container, f"/spec/{field}/{index}/resources", maps))
         out.append((Suggestion(f"{summary}: it then fits on {node}", [change]), Variant(variant)))
     return out
+
+
+def _limit_ranges_admit(pod: Pod, limit_ranges: list[LimitRange]) -> bool:
+    """Whether LimitRanger would let the changed pod be created (a request under the namespace's
+    min is refused): the pod is made again from the changed manifest, and a pod of the snapshot is
+    not admitted again by the re-run."""
+    try:
+        validate_limit_ranges(admit_limit_ranges(pod, limit_ranges), limit_ranges)
+    except AdmissionRejected:
+        return False
+    return True
 
 
 INIT = "initContainers"
