@@ -47,9 +47,12 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
         exp.suggestions_searched = searched(exp)
         # A pod of the snapshot a controller made: the fixes go to its template (a pod of the
         # files a workload makes is the CLI's to redirect: it knows the workload, `on_template`).
-        owner = template_owner(cluster, original) if all(p is not original for p in new_pods) else None
+        of_snapshot = all(p is not original for p in new_pods)
+        owner = template_owner(cluster, original) if of_snapshot else None
         if owner is not None:
             exp.suggestions = [s.on_template(*owner) for s in exp.suggestions]
+        elif of_snapshot and original.controller_ref is None:
+            exp.suggestions = [s.on_bare_pod() for s in exp.suggestions]
     running_on = next((p.node_name for p in cluster.pods if p.key == key), None) if again is not None else None
     return Explained(sim, result, exp, running_on)
 

@@ -33,9 +33,11 @@ def test_the_one_pending_pod_is_one_group_with_what_rejected_it(cli):
     assert group["rejected_by"] == [{"plugin": "NodeResourcesFit", "reasons": ["Insufficient cpu"]},
                                     {"plugin": "TaintToleration", "reasons": [TAINT]}]
     assert group["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint")
-    # The group's best verified change (test_suggestions.py has the arithmetic and applies it).
-    assert group["suggestion"]["summary"] == \
-        "lower container app's cpu request to 1200m (by 600m): it then fits on node-b"
+    # The group's best verified change (test_suggestions.py has the arithmetic and applies it); big
+    # is a bare pod: the change means making it again.
+    assert group["suggestion"]["summary"] == ("lower container app's cpu request to 1200m (by 600m): it then fits on "
+                                              "node-b (a pod's spec cannot change in place: delete it and create it "
+                                              "again with the change)")
     assert group["suggestion"]["verified"] is True
 
 

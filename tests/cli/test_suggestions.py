@@ -78,12 +78,14 @@ def _placement(cli, folder: Path, pod: str) -> tuple[str, str]:
 
 BIG = {"kind": "Pod", "namespace": "default", "name": "big"}
 EXPECTED = [
-    # node-b: 1200m free -> 1800m - 600m fits exactly; memory (1Gi) stays.
+    # node-b: 1200m free -> 1800m - 600m fits exactly; memory (1Gi) stays. big is a bare pod: the
+    # API server refuses a new request in place, so it is made again (`recreate`).
     ({"op": "patch", "target": BIG,
       "patch": [{"op": "add", "path": "/spec/containers/0/resources/requests",
-                 "value": {"cpu": "1200m", "memory": "1Gi"}}]},
+                 "value": {"cpu": "1200m", "memory": "1Gi"}}], "recreate": True},
      "node-b"),
-    # node-c (16 cpu, nothing bound) only lacks the toleration for dedicated=gpu:NoSchedule.
+    # node-c (16 cpu, nothing bound) only lacks the toleration for dedicated=gpu:NoSchedule (added
+# tolerations: the one change a pod takes in place).
     ({"op": "patch", "target": BIG,
       "patch": [{"op": "add", "path": "/spec/tolerations",
                  "value": [{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}]}]},
@@ -107,7 +109,7 @@ ADD_NODES = [{"op": "add", "object": {
 # start time), so the smallest name: node-a, evicting bound-a, then bound there on the retry.
 PRIORITY = [{"op": "patch", "target": BIG,
              "patch": [{"op": "add", "path": "/spec/priorityClassName", "value": "high"},
-                       {"op": "add", "path": "/spec/priority", "value": 1000}]}]
+                       {"op": "add", "path": "/spec/priority", "value": 1000}], "recreate": True}]
 CASES = [([change], node) for change, node in EXPECTED] + [(ADD_NODES, "node-a-2"), (PRIORITY, "node-a")]
 
 
@@ -353,6 +355,11 @@ NODE_AFFINITY = (_node("a", "example.com/rack: rack-c, disktype: hdd")
                  + _pending("cache", "", _node_affinity(
                      "key: example.com/rack, operator: In, values: [rack-a, rack-b]",
                      "key: disktype, operator: DoesNotExist")))
+NODE_AFFINITY_UNLABELLED = (_node("a", "example.com/rack: rack-c, disktype: hdd")
+                            + _node("b", "kubernetes.io/os: linux")
+                            + _pending("cache", "", _node_affinity(
+                                "key: example.com/rack, operator: In, values: [rack-a, rack-b]",
+                                "key: disktype, operator: DoesNotExist")))
 NODE_AFFINITY_NOT_IN = (_node("c", "tier: spot") + _node("d", "gpu: a100, tier: spot")
                         + _pending("train", "", _node_affinity("key: gpu, operator: Exists",
                                                                "key: tier, operator: NotIn, values: [spot]")))
@@ -361,7 +368,10 @@ TERM_0 = "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecu
 
 
 def _pod_patch(name: str, *ops: dict[str, Any]) -> dict[str, Any]:
-    return {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": name}, "patch": list(ops)}
+    """A patch of a bare pod of the snapshot: beyond added tolerations the API server refuses it
+    in place (ValidatePodUpdate), so the pod is made again with it (`recreate`)."""
+    return {"op": "patch", "target": {"kind": "Pod", "namespace": "default", "name": name}, "patch": list(ops),
+            "recreate": True}
 
 
 def _node_patch(name: str, *ops: dict[str, Any]) -> dict[str, Any]:
@@ -385,21 +395,21 @@ SCENARIOS = [
     # instead; both nodes then fit and score alike, and the tie goes to the smaller name, a.
     pytest.param(SELECTOR, "db", _pod_patch("db", {"op": "remove", "path": "/spec/nodeSelector/example.com~1tier"}),
                  False, "a", id="drop-node-selector"),
-    # b misses one expression of cache's term (rack rack-c not In [rack-a, rack-b]); a misses two
-    # (the rack, and disktype exists). b labelled with the list's first rack matches. (A zone would
-    # not be relabelled: it says where the machine is — tests/explain/test_suggest_nodes.py.)
-    pytest.param(NODE_AFFINITY, "cache", _node_patch("b", {"op": "add", "value": "rack-a",
-                                                           "path": "/metadata/labels/example.com~1rack"}),
+    # b has no rack: it misses one expression of cache's term (rack In [rack-a, rack-b]); a misses
+    # two (its rack-c, and disktype exists). b labelled with the list's first rack matches. (A
+    # label a node has — a's rack-c — is never rewritten, nor a zone, which says where the machine
+    # is: tests/explain/test_suggest_nodes.py.)
+    pytest.param(NODE_AFFINITY_UNLABELLED, "cache", _node_patch("b", {"op": "add", "value": "rack-a",
+                                                                      "path": "/metadata/labels/example.com~1rack"}),
                  False, "b", id="label-node-for-affinity"),
-    # ... or the In list takes b's rack: a still fails disktype DoesNotExist, so cache lands on b.
+    # b misses rack In [rack-a, rack-b] with its rack-c: the In list takes b's rack (a still fails
+    # disktype DoesNotExist), so cache lands on b.
     pytest.param(NODE_AFFINITY, "cache", _pod_patch("cache", {"op": "add", "value": "rack-c",
                                                               "path": f"{TERM_0}/matchExpressions/0/values/-"}),
                  False, "b", id="widen-affinity-in"),
     # d has a gpu label but is spot (NotIn fails): one miss; c misses the gpu too. Removing d's
-    # tier label satisfies NotIn (an absent key is not in the list).
-    pytest.param(NODE_AFFINITY_NOT_IN, "train", _node_patch("d", {"op": "remove", "path": "/metadata/labels/tier"}),
-                 False, "d", id="unlabel-node-for-not-in"),
-    # ... or the NotIn expression is dropped: gpu Exists is left, which only d meets.
+    # tier label would satisfy NotIn, but a label a node has is never removed (other pods' rules
+    # read it): the NotIn expression is dropped instead — gpu Exists is left, which only d meets.
     pytest.param(NODE_AFFINITY_NOT_IN, "train", _pod_patch("train", {"op": "remove",
                                                                      "path": f"{TERM_0}/matchExpressions/1"}),
                  False, "d", id="drop-affinity-expression"),
@@ -428,11 +438,11 @@ SCENARIOS = [
     pytest.param(ANTI_NEAREST, "db-4", {"op": "delete", "target": {"kind": "Pod", "namespace": "default",
                                                                      "name": "db-3"}},
                  False, "n2", id="delete-fewest-anti-affinity-matches"),
-    # guard's own anti-affinity keeps app=web pods off its hostname: web has no term to drop, and
-    # deleting guard is the one suggestion.
+    # guard's own anti-affinity keeps app=web pods off its hostname: web has no term to drop;
+    # deleting guard is one suggestion (a node like n1, a new hostname, the other).
     pytest.param(EXISTING_ANTI, "web", {"op": "delete", "target": {"kind": "Pod", "namespace": "default",
                                                                     "name": "guard"}},
-                 True, "n1", id="delete-existing-anti-affinity"),
+                 False, "n1", id="delete-existing-anti-affinity"),
     # Zone a holds 2 web pods, zone b 0 (the emptiest): on a1 the skew is 2 + 1 - 0 = 3, so
     # maxSkew 3 is the smallest that lets web-3 on a1.
     pytest.param(SPREAD, "web-3", _pod_patch("web-3", {"op": "replace", "value": 3,
@@ -489,8 +499,9 @@ def _owned_pending(owner: str | None) -> dict[str, Any]:
 # (the pod's controller, the workloads of the snapshot as (kind/name, its controller), the object
 # the fix patches, its template's path). validation.go ValidatePodUpdate refuses a change to a
 # pod's affinity, and the controller makes its pods from its template: the template is patched —
-# the Deployment's (or CronJob's) when the snapshot has it, since that controller rewrites the
-# ReplicaSet's (Job's) own; a bare pod keeps its patch (it is deleted and created again).
+# the Deployment's (or CronJob's) — even when the snapshot only names it, since that controller
+# rewrites the ReplicaSet's (Job's) own; a bare pod keeps its patch (it is deleted and created
+# again: `recreate`).
 OWNERS = [
     pytest.param(None, [], ("Pod", "cache-abcde"), "/spec", id="bare-pod"),
     pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", None)], ("ReplicaSet", "cache-7d9f8"),
@@ -498,7 +509,7 @@ OWNERS = [
     pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", "Deployment/cache"), ("Deployment/cache", None)],
                  ("Deployment", "cache"), "/spec/template/spec", id="deployment"),
     pytest.param("ReplicaSet/cache-7d9f8", [("ReplicaSet/cache-7d9f8", "Deployment/cache")],
-                 ("ReplicaSet", "cache-7d9f8"), "/spec/template/spec", id="deployment-not-in-snapshot"),
+                 ("Deployment", "cache"), "/spec/template/spec", id="deployment-not-in-snapshot"),
     pytest.param("StatefulSet/cache", [("StatefulSet/cache", None)], ("StatefulSet", "cache"), "/spec/template/spec",
                  id="statefulset"),
     pytest.param("Job/cache-29000000", [("Job/cache-29000000", "CronJob/cache"), ("CronJob/cache", None)],
@@ -520,8 +531,11 @@ def test_a_fix_for_a_controllers_pod_patches_the_workloads_pod_template(cli, tmp
     kind, name = target
     path = f"{prefix}/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0"
     assert change == {"op": "patch", "target": {"kind": kind, "namespace": "default", "name": name},
-                      "patch": [{"op": "remove", "path": path}]}
-    assert first["summary"].endswith("" if kind == "Pod" else f" (in the pod template of {kind} default/{name})")
+                      "patch": [{"op": "remove", "path": path}], **({"recreate": True} if kind == "Pod" else {})}
+    assert first["summary"].endswith(" (a pod's spec cannot change in place: delete it and create it again with the "
+                                     "change)" if kind == "Pod" else f" (in the pod template of {kind} default/{name})")
+    if f"{kind}/{name}" not in [ref for ref, _ in workloads] and kind != "Pod":
+        return  # the object is the user's, not in the snapshot: nothing here to apply the patch to
     _apply_changes(folder, [change])  # the patch applies to that object as the input has it
     [patched] = [d for d in yaml.safe_load_all((folder / "c.yaml").read_text())
                  if d and (d["kind"], d["metadata"]["name"]) == target]

@@ -8,13 +8,16 @@ from pathlib import Path
 import pytest
 
 from kwhatif.api.cluster import Cluster
-from kwhatif.api.objects import ContainerPort, DaemonSet, OwnerReference, Pod, PodDisruptionBudget, PriorityClass
+from kwhatif.api.objects import (
+    ContainerPort, Controller, DaemonSet, OwnerReference, Pod, PodDisruptionBudget, PriorityClass,
+)
 from kwhatif.api.selectors import selector_from_map
 from kwhatif.engine import input_pod, rerun_with, simulate
 from kwhatif.explain.run import explain_pod
 from kwhatif.explain.pod import AttemptExplanation, Explanation, NodeVerdict, explain
 from kwhatif.explain.suggest import Size, Suggestion, Variant, suggestions
 from kwhatif.api.objects import CORDON_TAINT
+from kwhatif.explain.suggest.owner import template_owner
 from kwhatif.explain.suggest.ports import free_ports
 from kwhatif.explain.suggest.priority import raise_priority
 from kwhatif.explain.suggest.resources import lower_requests
@@ -108,7 +111,8 @@ def test_added_nodes_are_tried_with_the_pods_of_the_daemonsets() -> None:
     explained = explain_pod(cluster, NOW, "default/big", [], None)
     assert explained is not None
     summaries = [s.summary for s in explained.explanation.suggestions]
-    assert "lower container app's cpu request to 1200m (by 600m): it then fits on node-b" in summaries
+    assert ("lower container app's cpu request to 1200m (by 600m): it then fits on node-b (a pod's spec cannot "
+            "change in place: delete it and create it again with the change)") in summaries
     assert not any(s.startswith("add ") for s in summaries)
 
 
@@ -354,6 +358,45 @@ def test_a_fix_for_a_pod_a_workload_makes_patches_the_workloads_template(kind: s
     made = Suggestion("drop it", [pod_patch, node_patch]).on_template(kind, "shop", "web")
     assert made.changes == [{"op": "patch", "target": {"kind": kind, "namespace": "shop", "name": "web"},
                              "patch": [{"op": "remove", "path": f"{prefix}/spec/nodeSelector/disk"}]}, node_patch]
+
+
+@pytest.mark.parametrize("patch, recreate", [
+    pytest.param({"op": "remove", "path": "/spec/nodeSelector/disk"}, True,
+                 id="nodeSelector: ValidatePodUpdate refuses it on a running pod: delete and create again"),
+    pytest.param({"op": "add", "path": "/spec/tolerations", "value": [{"key": "a", "operator": "Exists"}]}, False,
+                 id="tolerations added: the one change kwhatif suggests that a pod takes in place"),
+])
+def test_a_fix_for_a_bare_pod_says_when_the_pod_must_be_made_again(patch: dict, recreate: bool) -> None:
+    change = {"op": "patch", "target": {"kind": "Pod", "namespace": "shop", "name": "solo"}, "patch": [patch]}
+    made = Suggestion("fix it", [change]).on_bare_pod()
+    assert made.changes == [{**change, "recreate": True} if recreate else change]
+    assert made.summary == ("fix it (a pod's spec cannot change in place: delete it and create it again with the change)"
+                            if recreate else "fix it")
+
+
+def _rs_pod(owner: str, digest: str) -> Pod:
+    return make_pod("web-abc-xyz", ns="shop", labels={"pod-template-hash": digest},
+                    owner_references=(OwnerReference("apps/v1", "ReplicaSet", owner, controller=True),))
+
+
+@pytest.mark.parametrize("pod, owners, expected", [
+    pytest.param(_rs_pod("web-abc", "abc"), {"web-abc": "web"}, ("Deployment", "shop", "web"),
+                 id="a set the snapshot has, owned by a Deployment it lacks: the Deployment (its controller "
+                    "overwrites the set's template)"),
+    pytest.param(_rs_pod("web-abc", "abc"), {}, ("Deployment", "shop", "web"),
+                 id="no set in the snapshot, named <deployment>-<pod-template-hash>: that Deployment"),
+    pytest.param(_rs_pod("web-abc", "abc"), {"web-abc": None}, ("ReplicaSet", "shop", "web-abc"),
+                 id="a set the snapshot has, owned by nobody: the set"),
+    pytest.param(_rs_pod("cache", "abc"), {}, ("ReplicaSet", "shop", "cache"),
+                 id="a set not named after its pod-template-hash: the set"),
+])
+def test_the_workload_a_fix_patches(pod: Pod, owners: dict[str, str | None], expected: tuple[str, str, str]) -> None:
+    cluster = Cluster()
+    for name, parent in owners.items():
+        owner = OwnerReference("apps/v1", "Deployment", parent, controller=True) if parent else None
+        cluster.controllers[("ReplicaSet", "shop", name)] = Controller(
+            "ReplicaSet", "shop", name, selector=selector_from_map({"pod-template-hash": "abc"}), owner=owner)
+    assert template_owner(cluster, pod) == expected
 
 
 def test_a_toleration_names_only_the_nodes_it_frees() -> None:

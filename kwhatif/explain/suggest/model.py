@@ -84,6 +84,17 @@ class Suggestion:
         return replace(self, summary=f"{self.summary} (in the pod template of {kind} {namespace}/{name})",
                        changes=changes)
 
+    def on_bare_pod(self) -> Suggestion:
+        """The suggestion for a pod of the snapshot no controller makes: the API server refuses
+        most changes to a pod's spec (validation.go ValidatePodUpdate: images,
+        activeDeadlineSeconds and added tolerations only), so a change beyond those is made by
+        deleting the pod and creating it again — said, and marked `recreate` in the change."""
+        changes = [{**c, "recreate": True} if _pod_patch(c) and not _in_place(c) else c for c in self.changes]
+        if changes == self.changes:
+            return self
+        return replace(self, summary=f"{self.summary} (a pod's spec cannot change in place: delete it and create it "
+                                     "again with the change)", changes=changes)
+
     @property
     def rank(self) -> tuple[int, int, int]:
         """The ranking key: the kind of change, then how many objects it touches, then how many
@@ -94,6 +105,12 @@ class Suggestion:
 
 def _pod_patch(change: dict[str, Any]) -> bool:
     return change.get("op") == "patch" and change["target"]["kind"] == "Pod"
+
+
+def _in_place(change: dict[str, Any]) -> bool:
+    """Whether the API server lets a running pod take the patch: tolerations added, nothing else
+    kwhatif suggests."""
+    return all(op["op"] == "add" and op["path"].startswith("/spec/tolerations") for op in change["patch"])
 
 
 TEMPLATE_PATHS = {"CronJob": "/spec/jobTemplate/spec/template"}

@@ -4,8 +4,10 @@ the controller's pod template, never in place.
 The API server refuses most changes to a pod's spec (validation.go ValidatePodUpdate: only
 images, activeDeadlineSeconds and added tolerations may change), and a controller makes its pods
 again from the template anyway, so a patch on the Pod would be refused or undone. A ReplicaSet a
-Deployment of the snapshot controls is the Deployment's (the deployment controller overwrites the
-set's template), a Job a CronJob controls the CronJob's; a bare pod stays the object patched."""
+Deployment controls is the Deployment's (the deployment controller overwrites the set's
+template, or makes a new set from its own), a Job a CronJob controls the CronJob's — whether the
+snapshot holds the parent or only names it (the set's ownerReference; for a set the dump lacks,
+its name `<deployment>-<pod-template-hash>`); a bare pod stays the object patched."""
 
 from __future__ import annotations
 
@@ -23,15 +25,30 @@ WorkloadRef = tuple[str, str, str]  # (kind, namespace, name)
 
 def template_owner(cluster: Cluster, pod: Pod) -> WorkloadRef | None:
     """The workload whose pod template makes `pod`: its controller, or that controller's
-    Deployment (CronJob) when the snapshot has it; None for a bare pod or an unknown kind."""
+    Deployment (CronJob); None for a bare pod or an unknown kind."""
     ref = pod.controller_ref
     if ref is None or ref.kind not in TEMPLATED:
         return None
     parent = _controller_of(cluster, pod, ref)
-    if (parent is not None and parent.kind == MADE_BY.get(ref.kind)
-            and (parent.kind, pod.namespace, parent.name) in cluster.template_owners):
+    if parent is not None and parent.kind == MADE_BY.get(ref.kind):
         return parent.kind, pod.namespace, parent.name
+    deployment = _deployment_by_name(cluster, pod, ref)
+    if deployment is not None:
+        return "Deployment", pod.namespace, deployment
     return ref.kind, pod.namespace, ref.name
+
+
+HASH_LABEL = "pod-template-hash"
+
+
+def _deployment_by_name(cluster: Cluster, pod: Pod, ref: OwnerReference) -> str | None:
+    """A ReplicaSet the snapshot lacks, named as a Deployment names its sets
+    (`<deployment>-<pod-template-hash>`, deployment util GetReplicaSetHash): that Deployment."""
+    digest = pod.labels.get(HASH_LABEL)
+    if ref.kind != "ReplicaSet" or not digest or not ref.name.endswith(f"-{digest}") or \
+            ("ReplicaSet", pod.namespace, ref.name) in cluster.controllers:
+        return None
+    return ref.name[:-len(digest) - 1] or None
 
 
 def _controller_of(cluster: Cluster, pod: Pod, ref: OwnerReference) -> OwnerReference | None:
