@@ -131,6 +131,13 @@ class Pod(Namespaced, Evolving):
     resource_claim_statuses: tuple[tuple[str, str | None], ...] = ()
     """status.resourceClaimStatuses: per `spec.resourceClaims` entry made from a template, the
     claim the resourceclaim controller created for it (None: none is needed)."""
+    ready_since: str = ""
+    """The lastTransitionTime of its Ready=True condition ("" when not Ready or not said): the
+    ReplicaSet controller deletes the replica Ready the shortest first (controller_utils.go
+    podReadyTime)."""
+    restarts: int = 0
+    """The most restarts of one of its containers (maxContainerRestarts): the replica that restarts
+    most is deleted first."""
 
     @property
     def effective_priority(self) -> int:

@@ -351,6 +351,19 @@ def pod_conditions(f: Fields, status: dict) -> tuple[PodCondition, ...]:
     return tuple(c for c in conditions if kept_condition(c.type, c.status))
 
 
+def ready_since(f: Fields, status: dict) -> str:
+    """podReadyTime: the Ready=True condition's lastTransitionTime ("" without one)."""
+    found = f.items(status, "conditions", "status", lambda e, p: (
+        f.str(e, "type", p), f.str(e, "status", p), f.str(e, "lastTransitionTime", p)))
+    return next((since for kind, state, since in found if kind == "Ready" and state == "True"), "")
+
+
+def most_restarts(f: Fields, status: dict) -> int:
+    """maxContainerRestarts: the largest restartCount of status.containerStatuses (0 without)."""
+    counts = f.items(status, "containerStatuses", "status", lambda e, p: f.int(e, "restartCount", p) or 0)
+    return max(counts, default=0)
+
+
 def container_statuses(f: Fields, status: dict, key: str) -> tuple[ContainerStatusResources, ...]:
     """The statuses of `key` (`containerStatuses`, `initContainerStatuses`) that report requests
     (an in-place resize, resource helpers.go:PodRequests (UseStatusResources)); the others change nothing and
@@ -560,6 +573,7 @@ def decode_pod(obj: dict, source: Source | None) -> Pod:
         container_statuses=container_statuses(f, status, "containerStatuses"),
         init_container_statuses=container_statuses(f, status, "initContainerStatuses"),
         source=source, resource_claim_statuses=resource_claim_statuses(f, status),
+        ready_since=ready_since(f, status), restarts=most_restarts(f, status),
         **pod_template(f, spec),
     )
     check_host_names(f, spec)  # per pod, after the template: the big dump's reader does the same

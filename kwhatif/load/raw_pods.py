@@ -56,12 +56,14 @@ class _ContainerStatus(msgspec.Struct):
     name: str | None = None
     resources: msgspec.Raw = _NULL
     allocatedResources: msgspec.Raw = _NULL
+    restartCount: int | None = None
 
 
 class _Condition(msgspec.Struct):
     type: str | None = None
     status: str | None = None
     reason: str | None = None
+    lastTransitionTime: str | None = None
 
 
 class _Status(msgspec.Struct):
@@ -215,7 +217,8 @@ class PodReader:
             namespace, meta.name, meta.uid or "", labels, annotations, meta.creationTimestamp or "",
             meta.deletionTimestamp, owners, node, *template,
             status.phase or "", status.startTime, status.nominatedNodeName or "", _read_conditions(status.conditions),
-            statuses, init_statuses, source, claims,
+            statuses, init_statuses, source, claims, _ready_since(status.conditions),
+            max((s.restartCount or 0 for s in status.containerStatuses or ()), default=0),
         )
 
     def _fields(self) -> Fields:
@@ -283,6 +286,11 @@ def _read_conditions(conditions: list[_Condition] | None) -> tuple[PodCondition,
         return ()
     return tuple(PodCondition(c.type or "", c.status or "", c.reason or "") for c in conditions
                  if kept_condition(c.type, c.status))
+
+
+def _ready_since(conditions: list[_Condition] | None) -> str:
+    """`pods.ready_since`, from the conditions this reader decoded."""
+    return next((c.lastTransitionTime or "" for c in conditions or () if c.type == "Ready" and c.status == "True"), "")
 
 
 def _zoned(time: str | None) -> bool:

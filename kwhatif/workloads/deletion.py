@@ -5,11 +5,11 @@ and every step of a rolling update that shrinks the old ReplicaSet take its firs
 Its keys, in order: an unassigned pod first; then by phase (Pending, Unknown, Running); a pod
 that is not Ready first; a lower `controller.kubernetes.io/pod-deletion-cost` first (feature
 PodDeletionCost, on since 1.22); a pod whose node holds more active pods of the related
-ReplicaSets (a Deployment's old and new ones) first; then — LogarithmicScaleDown, on since 1.22 —
-the pod created more recently, by the base-2 logarithm of its age in nanoseconds (pods in one
-bucket are compared by UID). kwhatif keeps neither when a Ready pod became Ready nor its
-containers' restart counts (keys 6 and 7 upstream, between the rank and the age): pods equal up
-to the rank are ordered by age, as if they had become Ready alike and restarted alike. Where
+ReplicaSets (a Deployment's old and new ones) first; of two Ready pods that became Ready at
+different times, the one Ready the shorter time — LogarithmicScaleDown, on since 1.22: by the
+base-2 logarithm of that time in nanoseconds, the UID deciding within one bucket; then the pod
+whose containers restarted most; then the pod created more recently, by the same logarithm of
+its age (the UID within a bucket). A time that is unset counts as the most recent. Where
 upstream would leave two pods equal (sort.Sort picks either), the name decides."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from functools import cmp_to_key
 
 from kwhatif.api.objects import Pod
 from kwhatif.api.timestamps import parse_time
@@ -38,11 +39,26 @@ def deletion_order(pods: Sequence[Pod], now: str, related: Iterable[Pod] | None 
     on_node = Counter(where(p) for p in (pods if related is None else related))
     clock = parse_time(now)
 
-    def key(pod: Pod) -> tuple:
+    def rank(pod: Pod) -> tuple:
+        """Keys 1 to 5: a plain order."""
         node = where(pod)
-        return (bool(node), PHASE_ORDINAL.get(pod.phase, 0), is_ready(pod), deletion_cost(pod),
-                -on_node[node], _age_bucket(pod, clock), pod.uid, pod.name)
-    return sorted(pods, key=key)
+        return bool(node), PHASE_ORDINAL.get(pod.phase, 0), is_ready(pod), deletion_cost(pod), -on_node[node]
+
+    def compare(a: Pod, b: Pod) -> int:
+        ranked = _order(rank(a), rank(b))
+        if ranked:
+            return ranked
+        if is_ready(a) and is_ready(b) and a.ready_since != b.ready_since:  # key 6: decides, UID within a bucket
+            return _order((_bucket(a.ready_since, clock), a.uid, a.name), (_bucket(b.ready_since, clock), b.uid, b.name))
+        if a.restarts != b.restarts:  # key 7
+            return -1 if a.restarts > b.restarts else 1
+        return _order((_bucket(a.creation_timestamp, clock), a.uid, a.name),  # key 8
+                      (_bucket(b.creation_timestamp, clock), b.uid, b.name))
+    return sorted(pods, key=cmp_to_key(compare))
+
+
+def _order(a: tuple, b: tuple) -> int:
+    return (a > b) - (a < b)
 
 
 def deletion_cost(pod: Pod) -> int:
@@ -58,11 +74,11 @@ def deletion_cost(pod: Pod) -> int:
     return value if -2**31 <= value < 2**31 else 0
 
 
-def _age_bucket(pod: Pod, now: datetime | None) -> int:
-    """logarithmicRankDiff's rank of the pod's creation: int(log2(age in ns)), -1 when not older
-    than `now`; the younger bucket is deleted first. A pod without a creation time is deleted
+def _bucket(time: str, now: datetime | None) -> int:
+    """logarithmicRankDiff's rank of a time (a creation, a Ready transition): int(log2(time since
+    in ns)), -1 when not before `now`; the younger bucket is deleted first. No time is deleted
     before any (afterOrZero: a zero time is "after" every other)."""
-    created = parse_time(pod.creation_timestamp)
+    created = parse_time(time) if time else None
     if created is None or now is None:
         return -2 if created is None else -1
     age = now - created
