@@ -93,7 +93,8 @@ _MAX_DIGITS = 1000
 def parse_quantity(text: object) -> Fraction:
     """The exact value of a quantity as the API server stores it (rounded up to 1e-9).
 
-    YAML numbers (`cpu: 2`, `cpu: 0.5`) are accepted as kubectl accepts them.
+    YAML numbers (`cpu: 2`, `cpu: 0.5`) are accepted as kubectl accepts them, and a string's
+    surrounding whitespace is dropped first, as Quantity.UnmarshalJSON trims it.
     """
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
         raise QuantityError(MALFORMED)
@@ -101,7 +102,7 @@ def parse_quantity(text: object) -> Fraction:
         if not math.isfinite(text):
             raise QuantityError(MALFORMED)
         text = repr(text)
-    raw = str(text)
+    raw = str(text).strip() if isinstance(text, str) else str(text)
     if not raw:
         raise QuantityError(MALFORMED)
     num, denom, suffix = _split(raw)

@@ -36,8 +36,9 @@ VOLUME_ATTRIBUTES_CLASS = "VolumeAttributesClass"
 
 def quantity_format(text: object) -> str:
     """The format apimachinery records when parsing `text` (quantity.go:ParseQuantity): binary for
-    Ki..Ei, an exponent for `e`/`E` suffixes, decimal otherwise (YAML numbers included)."""
-    raw = str(text)
+    Ki..Ei, an exponent for `e`/`E` suffixes, decimal otherwise (YAML numbers included); a
+    string's surrounding whitespace is trimmed first, as parsing does."""
+    raw = str(text).strip()
     if raw[-2:] in ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei"):
         return BINARY_SI
     return DECIMAL_EXPONENT if isinstance(text, str) and _EXPONENT_FORM.match(raw) else DECIMAL_SI

@@ -16,6 +16,7 @@ from kwhatif.api.affinity import PodAffinityRules, PodAffinityTerm, TopologySpre
 from kwhatif.api.objects import Container, LimitRange, LimitRangeItem, Pod, PriorityClass, RuntimeClass
 from kwhatif.api.quota import Amount, pod_amount
 from kwhatif.api.tolerations import Toleration
+from kwhatif.golang import go_quote
 from kwhatif.load.pods import HUGEPAGES_ALONE, hugepages_alone
 from kwhatif.text import counted, listed
 
@@ -303,7 +304,42 @@ def admit_pod(
     alone = hugepages_alone(pod)
     if alone is not None:
         raise AdmissionRejected(f'Pod "{pod.name}" is invalid: {alone}: {HUGEPAGES_ALONE}')
+    problem = creation_problem(pod)
+    if problem is not None:
+        raise AdmissionRejected(f'Pod "{pod.name}" is invalid: {problem}')
     return merge_label_keys(pod)
+
+
+MIRROR = "kubernetes.io/config.mirror"
+DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
+
+
+def creation_problem(pod: Pod) -> str | None:
+    """What ValidatePodCreate refuses of a Pod being created that a workload's template may
+    carry all the same (the controller's creations then fail, and its pods never exist):
+    validateContainersOnlyForPod's image without surrounding whitespace, a nodeName beside
+    scheduling gates, and ValidatePodSpecificAnnotations' mirror annotation without a node
+    and pod-deletion-cost that is no int32."""
+    for key, containers in (("containers", pod.containers), ("initContainers", pod.init_containers)):
+        for i, c in enumerate(containers):
+            if c.image != c.image.strip():
+                return (f"spec.{key}[{i}].image: Invalid value: {go_quote(c.image)}: must not have leading or trailing "
+                        "whitespace")
+    if pod.node_name and pod.scheduling_gates:
+        return "spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared"
+    if MIRROR in pod.annotations and not pod.node_name:
+        return (f"metadata.annotations[{MIRROR}]: Invalid value: {go_quote(pod.annotations[MIRROR])}: must set "
+                "spec.nodeName if mirror pod annotation is set")
+    cost = pod.annotations.get(DELETION_COST)
+    if cost is not None and not _int32(cost):
+        return f"metadata.annotations[{DELETION_COST}]: Invalid value: {go_quote(cost)}: must be a 32bit integer"
+    return None
+
+
+def _int32(text: str) -> bool:
+    """strconv.ParseInt(text, 10, 32) succeeds."""
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isascii() and body.isdigit() and -2**31 <= int(text) < 2**31
 
 
 def missing_classes(pods: Sequence[Pod], priority_classes: Mapping[str, PriorityClass],

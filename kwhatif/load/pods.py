@@ -16,7 +16,8 @@ from kwhatif.api.objects import (
 )
 from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kwhatif.api.quantity import parse_quantity
-from kwhatif.api.quota import canonical, quantity_format
+from kwhatif.api.quota import canonical, pod_amount, quantity_format
+from kwhatif.api.resources import container_aggregate, is_pod_level_resource
 from kwhatif.api.settings import container_settings
 from kwhatif.api.tolerations import Toleration
 from kwhatif.errors import Source
@@ -112,12 +113,27 @@ def _pod_affinity_term(f: Fields, raw: dict, path: str) -> PodAffinityTerm:
     topology_key = f.str(raw, "topologyKey", path)
     _required_topology_key(f, topology_key, path)
     check_name(f, topology_key, f"{path}.topologyKey", is_qualified_name)
+    match_keys, mismatch_keys = f.str_list(raw, "matchLabelKeys", path), f.str_list(raw, "mismatchLabelKeys", path)
+    for key, keys in (("matchLabelKeys", match_keys), ("mismatchLabelKeys", mismatch_keys)):
+        _check_label_keys(f, keys, raw.get("labelSelector") is not None, f"{path}.{key}")
+    for i, key in enumerate(match_keys):
+        if key in mismatch_keys:
+            raise f.error(f"{path}.matchLabelKeys[{i}]", f"Invalid value: {go_quote(key)}: exists in both "
+                                                         "matchLabelKeys and mismatchLabelKeys")
     return PodAffinityTerm(
         label_selector=selector, topology_key=topology_key, namespaces=namespaces,
-        namespace_selector=namespace_selector,
-        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
-        mismatch_label_keys=f.str_list(raw, "mismatchLabelKeys", path),
+        namespace_selector=namespace_selector, match_label_keys=match_keys, mismatch_label_keys=mismatch_keys,
     )
+
+
+def _check_label_keys(f: Fields, keys: tuple[str, ...], has_selector: bool, path: str) -> None:
+    """validateLabelKeys: label keys only beside a labelSelector (they narrow it), each a label
+    name. (Whether one repeats a key of the selector upstream judges after merging the pod's
+    labels in, which depends on the feature gates of the version: kwhatif does not judge it.)"""
+    if keys and not has_selector:
+        raise f.error(path, "Forbidden: must not be specified when labelSelector is not set")
+    for i, key in enumerate(keys):
+        check_name(f, key, f"{path}[{i}]", is_qualified_name)
 
 
 def _required_topology_key(f: Fields, topology_key: str, path: str) -> None:
@@ -166,12 +182,14 @@ def _spread_constraint(f: Fields, raw: dict, path: str) -> TopologySpreadConstra
     if min_domains is not None and when != "DoNotSchedule":  # validateMinDomains
         raise f.error(f"{path}.minDomains", f"Invalid value: {min_domains}: can only use minDomains if "
                                             f"whenUnsatisfiable=DoNotSchedule, not {when}")
+    match_keys = f.str_list(raw, "matchLabelKeys", path)
+    _check_label_keys(f, match_keys, raw.get("labelSelector") is not None, f"{path}.matchLabelKeys")
     return TopologySpreadConstraint(
         max_skew=max_skew, topology_key=topology_key, when_unsatisfiable=when,
         label_selector=label_selector(f, raw, "labelSelector", path), min_domains=min_domains,
         node_affinity_policy=_policy(f, raw, "nodeAffinityPolicy", path),
         node_taints_policy=_policy(f, raw, "nodeTaintsPolicy", path),
-        match_label_keys=f.str_list(raw, "matchLabelKeys", path),
+        match_label_keys=match_keys,
     )
 
 
@@ -470,11 +488,55 @@ def _pod_fields_part(f: Fields, spec: dict) -> dict[str, Any]:
 
 def _resources_part(f: Fields, spec: dict) -> dict[str, Any]:
     pod_res = f.opt_map(spec, "resources", "spec")
+    requests = f.resources(pod_res, "requests", "spec.resources") if pod_res else None
+    limits = f.resources(pod_res, "limits", "spec.resources") if pod_res else None
+    if pod_res and requests is not None and limits is not None:
+        _check_pod_level_resources(f, spec, pod_res, requests, limits)
     return dict(
         overhead=f.resources(spec, "overhead", "spec") if spec.get("overhead") is not None else None,
-        pod_requests=f.resources(pod_res, "requests", "spec.resources") if pod_res else None,
-        pod_limits=f.resources(pod_res, "limits", "spec.resources") if pod_res else None,
+        pod_requests=requests, pod_limits=limits,
     )
+
+
+POD_LEVEL_SUPPORTED = 'supported values: "cpu", "hugepages-", "memory"'
+_STANDARD_RESOURCES = frozenset({
+    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
+    "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "resourcequotas", "services",
+    "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage",
+    "services.nodeports", "services.loadbalancers"})
+"""validation.go standardResources: what validateResourceName takes without a domain."""
+
+
+def _check_pod_level_resources(f: Fields, spec: dict, res: dict, requests: dict[str, Fraction],
+                               limits: dict[str, Fraction]) -> None:
+    """validatePodResources (PodLevelResources, on in 1.34): only cpu, memory and hugepages, a
+    request within its limit; then validatePodResourceConsistency — each pod-level request at
+    least what the containers ask together (resource helpers' aggregate: containers and
+    sidecars summed, the largest init step), each container's limit within the pod's. A pod
+    the API server refuses so is never created, whatever scheduling would make of it."""
+    for key, amounts in (("limits", limits), ("requests", requests)):
+        for name in sorted(amounts):
+            where = f"spec.resources.{key}[{name}]"
+            if "/" not in name and name not in _STANDARD_RESOURCES and not name.startswith("hugepages-"):
+                raise f.error(where, f"Invalid value: {json.dumps(name)}: must be a standard resource type or fully "
+                                     "qualified")
+            if not is_pod_level_resource(name):
+                raise f.error(where, f"Unsupported value: {json.dumps(name)}: {POD_LEVEL_SUPPORTED}")
+    _check_requests_within_limits(f, res, requests, limits, "spec.resources")
+    parts = _containers_part(f, spec)
+    made = container_aggregate(Pod("", "", containers=parts["containers"], init_containers=parts["init_containers"]))
+    raw_requests, raw_limits = res.get("requests") or {}, res.get("limits") or {}
+    for name in sorted(made):
+        if name in requests and requests[name] < made[name]:
+            raise f.error(f"spec.resources.requests[{name}]", f'Invalid value: "{_quantity_text(raw_requests[name])}": '
+                                                             f"must be greater than or equal to aggregate container "
+                                                             f"requests of {pod_amount(name, made[name])}")
+    for i, container in enumerate(parts["containers"]):
+        for name in sorted(container.limits):
+            if name in limits and container.limits[name] > limits[name]:
+                raise f.error(f"spec.resources.containers[{i}][{name}].limits",
+                              f'Invalid value: "{pod_amount(name, container.limits[name])}": must be less than or '
+                              f"equal to pod limits of {_quantity_text(raw_limits[name])}")
 
 
 def _node_selector_part(f: Fields, spec: dict) -> dict[str, Any]:
@@ -527,7 +589,7 @@ TEMPLATE_PARTS: tuple[tuple[tuple[str, ...], Callable[[Fields, dict], dict[str, 
     (("restartPolicy", "dnsPolicy", "securityContext", "shareProcessNamespace", "hostPID", "hostIPC", "hostNetwork",
       "hostUsers", "dnsConfig", "readinessGates", "serviceAccountName", "os", "containers", "initContainers"),
      _pod_fields_part),
-    (("overhead", "resources"), _resources_part),
+    (("overhead", "resources", "containers", "initContainers", "hostNetwork"), _resources_part),
     (("nodeSelector",), _node_selector_part),
     (("affinity",), _affinity_part),
     (("tolerations",), _tolerations_part),

@@ -22,9 +22,9 @@ from functools import cmp_to_key
 
 from kwhatif.api.objects import Pod
 from kwhatif.api.timestamps import parse_time
+from kwhatif.load.admission import DELETION_COST
 from kwhatif.load.disruption import is_ready
 
-DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}  # podPhaseToOrdinal; any other phase reads 0
 
 NodeOf = Callable[[Pod], str]

@@ -927,3 +927,72 @@ def test_any_objects_time_that_is_no_time_is_refused(kind: str) -> None:
         decode(obj, None)
     assert str(info.value).endswith('metadata.creationTimestamp: Invalid value: "yesterday": not an RFC 3339 time '
                                     "with its zone (e.g. 2025-09-01T06:00:00Z)")
+
+
+@pytest.mark.parametrize("spec, text", [
+    # validatePodResources: pod-level names are cpu, memory or hugepages-*; an unqualified other
+    # name is no standard resource; a request within its limit.
+    ({"containers": [named("a")], "resources": {"requests": {"foo": "1"}}},
+     'spec.resources.requests[foo]: Invalid value: "foo": must be a standard resource type or fully qualified'),
+    ({"containers": [named("a")], "resources": {"requests": {"ephemeral-storage": "1Gi"}}},
+     'spec.resources.requests[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", '
+     '"hugepages-", "memory"'),
+    ({"containers": [named("a")], "resources": {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}},
+     'spec.resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'),
+    # validatePodResourceConsistency: two containers of 3 cpu make an aggregate of 6 > the pod's 1;
+    # a container limit of 2 above the pod limit of 1.
+    ({"containers": [container({"cpu": "3"}) | {"name": "a"}, container({"cpu": "3"}) | {"name": "b"}],
+      "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}},
+     'spec.resources.requests[cpu]: Invalid value: "1": must be greater than or equal to aggregate container '
+     'requests of 6'),
+    ({"containers": [container({"cpu": "500m"}, {"cpu": "2"})], "resources": {"requests": {"cpu": "1"},
+                                                                              "limits": {"cpu": "1"}}},
+     'spec.resources.containers[0][cpu].limits: Invalid value: "2": must be less than or equal to pod limits of 1'),
+    # validateLabelKeys: a label name, only beside a labelSelector; and validateMatchLabelKeysAndMismatchLabelKeys.
+    ({"containers": [named("a")], "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "matchLabelKeys": ["app"]}]},
+     "spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"),
+    ({"containers": [named("a")], "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"topologyKey": "zone", "labelSelector": {"matchLabels": {"app": "a"}}, "matchLabelKeys": ["a b"]}]}}},
+     'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys[0]: Invalid '
+     'value: "a b": name part must consist'),
+    ({"containers": [named("a")], "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"topologyKey": "zone", "labelSelector": {"matchLabels": {"app": "a"}}, "matchLabelKeys": ["v"],
+         "mismatchLabelKeys": ["v"]}]}}},
+     'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys[0]: Invalid value: '
+     '"v": exists in both matchLabelKeys and mismatchLabelKeys'),
+])
+def test_the_api_server_refuses_pod_level_resources_and_label_keys_in_its_own_words(spec: dict[str, Any],
+                                                                                   text: str) -> None:
+    with pytest.raises(InputError) as err:
+        decode(pod_with(spec), None)
+    assert str(err.value).startswith(f"Pod/shop/x: {text}")
+
+
+@pytest.mark.parametrize("extra, meta, text", [
+    # validateContainersOnlyForPod, ValidatePodCreate, ValidatePodSpecificAnnotations: refused when a
+    # Pod is created (a workload's template may carry them; its pods then never exist).
+    ({"containers": [{"name": "a", "image": " nginx"}]}, {},
+     'spec.containers[0].image: Invalid value: " nginx": must not have leading or trailing whitespace'),
+    ({"containers": [named("a")], "nodeName": "n1", "schedulingGates": [{"name": "wait"}]}, {},
+     "spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared"),
+    ({"containers": [named("a")]}, {"annotations": {"kubernetes.io/config.mirror": "x"}},
+     'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod '
+     'annotation is set'),
+    ({"containers": [named("a")]}, {"annotations": {"controller.kubernetes.io/pod-deletion-cost": "abc"}},
+     'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "abc": must be a 32bit integer'),
+])
+def test_what_only_a_pod_being_created_is_refused_for(extra: dict[str, Any], meta: dict[str, Any], text: str) -> None:
+    manifest = pod_with(extra)
+    manifest["metadata"].update(meta)
+    pod = decode(manifest, None)
+    admit_pod(pod, {}, {}, [], created=False)  # a pod the snapshot has was created long ago
+    with pytest.raises(AdmissionRejected) as err:
+        admit_pod(pod, {}, {}, [], created=True)
+    assert str(err.value) == f'Pod "x" is invalid: {text}'
+
+
+def test_a_quantity_with_surrounding_spaces_is_read_as_the_api_server_trims_it() -> None:
+    # Quantity.UnmarshalJSON: ParseQuantity(strings.TrimSpace(...)).
+    pod = decode(pod_with({"containers": [container({"cpu": " 1 "})]}), None)
+    assert pod.containers[0].requests["cpu"] == 1
