@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -15,7 +16,7 @@ from kwhatif.api.objects import (
     SCHEDULING_VOLUME_SOURCES, Container, ContainerPort, ContainerStatusResources, OwnerReference, Pod, PodCondition,
 )
 from kwhatif.api.names import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
-from kwhatif.api.quantity import parse_quantity
+from kwhatif.api.quantity import QuantityError, parse_quantity
 from kwhatif.api.quota import canonical, pod_amount, quantity_format
 from kwhatif.api.resources import container_aggregate, is_pod_level_resource
 from kwhatif.api.settings import container_settings
@@ -300,6 +301,19 @@ def _check_resource_list(f: Fields, res: dict, key: str, amounts: dict[str, Frac
             raise f.error(where, f"Invalid value: {json.dumps(name)}: {problem}")
         if "/" in name and "kubernetes.io/" not in name and amount.denominator != 1:
             raise f.error(where, f'Invalid value: "{_quantity_text(written[name])}": must be an integer')
+        if name.startswith("hugepages-") and not _whole_pages(name, amount):
+            text = _quantity_text(written[name])
+            raise f.error(where, f'Invalid value: "{text}": {text} is not positive integer multiple of {name}')
+
+
+def _whole_pages(name: str, amount: Fraction) -> bool:
+    """IsHugePageResourceValueDivisible (AllowIndivisibleHugePagesValues is false for a new pod):
+    the amount a whole number of pages of a positive, whole size."""
+    try:
+        page = parse_quantity(name[len("hugepages-"):])
+    except QuantityError:
+        return False
+    return page > 0 and page.denominator == 1 and math.ceil(amount) % page == 0
 
 
 def _container(f: Fields, raw: dict, path: str, host_network: bool) -> Container:

@@ -948,6 +948,10 @@ def test_any_objects_time_that_is_no_time_is_refused(kind: str) -> None:
     ({"containers": [container({"cpu": "500m"}, {"cpu": "2"})], "resources": {"requests": {"cpu": "1"},
                                                                               "limits": {"cpu": "1"}}},
      'spec.resources.containers[0][cpu].limits: Invalid value: "2": must be less than or equal to pod limits of 1'),
+    # validateResourceQuantityHugePageValue: 3Mi is no whole number of 2Mi pages (limits judged first).
+    ({"containers": [container({"cpu": "1", "hugepages-2Mi": "3Mi"}, {"hugepages-2Mi": "3Mi"})]},
+     'spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple '
+     'of hugepages-2Mi'),
     # validateLabelKeys: a label name, only beside a labelSelector; and validateMatchLabelKeysAndMismatchLabelKeys.
     ({"containers": [named("a")], "topologySpreadConstraints": [
         {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "matchLabelKeys": ["app"]}]},
@@ -962,7 +966,7 @@ def test_any_objects_time_that_is_no_time_is_refused(kind: str) -> None:
      'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys[0]: Invalid value: '
      '"v": exists in both matchLabelKeys and mismatchLabelKeys'),
 ])
-def test_the_api_server_refuses_pod_level_resources_and_label_keys_in_its_own_words(spec: dict[str, Any],
+def test_the_api_server_refuses_resources_and_label_keys_in_its_own_words(spec: dict[str, Any],
                                                                                    text: str) -> None:
     with pytest.raises(InputError) as err:
         decode(pod_with(spec), None)
