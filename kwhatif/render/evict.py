@@ -20,10 +20,14 @@ def eviction_table(data: dict[str, Any], wide: bool = False, headers: bool = Tru
         return "no stats" if amount is None else format_amount(resource, amount, exact=False)
     state = "under pressure" if data["under_pressure"] else "not under pressure"
     estimated = " (estimated: capacity minus the pods' usage)" if data["available_estimated"] else ""
-    outcome = (f"{data['evicted']} pod(s) evicted to bring {data['signal']} back above its threshold (at "
-               f"{show(data['available_after'])} then)"
-               if data["under_pressure"] else "no eviction: the kubelet evicts only under pressure; the ranking is "
-               "the order it would evict in")
+    if not data["under_pressure"]:
+        outcome = "no eviction: the kubelet evicts only under pressure; the ranking is the order it would evict in"
+    elif data["available_after"] is not None and data["available_after"] < data["threshold"]:
+        outcome = (f"{data['evicted']} pod(s) evicted, and {data['signal']} stays under its threshold (at "
+                   f"{show(data['available_after'])} then: the pods' usage the file gives does not free enough)")
+    else:
+        outcome = (f"{data['evicted']} pod(s) evicted to bring {data['signal']} back above its threshold (at "
+                   f"{show(data['available_after'])} then)")
     lines = [f"{data['node']}: {data['signal']} {show(data['available'])}{estimated}, threshold "
              f"{show(data['threshold'])}: {state}", outcome, ""]
     rows = []

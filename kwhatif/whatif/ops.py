@@ -17,6 +17,7 @@ from kwhatif.api.dra import ResourceClaim
 from kwhatif.api.objects import Node, Pod, cordoned, uncordoned
 from kwhatif.api.tolerations import Taint
 from kwhatif.errors import InputError, located
+from kwhatif.golang import go_quote
 from kwhatif.text import listed
 from kwhatif.load.cluster import load_objects
 from kwhatif.load.reader import read_side_text
@@ -248,6 +249,15 @@ def changed_node(op: str, node: Node, value: str) -> Node:
     return node_ops.labelled(node, value)
 
 
+def _replaced(op: str, node: Node, value: str) -> str:
+    """What a label set over another value of the node said (kubectl label would refuse it without
+    --overwrite; a what-if means it, and says what it replaced)."""
+    key, sep, _ = value.partition("=")
+    if op != "label" or not sep or key not in node.labels or node.labels[key] == value[len(key) + 1:]:
+        return ""
+    return f" (was {go_quote(node.labels[key]) if not node.labels[key] else node.labels[key]})"
+
+
 def change_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: str) -> Applied:
     """cordon, uncordon, taint, untaint or label each node; then what the controllers do about it:
     a NoExecute taint evicts (`evict_untolerating`), and DaemonSets start or stop running on the
@@ -259,7 +269,8 @@ def change_nodes(cluster: Cluster, operation: Operation, nodes: Sequence[Node], 
         raise InputError(f'{operation.text}: taint "{key}" not found (kubectl\'s answer; no node it names has it)')
     for node in changed:
         replace_node(cluster, node)
-    summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") for n in nodes)
+    summary = "; ".join(f"{operation.op} {n.name}" + (f" {value}" if value else "") + _replaced(operation.op, n, value)
+                        for n in nodes)
     evicted: list[Pod] = []
     new: list[Pod] = []
     if operation.op == "taint":

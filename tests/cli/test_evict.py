@@ -105,6 +105,16 @@ def test_a_critical_pod_is_passed_over(tmp_path: Path) -> None:
     assert "critical: skipped" in mirror
 
 
+def test_a_threshold_the_evictions_cannot_reach_is_said_in_the_headline(tmp_path: Path) -> None:
+    # 50Mi available, threshold 3000Mi: every evictable pod goes — f (+0), b (+600), a (+300), e
+    # (+100), c (+200), d (+400): 1650Mi (the mirror is skipped) — and 1650Mi < 3000Mi: the
+    # headline says the signal stays under, not that it was brought back above.
+    result = run(tmp_path, "--available", "50Mi", "--threshold", "3000Mi")
+    assert result.stdout.splitlines()[1] == (
+        "6 pod(s) evicted, and memory.available stays under its threshold (at 1.61Gi then: the pods' usage the file "
+        "gives does not free enough)")
+
+
 def test_estimated_from_allocatable_when_nothing_says_the_node_figure(tmp_path: Path) -> None:
     # 4096Mi - (600 + 300 + 50 + 100 + 200 + 400)Mi = 2446Mi >= 100Mi: no pressure, nobody goes.
     # Shown rounded from 1Gi up: 2446 / 1024 = 2.389 -> 2.39Gi.

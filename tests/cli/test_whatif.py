@@ -186,6 +186,14 @@ def test_label_set_and_removed(same: Callable[..., None]) -> None:
     same(["--label", "n2", "disk=ssd", "--label", "n2", "disk-"], x, x=x)
 
 
+def test_a_label_over_another_value_says_what_it_replaced(tmp_path: Path) -> None:
+    # kubectl label refuses a new value without --overwrite ("already has a value (a)"); the
+    # what-if means it, and its line names the value replaced.
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--now", NOW,
+                     "--label", "n1", "topology.kubernetes.io/zone=b"])
+    assert result.stdout.splitlines()[0] == "what-if: label n1 topology.kubernetes.io/zone=b (was a)"
+
+
 def test_a_selector_targets_every_matching_node(same: Callable[..., None]) -> None:
     edited = cluster_x()
     cordon(named(edited, "n1"))
