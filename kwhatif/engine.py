@@ -537,6 +537,7 @@ def prepare(
         frameworks[profile.scheduler_name] = build_framework(profile, snapshot, nominator, now)
         missing.extend(n for n in profile.missing if n not in missing)
     scheduler = Scheduler(snapshot, frameworks, nominator, now, explain, fast, sample)
+    scheduler.ahead = {key: rank for rank, key in enumerate(cluster.drain_bound)}
     scheduler.keep_detail = node_detail and scenarios is None
     quotas = QuotaLedger(cluster.resource_quotas, cluster.pods, list(cluster.pvcs.values()),
                          list(cluster.resource_claims.values()))
@@ -553,7 +554,10 @@ class Settling:
     each would take hours. Returns the pods bound at this wait, with their nodes and the claims
     allocated for them there: a pod a budget counts, bound, is healthy again (taken as Ready at
     once, as rollouts take it), and an operation after the drain finds it running with its
-    devices taken. The pods gone since free their claims' devices for the next pods."""
+    devices taken. The pods gone since free their claims' devices for the next pods. Also the
+    pods its preemptions evicted meanwhile: the scheduler deleted them, and the drain must take
+    them out (their controllers make them again) — left in, they would run beside their
+    preemptor on a node too small for both."""
 
     def __init__(self, now: str, profiles: Sequence[ProfileConfig] | None = None) -> None:
         self.now, self.profiles = now, profiles
@@ -561,7 +565,7 @@ class Settling:
         self.pending: list[tuple[Pod, str | None]] = []
 
     def __call__(self, cluster: Cluster, gone: Sequence[Pod], new: Sequence[Pod]
-                 ) -> list[tuple[Pod, str, tuple[ResourceClaim, ...]]]:
+                 ) -> tuple[list[tuple[Pod, str, tuple[ResourceClaim, ...]]], list[Pod]]:
         if self.prepared is None:
             self.prepared = prepare(cluster, self.now, profiles=self.profiles, node_detail=False)
             queue = self.prepared.queue
@@ -571,11 +575,13 @@ class Settling:
                     self.prepared.quotas.release(pod)
             self.prepared.release_claims(cluster, gone)
             queue = self.pending + admit(new, cluster, created=False, quotas=self.prepared.quotas)
-        bound = [(r.pod, r.final.node) for r in self.prepared.scheduler.run(queue)
+        results = self.prepared.scheduler.run(queue)
+        bound = [(r.pod, r.final.node) for r in results
                  if r.outcome == Outcome.BOUND and r.final is not None and r.final.node]
+        preempted = [v.pod for r in results for a in r.attempts if a.preemption for v in a.preemption.victims]
         placed = self.prepared.scheduler.snapshot.placed
         self.pending = [(pod, refused) for pod, refused in queue if refused is None and pod.key not in placed]
-        return [(pod, node, self._claims_of(pod)) for pod, node in bound]
+        return [(pod, node, self._claims_of(pod)) for pod, node in bound if pod.key in placed], preempted
 
     def _claims_of(self, pod: Pod) -> tuple[ResourceClaim, ...]:
         assert self.prepared is not None

@@ -46,6 +46,11 @@ class Cluster:
     claim_templates: dict[tuple[str, str], ResourceClaimTemplate] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     rejected_pods: list[RejectedPod] = field(default_factory=list)
+    drain_bound: dict[str, str] = field(default_factory=dict)
+    """Pods a drain's wait bound, when no operation follows it (pod key → node, in the order they
+    were bound): pending, nominated there, and scheduled before the rest of the queue whatever
+    their priority — they ran before the drain evicted and recreated the pods after them
+    (`whatif.ops.DrainLedger.nominate`)."""
     removed_nodes: list[Node] = field(default_factory=list)
     """Nodes a what-if removed (`--remove-node`): `--add-node like:NODE` may still name one —
     "this node is lost: how many like it must be added?"."""

@@ -190,6 +190,10 @@ class Scheduler:
         self.now = now
         self.explain = explain
         self.checkpoints: dict[str, Checkpoint] = {}
+        self.ahead: dict[str, int] = {}
+        """Pods scheduled before the rest of the queue, by rank (`Cluster.drain_bound`: bound
+        earlier in the scenario's time than the others were created). Each is nominated only when
+        its turn comes: one bound later in the scenario held no room when an earlier one went."""
         self.keep_detail = True
         """False: each attempt keeps its outcome, node, ties, message and preemption (its
         nomination and victims), not the per-node detail (feasible nodes, score arrays, per-node
@@ -222,10 +226,13 @@ class Scheduler:
 
     # Queue ------------------------------------------------------------------------------------
     def queue_order(self, pods: list[PodInfo]) -> list[PodInfo]:
-        """PrioritySort of the first profile (all profiles must share one QueueSort)."""
+        """PrioritySort of the first profile (all profiles must share one QueueSort), after the
+        pods `ahead` in their order."""
         fwk = next(iter(self.profiles.values()))
         sorter = fwk.plugins.queue_sort[0]
-        return [p for _, p in sorted(((sorter.sort_key(p, i), p) for i, p in enumerate(pods)), key=lambda t: t[0])]
+        last = len(self.ahead)
+        keyed = (((self.ahead.get(p.key, last), sorter.sort_key(p, i)), p) for i, p in enumerate(pods))
+        return [p for _, p in sorted(keyed, key=lambda t: t[0])]
 
     def in_queue_order(self, pending: list[tuple[Pod, str | None]]) -> list[tuple[Pod, str | None]]:
         """The queue's entries in the order `run` takes them."""
@@ -249,7 +256,7 @@ class Scheduler:
         if not resumed:
             for info in infos:
                 served = info.pod.scheduler_name in self.profiles  # other schedulers' pods reserve nothing
-                if id(info) not in rejection and served and info.pod.nominated_node_name:
+                if id(info) not in rejection and served and info.pod.nominated_node_name and info.key not in self.ahead:
                     self.nominator.nominate(info, info.pod.nominated_node_name)
             infos = self.queue_order(infos)
         results = []
@@ -261,6 +268,8 @@ class Scheduler:
             if id(info) in rejection:
                 results.append(PodResult(info.pod, Outcome.SKIPPED, message=rejection[id(info)]))
             else:
+                if info.key in self.ahead and info.pod.nominated_node_name:  # nominated when its turn comes
+                    self.nominator.nominate(info, info.pod.nominated_node_name)
                 results.append(self.schedule_pod(info))
             waiting.discard(info.key)
             if progress is not None:

@@ -183,7 +183,7 @@ class Scenario:
 
 Settled = tuple[Pod, str, tuple[ResourceClaim, ...]]
 """A pod a drain's wait bound: where, and the claims allocated for it there."""
-Settle = Callable[[Cluster, list[Pod], list[Pod]], list[Settled]]
+Settle = Callable[[Cluster, list[Pod], list[Pod]], tuple[list[Settled], list[Pod]]]
 """The scheduler going through a cluster's pending pods, told the pods evicted and recreated since
 it last did: those it binds, and where (`engine.Settling`), what a drain waits for."""
 Settlers = Callable[[], Settle]
@@ -352,8 +352,10 @@ def drain(cluster: Cluster, operation: Operation, nodes: Sequence[Node], now: st
             blocked.append(f"There are pending nodes to be drained: {listed(failed)}")
     leaving.flush()
     leaving.sync()
-    return Applied(operation, "; ".join(say() for say in summaries), tuple(n.name for n in nodes), keys(evicted),
-                   keys(leaving.created), tuple(blocked))
+    if leaving.preempted:
+        summaries.append(lambda: f"{len(leaving.preempted)} pod(s) preempted while kubectl waited")
+    return Applied(operation, "; ".join(say() for say in summaries), tuple(n.name for n in nodes),
+                   keys(evicted + leaving.preempted), keys(leaving.created), tuple(blocked))
 
 
 def _waits_for_ever(node: Node, rest: Sequence[Node]) -> str:
@@ -407,7 +409,11 @@ class DrainLedger:
         once it passes the filters (schedule_one.go evaluateNominatedNode) — where the pod went
         while the refused pods still ran on the cordoned node. Scored afresh on the cluster after
         the drain, without those pods, it could go elsewhere (a topology spread counts them), and
-        a no-op operation after the drain (`commit`) would then change where it runs."""
+        a no-op operation after the drain (`commit`) would then change where it runs. They are
+        scheduled first, in the order they were bound (`Cluster.drain_bound`): they ran before
+        the pods recreated after them, and a pod of higher priority among those must not take
+        their room — a nomination only holds it against equal or lower priorities."""
+        cluster.drain_bound = {key: settled[1] for key, settled in self.placed.items()}
         self._put(cluster, lambda pod, node: pod.evolve(nominated_node_name=node))
 
     def _put(self, cluster: Cluster, put: Callable[[Pod, str], Pod]) -> None:
@@ -442,6 +448,8 @@ class Leaving:
     """Every pod name of the cluster, those of the pods gone and recreated included (a pod being
     deleted keeps its name until it is gone): the new pods' names avoid them."""
     waited: bool = False
+    preempted: list[Pod] = field(default_factory=list)
+    """Pods the scheduler's preemptions evicted while kubectl waited (`settled`)."""
 
     def flush(self) -> None:
         if not self.pods:
@@ -466,14 +474,23 @@ class Leaving:
             self.gone = set()
 
     def settled(self, settle: Settle) -> list[Settled]:
-        """The pods the scheduler binds while kubectl waits, the evicted ones gone first."""
+        """The pods the scheduler binds while kubectl waits, the evicted ones gone first. The pods
+        its preemptions evicted meanwhile leave as evicted ones do (recreated by their
+        controllers), no longer healthy for their budgets."""
         self.flush()
         if not self.waited:
             self.sync()
             self.waited = True
         gone, new = self.gone_since, self.new_since
         self.gone_since, self.new_since = [], []
-        return settle(self.cluster, gone, new)
+        bound, preempted = settle(self.cluster, gone, new)
+        if preempted:
+            keys = {p.key for p in preempted}
+            victims = [p for p in self.cluster.pods if p.key in keys and id(p) not in self.gone]
+            health_changed(self.cluster, victims, -1)
+            self.pods += victims
+            self.preempted += victims
+        return bound
 
 
 def drain_node(cluster: Cluster, pods: list[Pod], force: bool, settle: Settle | None,
