@@ -171,22 +171,38 @@ def _spreads(members: list[NodeVerdict]) -> list[Spread]:
 MAX_COUNTED = 4
 """A group whose nodes say at most this many different sentences gets each counted ("on 3 of
 them: ..."): they are categorical (a label missed, a taint); more are per-node amounts, which
-the spreads sum up."""
+the spreads sum up, or per-node facts, of which one node's stands for the rest."""
 
 
 def _shared_insight(plugin: str, members: list[NodeVerdict]) -> list[str]:
     """The rejecting plugin's sentences: those every node of the group says as they are (a
     taint, a label that does not match), the others with how many nodes say them when there are
     few kinds (`MAX_COUNTED`: which label no node has, which other taint some also carry) and the
-    plugin measures nothing; per-node ones (amounts) are left to the spreads."""
+    plugin measures nothing; per-node amounts are left to the spreads, per-node facts to one
+    node's example (`_one_of_many`)."""
     counts = Counter(s for v in members for s in dict.fromkeys(v.insights.get(plugin, [])))
     everyone = [s for s, n in counts.items() if n == len(members)]
-    if len(counts) > MAX_COUNTED or any(v.measures for v in members):
+    if any(v.measures for v in members):
         return everyone
+    if len(counts) > MAX_COUNTED:
+        return everyone + _one_of_many(plugin, members, set(everyone))
     some = sorted((s for s in counts if counts[s] < len(members)), key=lambda s: -counts[s])
     if not some:
         return everyone
     return [f"on all {len(members)}: {s}" for s in everyone] + [f"on {counts[s]} of them: {s}" for s in some]
+
+
+def _one_of_many(plugin: str, members: list[NodeVerdict], shared: set[str]) -> list[str]:
+    """Sentences of a kind each node words its own way (the pod each node holds that an
+    anti-affinity term matches): the first node's, as an example of what the others say —
+    nothing at all would leave the group without its reason. Nodes are in name order."""
+    for v in members:
+        own = [s for s in v.insights.get(plugin, []) if s not in shared]
+        if own:
+            others = len(members) - 1
+            more = f" (and the like on the {others} other node(s): --node NAME says one)" if others else ""
+            return [f"on {v.node}: {own[0]}{more}"]
+    return []
 
 
 def ranking(attempt: AttemptExplanation) -> list[NodeVerdict]:

@@ -1,6 +1,7 @@
 """The summary's groups of rejected nodes carry the rejecting plugin's sentences: those every node
 of the group says as they are, the others counted when they are few kinds (categorical: a label
-missed, another taint), none when they are many (per-node amounts: the spreads say them)."""
+missed, another taint); when they are many, per-node amounts are the spreads', and per-node facts
+get one node's as the example."""
 
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ def rejected(node: str, *said: str) -> NodeVerdict:
       rejected("b", "nodeSelector disktype=nvme not matched", "nodeSelector zone=a not matched"),
       rejected("c", "nodeSelector disktype=nvme not matched")],
      ["on all 3: nodeSelector disktype=nvme not matched", "on 2 of them: nodeSelector zone=a not matched"]),
-    # five different sentences (more than MAX_COUNTED = 4): per-node amounts, left to the spreads
-    ([rejected(n, f"{n} has {i}m free") for i, n in enumerate("abcde")], []),
+    # five different sentences (more than MAX_COUNTED = 4), none measured: the first node's
+    # stands for the others (an anti-affinity match each: without it the group had no reason)
+    ([rejected(n, f"{n} holds pod db-{i}") for i, n in enumerate("abcde")],
+     ["on a: a holds pod db-0 (and the like on the 4 other node(s): --node NAME says one)"]),
     # a plugin that measures its nodes (Fit): two different amounts are the spread's, not counted
     ([NodeVerdict(n, False, "NodeResourcesFit", "Unschedulable", ["Insufficient cpu"],
                   insights={"NodeResourcesFit": [f"cpu: {i}m free"]}, measures={"cpu": i}) for i, n in ((1, "a"), (2, "b"))],
