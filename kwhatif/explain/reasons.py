@@ -218,5 +218,21 @@ def lookup(text: str) -> list[Reason]:
     found = {replace(r, example=p): None for p in parts for r in CATALOGUE if r.matches(p)}
     if (len(parts) > 1 or head is not None) and found:
         return list(found)
+    if " " in reason:  # a single word is a search (`Insufficient \S+` would complete any word)
+        completed = [(len(full), replace(r, example=full)) for r in CATALOGUE for full in [_completed(r, reason)] if full]
+        least = min((n for n, _ in completed), default=0)
+        if completed:  # the fewest words added: `node(s) had ` rather than a whole taint's beginning
+            return [r for n, r in completed if n == least]
     needle = text.lower()
     return [r for r in CATALOGUE if needle in r.example.lower() or needle in r.plugin.lower()]
+
+
+def _completed(r: Reason, part: str) -> str | None:
+    """The reason's text that `part` is the end or the beginning of, completed from the entry's
+    example (`untolerated taint {node.kubernetes.io/disk-pressure: }` is a taint reason without
+    its `node(s) had `); None when it is neither."""
+    for k in range(1, len(r.example)):
+        for whole, cut in ((r.example[:k] + part, r.example[k - 1]), (part + r.example[-k:], r.example[-k])):
+            if cut == " " and r.matches(whole):  # completed by whole words
+                return whole
+    return None

@@ -135,3 +135,22 @@ def test_a_reason_means_what_its_only_upstream_source_says(text: str, says: list
         assert words in found.meaning + " " + found.fix, words
     for words in never_says:
         assert words not in found.meaning + " " + found.fix, words
+
+
+@pytest.mark.parametrize("text, shown", [
+    pytest.param("untolerated taint {node.kubernetes.io/disk-pressure: }",
+                 [("TaintToleration", "node(s) had untolerated taint {node.kubernetes.io/disk-pressure: }")],
+                 id="the end of a taint reason: completed by its head, the node-condition entry"),
+    pytest.param("had untolerated taint {dedicated: gpu}",
+                 [("TaintToleration", "node(s) had untolerated taint {dedicated: gpu}")],
+                 id="the fewest words added wins: not inside another entry's braces"),
+    pytest.param("didn't match pod anti-affinity", [("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")],
+                 id="the beginning's middle: a word search of the examples finds it"),
+])
+def test_part_of_a_reason_finds_its_entry(text: str, shown: list[tuple[str, str]]) -> None:
+    assert [(r.plugin, r.example) for r in lookup(text)] == shown
+
+
+def test_one_word_is_searched_not_completed() -> None:
+    # `Insufficient \S+` would complete any single word: "zzz" is no reason.
+    assert lookup("zzz") == []
