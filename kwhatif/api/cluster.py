@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
 
 from kwhatif.api.dra import DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
 from kwhatif.api.objects import (
@@ -76,6 +77,11 @@ class Cluster:
         if kind == "DaemonSet":
             return self.daemonsets.get((namespace, name))
         return self.controllers.get((kind, namespace, name))
+
+    def running_spec(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        """A Deployment's or StatefulSet's spec as it runs (None: the snapshot lacks it)."""
+        found = self._workload_object(kind, namespace, name)
+        return found.spec if isinstance(found, (TemplateOwner, Controller)) else None
 
     def apply_base(self, kind: str, namespace: str, name: str) -> ApplyBase | None:
         """A workload object's spec and its last client-side apply's, as written (None when the

@@ -351,6 +351,8 @@ class Controller:
     apply_base: ApplyBase | None = None
     """Its spec and its last client-side apply's, as written (None: no such apply said): what
     `kubectl apply` of a manifest makes of it (`workloads.apply`)."""
+    spec: Mapping[str, Any] | None = None
+    """A StatefulSet's spec as it runs (`TemplateOwner.spec`; None for the other kinds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +408,9 @@ class TemplateOwner(Namespaced):
     are compared with, there when they are not."""
     apply_base: ApplyBase | None = None
     """Its spec and its last apply's, as written (`Controller.apply_base`)."""
+    spec: Mapping[str, Any] | None = None
+    """A Deployment's spec as it runs: the workload a HorizontalPodAutoscaler of a check's files
+    rescales when the files do not bring it (`workloads.autoscaled_targets`)."""
 
 
 @dataclass(frozen=True, slots=True)

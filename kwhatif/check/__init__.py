@@ -29,7 +29,7 @@ from kwhatif.api.cluster import Cluster
 from kwhatif.whatif.ops import lose_nodes
 from kwhatif.whatif.targets import parse_selector
 from kwhatif.whatif.pods import Names, pod_names
-from kwhatif.workloads import Expanded, apply_to_cluster, cronjob, expand_objects, namesake_warnings
+from kwhatif.workloads import Expanded, apply_to_cluster, autoscaled_targets, cronjob, expand_objects, namesake_warnings
 from kwhatif.workloads.apply import as_applied
 from kwhatif.workloads.existing import PodIndex, kept_replicas
 
@@ -145,6 +145,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     `run_with_updates`."""
     cluster = cluster.copy()
     index = None if as_new else PodIndex.of(cluster)  # one pass over the pods, for both
+    objects, autoscaled = (objects, []) if as_new else autoscaled_targets(cluster, objects)
     objects = objects if as_new else as_applied(cluster, objects)
     kept = {} if index is None else kept_replicas(objects, cluster, index)
     expansion = expand_objects(objects, cluster.nodes, now, replicas_mode, kept, cluster.autoscalers.values())
@@ -152,7 +153,7 @@ def schedule_workloads(cluster: Cluster, objects: Sequence[object], now: str,
     updates.update(refused_creations(cluster, expansion, updates))
     copies = namesake_warnings(cluster, expansion.pods) if as_new else []
     refused = [i for i, u in updates.items() if u.refused]
-    warnings = expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)
+    warnings = autoscaled + expansion.warnings + copies + apply_to_cluster(cluster, expansion, refused)
     if index is not None:
         warnings += _end_superseded_jobs(cluster, expansion.groups)
     sim, rollouts, replacements = run_with_updates(cluster, now, expansion, updates, profiles, scenarios,

@@ -230,7 +230,7 @@ def decode_controller(obj: dict, source: Source | None) -> Controller:
                       written_selector=written_form(spec.get("selector")),
                       fixed=statefulset_fixed(f, spec) if kind == "StatefulSet" else (),
                       template=template_pod(spec, namespace, name, source), owner=controller_of(f, meta),
-                      apply_base=apply_base(obj))
+                      apply_base=apply_base(obj), spec=spec if kind == "StatefulSet" else None)
 
 
 def controller_of(f: Fields, meta: dict) -> OwnerReference | None:
@@ -252,7 +252,7 @@ def decode_template_owner(obj: dict, source: Source | None) -> TemplateOwner | N
     if deployment is None:
         return TemplateOwner(obj["kind"], namespace, name, source)
     return TemplateOwner("Deployment", namespace, name, source, template_pod(deployment, namespace, name, source),
-                         apply_base(obj))
+                         apply_base(obj), deployment)
 
 
 def apply_base(obj: dict) -> ApplyBase | None:

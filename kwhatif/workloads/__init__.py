@@ -8,6 +8,7 @@ Deployment creates, StatefulSets, claims, Services, PDBs, missing namespaces).""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -109,6 +110,32 @@ def load_workloads(paths: Sequence[str], stdin: BinaryIO | None = None, namespac
 
 
 SCALABLE_TARGETS = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
+RUNNING_TARGETS = {"Deployment": "apps/v1", "StatefulSet": "apps/v1"}
+"""The kinds whose spec as it runs the snapshot keeps (`Cluster.running_spec`)."""
+
+
+def autoscaled_targets(cluster: Cluster, objects: Sequence[object]) -> tuple[list[object], list[str]]:
+    """The files' objects with, before each HorizontalPodAutoscaler whose target runs in the
+    cluster but is not among them, that target as it runs: the autoscaler sets its replicas
+    (`_hpa_overrides`), so a pull request that changes only an autoscaler — minReplicas from 3
+    to 30 — is checked for those 30 pods, not passed over. Returns the objects and what was
+    added, said."""
+    brought = {(o.kind, o.namespace, o.name) for o in objects if isinstance(o, Workload)}
+    out: list[object] = []
+    said: list[str] = []
+    for o in objects:
+        if isinstance(o, Workload) and o.kind == hpa.KIND:
+            kind, namespace, name = key = hpa.target(o)
+            spec = cluster.running_spec(*key) if kind in RUNNING_TARGETS and key not in brought else None
+            if spec is not None:
+                manifest = {"apiVersion": RUNNING_TARGETS[kind], "kind": kind,
+                            "metadata": {"name": name, "namespace": namespace}, "spec": copy.deepcopy(dict(spec))}
+                out.append(decode_workload(manifest, o.source))
+                brought.add(key)
+                said.append(f"{o.ref}: its target {kind}/{namespace}/{name} is not among the workloads but runs in "
+                            "the cluster: checked as it runs, at the replicas the autoscaler sets")
+        out.append(o)
+    return out, said
 
 
 def _hpa_overrides(objects: Sequence[object], mode: str, warnings: list[str],

@@ -430,3 +430,50 @@ def test_a_cronjobs_next_job_runs_beside_its_active_one_only_under_allow(cli, tm
     else:
         assert said == [f"kwhatif: warning: CronJob/default/cj: concurrencyPolicy {policy}: cj-29000000 still active; its "
                         f"next Job is judged without the 1 pod it runs ({warning})"]
+
+
+def _running_web(cpu: str = "500m") -> list[dict]:
+    """n1 (2 cpu) runs Deployment web: ReplicaSet web-h and its 2 pods of `cpu`."""
+    template = {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "c", "image": "web:1", "resources": {"requests": {"cpu": cpu}}}]}}
+    hashed = {"metadata": {"labels": {"app": "web", "pod-template-hash": "h"}}, "spec": template["spec"]}
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default",
+                                                                             "uid": "u-web"},
+                  "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}, "template": template},
+                  "status": {"replicas": 2}}
+    replicaset = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {
+        "name": "web-h", "namespace": "default", "uid": "u-web-h", "labels": hashed["metadata"]["labels"],
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "u-web",
+                             "controller": True}]},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web", "pod-template-hash": "h"}},
+                 "template": hashed}, "status": {"replicas": 2}}
+    pods = [{"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": f"web-h-{i}", "namespace": "default", "uid": f"u-{i}", "labels": hashed["metadata"]["labels"],
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-h", "uid": "u-web-h",
+                             "controller": True}]},
+        "spec": {"nodeName": "n1", **template["spec"]}, "status": {"phase": "Running"}} for i in "ab"]
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+            "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "110"}}}
+    return [node, deployment, replicaset, *pods]
+
+
+@pytest.mark.parametrize("low, code", [
+    pytest.param(3, 0, id="minReplicas 3: 3 x 500m = 1500m on 2 cpu: fits"),
+    pytest.param(5, 1, id="minReplicas 5: 5 x 500m = 2500m on 2 cpu: the 5th does not fit"),
+])
+def test_an_autoscaler_alone_is_checked_against_the_workload_it_scales(cli, tmp_path, low, code):
+    # A pull request that changes only the HPA of a running Deployment: the autoscaler raises its
+    # replicas to minReplicas at once (horizontal.go), so the check is of the Deployment as it runs
+    # at that count — not "no workload to check", nor a pass with the HPA ignored.
+    (tmp_path / "cluster.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": _running_web()}))
+    hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+           "metadata": {"name": "web", "namespace": "default"},
+           "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+                    "minReplicas": low, "maxReplicas": 10}}
+    (tmp_path / "hpa.json").write_text(json.dumps(hpa))
+    result = cli(["check", str(tmp_path / "hpa.json"), "-c", str(tmp_path / "cluster.json"), "--now", NOW, "-o", "json"])
+    assert result.exit_code == code, result.stdout
+    [web] = json.loads(result.stdout)["workloads"]
+    assert (web["kind"], web["name"], web["change"]) == ("Deployment", "web", "scale")
+    assert ("HorizontalPodAutoscaler/default/web: its target Deployment/default/web is not among the workloads but "
+            "runs in the cluster: checked as it runs, at the replicas the autoscaler sets") in result.stderr
