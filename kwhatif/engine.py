@@ -290,6 +290,7 @@ class PodTrials:
         self.after = scheduler.checkpoint()
         self.result = next((r for r in self.sim.results if r.pod.key == key), None)
         self.scenarios = Scenarios(cluster, scheduler.snapshot)
+        self._rest_bound: set[str] | None = None  # the first run's rest of the queue (`displaced`)
 
     def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = (),
               added_pods: Sequence[Pod] = ()) -> PodResult | None:
@@ -315,6 +316,32 @@ class PodTrials:
                 return self._queue_again(queue, variant.key, removed)
         finally:
             scheduler.restore(self.after)
+
+    def displaced(self, variant: Pod) -> list[str] | None:
+        """The pods queued after this one that the first run binds and that no longer bind once
+        `variant` is decided in its place: the room a fix takes from the rest of the queue, which
+        the pod's own re-run cannot see. None when the change moves the pod in the queue or
+        changes who is admitted (not worked out)."""
+        queue = self._admitted_with(variant)
+        if not self._only_the_pod_differs(queue, variant.key):
+            return None
+        order = self._first_order
+        rest = order[next(i for i, (p, _) in enumerate(order) if p.key == variant.key) + 1:]
+        if not rest:
+            return []
+        scheduler = self.prepared.scheduler
+        assert self.before is not None
+        try:
+            with scheduler.deciding_only():
+                if self._rest_bound is None:
+                    scheduler.restore(self.after)
+                    self._rest_bound = _bound_keys(scheduler.run(rest, resumed=True))
+                scheduler.restore(self.before)
+                scheduler.schedule_pod(PodInfo.of(self._entry(queue, variant.key)[0]))
+                now_bound = _bound_keys(scheduler.run(rest, resumed=True))
+        finally:
+            scheduler.restore(self.after)
+        return sorted(self._rest_bound - now_bound)
 
     def _admitted_with(self, variant: Pod) -> list[tuple[Pod, str | None]]:
         """The whole queue admitted again with the variant: through ResourceQuotas, what it asks
@@ -372,6 +399,10 @@ class PodTrials:
                 scheduler.snapshot.forget(gone)
             results = scheduler.run(queue, until=frozenset({key}))
         return next((r for r in results if r.pod.key == key), None)
+
+
+def _bound_keys(results: Sequence[PodResult]) -> set[str]:
+    return {r.pod.key for r in results if r.outcome == Outcome.BOUND}
 
 
 def _common_head(first: list[tuple[Pod, str | None]], again: list[tuple[Pod, str | None]]) -> int:

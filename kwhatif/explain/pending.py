@@ -93,7 +93,7 @@ def best_suggestions(cluster: Cluster, now: str, groups: list[PendingGroup],
     for group in groups:
         if group.pods[0].outcome != Outcome.UNSCHEDULABLE:
             continue
-        done = explain_pod(cluster, now, group.pods[0].pod.key, [], profiles)
+        done = explain_pod(cluster, now, group.pods[0].pod.key, [], profiles, rest_of_queue=False)
         if done is not None and done.explanation.suggestions:
             out[group.signature] = done.explanation.suggestions[0]
     return out

@@ -26,9 +26,12 @@ class Explained:
 
 
 def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
-                profiles: Sequence[ProfileConfig] | None) -> Explained | None:
+                profiles: Sequence[ProfileConfig] | None, rest_of_queue: bool = True) -> Explained | None:
     """The pending pod `key` (of the cluster or of `new_pods`), or a bound one placed again;
-    None when no pod has that key."""
+    None when no pod has that key. `rest_of_queue`: each suggestion that changes the pod alone
+    is also run through the rest of the queue, to name the pods it leaves without room (a run
+    of the queue's rest each: `pending`, which shows one fix a group as verified for one pod,
+    leaves it out)."""
     trials = PodTrials(cluster, now, new_pods, key, profiles)
     sim, result = trials.sim, trials.result
     again = placed_again(cluster, key) if result is None else None
@@ -43,7 +46,8 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     if original is not None:
         exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,
                                                                           _daemons_for(cluster, v.nodes, now)),
-                                      sim.snapshot, list(cluster.priority_classes.values()))
+                                      sim.snapshot, list(cluster.priority_classes.values()),
+                                      trials.displaced if rest_of_queue else None)
         exp.suggestions_searched = searched(exp)
         # A pod of the snapshot a controller made: the fixes go to its template (a pod of the
         # files a workload makes is the CLI's to redirect: it knows the workload, `on_template`).

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 import yaml
 
-from tests.cli.conftest import WEB_2_CPU, CLUSTER, DATA, MSG_BIG_3, NOW, executable, single_error_line, totals
+from tests.cli.conftest import WEB_2_CPU, CLUSTER, DATA, MSG_BIG_3, NOW, REPO, executable, single_error_line, totals
 
 CLUSTER_ARGS = ["-c", str(CLUSTER), "--now", NOW]
 TAINT_REASON = "node(s) had untolerated taint {dedicated: gpu}"
@@ -539,3 +539,17 @@ def test_one_replica_too_many_for_a_one_per_node_set_is_offered_a_node_not_a_sib
     summaries = [s["summary"] for s in data["explanation"]["suggestions"]]
     assert "add 1 node(s) like n1: the pod then fits" in summaries
     assert not any(s.startswith("delete") for s in summaries)
+
+
+def test_a_fix_that_takes_the_room_of_a_pod_queued_after_says_so(cli):
+    """Conformance case t11: shop/web-wrong-value (500m) stays pending and shop/plain-small, queued
+    after it, is bound on general-1 (the reference). Lowering web's request to what general-1 has
+    free binds web there — and leaves plain-small (50m) no room: the suggestion says so (its own
+    re-run, the queue up to web, could not see it)."""
+    case = REPO / "tests" / "conformance" / "cases" / "targeted" / "t11-taint-noschedule-equal.yaml"
+    data = json.loads(cli(["explain", "shop/web-wrong-value", "-c", str(case), "--now", NOW, "-o", "json"]).stdout)
+    summaries = [s["summary"] for s in data["explanation"]["suggestions"]]
+    lowered = next(s for s in summaries if s.startswith("lower container web's cpu request"))
+    assert "it then takes the room of shop/plain-small, queued after it and bound without the change" in lowered
+    toleration = next(s for s in summaries if s.startswith("tolerate the taint"))
+    assert "takes the room" not in toleration

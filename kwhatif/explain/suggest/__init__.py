@@ -23,6 +23,7 @@ the costly searches (add nodes, priority: several re-runs each) only run while r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from kwhatif.api.objects import Pod, PriorityClass
@@ -38,6 +39,7 @@ from kwhatif.explain.suggest.spread import spread_fixes
 from kwhatif.explain.suggest.taints import tolerate_taint
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.snapshot.snapshot import Snapshot
+from kwhatif.text import listed
 
 __all__ = ["KINDS", "MAX_SUGGESTIONS", "NodeOf", "Rerun", "Size", "Suggestion", "Variant", "searched", "suggestions"]
 
@@ -51,9 +53,11 @@ def searched(exp: Explanation) -> bool:
 
 
 def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
-                classes: Sequence[PriorityClass] = ()) -> list[Suggestion]:
+                classes: Sequence[PriorityClass] = (), displaced: Displaced | None = None) -> list[Suggestion]:
     """The verified suggestions for a pod that stays pending, smallest change first, worked out
-    from the snapshot of its run (its nodes, their pods, the spread counts)."""
+    from the snapshot of its run (its nodes, their pods, the spread counts). `displaced`: the
+    pods queued after it that a change of the pod alone leaves without the room they had
+    (`engine.PodTrials.displaced`): the suggestion says them."""
     if not searched(exp):
         return []
     verdicts = exp.attempts[0].verdicts
@@ -65,13 +69,27 @@ def suggestions(pod: Pod, exp: Explanation, rerun: Rerun, snapshot: Snapshot,
         if len(verified) == MAX_SUGGESTIONS:
             return verified
         if binds(rerun(variant)):
-            verified.append(suggestion)
+            verified.append(_with_displaced(suggestion, variant, displaced))
     searches: list[Callable[[], list[Suggestion]]] = [
         lambda: add_nodes(pod, verdicts, node_of, rerun), lambda: raise_priority(pod, exp, classes, rerun, snapshot.cluster.pdbs)]
     for search in searches:  # each bigger than any candidate above (Size.ADD_NODES, Size.PRIORITY)
         if len(verified) < MAX_SUGGESTIONS:
             verified += search()
     return verified[:MAX_SUGGESTIONS]
+
+
+Displaced = Callable[[Pod], list[str] | None]
+
+
+def _with_displaced(suggestion: Suggestion, variant: Variant, displaced: Displaced | None) -> Suggestion:
+    """A change of the pod alone that binds it may take the room a pod queued after it had: said."""
+    if displaced is None or variant.nodes or variant.removed:
+        return suggestion
+    taken = displaced(variant.pod)
+    if not taken:
+        return suggestion
+    return replace(suggestion, summary=f"{suggestion.summary}; it then takes the room of {listed(taken, 3)}, queued "
+                                       "after it and bound without the change")
 
 
 CandidateFamily = Callable[[Pod, list[NodeVerdict], NodeOf, Snapshot], list[Candidate]]
