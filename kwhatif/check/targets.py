@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from kwhatif.api.cluster import Cluster
 from kwhatif.api.objects import Pod
 from kwhatif.config.profile import ProfileConfig
+from kwhatif.errors import InputError
 from kwhatif.engine import simulate
 from kwhatif.framework.scheduler import Outcome
 from kwhatif.workloads.existing import PodIndex
@@ -42,6 +43,12 @@ def kubectl_ref(ref: str, namespace: str | None) -> str:
         parts = [parts[0], namespace or "default", parts[1]]
     if len(parts) == 3 and kind in POD_KIND_NAMES:
         return f"{parts[1]}/{parts[2]}"
+    if len(parts) > 2 and kind not in KIND_NAMES:  # a pod's key has two parts: the first names a kind
+        shortest = {kind_name: min((a for a, k in KIND_NAMES.items() if k == kind_name), key=len)
+                    for kind_name in KIND_NAMES.values()}
+        known = ", ".join(["pod", *shortest.values()])
+        raise InputError(f"{ref}: unknown kind {parts[0]!r} (KIND/NAMESPACE/NAME takes kubectl's names: {known}, "
+                         "or the full names)")
     return "/".join(parts)
 
 

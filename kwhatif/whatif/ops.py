@@ -555,7 +555,9 @@ count beyond any cluster's size exhausts the memory before it answers anything."
 def add_node(cluster: Cluster, operation: Operation, now: str, warnings: list[str], validate: str) -> Applied:
     spec = operation.args[0]
     base, sep, count_text = spec.rpartition(":")
-    if sep and (count_text.lstrip("-").isdigit() or base.startswith("like:")):  # a node name holds no ':'
+    # A node name holds no ':'; a file may, so TEMPLATE:COUNT is read as a file only when it is one.
+    counted_file = sep and not base.startswith("like:") and os.path.exists(base) and not os.path.exists(spec)
+    if sep and (count_text.lstrip("-").isdigit() or base.startswith("like:") or counted_file):
         if not count_text.lstrip("-").isdigit():
             raise InputError(f"--add-node {spec}: COUNT must be a whole number")
     else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kwhatif.check.targets import kubectl_ref, workload_ref
+from kwhatif.errors import InputError
 
 
 @pytest.mark.parametrize("ref, namespace, key", [
@@ -26,3 +27,12 @@ def test_a_reference_reads_as_kubectl_reads_it(ref: str, namespace: str | None, 
 def test_a_workload_reference_names_its_kind_namespace_and_name() -> None:
     assert workload_ref(kubectl_ref("deploy/frontend", "shop")) == ("Deployment", "shop", "frontend")
     assert workload_ref(kubectl_ref("pod/web", "shop")) is None
+
+
+def test_three_parts_with_no_kind_kubectl_knows_are_refused_with_the_names_it_takes() -> None:
+    # A pod's key has two parts; three name a kind first (kubectl: `the server doesn't have a
+    # resource type "foo"`).
+    with pytest.raises(InputError) as err:
+        kubectl_ref("foo/default/x", None)
+    assert str(err.value) == ("foo/default/x: unknown kind 'foo' (KIND/NAMESPACE/NAME takes kubectl's names: pod, "
+                              "deploy, sts, ds, rs, rc, job, cj, or the full names)")

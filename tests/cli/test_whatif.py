@@ -339,6 +339,16 @@ def test_add_node_with_a_count_that_is_no_count_says_so(tmp_path: Path, spec: st
     assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --add-node {spec}: {said}\n")
 
 
+def test_a_template_file_with_a_count_that_is_no_count_says_so(tmp_path: Path) -> None:
+    # TEMPLATE:abc where TEMPLATE is a file (and TEMPLATE:abc is none): the count is wrong, not
+    # the file missing.
+    template = write(tmp_path, "node.yaml", [node("t1", "a")])
+    result = invoke(["schedule", "-c", write(tmp_path, "x.yaml", cluster_x()), "--add-node", f"{template}:abc",
+                     "--now", NOW])
+    assert (result.exit_code, result.stderr) == (2, f"kwhatif: error: --add-node {template}:abc: COUNT must be a "
+                                                    "whole number\n")
+
+
 @pytest.mark.parametrize("command", [["schedule"], ["check", "--validate", "strict"]])
 def test_an_add_node_template_with_a_misspelt_field_is_refused(tmp_path: Path, command: list[str]) -> None:
     """`taint:` for `taints:` would add untainted nodes: refused as `kubectl apply` refuses an
