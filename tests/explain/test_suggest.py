@@ -293,6 +293,20 @@ def test_a_system_priority_class_is_never_given_to_a_workload() -> None:
     assert tried == ["high"]
 
 
+def _priority_for_x(tmp_path: Path) -> list[Suggestion]:
+    """`raise_priority` for the pending pod default/x of tmp_path/c.yaml (on node n1), each try
+    re-run on that cluster."""
+    cluster = load_cluster([str(tmp_path / "c.yaml")])
+    sim = simulate(cluster, NOW, explain=frozenset({"default/x"}))
+    result = next(r for r in sim.results if r.pod.key == "default/x")
+    pod = input_pod(cluster, [], "default/x")
+    assert pod is not None
+
+    def rerun(variant: Variant) -> PodResult | None:
+        return rerun_with(cluster, NOW, [], variant.pod, None, variant.nodes, variant.removed)
+    return raise_priority(pod, explain(result, ["n1"]), list(cluster.priority_classes.values()), rerun, cluster.pdbs)
+
+
 def test_a_priority_that_binds_without_evicting_says_the_pod_goes_ahead_in_the_queue(tmp_path: Path) -> None:
     """n1 has 1 cpu; y (queued first) takes 800m of it and x (800m) stays pending: nothing
     evictable (y is as important). With high (1000), x is scheduled before y and binds on n1
@@ -305,16 +319,7 @@ def test_a_priority_that_binds_without_evicting_says_the_pod_goes_ahead_in_the_q
         + "---\n".join(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {n}, namespace: default, creationTimestamp: "
                        f"'2025-01-01T00:00:0{i}Z'}}\nspec:\n  containers: [{{name: c, image: x, resources: "
                        "{requests: {cpu: 800m}}}]\n" for i, n in enumerate(("y", "x"))))
-    cluster = load_cluster([str(tmp_path / "c.yaml")])
-    sim = simulate(cluster, NOW, explain=frozenset({"default/x"}))
-    result = next(r for r in sim.results if r.pod.key == "default/x")
-    exp = explain(result, ["n1"])
-    pod = input_pod(cluster, [], "default/x")
-    assert pod is not None
-
-    def rerun(variant: Variant) -> PodResult | None:
-        return rerun_with(cluster, NOW, [], variant.pod, None, variant.nodes, variant.removed)
-    [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun)
+    [made] = _priority_for_x(tmp_path)
     assert made.summary == ("give the pod priorityClassName high (1000): it then binds on n1 without evicting anyone, "
                             "scheduled ahead of the lower-priority pods queued before it, which may then find no room")
 
@@ -334,16 +339,7 @@ def test_a_priority_whose_preemption_breaks_a_budget_says_so(tmp_path: Path) -> 
         "status: {phase: Running}\n---\n"
         "apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: default}\n"
         "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]}\n")
-    cluster = load_cluster([str(tmp_path / "c.yaml")])
-    sim = simulate(cluster, NOW, explain=frozenset({"default/x"}))
-    result = next(r for r in sim.results if r.pod.key == "default/x")
-    exp = explain(result, ["n1"])
-    pod = input_pod(cluster, [], "default/x")
-    assert pod is not None
-
-    def rerun(variant: Variant) -> PodResult | None:
-        return rerun_with(cluster, NOW, [], variant.pod, None, variant.nodes, variant.removed)
-    [made] = raise_priority(pod, exp, list(cluster.priority_classes.values()), rerun, cluster.pdbs)
+    [made] = _priority_for_x(tmp_path)
     assert made.summary == ("give the pod priorityClassName high (1000): preemption then makes room on n1, evicting "
                             "default/db-a; this breaks PodDisruptionBudget default/db (preemption spares budgets only "
                             "when another node lets it)")
