@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import timezone
+from fractions import Fraction
 from typing import Any, Callable
 
 from kwhatif.api.meta import last_applied
@@ -22,7 +24,7 @@ from kwhatif.api.objects import (
     DESIRED_REPLICAS, ApplyBase, Autoscaler, Controller, DaemonSet, ImageState, LimitRange, LimitRangeItem, Namespace, Node,
     OwnerReference, Pod, PodDisruptionBudget, PriorityClass, RunningJob, RuntimeClass, Service, TemplateOwner,
 )
-from kwhatif.api.quota import ResourceQuota, ScopeRequirement, pod_amount
+from kwhatif.api.quota import ResourceQuota, ScopeRequirement, canonical, pod_amount, quantity_format
 from kwhatif.api.selectors import written_form
 from kwhatif.api.timestamps import parse_time
 from kwhatif.api.tolerations import Taint
@@ -67,6 +69,16 @@ def _taints(f: Fields, spec: dict) -> tuple[Taint, ...]:
     return tuple(taint for taint, _added in decoded)
 
 
+def _whole_counts(f: Fields, status: dict, key: str, amounts: Mapping[str, Fraction]) -> None:
+    """ValidateNode's ValidateResourceQuantityValue: `pods` and extended resources are counts."""
+    for name, amount in amounts.items():
+        counted = name == "pods" or ("/" in name and "kubernetes.io/" not in name and not name.startswith("hugepages-"))
+        if counted and amount.denominator != 1:
+            written = (status.get(key) or {}).get(name)
+            shown = canonical(amount, quantity_format(written))
+            raise f.error(f"status.{key}[{name}]", f'Invalid value: "{shown}": must be an integer')
+
+
 def _utc_seconds(text: str | None) -> str | None:
     """metav1.Time.MarshalJSON: RFC 3339 in UTC, to the second."""
     moment = parse_time(text)
@@ -78,8 +90,11 @@ def decode_node(obj: dict, source: Source | None) -> Node:
     spec = f.map(obj, "spec", "")
     status = f.map(obj, "status", "")
     allocatable = f.resources(status, "allocatable", "status")
+    key = "allocatable"
     if status.get("allocatable") is None:
         allocatable = f.resources(status, "capacity", "status")  # core v1 defaults.go:SetDefaults_Pod: copied from capacity
+        key = "capacity"
+    _whole_counts(f, status, key, allocatable)
     images = f.items(status, "images", "status", lambda e, p: ImageState(
         f.str_list(e, "names", p), f.int(e, "sizeBytes", p, 0, bits=64) or 0))
     return Node(

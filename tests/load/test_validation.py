@@ -1000,3 +1000,18 @@ def test_a_quantity_with_surrounding_spaces_is_read_as_the_api_server_trims_it()
     # Quantity.UnmarshalJSON: ParseQuantity(strings.TrimSpace(...)).
     pod = decode(pod_with({"containers": [container({"cpu": " 1 "})]}), None)
     assert pod.containers[0].requests["cpu"] == 1
+
+
+@pytest.mark.parametrize("allocatable, text", [
+    ({"cpu": "4", "pods": "110.5"}, 'status.allocatable[pods]: Invalid value: "110500m": must be an integer'),
+    ({"cpu": "4", "pods": "110", "example.com/gpu": "500m"},
+     'status.allocatable[example.com/gpu]: Invalid value: "500m": must be an integer'),
+])
+def test_a_node_whose_counts_are_fractions_is_refused(allocatable: dict[str, str], text: str) -> None:
+    # ValidateNode: ValidateResourceQuantityValue — pods and extended resources are integers
+    # (cpu and memory may be fractions).
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": allocatable}}
+    with pytest.raises(InputError) as err:
+        decode(node, None)
+    assert str(err.value) == f"Node/n1: {text}"
+    decode({**node, "status": {"allocatable": {"cpu": "1.5", "memory": "1.5Gi", "pods": "110"}}}, None)
