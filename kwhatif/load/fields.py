@@ -7,6 +7,7 @@ the type it expects: a wrong type becomes a one-line error, never a traceback.
 from __future__ import annotations
 
 import builtins
+import math
 from fractions import Fraction
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -88,6 +89,8 @@ class Fields:
         value = parent.get(key)
         if value is None:
             return default
+        if type(value) is float and math.isfinite(value) and value.is_integer():
+            value = int(value)  # kubectl sends `80.0` as 80 (YAML to JSON through float64), which decodes as int32
         number = self._typed(value, _join(path, key), int, "an integer")
         if not -(1 << (bits - 1)) <= number < 1 << (bits - 1):
             digits = str(abs(number))

@@ -1015,3 +1015,17 @@ def test_a_node_whose_counts_are_fractions_is_refused(allocatable: dict[str, str
         decode(node, None)
     assert str(err.value) == f"Node/n1: {text}"
     decode({**node, "status": {"allocatable": {"cpu": "1.5", "memory": "1.5Gi", "pods": "110"}}}, None)
+
+
+@pytest.mark.parametrize("port, outcome", [
+    pytest.param(80.0, 80, id="a whole-number float: kubectl sends it as 80 (YAML to JSON through float64)"),
+    pytest.param(80.5, "expected an integer", id="a fraction is no integer"),
+])
+def test_an_integer_field_takes_a_whole_number_written_as_a_float(port: float, outcome: object) -> None:
+    spec = {"containers": [{"name": "a", "image": "x", "ports": [{"containerPort": port}]}]}
+    if isinstance(outcome, int):
+        assert decode(pod_with(spec), None).containers[0].ports[0].container_port == outcome
+    else:
+        with pytest.raises(InputError) as err:
+            decode(pod_with(spec), None)
+        assert str(outcome) in str(err.value)
