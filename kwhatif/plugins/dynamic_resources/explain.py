@@ -63,6 +63,9 @@ def _alternative_problem(index: DraIndex, claim: ResourceClaim, base: str, name:
         return (f"{which}no device of this node passes {selectors}: publish such a device for this node, run "
                 "the pod where one is, or change the request")
     free = _free(index, matching)
+    if len(free) < wanted:  # too few free, whatever they carry: no attribute is to blame
+        return (f"{which}{len(matching)} device(s) pass {selectors}, {len(free)} of them free, and it asks for "
+                f"{wanted}: lower its count, or free devices held by other claims")
     for attribute in _constrained(claim, base, name):
         having = [(s, d) for s, d in free if attribute_of(d, s.driver, attribute) is not None]
         if len(having) < wanted:
@@ -70,9 +73,6 @@ def _alternative_problem(index: DraIndex, claim: ResourceClaim, base: str, name:
                     f"which a matchAttribute constraint of the claim compares, and it asks for {wanted}: publish "
                     "the attribute on the devices or leave the request out of the constraint")
         free = having
-    if len(free) < wanted:
-        return (f"{which}{len(matching)} device(s) pass {selectors}, {len(free)} of them free, and it asks for "
-                f"{wanted}: lower its count, or free devices held by other claims")
     return None
 
 

@@ -237,6 +237,16 @@ NOT_IT = "not what stops this node: request nic of ResourceClaim default/my-clai
         "device device-2 of ResourceSlice slice-a: matches request gpu/big of ResourceClaim default/my-claim, but "
         "request gpu of ResourceClaim default/my-claim cannot be met here (above)",
     ], id="each alternative of an impossible firstAvailable request says why"),
+    # 3 devices asked of the 2, under a matchAttribute both carry (numa 0): too few, and no
+    # attribute to blame (it blamed driver-a/numa, and advised publishing it).
+    pytest.param((req("gpu", count=3),), (DeviceConstraint(("gpu",), "driver-a/numa"),), (), [
+        "request gpu of ResourceClaim default/my-claim cannot be met on this node: 2 device(s) pass class class-a's "
+        "selectors, 2 of them free, and it asks for 3: lower its count, or free devices held by other claims",
+        "device device-1 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, but "
+        "request gpu of ResourceClaim default/my-claim cannot be met here (above)",
+        "device device-2 of ResourceSlice slice-a: matches request gpu of ResourceClaim default/my-claim, but "
+        "request gpu of ResourceClaim default/my-claim cannot be met here (above)",
+    ], id="too few free devices under a constraint they all satisfy: the count, not the attribute"),
     # 1 + 2 devices asked of 2: each request alone fits, together they do not.
     pytest.param((req("req-0"), req("req-1", count=2)), (), (), [
         "device device-1 of ResourceSlice slice-a: matches request req-0 of ResourceClaim default/my-claim, but "
