@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import BinaryIO, cast
 
 from kwhatif.api.objects import Autoscaler, Namespace, Node, Pod, RejectedPod
+from kwhatif.api.dra import ResourceClaim, ResourceClaimTemplate
 from kwhatif.api.storage import PersistentVolumeClaim
 from kwhatif.errors import InputError, Source
 from kwhatif.load.cluster import Named, apply_object, decode_docs, rejected_pod_warnings
@@ -193,6 +194,31 @@ def expand_objects(objects: Sequence[object], nodes: Sequence[Node], now: str = 
     return out
 
 
+ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
+
+
+def refuse_admin_access(cluster: Cluster, obj: object) -> None:
+    """What the API server refuses of a ResourceClaim or ResourceClaimTemplate of the files
+    (DRAAdminAccess, on in 1.34: validation's AuthorizedForAdmin): a request with adminAccess in a
+    namespace without the `resource.kubernetes.io/admin-access: "true"` label — `kubectl apply`
+    fails, and the pods wait for a claim that never comes. Judged only when the snapshot lists
+    namespaces (otherwise their labels are unknown)."""
+    if not isinstance(obj, (ResourceClaim, ResourceClaimTemplate)) or not cluster.namespaces:
+        return
+    namespace = cluster.namespaces.get(obj.namespace)
+    if namespace is not None and namespace.labels.get(ADMIN_ACCESS_LABEL) == "true":
+        return
+    spec = "spec.spec" if isinstance(obj, ResourceClaimTemplate) else "spec"
+    for i, request in enumerate(obj.requests):
+        for j, (_, sub) in enumerate(request.alternatives()):
+            if sub.admin_access:
+                at = "exactly" if request.exactly is not None else f"firstAvailable[{j}]"
+                kind = type(obj).__name__
+                raise InputError(f"Forbidden: admin access to devices requires the `{ADMIN_ACCESS_LABEL}: true` label "
+                                 "on the containing namespace", obj.source, f"{kind}/{obj.namespace}/{obj.name}",
+                                 f"{spec}.devices.requests[{i}].{at}.adminAccess")
+
+
 def workload_refs(objects: Sequence[object]) -> list[str]:
     """The workloads of the files (`Kind/namespace/name`, as a check names them): the controllers'
     and the bare Pods."""
@@ -215,6 +241,7 @@ def apply_to_cluster(cluster: Cluster, expansion: Expansion, refused: Collection
     new_claims = [(o.namespace, o.name) for o in expansion.others
                   if isinstance(o, PersistentVolumeClaim) and (o.namespace, o.name) not in cluster.pvcs]
     for obj in expansion.others:
+        refuse_admin_access(cluster, obj)
         apply_object(cluster, obj)
     bind_immediate_claims(cluster, new_claims)
     for index, group in enumerate(expansion.groups):

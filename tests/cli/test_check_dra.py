@@ -74,3 +74,30 @@ def test_a_misspelt_field_in_a_claim_template_fails_the_check_as_kubectl_apply_w
         "spec.spec.devices.requests[0].exactly.cout: unknown field: kubectl apply refuses the object (strict "
         'decoding error: unknown field "spec.spec.devices.requests[0].exactly.cout"); --validate=warn reads it '
         "with a warning instead")
+
+
+def _admin_template(namespace: str) -> str:
+    return (f"apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {{name: admin, namespace: {namespace}}}\n"
+            "spec:\n  spec:\n    devices:\n      requests:\n      - name: all\n        exactly: {deviceClassName: gpu, "
+            "adminAccess: true, allocationMode: All}\n---\n"
+            f"apiVersion: v1\nkind: Pod\nmetadata: {{name: monitor, namespace: {namespace}}}\n"
+            "spec:\n  containers: [{name: c, image: dcgm}]\n  resourceClaims: [{name: all, resourceClaimTemplateName: admin}]\n")
+
+
+def test_admin_access_outside_a_namespace_labelled_for_it_is_refused(cli, tmp_path):
+    # validation.go AuthorizedForAdmin (DRAAdminAccess, on in 1.34): the API server refuses the
+    # template in `default` (no label); `mon` carries resource.kubernetes.io/admin-access: "true".
+    namespaces = ("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n---\n"
+                  "apiVersion: v1\nkind: Namespace\nmetadata: {name: mon, labels: "
+                  "{resource.kubernetes.io/admin-access: 'true'}}\n")
+    (tmp_path / "ns.yaml").write_text(namespaces)
+    args = ["-c", str(DRA / "nodes.yaml"), "-c", str(tmp_path / "ns.yaml"), "--now", NOW]
+    (tmp_path / "default.yaml").write_text(_admin_template("default"))
+    refused = cli(["check", str(tmp_path / "default.yaml"), *args])
+    assert refused.exit_code == 2
+    assert single_error_line(refused.stderr) == (
+        f"kwhatif: error: {tmp_path / 'default.yaml'}#0:1: ResourceClaimTemplate/default/admin: "
+        "spec.spec.devices.requests[0].exactly.adminAccess: Forbidden: admin access to devices requires the "
+        "`resource.kubernetes.io/admin-access: true` label on the containing namespace")
+    (tmp_path / "mon.yaml").write_text(_admin_template("mon"))
+    assert cli(["check", str(tmp_path / "mon.yaml"), *args]).exit_code == 0
