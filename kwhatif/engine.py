@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Collection, Iterator, Sequence
 
-from kwhatif.api.dra import ResourceClaim, reserved_claims
+from kwhatif.api.dra import ResourceClaim, ResourceSlice, reserved_claims
 from kwhatif.api.objects import Node, Pod
 from kwhatif.api.quantity import format_amount
 from kwhatif.config.profile import ProfileConfig, default_profile
@@ -241,7 +241,7 @@ def input_pod(cluster: Cluster, new_pods: Sequence[Pod], key: str) -> Pod | None
 def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod,
                profiles: Sequence[ProfileConfig] | None, nodes: Sequence[Node] = (),
                removed: Collection[str] = (), scenarios: Scenarios | None = None,
-               added_pods: Sequence[Pod] = ()) -> PodResult | None:
+               added_pods: Sequence[Pod] = (), added_slices: Sequence[ResourceSlice] = ()) -> PodResult | None:
     """The same scenario — the queue up to and including this pod — with `variant` in place of
     the input pod of the same key, each of `nodes` in place of the node of its name (or added),
     the pods of the `removed` keys deleted and `added_pods` (the DaemonSet pods of added nodes)
@@ -255,6 +255,7 @@ def rerun_with(cluster: Cluster, now: str, new_pods: Sequence[Pod], variant: Pod
     if removed:
         base.pods = [p for p in base.pods if p.key not in removed]
     base.pods += added_pods
+    base.resource_slices.update((s.name, s) for s in added_slices)
     changed = {n.name: n for n in nodes}
     base.nodes = [changed.pop(n.name, n) for n in cluster.nodes] + list(changed.values())
     # Only the pod's outcome is asked for: scheduled up to it, without the explanation's analysis.
@@ -293,7 +294,7 @@ class PodTrials:
         self._rest_bound: set[str] | None = None  # the first run's rest of the queue (`displaced`)
 
     def rerun(self, variant: Pod, nodes: Sequence[Node] = (), removed: Collection[str] = (),
-              added_pods: Sequence[Pod] = ()) -> PodResult | None:
+              added_pods: Sequence[Pod] = (), added_slices: Sequence[ResourceSlice] = ()) -> PodResult | None:
         """The pod's result with `variant` in place of the input pod, `nodes` in place of (or
         beside) the nodes of their names (added ones with `added_pods`: `rerun_with`), the bound
         pods of `removed` deleted."""
@@ -302,7 +303,7 @@ class PodTrials:
             scheduler.restore(self.start)
             try:
                 return rerun_with(self.cluster, self.now, self.new_pods, variant, self.profiles, nodes, removed,
-                                  scenarios=self.scenarios, added_pods=added_pods)
+                                  scenarios=self.scenarios, added_pods=added_pods, added_slices=added_slices)
             finally:
                 self.scenarios.release()
                 scheduler.restore(self.after)

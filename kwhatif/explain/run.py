@@ -15,6 +15,7 @@ from kwhatif.explain.suggest import searched, suggestions
 from kwhatif.explain.suggest.owner import template_owner
 from kwhatif.framework.scheduler import PodResult
 from kwhatif.whatif.daemons import daemon_pods
+from kwhatif.whatif.nodes import copied_slices
 
 
 @dataclass
@@ -44,8 +45,9 @@ def explain_pod(cluster: Cluster, now: str, key: str, new_pods: Sequence[Pod],
     exp.held = held_account(result, sim.snapshot.cluster)
     original = input_pod(cluster, new_pods, key) if again is None else None
     if original is not None:
-        exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(v.pod, v.nodes, v.removed,
-                                                                          _daemons_for(cluster, v.nodes, now)),
+        exp.suggestions = suggestions(original, exp, lambda v: trials.rerun(
+                                          v.pod, v.nodes, v.removed, _daemons_for(cluster, v.nodes, now),
+                                          copied_slices(cluster, v.like, v.nodes) if v.like else ()),
                                       sim.snapshot, list(cluster.priority_classes.values()),
                                       trials.displaced if rest_of_queue else None)
         exp.suggestions_searched = searched(exp)

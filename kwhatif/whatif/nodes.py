@@ -8,6 +8,7 @@ removes both, as `explain`'s "uncordon" suggestion does (`kwhatif.api.objects.co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from kwhatif.api.cluster import Cluster
@@ -82,14 +83,19 @@ def add_nodes(cluster: Cluster, template: Node, count: int, now: str) -> tuple[l
     added = node_copies(template, count, {n.name for n in cluster.nodes})
     of_cluster = template in cluster.nodes
     csi_node = cluster.csi_nodes.get(template.name) if of_cluster else None
-    slices = [s for s in cluster.resource_slices.values() if s.node_name == template.name] if of_cluster else []
+    copies = copied_slices(cluster, template.name, added) if of_cluster else []
     cluster.nodes.extend(added)
     if csi_node is not None:
         cluster.csi_nodes.update((n.name, replace(csi_node, name=n.name, source=None)) for n in added)
-    for node in added:
-        copies = (_slice_copy(s, template.name, node.name) for s in slices)
-        cluster.resource_slices.update((c.name, c) for c in copies)
+    cluster.resource_slices.update((c.name, c) for c in copies)
     return added, daemon_pods(cluster, added, now)
+
+
+def copied_slices(cluster: Cluster, like: str, added: Sequence[Node]) -> list[ResourceSlice]:
+    """The node-local ResourceSlices of node `like`, as its drivers publish them on each node of
+    `added` (`_slice_copy`)."""
+    slices = [s for s in cluster.resource_slices.values() if s.node_name == like]
+    return [_slice_copy(s, like, node.name) for node in added for s in slices]
 
 
 def _slice_copy(original: ResourceSlice, old: str, new: str) -> ResourceSlice:

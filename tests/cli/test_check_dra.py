@@ -101,3 +101,14 @@ def test_admin_access_outside_a_namespace_labelled_for_it_is_refused(cli, tmp_pa
         "`resource.kubernetes.io/admin-access: true` label on the containing namespace")
     (tmp_path / "mon.yaml").write_text(_admin_template("mon"))
     assert cli(["check", str(tmp_path / "mon.yaml"), *args]).exit_code == 0
+
+
+def test_a_pod_short_of_devices_is_offered_a_node_like_one_whose_devices_are_taken(cli):
+    # data/dra/hint: Deployment infer, 2 replicas of two GPUs each; only n1 has 2 (n2 one T4, n3
+    # none): the second replica stays pending. A node like n1 comes with the devices n1's driver
+    # publishes (its ResourceSlice copied for it, as --add-node like:n1 copies it): 2 free GPUs.
+    hint = DRA / "hint"
+    data = json.loads(cli(["explain", "deploy/default/infer", "-f", str(hint / "deploy.yaml"), "-f",
+                           str(hint / "template.yaml"), "-c", str(DRA / "nodes.yaml"), "--now", NOW, "-o", "json"]).stdout)
+    summaries = [s["summary"] for s in data["explanation"]["suggestions"]]
+    assert "add 1 node(s) like n1 (its DRA drivers publishing the same devices there): the pod then fits" in summaries

@@ -28,6 +28,7 @@ AFFINITY = "NodeAffinity"
 PORTS = "NodePorts"
 SPREAD = "PodTopologySpread"
 INTERPOD = "InterPodAffinity"
+DEVICES = "DynamicResources"
 
 # Scheduler units per unit of the API quantity: cpu is counted in millicores, the rest as is.
 _SCALE = {"cpu": 1000}
@@ -52,6 +53,9 @@ class Variant:
     pod: Pod
     nodes: tuple[Node, ...] = ()
     removed: frozenset[str] = frozenset()
+    like: str = ""
+    """The node of the cluster the added `nodes` are copies of: the devices its DRA drivers
+    publish come with them (a new node's drivers publish the same)."""
 
 
 Rerun = Callable[[Variant], PodResult | None]  # the scenario again with the variant applied

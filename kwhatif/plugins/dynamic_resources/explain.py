@@ -51,6 +51,16 @@ def _constrained(claim: ResourceClaim, base: str, name: str) -> list[str]:
             if not c.requests or base in c.requests or name in c.requests]
 
 
+TAKEN = " of them free, and it asks for"
+"""What a request's sentence says when the node has such devices, but too few free (`taken`)."""
+
+
+def taken(sentence: str) -> bool:
+    """Whether one of this module's sentences says the node has devices a request matches but
+    too few of them free: a copy of the node, its devices free, may serve it."""
+    return TAKEN in sentence and not sentence.split(TAKEN)[0].endswith(" 0 device(s) pass")
+
+
 def _alternative_problem(index: DraIndex, claim: ResourceClaim, base: str, name: str, sub: DeviceSubRequest,
                          devices: Found) -> str | None:
     """Why this request (or alternative) alone cannot be met on the node, and what to change; None
@@ -64,8 +74,8 @@ def _alternative_problem(index: DraIndex, claim: ResourceClaim, base: str, name:
                 "the pod where one is, or change the request")
     free = _free(index, matching)
     if len(free) < wanted:  # too few free, whatever they carry: no attribute is to blame
-        return (f"{which}{len(matching)} device(s) pass {selectors}, {len(free)} of them free, and it asks for "
-                f"{wanted}: lower its count, or free devices held by other claims")
+        return (f"{which}{len(matching)} device(s) pass {selectors}, {len(free)}{TAKEN} {wanted}: lower its count, "
+                "or free devices held by other claims")
     for attribute in _constrained(claim, base, name):
         having = [(s, d) for s, d in free if attribute_of(d, s.driver, attribute) is not None]
         if len(having) < wanted:
